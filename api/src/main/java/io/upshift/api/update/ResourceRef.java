@@ -1,0 +1,11 @@
+package io.upshift.api.update;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/** A reference to a Kubernetes object by group, plural resource, name and (optional) namespace. */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record ResourceRef(String group, String resource, String name, String namespace) {
+    public static ResourceRef of(String group, String resource, String name) {
+        return new ResourceRef(group, resource, name, null);
+    }
+}

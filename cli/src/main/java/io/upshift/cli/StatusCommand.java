@@ -1,0 +1,119 @@
+package io.upshift.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.api.update.UpdateStatus;
+import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.core.render.Details;
+import io.upshift.core.render.StatusRenderer;
+import io.upshift.core.snapshot.Snapshot;
+import io.upshift.core.status.Alert;
+import io.upshift.core.status.ClusterState;
+import io.upshift.core.status.UpdateAssessment;
+import io.upshift.operator.alerts.AlertsClient;
+import io.upshift.operator.cluster.ClusterReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code upshift status}: where the update stands, as {@code oc adm upgrade status} shows it. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Display the status of the current cluster version update or multi-arch migration.")
+final class StatusCommand implements Callable<Integer> {
+    static Clock clock = Clock.systemUTC();
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--details", paramLabel = "SECTION", defaultValue = "none",
+            description = "Show detailed output in selected section. One of: none, all, nodes, health, operators.")
+    String details;
+
+    @ArgGroup(exclusive = true)
+    Source source = new Source();
+
+    static final class Source {
+        @Option(names = "--snapshot", paramLabel = "DIR",
+                description = "Read the cluster from a directory of `kubectl get -o yaml|json` dumps instead of an API server; "
+                        + "it is shown as of its latest recorded condition change.")
+        String snapshot;
+
+        @Option(names = "--mock-clusterversion", paramLabel = "FILE",
+                description = "Read the cluster from DIR/<case>-cv.yaml and its siblings -co.yaml, -mcp.yaml, -mc.yaml, -node.yaml "
+                        + "(and optional -alerts.json, -mco-deployment.yaml), as oc's hidden flag of the same name.")
+        String mockClusterVersion;
+
+        @Option(names = "--from-api",
+                description = "Render the UpdateStatus resource kept by the Upshift operator instead of assessing locally.")
+        boolean fromApi;
+    }
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
+    String kubeconfig;
+
+    @Option(names = "--alerts-url", paramLabel = "URL",
+            description = "Prometheus (/api/v1/alerts) or Alertmanager (/api/v2/alerts) to read firing alerts from.")
+    String alertsUrl;
+
+    @Option(names = "--verbose", description = "Print stack traces with errors.")
+    boolean verbose;
+
+    @Override
+    public Integer call() throws IOException {
+        Details d = Details.parse(details);
+        Instant wallNow = clock.instant();
+        PrintWriter out = spec.commandLine().getOut();
+        String text;
+        if (source.mockClusterVersion != null || source.snapshot != null) {
+            ClusterState state = source.mockClusterVersion != null
+                    ? Snapshot.fromMockClusterVersion(source.mockClusterVersion)
+                    : Snapshot.fromDirectory(source.snapshot);
+            if (alertsUrl != null) {
+                state = withAlerts(state, alerts());
+            }
+            Instant at = Snapshot.replayTime(state);
+            text = StatusRenderer.render(UpdateAssessment.assess(state, at, wallNow), at, d);
+        } else {
+            try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+                if (source.fromApi) {
+                    UpdateStatus us = ClusterReader.call("updatestatuses.update.openshift.io/" + UpdateStatus.NAME,
+                            () -> client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get());
+                    UpdateStatusStatus status = us == null ? null : us.getStatus();
+                    if (status == null) {
+                        throw new IllegalStateException("updatestatuses.update.openshift.io/" + UpdateStatus.NAME
+                                + " has no status yet: is `upshift operator` running?");
+                    }
+                    text = StatusRenderer.render(status, wallNow, d);
+                } else {
+                    ClusterState state = new ClusterReader(client).read(alertsUrl == null ? Optional.empty() : alerts());
+                    text = StatusRenderer.render(UpdateAssessment.assess(state, wallNow, wallNow), wallNow, d);
+                }
+            }
+        }
+        out.print(text);
+        out.flush();
+        return 0;
+    }
+
+    /** Alerts that cannot be read are left out with a warning: the rest of the status still stands. */
+    private Optional<List<Alert>> alerts() {
+        try {
+            return Optional.of(new AlertsClient(alertsUrl).fetch());
+        } catch (IOException | RuntimeException e) {
+            spec.commandLine().getErr().println("upshift: warning: alerts left out of Update Health: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static ClusterState withAlerts(ClusterState s, Optional<List<Alert>> alerts) {
+        return new ClusterState(s.clusterVersion(), s.operators(), s.pools(), s.machineConfigs(), s.nodes(), s.mcoImage(), alerts);
+    }
+}

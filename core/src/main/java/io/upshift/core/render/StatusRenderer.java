@@ -1,0 +1,51 @@
+package io.upshift.core.render;
+
+import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.core.status.Times;
+import io.upshift.core.status.UpdateAssessment;
+import java.time.Instant;
+
+/**
+ * The text of {@code upshift status}, byte for byte the text of {@code oc adm upgrade status}, rendered from an
+ * UpdateStatus alone: assessing locally and reading the controller's UpdateStatus print the same.
+ */
+public final class StatusRenderer {
+    private StatusRenderer() {
+    }
+
+    /** @throws IllegalArgumentException when the status lacks what the text needs (no ClusterVersion insight) */
+    public static String render(UpdateStatusStatus status, Instant now, Details details) {
+        StatusView view = StatusView.of(status);
+        boolean updating = "True".equals(conditionStatus(view));
+        if (!updating && !view.workersOutdated()) {
+            return "The cluster is not updating.\n";
+        }
+        Instant started = Times.parse(view.clusterVersion().startedAt());
+        long updatingFor = started == null ? 0 : GoDuration.round(Times.between(started, now), GoDuration.SECOND);
+
+        StringBuilder out = new StringBuilder();
+        ControlPlaneSection.write(out, view, now, details.shows(Details.operators));
+        if (view.controlPlanePool() != null) {
+            NodeTables.writeNodes(out, view.controlPlanePool(), true, details.shows(Details.nodes));
+        }
+        if (view.workerPools().stream().anyMatch(p -> !p.nodes().isEmpty())) {
+            out.append("\n= Worker Upgrade =\n");
+            NodeTables.writePools(out, view.workerPools());
+            for (StatusView.PoolView pool : view.workerPools()) {
+                NodeTables.writeNodes(out, pool, false, details.shows(Details.nodes));
+            }
+        }
+        out.append('\n');
+        HealthSection.write(out, UpdateAssessment.health(status), updatingFor, now, details.shows(Details.health));
+        return out.toString();
+    }
+
+    private static String conditionStatus(StatusView view) {
+        var conditions = view.clusterVersion().conditions();
+        if (conditions == null) {
+            return "Unknown";
+        }
+        return conditions.stream().filter(c -> "Updating".equals(c.getType())).map(c -> c.getStatus())
+                .findFirst().orElse("Unknown");
+    }
+}

@@ -1,0 +1,28 @@
+package io.upshift.core.status;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything the status assessment reads, in the order the API lists it.
+ *
+ * @param mcoImage the image of container {@code machine-config-operator} in Deployment
+ *                 {@code openshift-machine-config-operator/machine-config-operator}, or "" when there is none
+ * @param alerts   the firing alerts, or empty when they could not be read (then health shows no alerts)
+ */
+public record ClusterState(ClusterVersion clusterVersion, List<ClusterOperator> operators,
+                           List<MachineConfigPool> pools, List<MachineConfig> machineConfigs, List<Node> nodes,
+                           String mcoImage, Optional<List<Alert>> alerts) {
+    public ClusterState {
+        operators = List.copyOf(operators);
+        pools = List.copyOf(pools);
+        machineConfigs = List.copyOf(machineConfigs);
+        nodes = List.copyOf(nodes);
+        mcoImage = mcoImage == null ? "" : mcoImage;
+    }
+}
