@@ -9,7 +9,7 @@ public final class Conditions {
     private Conditions() {
     }
 
-    /** A condition whose transition time is settled later (see {@link InsightHistory}) unless given. */
+    /** A condition whose transition time, unless given, is settled later by {@link InsightHistory}. */
     public static Condition of(String type, String status, String reason, String message, String lastTransitionTime) {
         return new ConditionBuilder().withType(type).withStatus(status).withReason(reason)
                 .withMessage(message == null ? "" : message).withLastTransitionTime(lastTransitionTime).build();

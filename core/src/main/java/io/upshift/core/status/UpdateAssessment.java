@@ -198,17 +198,6 @@ public final class UpdateAssessment {
 
     /** Health insights of a status, in the order they were raised. */
     public static List<HealthInsight> health(UpdateStatusStatus status) {
-        List<HealthInsight> out = new ArrayList<>();
-        if (status.controlPlane() != null) {
-            for (Informer informer : status.controlPlane().informers()) {
-                informer.insights().stream().filter(i -> i.health() != null).forEach(i -> out.add(i.health()));
-            }
-        }
-        for (Pool pool : status.workerPools()) {
-            for (Informer informer : pool.informers()) {
-                informer.insights().stream().filter(i -> i.health() != null).forEach(i -> out.add(i.health()));
-            }
-        }
-        return out;
+        return status.insights().stream().map(Insight::health).filter(h -> h != null).toList();
     }
 }

@@ -1,0 +1,110 @@
+package io.upshift.api.schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The structural schema of one version of a CustomResourceDefinition, as a validator of objects: what the API
+ * server would reject fails here too. Fields the schema does not declare fail as well, since the API server would
+ * silently drop them (pruning) and the data would be lost.
+ */
+public final class CrdSchema {
+    private static final ObjectMapper YAML = new YAMLMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Schema schema;
+    private final String crdName;
+
+    private CrdSchema(String crdName, JsonNode openApiSchema) {
+        this.crdName = crdName;
+        ObjectNode closed = closeObjects(openApiSchema.deepCopy());
+        this.schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2019_09).getSchema(closed);
+    }
+
+    /** Reads a CRD (YAML or JSON) and takes the schema of the given version. */
+    public static CrdSchema of(InputStream crd, String version) {
+        try {
+            JsonNode root = YAML.readTree(crd);
+            for (JsonNode v : root.path("spec").path("versions")) {
+                if (version.equals(v.path("name").asText())) {
+                    return new CrdSchema(root.path("metadata").path("name").asText(), v.path("schema").path("openAPIV3Schema"));
+                }
+            }
+            throw new IllegalArgumentException("CRD " + root.path("metadata").path("name").asText() + " has no version " + version);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A CRD shipped on the classpath under {@code crds/}. */
+    public static CrdSchema bundled(String crdName, String version) {
+        try (InputStream in = CrdSchema.class.getResourceAsStream("/crds/" + crdName + ".yaml")) {
+            if (in == null) {
+                throw new IllegalArgumentException("no bundled CRD " + crdName);
+            }
+            return of(in, version);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The violations of an object (serialised with the API's JSON mapping), each "path: message"; empty if valid. */
+    public List<String> violations(Object object) {
+        JsonNode node = object instanceof JsonNode n ? n : JSON.valueToTree(object);
+        List<Error> errors = schema.validate(node);
+        return errors.stream().map(e -> crdName + ": " + e.getInstanceLocation() + ": " + e.getMessage()).toList();
+    }
+
+    /**
+     * OpenAPI to JSON Schema: objects with declared properties and no {@code x-kubernetes-preserve-unknown-fields}
+     * admit no other fields; {@code nullable: true} admits null.
+     */
+    private static ObjectNode closeObjects(ObjectNode node) {
+        if (node.has("properties") && !node.has("additionalProperties")
+                && !node.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
+            node.put("additionalProperties", false);
+        }
+        if (node.path("nullable").asBoolean(false) && node.has("type")) {
+            ArrayNode types = node.arrayNode().add(node.get("type").asText()).add("null");
+            node.set("type", types);
+        }
+        // Embedded Kubernetes objects carry apiVersion/kind/metadata the schema need not spell out.
+        if (node.path("x-kubernetes-embedded-resource").asBoolean(false) && node.has("properties")) {
+            node.remove("additionalProperties");
+        }
+        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> f = fields.next();
+            if (f.getValue() instanceof ObjectNode child) {
+                if (f.getKey().equals("properties")) {
+                    child.fields().forEachRemaining(p -> {
+                        if (p.getValue() instanceof ObjectNode o) {
+                            closeObjects(o);
+                        }
+                    });
+                } else {
+                    closeObjects(child);
+                }
+            } else if (f.getValue() instanceof ArrayNode array) {
+                array.forEach(item -> {
+                    if (item instanceof ObjectNode o) {
+                        closeObjects(o);
+                    }
+                });
+            }
+        }
+        return node;
+    }
+}

@@ -1,0 +1,231 @@
+package io.upshift.operator.status;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.api.update.UpdateStatus;
+import io.upshift.api.update.UpdateStatusSpec;
+import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.core.snapshot.Snapshot;
+import io.upshift.core.status.Alert;
+import io.upshift.core.status.AssessmentException;
+import io.upshift.core.status.ClusterState;
+import io.upshift.core.status.InsightHistory;
+import io.upshift.core.status.UpdateAssessment;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the UpdateStatus named {@code cluster} current. Informers watch ClusterVersion, ClusterOperators,
+ * MachineConfigPools, MachineConfigs, Nodes and the machine-config operator Deployment; any change asks for an
+ * evaluation, evaluations run at most once per interval, and the status is written only when it differs from what
+ * the API server holds.
+ */
+public final class UpdateStatusController implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(UpdateStatusController.class);
+    private static final ObjectMapper JSON = Serialization.jsonMapper();
+
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final Supplier<Optional<List<Alert>>> alerts;
+    private final Debouncer debouncer;
+    private final Duration resync;
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong evaluations = new AtomicLong();
+    private SharedIndexInformer<ClusterVersion> versions;
+    private SharedIndexInformer<ClusterOperator> operators;
+    private SharedIndexInformer<MachineConfigPool> pools;
+    private SharedIndexInformer<MachineConfig> configs;
+    private SharedIndexInformer<Node> nodes;
+    private SharedIndexInformer<Deployment> mco;
+    private UpdateStatus live;
+
+    /**
+     * @param minInterval the shortest time between two evaluations (and so between two writes)
+     * @param resync      how often to evaluate without events, for insights that depend on time alone
+     * @param alerts      firing alerts, read at each evaluation
+     */
+    public UpdateStatusController(KubernetesClient client, Clock clock, Duration minInterval, Duration resync,
+                                  Supplier<Optional<List<Alert>>> alerts) {
+        this.client = client;
+        this.clock = clock;
+        this.alerts = alerts;
+        this.resync = resync;
+        this.debouncer = new Debouncer("update-status", minInterval, this::evaluateSafely);
+    }
+
+    /** Starts the informers, waits until their caches are filled, then evaluates once and on every change. */
+    public void start() {
+        ResourceEventHandler<HasMetadata> onChange = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(HasMetadata obj) {
+                debouncer.trigger();
+            }
+
+            @Override
+            public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
+                if (!newObj.getMetadata().getResourceVersion().equals(oldObj.getMetadata().getResourceVersion())) {
+                    debouncer.trigger();
+                }
+            }
+
+            @Override
+            public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
+                debouncer.trigger();
+            }
+        };
+        versions = watch(client.resources(ClusterVersion.class).runnableInformer(0), onChange);
+        operators = watch(client.resources(ClusterOperator.class).runnableInformer(0), onChange);
+        pools = watch(client.resources(MachineConfigPool.class).runnableInformer(0), onChange);
+        configs = watch(client.resources(MachineConfig.class).runnableInformer(0), onChange);
+        nodes = watch(client.nodes().runnableInformer(0), onChange);
+        mco = watch(client.apps().deployments().inNamespace(Snapshot.MCO_NAMESPACE)
+                .withName(Snapshot.MCO_NAME).runnableInformer(0), onChange);
+        for (SharedIndexInformer<?> informer : informers) {
+            informer.run();
+        }
+        for (SharedIndexInformer<?> informer : informers) {
+            try {
+                informer.start().toCompletableFuture().get(2, TimeUnit.MINUTES);
+            } catch (Exception e) {
+                throw new IllegalStateException("informer did not sync: " + e.getMessage(), e);
+            }
+        }
+        LOG.info("UpdateStatus controller started: {} informers synced", informers.size());
+        debouncer.trigger();
+        debouncer.every(resync);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer,
+                                                                 ResourceEventHandler<HasMetadata> handler) {
+        informer.addEventHandler((ResourceEventHandler<T>) (ResourceEventHandler<?>) handler);
+        informers.add(informer);
+        return informer;
+    }
+
+    /** How many times the status was written; for tests and metrics. */
+    public long writes() {
+        return writes.get();
+    }
+
+    /** How many evaluations ran. */
+    public long evaluations() {
+        return evaluations.get();
+    }
+
+    /** Evaluates now, on the caller's thread; for tests. */
+    public synchronized void evaluate() {
+        evaluations.incrementAndGet();
+        Instant now = clock.instant();
+        ClusterState state = stateFromCaches();
+        if (state == null) {
+            LOG.info("clusterversions.config.openshift.io/version not found; nothing to report");
+            return;
+        }
+        UpdateStatusStatus assessed;
+        try {
+            assessed = UpdateAssessment.assess(state, now, now);
+        } catch (AssessmentException e) {
+            LOG.warn("UpdateStatus {} not updated: {}", UpdateStatus.NAME, e.getMessage());
+            return;
+        }
+        UpdateStatus current = live != null ? live : read();
+        UpdateStatusStatus settled = InsightHistory.settle(current == null ? null : current.getStatus(), assessed, now);
+        if (current != null && same(current.getStatus(), settled)) {
+            live = current;
+            return;
+        }
+        live = write(current, settled);
+    }
+
+    private void evaluateSafely() {
+        try {
+            evaluate();
+        } catch (KubernetesClientException e) {
+            // Conflicts and outages: forget what we think the server holds and try again shortly.
+            live = null;
+            LOG.warn("UpdateStatus {} write failed (HTTP {}): {}; retrying", UpdateStatus.NAME, e.getCode(), e.getMessage());
+            debouncer.trigger();
+        } catch (RuntimeException e) {
+            LOG.error("UpdateStatus {} evaluation failed: {}", UpdateStatus.NAME, e.toString(), e);
+        }
+    }
+
+    private ClusterState stateFromCaches() {
+        ClusterVersion cv = versions.getIndexer().getByKey("version");
+        if (cv == null) {
+            cv = versions.getIndexer().list().stream().findFirst().orElse(null);
+        }
+        if (cv == null) {
+            return null;
+        }
+        Deployment deployment = mco.getIndexer().list().stream().findFirst().orElse(null);
+        return new ClusterState(cv, byName(operators), byName(pools), configs.getIndexer().list(), byName(nodes),
+                Snapshot.mcoImage(deployment), alerts.get());
+    }
+
+    /** The API lists objects by name; caches do not keep an order, so restore it. */
+    private static <T extends HasMetadata> List<T> byName(SharedIndexInformer<T> informer) {
+        List<T> items = new ArrayList<>(informer.getIndexer().list());
+        items.sort(Comparator.comparing(o -> o.getMetadata().getName()));
+        return items;
+    }
+
+    private UpdateStatus read() {
+        return client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
+    }
+
+    private UpdateStatus write(UpdateStatus current, UpdateStatusStatus status) {
+        UpdateStatus target = current;
+        if (target == null) {
+            UpdateStatus fresh = new UpdateStatus();
+            fresh.setMetadata(new ObjectMetaBuilder().withName(UpdateStatus.NAME).build());
+            fresh.setSpec(new UpdateStatusSpec());
+            target = client.resource(fresh).create();
+            LOG.info("created updatestatuses.update.openshift.io/{}", UpdateStatus.NAME);
+        }
+        target.setStatus(status);
+        // Update with the resourceVersion we read: a concurrent writer makes this fail rather than be overwritten.
+        UpdateStatus written = client.resource(target).updateStatus();
+        writes.incrementAndGet();
+        LOG.info("updated updatestatuses.update.openshift.io/{} status (resourceVersion {})", UpdateStatus.NAME,
+                written.getMetadata().getResourceVersion());
+        return written;
+    }
+
+    private static boolean same(UpdateStatusStatus a, UpdateStatusStatus b) {
+        JsonNode x = JSON.valueToTree(a);
+        JsonNode y = JSON.valueToTree(b);
+        return x.equals(y);
+    }
+
+    @Override
+    public void close() {
+        debouncer.close();
+        informers.forEach(SharedIndexInformer::close);
+    }
+}

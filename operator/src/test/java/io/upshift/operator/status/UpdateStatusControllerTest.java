@@ -1,0 +1,146 @@
+package io.upshift.operator.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.upshift.api.schema.CrdSchema;
+import io.upshift.api.update.Insight;
+import io.upshift.api.update.UpdateStatus;
+import io.upshift.core.render.Details;
+import io.upshift.core.render.StatusRenderer;
+import io.upshift.core.status.UpdateAssessment;
+import io.upshift.core.synthetic.SyntheticCluster;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+class UpdateStatusControllerTest {
+    private static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
+    private static final CrdSchema SCHEMA = CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1");
+
+    KubernetesClient client;
+    KubernetesMockServer server;
+    private UpdateStatusController controller;
+    private final SyntheticCluster cluster = new SyntheticCluster(12, 2, 8, 1.0, NOW);
+
+    @BeforeEach
+    void createCluster() {
+        for (HasMetadata o : cluster.objects()) {
+            client.resource(o).create();
+        }
+        controller = new UpdateStatusController(client, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofSeconds(1),
+                Duration.ofMinutes(10), Optional::empty);
+    }
+
+    @AfterEach
+    void stop() {
+        controller.close();
+    }
+
+    @Test
+    void writesAnUpdateStatusThatRendersLikeALocalAssessment() {
+        controller.start();
+        UpdateStatus written = await(() -> read() != null && read().getStatus() != null);
+
+        String local = StatusRenderer.render(UpdateAssessment.assess(cluster.state(), NOW, NOW), NOW, Details.all);
+        assertThat(StatusRenderer.render(written.getStatus(), NOW, Details.all)).isEqualTo(local);
+        assertThat(local).contains("Worker Pool Nodes: worker");
+        assertThat(SCHEMA.violations(written)).isEmpty();
+    }
+
+    @Test
+    void writesNothingWhenNothingChanged() {
+        controller.start();
+        await(() -> controller.writes() >= 1);
+        long writes = controller.writes();
+
+        controller.evaluate();
+        controller.evaluate();
+
+        assertThat(controller.writes()).isEqualTo(writes);
+    }
+
+    @Test
+    void aChangedNodeLeadsToAWriteAndKeepsInsightIdentities() {
+        controller.start();
+        await(() -> controller.writes() >= 1);
+        UpdateStatus before = read();
+        Node node = client.nodes().withName("worker-worker-00000").get();
+        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/state", "Degraded");
+        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/reason", "disk full");
+        client.resource(node).update();
+
+        UpdateStatus after = await(() -> controller.writes() >= 2);
+        assertThat(uids(after)).containsAll(uids(before));
+        assertThat(StatusRenderer.render(after.getStatus(), NOW, Details.none)).contains("Node worker-worker-00000 is degraded");
+        assertThat(SCHEMA.violations(after)).isEmpty();
+    }
+
+    @Test
+    void aBurstOfChangesIsWrittenAtMostOncePerSecond() {
+        controller.start();
+        await(() -> controller.writes() >= 1);
+        long start = System.nanoTime();
+        for (int i = 0; i < 40; i++) {
+            Node node = client.nodes().withName("worker-worker-00000").get();
+            node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/reason", "attempt " + i);
+            node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/state", "Degraded");
+            client.resource(node).update();
+        }
+        await(() -> read().getStatus().toString().contains("attempt 39"));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        // One write for the start, then at most one per elapsed second (plus the one that may start a second).
+        assertThat(controller.writes()).isLessThanOrEqualTo(2 + (long) Math.ceil(seconds));
+    }
+
+    @Test
+    void keepsAcquiredTimesAcrossARestart() {
+        controller.start();
+        UpdateStatus first = await(() -> controller.writes() >= 1);
+        controller.close();
+        controller = new UpdateStatusController(client, Clock.fixed(NOW.plusSeconds(90), ZoneOffset.UTC),
+                Duration.ofSeconds(1), Duration.ofMinutes(10), Optional::empty);
+        controller.start();
+        await(() -> controller.evaluations() >= 1);
+        controller.evaluate();
+
+        assertThat(controller.writes()).isZero();
+        assertThat(read().getStatus()).isEqualTo(first.getStatus());
+    }
+
+    private UpdateStatus read() {
+        return client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
+    }
+
+    private static List<String> uids(UpdateStatus us) {
+        return us.getStatus().insights().stream().map(Insight::uid).toList();
+    }
+
+    private UpdateStatus await(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached within 20s");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        return read();
+    }
+}
