@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The heap the UpdateStatus controller retains for a cluster of N worker nodes. The cluster is served by an
+ * The heap the UpdateStatus controller retains for a cluster of N worker nodes (each node as large as a real one). The cluster is served by an
  * in-process fabric8 mock server; the controller's share is the used heap after a full GC with the controller
  * running (informer caches filled, status written) minus the used heap after a full GC before it started.
  *
@@ -32,6 +32,9 @@ public final class ControllerHeap {
         server.init();
         try (KubernetesClient setup = server.createClient()) {
             for (HasMetadata o : new SyntheticCluster(nodes, 20, 60, 1.0, at).objects()) {
+                if (o instanceof io.fabric8.kubernetes.api.model.Node n) {
+                    SnapshotWriter.addBulk(n);
+                }
                 setup.resource(o).create();
             }
         }

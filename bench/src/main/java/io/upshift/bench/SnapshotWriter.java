@@ -56,7 +56,8 @@ public final class SnapshotWriter {
         }
     }
 
-    private static void addBulk(Node n) {
+    /** Gives a node the image list, capacity and system info a real node reports (about 8 KB of YAML). */
+    static void addBulk(Node n) {
         var images = new ArrayList<io.fabric8.kubernetes.api.model.ContainerImage>();
         for (int i = 0; i < 40; i++) {
             images.add(new ContainerImageBuilder().withNames(
