@@ -19,14 +19,35 @@ public final class InsightIds {
 
     public static String of(String prefix, String name) {
         String wanted = prefix + "-" + name;
-        String label = wanted.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
-        if (label.equals(wanted) && label.length() <= MAX && !label.endsWith("-")) {
-            return label;
+        if (isLabel(wanted)) {
+            return wanted;
         }
+        String label = sanitize(wanted);
         String suffix = "-" + hash(wanted);
         String head = label.substring(0, Math.min(label.length(), MAX - suffix.length()));
         head = head.replaceAll("-+$", "");
         return head + suffix;
+    }
+
+    private static boolean isLabel(String s) {
+        if (s.isEmpty() || s.length() > MAX || s.charAt(s.length() - 1) == '-') {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String sanitize(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toLowerCase(Locale.ROOT).toCharArray()) {
+            b.append((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c : '-');
+        }
+        return b.toString();
     }
 
     private static String hash(String s) {
