@@ -2,18 +2,15 @@ package io.upshift.bench;
 
 import io.fabric8.kubernetes.api.model.ContainerImageBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.KubernetesListBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.upshift.core.snapshot.SnapshotDump;
 import io.upshift.core.synthetic.SyntheticCluster;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -41,19 +38,11 @@ public final class SnapshotWriter {
     }
 
     public static void write(Path dir, SyntheticCluster cluster, boolean realistic) throws IOException {
-        Files.createDirectories(dir);
-        Map<String, List<HasMetadata>> byKind = new LinkedHashMap<>();
-        for (HasMetadata o : cluster.objects()) {
-            if (realistic && o instanceof Node n) {
-                addBulk(n);
-            }
-            byKind.computeIfAbsent(o.getKind(), k -> new ArrayList<>()).add(o);
+        List<HasMetadata> objects = cluster.objects();
+        if (realistic) {
+            objects.stream().filter(Node.class::isInstance).forEach(n -> addBulk((Node) n));
         }
-        for (Map.Entry<String, List<HasMetadata>> e : byKind.entrySet()) {
-            String file = e.getKey().toLowerCase() + "s.yaml";
-            String yaml = Serialization.asYaml(new KubernetesListBuilder().withItems(e.getValue()).build());
-            Files.writeString(dir.resolve(file), yaml);
-        }
+        SnapshotDump.write(dir, objects);
     }
 
     /** Gives a node the image list, capacity and system info a real node reports (about 8 KB of YAML). */
