@@ -220,28 +220,23 @@ final class ControlPlaneAssessor {
     private void operatorHealth(String name, ClusterOperatorStatusCondition available,
                                 ClusterOperatorStatusCondition degraded, List<HealthInsights.Keyed> health) {
         if (available != null && "False".equals(available.getStatus())) {
-            Instant since = orZero(Times.parse(available.getLastTransitionTime()));
-            long lasting = Times.between(since, at);
-            if (lasting > UNAVAILABLE_WARNING) {
-                health.add(HealthInsights.of("co-unavailable-" + name, since, ScopeType.ControlPlane,
-                        HealthInsights.clusterOperator(name),
-                        lasting > UNAVAILABLE_ERROR ? ImpactLevel.Error : ImpactLevel.Warning,
-                        HealthInsights.API_AVAILABILITY, "Cluster Operator " + name + " is unavailable ("
-                                + nullToEmpty(available.getReason()) + ")", orNoMessage(available.getMessage()),
-                        HealthInsights.RUNBOOKS + "ClusterOperatorDown.md"));
-            }
+            lasting(name, available, "unavailable", UNAVAILABLE_WARNING, UNAVAILABLE_ERROR, "ClusterOperatorDown.md", health);
         }
         if (degraded != null && "True".equals(degraded.getStatus())) {
-            Instant since = orZero(Times.parse(degraded.getLastTransitionTime()));
-            long lasting = Times.between(since, at);
-            if (lasting > DEGRADED_WARNING) {
-                health.add(HealthInsights.of("co-degraded-" + name, since, ScopeType.ControlPlane,
-                        HealthInsights.clusterOperator(name),
-                        lasting > DEGRADED_ERROR ? ImpactLevel.Error : ImpactLevel.Warning,
-                        HealthInsights.API_AVAILABILITY, "Cluster Operator " + name + " is degraded ("
-                                + nullToEmpty(degraded.getReason()) + ")", orNoMessage(degraded.getMessage()),
-                        HealthInsights.RUNBOOKS + "ClusterOperatorDegraded.md"));
-            }
+            lasting(name, degraded, "degraded", DEGRADED_WARNING, DEGRADED_ERROR, "ClusterOperatorDegraded.md", health);
+        }
+    }
+
+    /** A bad operator condition is worth a warning once it lasts, and an error once it lasts much longer. */
+    private void lasting(String name, ClusterOperatorStatusCondition c, String state, long warning, long error,
+                         String runbook, List<HealthInsights.Keyed> health) {
+        Instant since = orZero(Times.parse(c.getLastTransitionTime()));
+        long lasting = Times.between(since, at);
+        if (lasting > warning) {
+            health.add(HealthInsights.of("co-" + state + "-" + name, since, ScopeType.ControlPlane,
+                    HealthInsights.clusterOperator(name), lasting > error ? ImpactLevel.Error : ImpactLevel.Warning,
+                    HealthInsights.API_AVAILABILITY, "Cluster Operator " + name + " is " + state + " ("
+                            + nullToEmpty(c.getReason()) + ")", orNoMessage(c.getMessage()), HealthInsights.RUNBOOKS + runbook));
         }
     }
 
