@@ -5,6 +5,7 @@ import io.upshift.api.update.ClusterOperatorInsight;
 import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.ControlPlaneVersions;
 import io.upshift.core.status.CompletionEstimate;
+import io.upshift.core.status.Conditions;
 import io.upshift.core.status.Times;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -26,17 +27,15 @@ final class ControlPlaneSection {
         int updated = 0, waiting = 0, unavailable = 0, degraded = 0;
         List<ClusterOperatorInsight> updating = new ArrayList<>();
         for (ClusterOperatorInsight o : operators) {
-            Condition u = condition(o, ClusterOperatorInsight.UPDATING);
-            String reason = u == null ? "" : u.getReason();
+            String reason = Conditions.reason(o.conditions(), ClusterOperatorInsight.UPDATING);
             if ("Updated".equals(reason)) {
                 updated++;
-            } else if (u != null && "True".equals(u.getStatus())) {
+            } else if (Conditions.isTrue(o.conditions(), ClusterOperatorInsight.UPDATING)) {
                 updating.add(o);
             } else if ("Pending".equals(reason)) {
                 waiting++;
             }
-            Condition h = condition(o, ClusterOperatorInsight.HEALTHY);
-            String healthReason = h == null ? "" : h.getReason();
+            String healthReason = Conditions.reason(o.conditions(), ClusterOperatorInsight.HEALTHY);
             unavailable += "Unavailable".equals(healthReason) ? 1 : 0;
             degraded += "Degraded".equals(healthReason) ? 1 : 0;
         }
@@ -95,7 +94,7 @@ final class ControlPlaneSection {
         out.append("\nUpdating Cluster Operators");
         Tabwriter table = new Tabwriter().write("\nNAME\tSINCE\tREASON\tMESSAGE\n");
         for (ClusterOperatorInsight o : updating) {
-            Condition u = condition(o, ClusterOperatorInsight.UPDATING);
+            Condition u = Conditions.find(o.conditions(), ClusterOperatorInsight.UPDATING);
             Instant since = Times.parse(u.getLastTransitionTime());
             String reason = o.progressingReason() == null || o.progressingReason().isEmpty() ? "-" : o.progressingReason();
             table.write(o.name() + "\t")
@@ -152,9 +151,5 @@ final class ControlPlaneSection {
         }
         int keep = Math.max(max, 3) - 3;
         return s.substring(0, s.offsetByCodePoints(0, keep)) + "...";
-    }
-
-    private static Condition condition(ClusterOperatorInsight o, String type) {
-        return o.conditions() == null ? null : o.conditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
     }
 }

@@ -1,6 +1,8 @@
 package io.upshift.core.render;
 
+import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.core.status.Conditions;
 import io.upshift.core.status.Times;
 import io.upshift.core.status.UpdateAssessment;
 import java.time.Instant;
@@ -16,7 +18,7 @@ public final class StatusRenderer {
     /** @throws IllegalArgumentException when the status lacks what the text needs (no ClusterVersion insight) */
     public static String render(UpdateStatusStatus status, Instant now, Details details) {
         StatusView view = StatusView.of(status);
-        boolean updating = "True".equals(conditionStatus(view));
+        boolean updating = Conditions.isTrue(view.clusterVersion().conditions(), ClusterVersionInsight.UPDATING);
         if (!updating && !view.workersOutdated()) {
             return "The cluster is not updating.\n";
         }
@@ -38,14 +40,5 @@ public final class StatusRenderer {
         out.append('\n');
         HealthSection.write(out, UpdateAssessment.health(status), updatingFor, now, details.shows(Details.health));
         return out.toString();
-    }
-
-    private static String conditionStatus(StatusView view) {
-        var conditions = view.clusterVersion().conditions();
-        if (conditions == null) {
-            return "Unknown";
-        }
-        return conditions.stream().filter(c -> "Updating".equals(c.getType())).map(c -> c.getStatus())
-                .findFirst().orElse("Unknown");
     }
 }
