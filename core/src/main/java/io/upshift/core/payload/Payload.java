@@ -1,0 +1,31 @@
+package io.upshift.core.payload;
+
+import io.upshift.core.release.ImageReferences;
+import io.upshift.core.release.ReleaseMetadata;
+import java.util.List;
+
+/**
+ * A loaded release payload: its metadata, component images and the manifests that apply to this cluster, in payload
+ * order ({@code manifests/} then {@code release-manifests/}, each by file name).
+ *
+ * @param manifestHash FNV-64 of the included manifests, base64url: changes whenever what would be applied changes
+ * @param excluded     manifests left out, each with the rule that left it out
+ * @param warnings     files skipped without failing the load (a template field this version does not know)
+ */
+public record Payload(String releaseImage, ReleaseMetadata metadata, ImageReferences images, List<Manifest> manifests,
+                      List<Excluded> excluded, String manifestHash, List<String> warnings) {
+
+    /** A manifest and why it does not apply. */
+    public record Excluded(Manifest manifest, String reason) {
+    }
+
+    public Payload {
+        manifests = List.copyOf(manifests);
+        excluded = List.copyOf(excluded);
+        warnings = List.copyOf(warnings);
+    }
+
+    public String version() {
+        return metadata.version();
+    }
+}

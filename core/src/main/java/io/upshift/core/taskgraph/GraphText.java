@@ -1,0 +1,54 @@
+package io.upshift.core.taskgraph;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Renders a task graph for people ({@link #text}) and for Graphviz ({@link #dot}). */
+public final class GraphText {
+
+    private GraphText() {
+    }
+
+    /**
+     * One block per node: its id, the nodes it waits for, and its manifests in order with file and object.
+     * {@code title} heads the output, e.g. "release 4.14.1".
+     */
+    public static String text(TaskGraph graph, String title) {
+        StringBuilder s = new StringBuilder();
+        long work = graph.nodes().stream().filter(n -> !n.isSpacer()).count();
+        s.append(graph.mode()).append(" graph of ").append(title).append(": ").append(graph.taskCount())
+                .append(" manifests in ").append(work).append(" nodes (")
+                .append(graph.nodes().size() - work).append(" spacers), ")
+                .append(graph.mode().defaultWorkers(graph)).append(" workers\n");
+        for (TaskGraph.Node n : graph.nodes()) {
+            s.append('\n').append("node ").append(n.id())
+                    .append(n.in().isEmpty() ? "" : " after " + ids(n.in()))
+                    .append(n.isSpacer() ? " (spacer)" : ": " + n.tasks().size() + (n.tasks().size() == 1 ? " manifest" : " manifests"))
+                    .append('\n');
+            for (Task t : n.tasks()) {
+                s.append("  ").append(String.format("%4d  ", t.index())).append(t.manifest().file())
+                        .append("  ").append(t.manifest().id()).append('\n');
+            }
+        }
+        return s.toString();
+    }
+
+    /** Graphviz DOT: one box per node listing its manifests, one edge per ordering. */
+    public static String dot(TaskGraph graph) {
+        StringBuilder s = new StringBuilder("digraph tasks {\n  labelloc=t;\n  rankdir=TB;\n");
+        for (TaskGraph.Node n : graph.nodes()) {
+            String label = n.isSpacer() ? "no manifests"
+                    : n.tasks().stream().map(t -> (t.manifest().file() + " " + t.manifest().id()).replace("\"", ""))
+                            .collect(Collectors.joining("\\n"));
+            s.append("  ").append(n.id()).append(" [ label=\"").append(label).append("\" shape=\"box\" ];\n");
+        }
+        for (TaskGraph.Node n : graph.nodes()) {
+            for (int to : n.out()) s.append("  ").append(n.id()).append(" -> ").append(to).append(";\n");
+        }
+        return s.append("}\n").toString();
+    }
+
+    private static String ids(List<Integer> ids) {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(", "));
+    }
+}
