@@ -32,9 +32,12 @@ public record InclusionRules(String profile, String excludeIdentifier, String fe
         return new InclusionRules(null, null, null, null, null, null, List.of());
     }
 
-    /** The load-time rules of a default cluster: default profile and feature set, no gates. */
-    public static InclusionRules defaults(long majorVersion) {
-        return new InclusionRules(DEFAULT_PROFILE, null, "", Set.of(), majorVersion, null, List.of());
+    /**
+     * The load-time rules of a default cluster: default profile and feature set, no gates; the payload loader adds
+     * the payload's major version.
+     */
+    public static InclusionRules defaults() {
+        return new InclusionRules(DEFAULT_PROFILE, null, "", Set.of(), null, null, List.of());
     }
 
     public InclusionRules withProfile(String p) {

@@ -30,7 +30,7 @@ class InclusionTest {
 
     @Test
     void profileMustOptIn() {
-        InclusionRules r = InclusionRules.defaults(4);
+        InclusionRules r = InclusionRules.defaults().withMajorVersion(4L);
         assertThat(reason(manifest("ConfigMap", "v1", PROFILE, "true"), r)).isEqualTo("included");
         assertThat(reason(manifest("ConfigMap", "v1", PROFILE, "false"), r)).isEqualTo("unrecognized value " + PROFILE + "=false");
         assertThat(reason(manifest("ConfigMap", "v1"), r)).isEqualTo("no annotations");
@@ -39,14 +39,14 @@ class InclusionTest {
 
     @Test
     void excludeIdentifierLeavesOut() {
-        InclusionRules r = InclusionRules.defaults(4).withExcludeIdentifier("hypershift");
+        InclusionRules r = InclusionRules.defaults().withMajorVersion(4L).withExcludeIdentifier("hypershift");
         assertThat(reason(manifest("ConfigMap", "v1", PROFILE, "true", "exclude.release.openshift.io/hypershift", "true"), r))
                 .isEqualTo("exclude.release.openshift.io/hypershift=true");
     }
 
     @Test
     void featureSetsAndGates() {
-        InclusionRules r = InclusionRules.defaults(4).withFeatureSet("TechPreviewNoUpgrade", Set.of("A"));
+        InclusionRules r = InclusionRules.defaults().withMajorVersion(4L).withFeatureSet("TechPreviewNoUpgrade", Set.of("A"));
         assertThat(reason(manifest("ConfigMap", "v1", PROFILE, "true", Inclusion.FEATURE_SET, "Default,TechPreviewNoUpgrade"), r)).isEqualTo("included");
         assertThat(reason(manifest("ConfigMap", "v1", PROFILE, "true", Inclusion.FEATURE_SET, "Default"), r))
                 .isEqualTo("\"TechPreviewNoUpgrade\" is required, and release.openshift.io/feature-set=Default");
@@ -60,7 +60,7 @@ class InclusionTest {
 
     @Test
     void majorVersionOnlyForCrdsAndFeatureGates() {
-        InclusionRules r = InclusionRules.defaults(5);
+        InclusionRules r = InclusionRules.defaults().withMajorVersion(5L);
         String crd = "apiextensions.k8s.io/v1";
         assertThat(reason(manifest("CustomResourceDefinition", crd, PROFILE, "true", Inclusion.MAJOR_VERSION, "4,5"), r)).isEqualTo("included");
         assertThat(reason(manifest("CustomResourceDefinition", crd, PROFILE, "true", Inclusion.MAJOR_VERSION, "-5"), r)).isEqualTo("major version 5 matches excluded version 5");

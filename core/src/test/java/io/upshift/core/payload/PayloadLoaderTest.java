@@ -22,7 +22,7 @@ class PayloadLoaderTest {
     private final List<String> warnings = new ArrayList<>();
 
     private Payload load(Path p) throws ReleaseException {
-        return PayloadLoader.load(p, "registry.example/release@sha256:" + "a".repeat(64), InclusionRules.defaults(1), warnings::add);
+        return PayloadLoader.load(p, "registry.example/release@sha256:" + "a".repeat(64), InclusionRules.defaults(), warnings::add);
     }
 
     @Test
@@ -140,25 +140,25 @@ class PayloadLoaderTest {
         Path fixtures = Path.of(System.getProperty("upshift.fixtures", "../../shared/fixtures"), "cvo-payloads");
         Assumptions.assumeTrue(Files.isDirectory(fixtures), "shared fixtures not present");
         Payload payload = PayloadLoader.load(fixtures.resolve("payloadtest"), "image/release:1",
-                InclusionRules.defaults(1).withExcludeIdentifier("exclude-test"), warnings::add);
+                InclusionRules.defaults().withExcludeIdentifier("exclude-test"), warnings::add);
         assertThat(payload.version()).isEqualTo("1.0.0-abc");
         assertThat(payload.metadata().previous()).containsExactly("1.1.1", "1.2.2");
         assertThat(payload.metadata().channels()).containsExactly("channel-c", "channel-a", "channel-b");
         assertThat(payload.manifests()).extracting(Manifest::name).containsExactly("file-json", "file-yaml", "file-yml");
         assertThat(payload.excluded()).extracting(e -> e.manifest().name()).containsExactly("file-20-yml");
 
-        Payload arch = PayloadLoader.load(fixtures.resolve("payloadtestarch"), "x", InclusionRules.defaults(1), warnings::add);
+        Payload arch = PayloadLoader.load(fixtures.resolve("payloadtestarch"), "x", InclusionRules.defaults(), warnings::add);
         assertThat(arch.metadata().architecture()).isEqualTo("multi");
 
-        Payload v5 = PayloadLoader.load(fixtures.resolve("majorversiontest-v5"), "x", InclusionRules.defaults(1), warnings::add);
+        Payload v5 = PayloadLoader.load(fixtures.resolve("majorversiontest-v5"), "x", InclusionRules.defaults(), warnings::add);
         assertThat(v5.manifests()).extracting(Manifest::name).containsExactly("noversion", "version5only", "version4or5", "excludeversion3");
         assertThat(v5.excluded()).extracting(e -> e.manifest().name()).containsExactly("version4only");
 
         Payload gates = PayloadLoader.load(fixtures.resolve("featuregatetest"), "x",
-                InclusionRules.defaults(1).withFeatureSet("", java.util.Set.of("ExperimentalFeature")), warnings::add);
+                InclusionRules.defaults().withFeatureSet("", java.util.Set.of("ExperimentalFeature")), warnings::add);
         assertThat(gates.manifests()).extracting(Manifest::name).containsExactly("always-included", "experimental-feature", "legacy-excluded");
         Payload gates2 = PayloadLoader.load(fixtures.resolve("featuregatetest"), "x",
-                InclusionRules.defaults(1).withFeatureSet("", java.util.Set.of("LegacyFeature")), warnings::add);
+                InclusionRules.defaults().withFeatureSet("", java.util.Set.of("LegacyFeature")), warnings::add);
         assertThat(gates2.manifests()).extracting(Manifest::name).containsExactly("always-included");
         assertThat(warnings).isEmpty();
     }

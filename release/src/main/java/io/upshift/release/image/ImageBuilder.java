@@ -1,0 +1,170 @@
+package io.upshift.release.image;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.tools.jib.api.DescriptorDigest;
+import com.google.cloud.tools.jib.image.json.OciManifestTemplate;
+import com.google.cloud.tools.jib.json.JsonTemplateMapper;
+import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.payload.PayloadLoader;
+import io.upshift.core.release.ImageReferences;
+import io.upshift.core.release.Reason;
+import io.upshift.core.release.ReleaseException;
+import io.upshift.core.release.ReleaseMetadata;
+import io.upshift.core.version.SemVer;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+
+/**
+ * Builds a release image from a payload directory. The image's release-metadata and image-references are written
+ * for the version given, so the image is always consistent; the payload is loaded first, so an invalid payload is
+ * refused before anything is published. The layer is reproducible: sorted entries, no timestamps or owners.
+ */
+public final class ImageBuilder {
+
+    public static final String LAYER_MEDIA_TYPE = "application/vnd.oci.image.layer.v1.tar+gzip";
+    public static final String CONFIG_MEDIA_TYPE = "application/vnd.oci.image.config.v1+json";
+    public static final String VERSION_LABEL = "io.openshift.release";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ImageBuilder() {
+    }
+
+    /**
+     * Builds the image for payload {@code from} into {@code workDir} (which receives the layer file).
+     *
+     * @param previous versions this release may be updated from; null keeps the payload's own list
+     */
+    public static BuiltImage build(Path from, String version, List<String> previous, Path workDir, Consumer<String> warnings)
+            throws ReleaseException {
+        if (!SemVer.isValid(version)) {
+            throw new ReleaseException(Reason.RELEASE_METADATA_INVALID, "--version \"" + version + "\" is not a semantic version");
+        }
+        for (String p : previous == null ? List.<String>of() : previous) {
+            if (!SemVer.isValid(p)) throw new ReleaseException(Reason.RELEASE_METADATA_INVALID, "--previous \"" + p + "\" is not a semantic version");
+        }
+        Path releaseDir = from.resolve(PayloadLoader.RELEASE_DIR);
+        if (!Files.isDirectory(releaseDir)) {
+            throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, from + " is not a payload directory: " + PayloadLoader.RELEASE_DIR + "/ is missing");
+        }
+        try {
+            ReleaseMetadata metadata = metadataFor(releaseDir, version, previous);
+            ImageReferences images = Files.isRegularFile(releaseDir.resolve(ImageReferences.FILE))
+                    ? ImageReferences.parse(Files.readAllBytes(releaseDir.resolve(ImageReferences.FILE)), PayloadLoader.RELEASE_DIR + "/" + ImageReferences.FILE)
+                    : new ImageReferences(version, Map.of());
+            images = new ImageReferences(version, images.images());
+
+            // Stage the payload as it will be published and load it: what we push is what a cluster will load.
+            Path staged = Files.createTempDirectory(workDir, "payload-");
+            copyTree(from, staged);
+            Files.createDirectories(staged.resolve(PayloadLoader.OPERATOR_DIR));
+            Files.write(staged.resolve(PayloadLoader.RELEASE_DIR).resolve(ReleaseMetadata.FILE), metadata.toJson());
+            Files.write(staged.resolve(PayloadLoader.RELEASE_DIR).resolve(ImageReferences.FILE), images.toYaml());
+            PayloadLoader.load(staged, "(release image being built)", InclusionRules.none(), warnings);
+
+            Path layer = workDir.resolve("layer.tar.gz");
+            String diffId;
+            Digests.Counting compressed;
+            try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(layer), 1 << 16)) {
+                compressed = new Digests.Counting(file);
+                Digests.Counting tar;
+                try (GZIPOutputStream gzip = new GZIPOutputStream(compressed, 1 << 16)) {
+                    tar = new Digests.Counting(gzip);
+                    writeTar(staged, tar);
+                }
+                diffId = Digests.of(tar.digest);
+            }
+            ImageDescriptor layerDescriptor = new ImageDescriptor(LAYER_MEDIA_TYPE, Digests.of(compressed.digest), compressed.count);
+            deleteTree(staged);
+
+            byte[] config = config(metadata, diffId);
+            ImageDescriptor configDescriptor = new ImageDescriptor(CONFIG_MEDIA_TYPE, Digests.of(config), config.length);
+            OciManifestTemplate manifest = new OciManifestTemplate();
+            manifest.setContainerConfiguration(config.length, DescriptorDigest.fromDigest(configDescriptor.digest()));
+            manifest.addLayer(layerDescriptor.size(), DescriptorDigest.fromDigest(layerDescriptor.digest()));
+            byte[] manifestBytes = JsonTemplateMapper.toByteArray(manifest);
+            return new BuiltImage(metadata, layer, layerDescriptor, config, configDescriptor, manifestBytes, Digests.of(manifestBytes));
+        } catch (IOException | DigestException e) {
+            throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, "cannot build the release image from " + from + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static ReleaseMetadata metadataFor(Path releaseDir, String version, List<String> previous) throws ReleaseException, IOException {
+        Path file = releaseDir.resolve(ReleaseMetadata.FILE);
+        ReleaseMetadata existing = Files.isRegularFile(file)
+                ? ReleaseMetadata.parse(Files.readAllBytes(file), PayloadLoader.RELEASE_DIR + "/" + ReleaseMetadata.FILE) : null;
+        return new ReleaseMetadata(version,
+                previous != null ? previous : existing != null ? existing.previous() : List.of(),
+                existing != null ? existing.next() : List.of(),
+                existing != null ? existing.metadata() : Map.of());
+    }
+
+    private static byte[] config(ReleaseMetadata metadata, String diffId) throws IOException {
+        ObjectNode config = JSON.createObjectNode();
+        config.put("architecture", "amd64").put("os", "linux");
+        config.putObject("config").putObject("Labels").put(VERSION_LABEL, metadata.version());
+        ObjectNode rootfs = config.putObject("rootfs").put("type", "layers");
+        rootfs.putArray("diff_ids").add(diffId);
+        return JSON.writeValueAsBytes(config);
+    }
+
+    private static void writeTar(Path root, OutputStream out) throws IOException {
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
+            for (String top : List.of(PayloadLoader.OPERATOR_DIR, PayloadLoader.RELEASE_DIR)) {
+                List<Path> paths;
+                try (Stream<Path> walk = Files.walk(root.resolve(top))) {
+                    paths = walk.sorted().toList();
+                }
+                for (Path p : paths) {
+                    String name = root.relativize(p).toString().replace('\\', '/');
+                    boolean dir = Files.isDirectory(p);
+                    TarArchiveEntry e = new TarArchiveEntry(dir ? name + "/" : name);
+                    e.setModTime(0);
+                    e.setMode(dir ? 0755 : 0644);
+                    if (!dir) e.setSize(Files.size(p));
+                    tar.putArchiveEntry(e);
+                    if (!dir) Files.copy(p, tar);
+                    tar.closeArchiveEntry();
+                }
+            }
+        }
+    }
+
+    /** Copies the regular files and directories of a payload; links are not followed into the image. */
+    private static void copyTree(Path from, Path to) throws IOException {
+        List<Path> paths = new ArrayList<>();
+        for (String top : List.of(PayloadLoader.OPERATOR_DIR, PayloadLoader.RELEASE_DIR)) {
+            if (!Files.isDirectory(from.resolve(top))) continue;
+            try (Stream<Path> walk = Files.walk(from.resolve(top))) {
+                walk.forEach(paths::add);
+            }
+        }
+        for (Path p : paths) {
+            Path target = to.resolve(from.relativize(p).toString());
+            if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(target);
+            else if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.copy(p, target);
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        }
+    }
+}
