@@ -9,9 +9,10 @@ import picocli.CommandLine;
 final class Errors implements CommandLine.IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
-        boolean verbose = parsed.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"))
-                || parsed.hasMatchedOption("--verbose");
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        boolean verbose = false;
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) verbose |= p.hasMatchedOption("--verbose");
+        String message = e instanceof io.upshift.core.release.ReleaseException r ? r.toString()
+                : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         cl.getErr().println("upshift: " + message.strip());
         if (verbose) {
             e.printStackTrace(cl.getErr());
