@@ -1,0 +1,75 @@
+package io.upshift.bench;
+
+import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.payload.Payload;
+import io.upshift.core.payload.PayloadLoader;
+import io.upshift.core.taskgraph.Mode;
+import io.upshift.core.taskgraph.TaskGraph;
+import io.upshift.core.verify.Keyring;
+import io.upshift.core.verify.SignatureStore;
+import io.upshift.core.verify.SignatureVerifier;
+import io.upshift.core.verify.Signer;
+import io.upshift.core.verify.SigningKeys;
+import io.upshift.core.verify.SimpleSignature;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/** Load + filter + graph of a synthetic 2,000-manifest payload, and verification of one signature. */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgs = {"-Xmx1g", "-XX:ActiveProcessorCount=1"})
+public class ReleaseBenchmark {
+
+    static final String DIGEST = "sha256:" + "9".repeat(64);
+
+    Path payload;
+    SignatureVerifier verifier;
+
+    @Setup
+    public void setup() throws Exception {
+        payload = PayloadWriter.write(Files.createTempDirectory("bench-payload-"), "4.15.0", 2000);
+        SigningKeys keys = SigningKeys.generate("Bench <bench@example.com>", Instant.parse("2026-01-01T00:00:00Z"));
+        byte[] signature = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0])
+                .sign(new SimpleSignature("registry.example/release", DIGEST, "bench", 1).toJson());
+        SignatureStore memory = new SignatureStore() {
+            @Override
+            public String name() {
+                return "memory";
+            }
+
+            @Override
+            public List<byte[]> signatures(String digest) {
+                return List.of(signature);
+            }
+        };
+        verifier = new SignatureVerifier(List.of(Keyring.parse("bench", keys.publicArmored().getBytes(StandardCharsets.US_ASCII))), List.of(memory));
+    }
+
+    @Benchmark
+    public TaskGraph loadFilterAndGraph2000Manifests() throws Exception {
+        Payload p = PayloadLoader.load(payload, "registry.example/release@" + DIGEST, InclusionRules.defaults(), w -> { });
+        return TaskGraph.build(p.manifests(), Mode.UPDATING, 0);
+    }
+
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public SignatureVerifier.Verified verifyOneSignature() throws Exception {
+        return verifier.verify(DIGEST);
+    }
+}
