@@ -13,9 +13,9 @@ import java.util.stream.Stream;
 /**
  * Pull-and-extract throughput from a registry: publishes a payload of about {@code MB} megabytes of manifests
  * (random-looking, so gzip cannot shrink it much) to {@code HOST}, then extracts it {@code RUNS} times and prints
- * MB/s for each. Usage: {@code PullBenchmark HOST:PORT [MB] [RUNS]}.
+ * MB/s for each. Usage: {@code PullThroughput HOST:PORT [MB] [RUNS]}.
  */
-public final class PullBenchmark {
+public final class PullThroughput {
 
     public static void main(String[] args) throws Exception {
         String host = args[0];
