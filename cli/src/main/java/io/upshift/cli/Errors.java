@@ -17,6 +17,6 @@ final class Errors implements CommandLine.IExecutionExceptionHandler {
         if (verbose) {
             e.printStackTrace(cl.getErr());
         }
-        return 2;
+        return e instanceof CheckFailedException ? 1 : 2;
     }
 }

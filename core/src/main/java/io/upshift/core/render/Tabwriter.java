@@ -4,15 +4,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Go's {@code text/tabwriter} with minwidth 0, tabwidth 0, padding 3 and space padding, which is how {@code oc}
+ * Go's {@code text/tabwriter} with space padding (default minwidth 0, padding 3), which is how {@code oc}
  * lays out its tables (https://pkg.go.dev/text/tabwriter). Cells are tab-terminated; the text after the last tab of
  * a line is not part of a column and is never padded. A column block is a run of consecutive lines that all have a
  * cell in that column; its width is the widest cell plus the padding. Widths count code points, as Go counts runes.
  */
 public final class Tabwriter {
-    private static final int PADDING = 3;
-
+    private final int minWidth;
+    private final int padding;
     private final StringBuilder text = new StringBuilder();
+
+    /** oc's status tables: minwidth 0, padding 3. */
+    public Tabwriter() {
+        this(0, 3);
+    }
+
+    /** Go's {@code tabwriter.NewWriter(out, minWidth, _, padding, ' ', _)}: a column is at least minWidth wide. */
+    public Tabwriter(int minWidth, int padding) {
+        this.minWidth = minWidth;
+        this.padding = padding;
+    }
 
     public Tabwriter write(String s) {
         text.append(s);
@@ -32,7 +43,7 @@ public final class Tabwriter {
         return out.toString();
     }
 
-    private static int format(StringBuilder out, List<String[]> lines, List<Integer> widths, int line0, int line1) {
+    private int format(StringBuilder out, List<String[]> lines, List<Integer> widths, int line0, int line1) {
         int column = widths.size();
         for (int current = line0; current < line1; current++) {
             if (column >= lines.get(current).length - 1) {
@@ -41,13 +52,13 @@ public final class Tabwriter {
             // A cell in this column starts a block: print the lines before it, then size the block.
             writeLines(out, lines, widths, line0, current);
             line0 = current;
-            int width = 0;
+            int width = minWidth;
             for (; current < line1; current++) {
                 String[] cells = lines.get(current);
                 if (column >= cells.length - 1) {
                     break;
                 }
-                width = Math.max(width, runes(cells[column]) + PADDING);
+                width = Math.max(width, runes(cells[column]) + padding);
             }
             widths.add(width);
             line0 = format(out, lines, widths, line0, current);

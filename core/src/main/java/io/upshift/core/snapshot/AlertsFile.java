@@ -50,6 +50,12 @@ public final class AlertsFile {
         return alerts;
     }
 
+    private static java.util.Map<String, String> labels(JsonNode labels) {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        labels.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText("")));
+        return out;
+    }
+
     private static Alert alert(String where, String position, JsonNode a, String state, String timeField) {
         JsonNode labels = a.path("labels");
         JsonNode annotations = a.path("annotations");
@@ -58,7 +64,7 @@ public final class AlertsFile {
             return new Alert(labels.path("alertname").asText(""), labels.path("namespace").asText(""),
                     labels.path("severity").asText(""), state, Times.parse(time),
                     annotations.path("summary").asText(""), annotations.path("description").asText(""),
-                    annotations.path("message").asText(""), annotations.path("runbook_url").asText(""));
+                    annotations.path("message").asText(""), annotations.path("runbook_url").asText(""), labels(labels));
         } catch (DateTimeParseException e) {
             throw new SnapshotException(where + ": " + position + "." + timeField + ": not a timestamp: \"" + time + "\"", e);
         }

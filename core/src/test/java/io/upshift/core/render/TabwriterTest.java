@@ -40,4 +40,12 @@ class TabwriterTest {
     void textAfterTheLastNewlineHasNoNewline() {
         assertThat(new Tabwriter().write("a\tb\nc\td").flush()).isEqualTo("a   b\nc   d");
     }
+
+    @Test
+    void minimumWidthWidensShortColumns() {
+        // as oc adm upgrade recommend lays out its VERSION table: minwidth 14, padding 1
+        assertThat(new Tabwriter(14, 1).write("  VERSION\tISSUES\n  4.16.32\tnone\n").flush())
+                .isEqualTo("  VERSION     ISSUES\n  4.16.32     none\n");
+        assertThat(new Tabwriter(14, 1).write("  a-very-long-version\tx\n").flush()).isEqualTo("  a-very-long-version x\n");
+    }
 }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class AlertInsightsTest {
     private static Alert alert(String name, String severity, String state, int minutesAfterStart, String description, String message) {
         return new Alert(name, "ns", severity, state, STARTED.plus(Duration.ofMinutes(minutesAfterStart)), "",
-                description, message, "");
+                description, message, "", java.util.Map.of());
     }
 
     private static List<HealthInsight> insights(Alert... alerts) {
