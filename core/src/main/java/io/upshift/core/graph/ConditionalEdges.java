@@ -1,0 +1,16 @@
+package io.upshift.core.graph;
+
+import java.util.List;
+
+/** Updates (from, to versions) that are recommended only where none of {@code risks} applies. */
+public record ConditionalEdges(List<Edge> edges, List<Risk> risks) {
+
+    public ConditionalEdges {
+        edges = List.copyOf(edges);
+        risks = List.copyOf(risks);
+    }
+
+    /** One conditional update, by versions. */
+    public record Edge(String from, String to) {
+    }
+}
