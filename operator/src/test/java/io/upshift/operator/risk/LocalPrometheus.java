@@ -1,0 +1,88 @@
+package io.upshift.operator.risk;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Debian's real {@code prometheus} on 127.0.0.1, scraping a metrics page this test serves every second, started for
+ * a test and stopped after it. .ci/run installs the package.
+ */
+final class LocalPrometheus implements AutoCloseable {
+
+    private final Process process;
+    private final HttpServer exporter;
+    private final int port;
+
+    private LocalPrometheus(Process process, HttpServer exporter, int port) {
+        this.process = process;
+        this.exporter = exporter;
+        this.port = port;
+    }
+
+    static LocalPrometheus start(Path dir, String metrics) throws Exception {
+        HttpServer exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        exporter.createContext("/metrics", x -> {
+            byte[] body = metrics.getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
+            x.sendResponseHeaders(200, body.length);
+            x.getResponseBody().write(body);
+            x.close();
+        });
+        exporter.start();
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path config = Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                + "scrape_configs:\n- job_name: cluster\n  static_configs:\n  - targets: ['127.0.0.1:" + exporter.getAddress().getPort() + "']\n");
+        Process p = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + dir.resolve("data"),
+                "--web.listen-address=127.0.0.1:" + port, "--log.level=warn")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        LocalPrometheus prometheus = new LocalPrometheus(p, exporter, port);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!p.isAlive()) {
+                prometheus.close();
+                throw new IOException("prometheus exited: " + Files.readString(dir.resolve("prometheus.log")));
+            }
+            if (prometheus.hasScraped()) return prometheus;
+            Thread.sleep(200);
+        }
+        prometheus.close();
+        throw new IOException("prometheus did not scrape within 60 s: " + Files.readString(dir.resolve("prometheus.log")));
+    }
+
+    private boolean hasScraped() {
+        try {
+            HttpURLConnection c = (HttpURLConnection) new URL(url() + "/api/v1/query?query=up").openConnection();
+            if (c.getResponseCode() != 200) return false;
+            return new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8).contains("\"value\"");
+        } catch (IOException notYet) {
+            return false;
+        }
+    }
+
+    URI url() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        exporter.stop(0);
+    }
+}
