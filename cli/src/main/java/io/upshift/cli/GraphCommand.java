@@ -1,6 +1,9 @@
 package io.upshift.cli;
 
 import io.upshift.graphserver.GraphService;
+import io.upshift.graphserver.GraphSource;
+import io.upshift.release.image.ImageRef;
+import io.upshift.release.image.ReleaseScraper;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,9 +29,21 @@ public final class GraphCommand {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--releases", required = true, paramLabel = "DIR",
-                description = "One JSON file per release: version, previous, next, metadata, architecture, payload (by digest).")
-        Path releases;
+        @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+        Releases releases;
+
+        static final class Releases {
+            @Option(names = "--releases", required = true, paramLabel = "DIR",
+                    description = "One JSON file per release: version, previous, next, metadata, architecture, payload (by digest).")
+            Path dir;
+
+            @Option(names = "--releases-from", required = true, paramLabel = "REF",
+                    description = "A registry repository (docker://HOST[:PORT]/REPO): every tag's release image, read by digest.")
+            String repository;
+        }
+
+        @picocli.CommandLine.Mixin
+        io.upshift.cli.release.RegistryOptions registry;
 
         @Option(names = "--graph-data", required = true, paramLabel = "DIR",
                 description = "Graph data in the cincinnati-graph-data layout: version, channels/, blocked-edges/, raw/metadata.json.")
@@ -49,14 +64,14 @@ public final class GraphCommand {
         @Option(names = "--threads", description = "Request threads (default: twice the processors).")
         int threads = 2 * Runtime.getRuntime().availableProcessors();
 
-        @Option(names = "--verbose", description = "Print stack traces with errors.")
-        boolean verbose;
-
         @Override
         public Integer call() throws Exception {
             var err = spec.commandLine().getErr();
             CountDownLatch stopped = new CountDownLatch(1);
-            try (GraphService service = GraphService.start(releases, graphData, new InetSocketAddress(address, port), prefix, poll,
+            GraphSource source = releases.dir != null ? GraphSource.files(releases.dir, graphData)
+                    : GraphSource.registry(ImageRef.parse(releases.repository), new ReleaseScraper(registry.credentials(), registry.insecure,
+                            w -> err.println("upshift graph: warning: " + w)), graphData);
+            try (GraphService service = GraphService.start(source, new InetSocketAddress(address, port), prefix, poll,
                     threads, Clock.systemUTC(), line -> {
                         err.println("upshift graph: " + line);
                         err.flush();

@@ -71,11 +71,12 @@ public final class GraphService implements AutoCloseable {
      * Loads the inputs (failing when the first load fails: there is no last good graph to serve), starts serving and
      * polls for changes every {@code poll}.
      */
-    public static GraphService start(java.nio.file.Path releases, java.nio.file.Path graphData, InetSocketAddress address,
+    public static GraphService start(GraphSource source, InetSocketAddress address,
                                      String prefix, Duration poll, int threads, Clock clock, Consumer<String> log) throws IOException, GraphException {
-        if (!java.nio.file.Files.isDirectory(releases)) throw new GraphException("invalid_release", "releases directory " + releases + " does not exist");
-        if (!java.nio.file.Files.isDirectory(graphData)) throw new GraphException("invalid_graph_data", "graph data directory " + graphData + " does not exist");
-        GraphService s = new GraphService(new GraphSource(releases, graphData), address, prefix, threads, clock, log);
+        if (!java.nio.file.Files.isDirectory(source.graphData())) {
+            throw new GraphException("invalid_graph_data", "graph data directory " + source.graphData() + " does not exist");
+        }
+        GraphService s = new GraphService(source, address, prefix, threads, clock, log);
         s.fingerprint = s.source.fingerprint();
         s.current.set(new GraphState(s.source.build(), clock.instant()));
         s.server.start();

@@ -3,28 +3,77 @@ package io.upshift.graphserver;
 import io.upshift.core.graph.GraphBuilder;
 import io.upshift.core.graph.GraphData;
 import io.upshift.core.graph.GraphException;
+import io.upshift.core.graph.ReleaseEntry;
+import io.upshift.release.image.ImageRef;
+import io.upshift.release.image.ReleaseScraper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.util.stream.Stream;
 
-/** Releases and graph data on disk, with a fingerprint that changes whenever any of their files changes. */
-record GraphSource(Path releases, Path graphData) {
+/** Where the graph comes from: releases (files or a registry repository) and graph data on disk. */
+public interface GraphSource {
 
-    GraphBuilder.Built build() throws GraphException {
-        return GraphBuilder.build(ReleaseFiles.load(releases), GraphData.load(graphData));
+    /** Changes whenever an input changes; cheap enough to compute on every poll. */
+    String fingerprint() throws IOException, GraphException;
+
+    List<ReleaseEntry> releases() throws GraphException;
+
+    Path graphData();
+
+    default GraphBuilder.Built build() throws GraphException {
+        return GraphBuilder.build(releases(), GraphData.load(graphData()));
     }
 
-    /** Names, sizes and modification times of every file: cheap to compute on each poll. */
-    String fingerprint() throws IOException {
+    /** Releases as JSON files in a directory. */
+    static GraphSource files(Path releases, Path graphData) {
+        return new GraphSource() {
+            @Override
+            public String fingerprint() throws IOException {
+                return fileFingerprint(releases) + fileFingerprint(graphData);
+            }
+
+            @Override
+            public List<ReleaseEntry> releases() throws GraphException {
+                return ReleaseFiles.load(releases);
+            }
+
+            @Override
+            public Path graphData() {
+                return graphData;
+            }
+        };
+    }
+
+    /** Releases as the tagged release images of a registry repository. */
+    static GraphSource registry(ImageRef repository, ReleaseScraper scraper, Path graphData) {
+        return new GraphSource() {
+            @Override
+            public String fingerprint() throws IOException, GraphException {
+                return scraper.digests(repository) + "\n" + fileFingerprint(graphData);
+            }
+
+            @Override
+            public List<ReleaseEntry> releases() throws GraphException {
+                return scraper.releases(repository);
+            }
+
+            @Override
+            public Path graphData() {
+                return graphData;
+            }
+        };
+    }
+
+    /** Names, sizes and modification times of every file under {@code root}. */
+    static String fileFingerprint(Path root) throws IOException {
         StringBuilder s = new StringBuilder();
-        for (Path root : new Path[] {releases, graphData}) {
-            try (Stream<Path> walk = Files.walk(root)) {
-                for (Path p : walk.sorted().toList()) {
-                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-                    s.append(p).append(' ').append(a.size()).append(' ').append(a.lastModifiedTime().toMillis()).append('\n');
-                }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted().toList()) {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                s.append(p).append(' ').append(a.size()).append(' ').append(a.lastModifiedTime().toMillis()).append('\n');
             }
         }
         return s.toString();

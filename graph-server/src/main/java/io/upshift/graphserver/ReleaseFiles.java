@@ -26,6 +26,7 @@ public final class ReleaseFiles {
     }
 
     public static List<ReleaseEntry> load(Path dir) throws GraphException {
+        if (!Files.isDirectory(dir)) throw new GraphException("invalid_release", "releases directory " + dir + " does not exist");
         List<ReleaseEntry> out = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) out.add(read(f));

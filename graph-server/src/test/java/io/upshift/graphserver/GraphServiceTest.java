@@ -45,7 +45,7 @@ class GraphServiceTest {
         Files.writeString(dir.resolve("data/channels/stable-1.0.yaml"), "name: stable-1.0\nversions: [1.0.0, 1.0.1, 1.0.2]\n");
         release("1.0.0");
         release("1.0.1", "1.0.0");
-        service = GraphService.start(dir.resolve("releases"), dir.resolve("data"), new InetSocketAddress("127.0.0.1", 0),
+        service = GraphService.start(GraphSource.files(dir.resolve("releases"), dir.resolve("data")), new InetSocketAddress("127.0.0.1", 0),
                 GraphService.DEFAULT_PREFIX, Duration.ofHours(1), 2, Clock.systemUTC(), log::add);
     }
 

@@ -15,12 +15,16 @@ public final class RegistryOptions {
     Path registryConfig;
 
     @Option(names = "--insecure", description = "Allow plain HTTP to registries that are not on this machine.")
-    boolean insecure;
+    public boolean insecure;
 
     @Option(names = "--verbose", description = "Print stack traces of errors.")
     boolean verbose;
 
     Releases releases(PrintWriter err) throws ReleaseException {
-        return new Releases(DockerCredentials.discover(registryConfig, System.getenv()), insecure, w -> err.println("warning: " + w));
+        return new Releases(credentials(), insecure, w -> err.println("warning: " + w));
+    }
+
+    public DockerCredentials credentials() throws ReleaseException {
+        return DockerCredentials.discover(registryConfig, System.getenv());
     }
 }
