@@ -1,0 +1,85 @@
+package io.upshift.operator.updates;
+
+import io.upshift.core.graph.Graph;
+import io.upshift.core.graph.GraphException;
+import io.upshift.core.graph.GraphJson;
+import io.upshift.core.updates.AvailableUpdates;
+import io.upshift.core.updates.GraphUpdates;
+import io.upshift.core.updates.RetrievedUpdates;
+import io.upshift.core.updates.UpdatesException;
+import io.upshift.core.updates.UpdatesRequest;
+import io.upshift.core.version.SemVer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
+
+/**
+ * Asks the graph service for the cluster's updates and keeps {@link AvailableUpdates} current: one attempt per
+ * {@link #refresh} call when due, a bounded wait, a bounded answer size, and the reference's failure reasons
+ * (RemoteFailed, ResponseFailed, ResponseInvalid, VersionNotFound, or why no request could be made).
+ */
+public final class UpdateClient {
+
+    /** Answers larger than this are refused: a real graph is well under a megabyte. */
+    public static final int MAX_BYTES = 32 << 20;
+
+    private final HttpClient http;
+    private final Duration timeout;
+    private final RandomGenerator random;
+    private final Consumer<String> warnings;
+
+    public UpdateClient(Duration timeout, RandomGenerator random, Consumer<String> warnings) {
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
+        this.timeout = timeout;
+        this.random = random;
+        this.warnings = warnings;
+    }
+
+    /** The next state: unchanged when no refresh is due, else the outcome of one attempt. */
+    public AvailableUpdates refresh(AvailableUpdates state, UpdatesRequest request, Instant now) {
+        if (!state.due(request, now)) return state;
+        Optional<UpdatesRequest.Problem> problem = request.problem();
+        if (problem.isPresent()) return state.failed(request, problem.get().reason(), problem.get().message(), now, random);
+        try {
+            return state.succeeded(request, fetch(request), now, random);
+        } catch (UpdatesException e) {
+            return state.failed(request, e.reason(), "Unable to retrieve available updates: " + e.getMessage(), now, random);
+        }
+    }
+
+    RetrievedUpdates fetch(UpdatesRequest request) throws UpdatesException {
+        HttpResponse<InputStream> response;
+        try {
+            response = http.send(HttpRequest.newBuilder(request.uri()).timeout(timeout).header("Accept", "application/json").GET().build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new UpdatesException("RemoteFailed", request.uri() + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UpdatesException("RemoteFailed", "interrupted", e);
+        }
+        byte[] body;
+        try (InputStream in = response.body()) {
+            body = in.readNBytes(MAX_BYTES + 1);
+        } catch (IOException e) {
+            throw new UpdatesException("ResponseFailed", e.getMessage(), e);
+        }
+        if (response.statusCode() != 200) {
+            throw new UpdatesException("ResponseFailed", "unexpected HTTP status: " + response.statusCode() + " from " + request.uri());
+        }
+        Graph graph;
+        try {
+            graph = GraphJson.read(body, MAX_BYTES);
+        } catch (GraphException e) {
+            throw new UpdatesException("ResponseInvalid", e.getMessage(), e);
+        }
+        return GraphUpdates.compute(graph, SemVer.parse(request.version()), request.channel(), warnings);
+    }
+}
