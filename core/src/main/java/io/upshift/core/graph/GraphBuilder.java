@@ -101,6 +101,10 @@ public final class GraphBuilder {
         addEdges(nodes, byVersion, edges);
         List<ConditionalEdges> conditional = conditionalEdges(nodes, edges, data.blocks());
         removeEdges(nodes, byVersion, edges);
+        // a cycle (releases naming each other as previous) is refused here, so a reload keeps the last good graph
+        List<GraphNode> check = nodes.stream().map(n -> new GraphNode(n.version(), n.payload(), Map.of())).toList();
+        List<int[]> pairs = edges.stream().map(e -> new int[] {e.from(), e.to()}).toList();
+        Graph.of(check, pairs, List.of());
         return new Built(nodes, edges, conditional);
     }
 

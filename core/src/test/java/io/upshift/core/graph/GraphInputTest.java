@@ -80,5 +80,7 @@ class GraphInputTest {
         assertThatThrownBy(() -> GraphJson.read(new byte[2048], 1024)).hasMessageContaining("more than the 1024 accepted");
         assertThatThrownBy(() -> GraphBuilder.build(List.of(release("1.0.0"), release("1.0.0")), new GraphData("1.0.0", List.of(), List.of(), Map.of())))
                 .hasMessageContaining("listed twice");
+        assertThatThrownBy(() -> GraphBuilder.build(List.of(release("1.0.0", "1.0.1"), release("1.0.1", "1.0.0")), new GraphData("1.0.0", List.of(), List.of(), Map.of())))
+                .hasMessageStartingWith("the graph has a cycle through 1.0.");
     }
 }
