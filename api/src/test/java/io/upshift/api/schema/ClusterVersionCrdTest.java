@@ -54,11 +54,13 @@ class ClusterVersionCrdTest {
         CrdSchema ours = CrdSchema.bundled("clusterversions.config.openshift.io", "v1");
         CrdSchema theirs = upstream("current/0000_00_cluster-version-operator_01_clusterversions-Default.crd.yaml");
         List<JsonNode> cvs = objects("ClusterVersion");
-        assertThat(cvs).hasSizeGreaterThan(5);
+        int checkedCvs = 0;
         for (JsonNode cv : cvs) {
             if (!theirs.violations(cv).isEmpty()) continue; // only objects OpenShift's own CRD accepts
             assertThat(ours.violations(cv)).as(cv.path("metadata").path("name").asText()).isEmpty();
+            checkedCvs++;
         }
+        assertThat(checkedCvs).isGreaterThan(5);
         CrdSchema oursCo = CrdSchema.bundled("clusteroperators.config.openshift.io", "v1");
         CrdSchema theirsCo = upstream("current/0000_00_cluster-version-operator_01_clusteroperators.crd.yaml");
         int checked = 0;
