@@ -1,0 +1,62 @@
+package io.upshift.core.cvo;
+
+import io.upshift.core.capability.Capabilities;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Capability baselines (None, v4.11 ... v4.18, vCurrent) and the enabled set: baseline + additional + everything
+ * enabled before (a capability is never disabled once enabled) + what an update had to enable implicitly.
+ */
+public final class CapabilitySets {
+
+    public static final Map<String, List<String>> BASELINES = baselines();
+
+    private CapabilitySets() {
+    }
+
+    private static Map<String, List<String>> baselines() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("None", List.of());
+        m.put("v4.11", List.of("baremetal", "marketplace", "openshift-samples", "MachineAPI"));
+        m.put("v4.12", plus(m.get("v4.11"), "Console", "Insights", "Storage", "CSISnapshot"));
+        m.put("v4.13", plus(m.get("v4.12"), "NodeTuning"));
+        m.put("v4.14", plus(m.get("v4.13"), "Build", "DeploymentConfig", "ImageRegistry"));
+        m.put("v4.15", plus(m.get("v4.14"), "OperatorLifecycleManager", "CloudCredential"));
+        m.put("v4.16", plus(m.get("v4.15"), "Ingress", "CloudControllerManager"));
+        m.put("v4.17", m.get("v4.16"));
+        m.put("v4.18", plus(m.get("v4.17"), "OperatorLifecycleManagerV1"));
+        m.put("vCurrent", m.get("v4.18"));
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    private static List<String> plus(List<String> base, String... more) {
+        List<String> out = new java.util.ArrayList<>(base);
+        out.addAll(List.of(more));
+        return List.copyOf(out);
+    }
+
+    /** Every capability this version knows. */
+    public static Set<String> known() {
+        return new TreeSet<>(BASELINES.get("vCurrent"));
+    }
+
+    /**
+     * @param baseline           spec baselineCapabilitySet; null means vCurrent
+     * @param additional         spec additionalEnabledCapabilities
+     * @param previouslyEnabled  status enabledCapabilities
+     * @param implicitlyEnabled  capabilities an update had to enable
+     */
+    public static Capabilities enabled(String baseline, List<String> additional, List<String> previouslyEnabled, Set<String> implicitlyEnabled) {
+        Set<String> enabled = new TreeSet<>(BASELINES.getOrDefault(baseline == null ? "vCurrent" : baseline, BASELINES.get("vCurrent")));
+        enabled.addAll(additional);
+        enabled.addAll(previouslyEnabled);
+        enabled.addAll(implicitlyEnabled);
+        Set<String> known = known();
+        known.addAll(enabled);
+        return new Capabilities(known, enabled);
+    }
+}

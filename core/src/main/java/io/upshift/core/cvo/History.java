@@ -1,0 +1,87 @@
+package io.upshift.core.cvo;
+
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.core.taskgraph.Mode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * ClusterVersion {@code status.history}, newest first: one Partial entry per target when its update starts, Completed
+ * when the whole payload is applied. Starting a target that history[0] already names is a resume, not a new entry.
+ */
+public final class History {
+
+    public static final int MAX = 100;
+    public static final String PARTIAL = "Partial";
+    public static final String COMPLETED = "Completed";
+
+    private History() {
+    }
+
+    /** History with a Partial entry for {@code image} on top; unchanged when history[0] already is that image. */
+    public static List<UpdateHistory> begin(List<UpdateHistory> history, String version, String image, boolean verified,
+                                            String acceptedRisks, Instant now) {
+        List<UpdateHistory> h = new ArrayList<>(history);
+        if (!h.isEmpty() && image.equals(h.get(0).getImage())) return h;
+        if (!h.isEmpty() && PARTIAL.equals(h.get(0).getState()) && h.get(0).getCompletionTime() == null) {
+            h.get(0).setCompletionTime(now.toString()); // superseded: it stays Partial
+        }
+        UpdateHistory entry = new UpdateHistory();
+        entry.setState(PARTIAL);
+        entry.setStartedTime(now.toString());
+        entry.setVersion(version);
+        entry.setImage(image);
+        entry.setVerified(verified);
+        if (acceptedRisks != null && !acceptedRisks.isEmpty()) entry.setAcceptedRisks(acceptedRisks);
+        h.add(0, entry);
+        return prune(h);
+    }
+
+    /** Marks history[0] Completed when it is {@code image} and not yet Completed. */
+    public static List<UpdateHistory> complete(List<UpdateHistory> history, String image, Instant now) {
+        List<UpdateHistory> h = new ArrayList<>(history);
+        if (!h.isEmpty() && image.equals(h.get(0).getImage()) && !COMPLETED.equals(h.get(0).getState())) {
+            h.get(0).setState(COMPLETED);
+            h.get(0).setCompletionTime(now.toString());
+        }
+        return h;
+    }
+
+    /** At most {@link #MAX} entries, always keeping the newest, the oldest five and the most recent Completed one. */
+    public static List<UpdateHistory> prune(List<UpdateHistory> history) {
+        List<UpdateHistory> h = new ArrayList<>(history);
+        int completed = -1;
+        for (int i = 0; i < h.size(); i++) {
+            if (COMPLETED.equals(h.get(i).getState())) {
+                completed = i;
+                break;
+            }
+        }
+        int remove = h.size() - 6;
+        while (h.size() > MAX && remove > 0) {
+            if (remove != completed) {
+                h.remove(remove);
+                if (remove < completed) completed--;
+            }
+            remove--;
+        }
+        return h;
+    }
+
+    public static Optional<UpdateHistory> lastCompleted(List<UpdateHistory> history) {
+        return history.stream().filter(e -> COMPLETED.equals(e.getState())).findFirst();
+    }
+
+    /**
+     * How to apply {@code desiredImage}: Initializing until something was Completed, Reconciling when the newest entry
+     * is the desired image and Completed, Updating otherwise.
+     */
+    public static Mode mode(List<UpdateHistory> history, String desiredImage) {
+        if (lastCompleted(history).isEmpty()) return Mode.INITIALIZING;
+        UpdateHistory top = history.get(0);
+        if (COMPLETED.equals(top.getState()) && desiredImage.equals(top.getImage())) return Mode.RECONCILING;
+        return Mode.UPDATING;
+    }
+}
