@@ -79,6 +79,7 @@ public final class CrdSchema {
         if (node.path("nullable").asBoolean(false) && node.has("type")) {
             ArrayNode types = node.arrayNode().add(node.get("type").asText()).add("null");
             node.set("type", types);
+            node.remove("nullable"); // said in JSON Schema's words now
         }
         // Embedded Kubernetes objects carry apiVersion/kind/metadata the schema need not spell out.
         if (node.path("x-kubernetes-embedded-resource").asBoolean(false) && node.has("properties")) {

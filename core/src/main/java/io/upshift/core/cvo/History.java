@@ -26,7 +26,7 @@ public final class History {
         List<UpdateHistory> h = new ArrayList<>(history);
         if (!h.isEmpty() && image.equals(h.get(0).getImage())) return h;
         if (!h.isEmpty() && PARTIAL.equals(h.get(0).getState()) && h.get(0).getCompletionTime() == null) {
-            h.get(0).setCompletionTime(now.toString()); // superseded: it stays Partial
+            setCompletion(h.get(0), now); // superseded: it stays Partial
         }
         UpdateHistory entry = new UpdateHistory();
         entry.setState(PARTIAL);
@@ -44,9 +44,13 @@ public final class History {
         List<UpdateHistory> h = new ArrayList<>(history);
         if (!h.isEmpty() && image.equals(h.get(0).getImage()) && !COMPLETED.equals(h.get(0).getState())) {
             h.get(0).setState(COMPLETED);
-            h.get(0).setCompletionTime(now.toString());
+            setCompletion(h.get(0), now);
         }
         return h;
+    }
+
+    private static void setCompletion(UpdateHistory entry, Instant now) {
+        entry.setCompletionTime(now.toString());
     }
 
     /** At most {@link #MAX} entries, always keeping the newest, the oldest five and the most recent Completed one. */

@@ -14,7 +14,7 @@ public record ImageRef(boolean layout, String registry, String repository, Strin
 
     private static final Pattern REGISTRY = Pattern.compile(
             "([a-zA-Z0-9.-]+(?::\\d+)?)/([a-z0-9]+(?:[._/-][a-z0-9]+)*)(?::([\\w][\\w.-]{0,127}))?(?:@(sha256:[0-9a-f]{64}))?");
-    private static final Pattern OCI = Pattern.compile("oci:([^:]+)(?::([\\w][\\w.-]{0,127}))?(?:@(sha256:[0-9a-f]{64}))?");
+    private static final Pattern OCI = Pattern.compile("oci:([^:@]+)(?::([\\w][\\w.-]{0,127}))?(?:@(sha256:[0-9a-f]{64}))?");
 
     public static ImageRef parse(String text) throws ReleaseException {
         Matcher oci = OCI.matcher(text);

@@ -1,0 +1,126 @@
+package io.upshift.cli;
+
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.upshift.cli.demo.DemoRun;
+import io.upshift.core.render.Details;
+import io.upshift.core.render.StatusRenderer;
+import io.upshift.core.status.UpdateAssessment;
+import io.upshift.operator.cluster.ClusterReader;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code upshift demo}: the whole system on an embedded simulated cluster, installing one release and updating to the next. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Run Upshift on an embedded API server with a simulated cluster: build and sign two releases,",
+                "install the first, update to the second with the real cluster-version controller, and show the update live."})
+public final class DemoCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--operators", defaultValue = "30", description = "Simulated ClusterOperators (default: ${DEFAULT-VALUE}).")
+    int operators;
+
+    @Option(names = "--run-levels", defaultValue = "10", description = "Run-levels they are spread over (default: ${DEFAULT-VALUE}).")
+    int runLevels;
+
+    @Option(names = "--rollout-seconds", defaultValue = "2", description = "Mean time a simulated Deployment takes to roll out (default: ${DEFAULT-VALUE}).")
+    double rolloutSeconds;
+
+    @Option(names = "--kill-controller-every", paramLabel = "SECONDS", defaultValue = "0",
+            description = "Kill and restart the controller at random moments, on average this often (0: never).")
+    double killEvery;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the simulation's randomness.")
+    long seed;
+
+    @Option(names = "--timeout", defaultValue = "PT5M", description = "Give up after this long (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--plain", description = "Print status snapshots one after another instead of refreshing the screen.")
+    boolean plain;
+
+    @Option(names = "--verbose", description = "Print stack traces with errors.")
+    boolean verbose;
+
+    /** The embedded server logs every request at INFO; held here so the level sticks. */
+    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+    @Option(names = "--controller-log", description = "Also print the controller's log lines.")
+    boolean controllerLog;
+
+    @Override
+    public Integer call() throws Exception {
+        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+        PrintWriter out = spec.commandLine().getOut();
+        boolean refresh = !plain && System.console() != null;
+        Path work = Files.createTempDirectory("upshift-demo-");
+        out.println("Building and signing releases " + DemoRun.FROM + " and " + DemoRun.TO + " (" + operators + " operators over "
+                + runLevels + " run-levels) in " + work);
+        out.flush();
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work),
+                line -> { out.println("  " + line); out.flush(); })
+                .controllerLog(controllerLog ? line -> { out.println("  controller: " + line); out.flush(); } : line -> { })
+                .start()) {
+            out.println("Embedded API server at " + demo.client().getMasterUrl() + "; installing " + DemoRun.FROM + " ...");
+            out.flush();
+            Instant installStart = Instant.now();
+            if (!demo.await(DemoRun.FROM, timeout, () -> { })) throw new IllegalStateException("install of " + DemoRun.FROM + " did not complete in " + timeout);
+            out.printf("Installed %s in %.1f s. Requesting the update to %s.%n%n", DemoRun.FROM, seconds(installStart), DemoRun.TO);
+            out.flush();
+            demo.requestUpdate();
+            Instant start = Instant.now();
+            Random random = new Random(seed);
+            long[] nextKill = {killEvery > 0 ? System.nanoTime() + (long) (random.nextDouble() * 2 * killEvery * 1e9) : Long.MAX_VALUE};
+            int[] kills = {0};
+            boolean done = demo.await(DemoRun.TO, timeout, () -> {
+                if (System.nanoTime() > nextKill[0]) {
+                    demo.restartController();
+                    kills[0]++;
+                    nextKill[0] = System.nanoTime() + (long) (random.nextDouble() * 2 * killEvery * 1e9);
+                    out.println(">>> killed the controller (kill " + kills[0] + "); a new one resumes from cluster state");
+                }
+                show(out, demo, refresh);
+            });
+            show(out, demo, refresh);
+            if (!done) throw new IllegalStateException("the update to " + DemoRun.TO + " did not complete in " + timeout);
+            out.printf("%nUpdated %s -> %s in %.1f s; the simulated work's critical path is %.1f s. Controller restarts: %d (%d deliberate kills).%n",
+                    DemoRun.FROM, DemoRun.TO, seconds(start), demo.criticalPath().toMillis() / 1000.0, demo.restarts(), kills[0]);
+            out.flush();
+        }
+        return 0;
+    }
+
+    private static double seconds(Instant since) {
+        return Duration.between(since, Instant.now()).toMillis() / 1000.0;
+    }
+
+    /** The update as `upshift status` shows it, or the Progressing message when that view is not available. */
+    private static void show(PrintWriter out, DemoRun demo, boolean refresh) {
+        String text;
+        try {
+            Instant now = Instant.now();
+            text = StatusRenderer.render(UpdateAssessment.assess(new ClusterReader(demo.client()).read(Optional.empty()), now, now), now, Details.none);
+        } catch (RuntimeException e) {
+            ClusterVersion cv = demo.clusterVersion();
+            ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null || cv.getStatus().getConditions() == null ? null
+                    : cv.getStatus().getConditions().stream().filter(c -> "Progressing".equals(c.getType())).findFirst().orElse(null);
+            text = p == null ? "(no status yet)\n" : p.getMessage() + "\n";
+        }
+        if (refresh) out.print("\033[H\033[2J");
+        out.print(text);
+        if (!refresh) out.println("----");
+        out.flush();
+    }
+}

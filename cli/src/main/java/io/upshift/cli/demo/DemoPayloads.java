@@ -1,0 +1,79 @@
+package io.upshift.cli.demo;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The demo's release payloads: the cluster-version controller's own manifests in run-level 00 (CRDs, namespace,
+ * its Deployment templated with the release image, the verification ConfigMap trusting the demo key), then
+ * {@code operators} components spread over {@code runLevels} run-levels, each a namespace, a Deployment and a
+ * ClusterOperator that reports the release version once its Deployment has rolled out.
+ */
+public final class DemoPayloads {
+
+    public static final String OPERATOR_LABEL = "upshift.io/cluster-operator";
+    public static final String VERSION_ANNOTATION = "upshift.io/release-version";
+    static final String INCLUDE = "    include.release.openshift.io/self-managed-high-availability: \"true\"\n";
+
+    /** One simulated component: its name and run-level. */
+    public record Component(String name, int runLevel) {
+    }
+
+    private DemoPayloads() {
+    }
+
+    public static List<Component> components(int operators, int runLevels) {
+        List<Component> out = new ArrayList<>();
+        for (int i = 0; i < operators; i++) out.add(new Component(NAMES.get(i % NAMES.size()) + (i < NAMES.size() ? "" : "-" + (i / NAMES.size())), 10 + (i % runLevels) * 5));
+        return out;
+    }
+
+    /** Writes the payload of {@code version} into {@code dir}; {@code publicKey} and {@code store} configure verification. */
+    public static Path write(Path dir, String version, List<Component> components, String publicKey, Path store) throws IOException {
+        Path m = Files.createDirectories(dir.resolve("manifests"));
+        Path r = Files.createDirectories(dir.resolve("release-manifests"));
+        for (String crd : List.of("clusterversions.config.openshift.io", "clusteroperators.config.openshift.io")) {
+            try (InputStream in = DemoPayloads.class.getResourceAsStream("/crds/" + crd + ".yaml")) {
+                Files.write(m.resolve("0000_00_cluster-version-operator_01_" + crd + ".crd.yaml"), in.readAllBytes());
+            }
+        }
+        Files.writeString(m.resolve("0000_00_cluster-version-operator_02_namespace.yaml"),
+                "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: upshift\n  annotations:\n" + INCLUDE);
+        Files.writeString(m.resolve("0000_00_cluster-version-operator_03_deployment.yaml"), deployment("upshift", "upshift-controller", "{{.ReleaseImage}}", version, null));
+        StringBuilder key = new StringBuilder();
+        publicKey.lines().forEach(l -> key.append("    ").append(l).append('\n'));
+        Files.writeString(m.resolve("0000_00_cluster-version-operator_04_verification.yaml"),
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: release-verification\n  namespace: openshift-config-managed\n  annotations:\n" + INCLUDE
+                        + "    release.openshift.io/verification-config-map: \"\"\ndata:\n  verifier-public-key-demo: |\n" + key
+                        + "  store-local: " + store.toUri() + "\n");
+        Files.writeString(r.resolve("0000_00_config-managed_00_namespace.yaml"),
+                "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openshift-config-managed\n  annotations:\n" + INCLUDE);
+        for (Component c : components) {
+            String prefix = String.format("0000_%02d_%s_", c.runLevel(), c.name());
+            String ns = "openshift-" + c.name();
+            Files.writeString(r.resolve(prefix + "00_namespace.yaml"), "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + ns + "\n  annotations:\n" + INCLUDE);
+            Files.writeString(r.resolve(prefix + "01_deployment.yaml"), deployment(ns, c.name() + "-operator", "quay.example/" + c.name() + ":" + version, version, c.name()));
+            Files.writeString(r.resolve(prefix + "02_clusteroperator.yaml"), "apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: " + c.name()
+                    + "\n  annotations:\n" + INCLUDE + "spec: {}\nstatus:\n  versions:\n  - name: operator\n    version: " + version + "\n");
+        }
+        return dir;
+    }
+
+    private static String deployment(String ns, String name, String image, String version, String operator) {
+        return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name + "\n  namespace: " + ns + "\n  annotations:\n" + INCLUDE
+                + "    " + VERSION_ANNOTATION + ": \"" + version + "\"\n"
+                + (operator == null ? "" : "  labels:\n    " + OPERATOR_LABEL + ": " + operator + "\n")
+                + "spec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: " + name + "\n  template:\n    metadata:\n      labels:\n        app: " + name
+                + "\n    spec:\n      containers:\n      - name: main\n        image: '" + image + "'\n";
+    }
+
+    private static final List<String> NAMES = List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler",
+            "openshift-apiserver", "authentication", "network", "dns", "ingress", "image-registry", "storage", "console",
+            "monitoring", "service-ca", "config-operator", "machine-api", "cloud-credential", "cluster-autoscaler",
+            "insights", "marketplace", "node-tuning", "olm", "openshift-samples", "csi-snapshot-controller",
+            "kube-storage-version-migrator", "baremetal", "control-plane-machine-set", "etcd-backup", "operator-lifecycle-manager", "machine-config");
+}

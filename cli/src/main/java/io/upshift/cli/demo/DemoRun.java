@@ -1,0 +1,185 @@
+package io.upshift.cli.demo;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.core.verify.DirectoryStore;
+import io.upshift.core.verify.Signer;
+import io.upshift.core.verify.SigningKeys;
+import io.upshift.core.verify.SimpleSignature;
+import io.upshift.operator.cvo.ClusterVersionController;
+import io.upshift.operator.cvo.ControllerOptions;
+import io.upshift.operator.updates.UpdateClient;
+import io.upshift.release.image.DockerCredentials;
+import io.upshift.release.image.ImageRef;
+import io.upshift.release.image.ImageStore;
+import io.upshift.release.image.Releases;
+import io.upshift.release.image.ResolvedImage;
+import io.upshift.release.signatures.HttpSignatureStore;
+import io.upshift.release.signatures.SignatureStores;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * The whole system in one JVM: an embedded API server, a simulated cluster, two signed releases in OCI layouts,
+ * and the real cluster-version controller installing the first and updating to the second. Used by
+ * {@code upshift demo} and by the end-to-end tests.
+ */
+public final class DemoRun implements AutoCloseable {
+
+    /** Demo settings. */
+    public record Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir) {
+    }
+
+    public static final String FROM = "4.18.1";
+    public static final String TO = "4.18.2";
+
+    private final Settings settings;
+    private final Clock clock = Clock.systemUTC();
+    private final Consumer<String> log;
+    private KubernetesMockServer server;
+    private KubernetesClient client;
+    private SimulatedCluster cluster;
+    private volatile ClusterVersionController controller;
+    private final Object controllerLock = new Object();
+    private String releaseA, releaseB;
+    private int restarts;
+    private Consumer<String> controllerLog = line -> { };
+
+    /** Where the controller's own log lines go (default: nowhere). */
+    public DemoRun controllerLog(Consumer<String> sink) {
+        this.controllerLog = sink;
+        return this;
+    }
+
+    public DemoRun(Settings settings, Consumer<String> log) {
+        this.settings = settings;
+        this.log = log;
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public String releaseA() {
+        return releaseA;
+    }
+
+    public String releaseB() {
+        return releaseB;
+    }
+
+    public int restarts() {
+        return restarts;
+    }
+
+    /** Builds and signs both releases, starts the API server, the simulated cluster and the controller. */
+    public DemoRun start() throws Exception {
+        Path work = settings.workDir();
+        SigningKeys keys = SigningKeys.generate("Upshift demo <demo@upshift.invalid>", clock.instant());
+        Path store = Files.createDirectories(work.resolve("signatures"));
+        List<DemoPayloads.Component> components = DemoPayloads.components(settings.operators(), settings.runLevels());
+        Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
+        ResolvedImage a = releases.publish(DemoPayloads.write(work.resolve("payload-a"), FROM, components, keys.publicArmored(), store), FROM,
+                List.of(), ImageRef.parse("oci:" + work.resolve("releases") + ":" + FROM), ImageStore.Progress.NONE);
+        ResolvedImage b = releases.publish(DemoPayloads.write(work.resolve("payload-b"), TO, components, keys.publicArmored(), store), TO,
+                List.of(FROM), ImageRef.parse("oci:" + work.resolve("releases") + ":" + TO), ImageStore.Progress.NONE);
+        Signer signer = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
+        for (ResolvedImage image : List.of(a, b)) {
+            new DirectoryStore(store).add(image.digest(), signer.sign(new SimpleSignature(image.ref().repositoryName(), image.digest(), "upshift demo",
+                    clock.instant().getEpochSecond()).toJson()));
+        }
+        releaseA = a.pullspec();
+        releaseB = b.pullspec();
+
+        server = new KubernetesMockServer(new Context(), new io.fabric8.mockwebserver.MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server.init();
+        client = server.createClient();
+        client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
+                .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel("stable-4.18").endSpec().build()).create();
+        cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, image -> {
+            log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
+            restartController();
+        }).start();
+        startController();
+        return this;
+    }
+
+    private void startController() {
+        synchronized (controllerLock) {
+            ControllerOptions options = ControllerOptions.defaults(releaseA, settings.workDir().resolve("payload-cache"))
+                    .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500));
+            controller = ClusterVersionController.create(client, options, new Releases(DockerCredentials.none(), false, w -> { }),
+                    new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom(), w -> { }),
+                    rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock, controllerLog);
+            controller.start();
+        }
+    }
+
+    /** As the node would kill the pod: abruptly, then a new one starts from cluster state. */
+    public void restartController() {
+        synchronized (controllerLock) {
+            controller.kill();
+            restarts++;
+            startController();
+        }
+    }
+
+    public void requestUpdate() {
+        ClusterVersion cv = client.resources(ClusterVersion.class).withName("version").get();
+        var update = new io.fabric8.openshift.api.model.config.v1.Update();
+        update.setVersion(TO);
+        update.setImage(releaseB);
+        cv.getSpec().setDesiredUpdate(update);
+        client.resources(ClusterVersion.class).resource(cv).update();
+    }
+
+    /** True when history[0] is {@code version}, Completed. */
+    public boolean completed(String version) {
+        ClusterVersion cv = client.resources(ClusterVersion.class).withName("version").get();
+        if (cv == null || cv.getStatus() == null || cv.getStatus().getHistory() == null || cv.getStatus().getHistory().isEmpty()) return false;
+        UpdateHistory top = cv.getStatus().getHistory().get(0);
+        return version.equals(top.getVersion()) && "Completed".equals(top.getState());
+    }
+
+    public ClusterVersion clusterVersion() {
+        return client.resources(ClusterVersion.class).withName("version").get();
+    }
+
+    /** Waits until {@code version} is Completed, calling {@code tick} about once a second; false on timeout. */
+    public boolean await(String version, Duration timeout, Runnable tick) throws InterruptedException {
+        Instant deadline = clock.instant().plus(timeout);
+        while (clock.instant().isBefore(deadline)) {
+            if (completed(version)) return true;
+            tick.run();
+            Thread.sleep(1000);
+        }
+        return completed(version);
+    }
+
+    /** The least time the simulated work needs: run-levels in series, each as slow as its slowest rollout. */
+    public Duration criticalPath() {
+        return cluster.criticalPath(DemoPayloads.components(settings.operators(), settings.runLevels()), TO);
+    }
+
+    @Override
+    public void close() {
+        if (controller != null) controller.kill();
+        if (cluster != null) cluster.close();
+        if (client != null) client.close();
+        if (server != null) server.destroy();
+    }
+}

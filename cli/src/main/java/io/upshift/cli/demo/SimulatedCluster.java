@@ -1,0 +1,197 @@
+package io.upshift.cli.demo;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.fabric8.openshift.api.model.config.v1.OperandVersion;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * What the kubelets, controllers and operators of a real cluster would do, for the embedded API server (which runs
+ * none of them): CRDs become Established; a Deployment whose release version changes rolls out after a simulated
+ * delay; an operator whose Deployment rolled out reports that version on its ClusterOperator. {@code onSelfUpdate}
+ * is called when the controller's own Deployment changes, as Kubernetes would replace its pod.
+ */
+public final class SimulatedCluster implements AutoCloseable {
+
+    private final KubernetesClient client;
+    private final Duration delay;
+    private final Random random;
+    private final Clock clock;
+    private final Consumer<String> onSelfUpdate;
+    private final Map<String, Instant> rolloutDue = new ConcurrentHashMap<>();
+    private final Map<String, String> rolledOut = new ConcurrentHashMap<>();
+    private final Map<String, Long> delayMillis = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    public SimulatedCluster(KubernetesClient client, Duration delay, long seed, Clock clock, Consumer<String> onSelfUpdate) {
+        this.client = client;
+        this.delay = delay;
+        this.random = new Random(seed);
+        this.clock = clock;
+        this.onSelfUpdate = onSelfUpdate;
+        this.thread = new Thread(this::run, "simulated-cluster");
+        this.thread.setDaemon(true);
+    }
+
+    public SimulatedCluster start() {
+        thread.start();
+        return this;
+    }
+
+    private void run() {
+        while (!stopped) {
+            try {
+                tick();
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            } catch (KubernetesClientException e) {
+                // the embedded server is shared with the controller; try again on the next tick
+            }
+        }
+    }
+
+    void tick() {
+        establishCrds();
+        Instant now = clock.instant();
+        for (Deployment d : client.apps().deployments().inAnyNamespace().list().getItems()) {
+            String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
+            String version = d.getMetadata().getAnnotations() == null ? "" : d.getMetadata().getAnnotations().getOrDefault(DemoPayloads.VERSION_ANNOTATION, "");
+            String image = d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+            String want = version + " " + image;
+            if (want.equals(rolledOut.get(key))) continue;
+            String operator = d.getMetadata().getLabels() == null ? null : d.getMetadata().getLabels().get(DemoPayloads.OPERATOR_LABEL);
+            Instant due = rolloutDue.get(key + " " + want);
+            if (due == null) {
+                long ms = (long) (delay.toMillis() * (0.5 + random.nextDouble()));
+                delayMillis.put(key + " " + version, ms);
+                due = now.plusMillis(ms);
+                rolloutDue.put(key + " " + want, due);
+                if (operator != null && rolledOut.containsKey(key)) progressing(operator, version);
+            }
+            if (now.isBefore(due)) continue;
+            boolean self = "upshift".equals(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
+            markAvailable(d);
+            rolledOut.put(key, want);
+            if (operator != null) report(operator, version);
+            if (self) onSelfUpdate.accept(image);
+        }
+    }
+
+    /**
+     * The least time rolling out {@code version} can take: the controller's own Deployment first, then each
+     * run-level as slow as its slowest Deployment (components of a run-level roll out in parallel).
+     */
+    public Duration criticalPath(List<DemoPayloads.Component> components, String version) {
+        long total = delayMillis.getOrDefault("upshift/upshift-controller " + version, 0L);
+        Map<Integer, Long> slowest = new java.util.TreeMap<>();
+        for (DemoPayloads.Component c : components) {
+            long ms = delayMillis.getOrDefault("openshift-" + c.name() + "/" + c.name() + "-operator " + version, 0L);
+            slowest.merge(c.runLevel(), ms, Math::max);
+        }
+        for (long ms : slowest.values()) total += ms;
+        return Duration.ofMillis(total);
+    }
+
+    private void markAvailable(Deployment d) {
+        DeploymentStatus s = new DeploymentStatus();
+        long generation = d.getMetadata().getGeneration() == null ? 0 : d.getMetadata().getGeneration();
+        s.setObservedGeneration(generation);
+        int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
+        s.setReplicas(replicas);
+        s.setUpdatedReplicas(replicas);
+        s.setReadyReplicas(replicas);
+        s.setAvailableReplicas(replicas);
+        DeploymentCondition available = new DeploymentCondition();
+        available.setType("Available");
+        available.setStatus("True");
+        available.setReason("MinimumReplicasAvailable");
+        available.setLastTransitionTime(clock.instant().toString());
+        s.setConditions(List.of(available));
+        patchStatus(client.apps().deployments().inNamespace(d.getMetadata().getNamespace()).withName(d.getMetadata().getName()), s);
+    }
+
+    /** The operator starts rolling out: Progressing=True, still at its old version. */
+    private void progressing(String operator, String version) {
+        ClusterOperator co = client.resources(ClusterOperator.class).withName(operator).get();
+        if (co == null || co.getStatus() == null || co.getStatus().getConditions() == null) return;
+        ClusterOperatorStatus s = co.getStatus();
+        String now = clock.instant().toString();
+        List<ClusterOperatorStatusCondition> conditions = new ArrayList<>();
+        for (ClusterOperatorStatusCondition c : s.getConditions()) {
+            conditions.add("Progressing".equals(c.getType()) ? condition("Progressing", "True", "RollingOut", "Rolling out " + version, now) : c);
+        }
+        s.setConditions(conditions);
+        patchStatus(client.resources(ClusterOperator.class).withName(operator), s);
+    }
+
+    private void report(String operator, String version) {
+        ClusterOperator co = client.resources(ClusterOperator.class).withName(operator).get();
+        if (co == null) return;
+        ClusterOperatorStatus s = new ClusterOperatorStatus();
+        String now = clock.instant().toString();
+        List<ClusterOperatorStatusCondition> conditions = new ArrayList<>();
+        conditions.add(condition("Available", "True", "AsExpected", "", now));
+        conditions.add(condition("Progressing", "False", "AsExpected", "", now));
+        conditions.add(condition("Degraded", "False", "AsExpected", "", now));
+        conditions.add(condition("Upgradeable", "True", "AsExpected", "", now));
+        s.setConditions(conditions);
+        OperandVersion v = new OperandVersion();
+        v.setName("operator");
+        v.setVersion(version);
+        s.setVersions(List.of(v));
+        patchStatus(client.resources(ClusterOperator.class).withName(operator), s);
+    }
+
+    /** A JSON patch of the status subresource alone, as a controller writes status: spec is never touched. */
+    private static void patchStatus(io.fabric8.kubernetes.client.dsl.Resource<?> resource, Object status) {
+        String body = "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + JSON.valueToTree(status) + "}]";
+        resource.subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON), body);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    private static ClusterOperatorStatusCondition condition(String type, String status, String reason, String message, String at) {
+        ClusterOperatorStatusCondition c = new ClusterOperatorStatusCondition();
+        c.setType(type);
+        c.setStatus(status);
+        c.setReason(reason);
+        if (!message.isEmpty()) c.setMessage(message);
+        c.setLastTransitionTime(at);
+        return c;
+    }
+
+    private void establishCrds() {
+        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup("apiextensions.k8s.io").withVersion("v1")
+                .withKind("CustomResourceDefinition").withPlural("customresourcedefinitions").withNamespaced(false).build();
+        for (GenericKubernetesResource crd : client.genericKubernetesResources(ctx).list().getItems()) {
+            Object status = crd.getAdditionalProperties().get("status");
+            if (status != null && status.toString().contains("Established")) continue;
+            patchStatus(client.genericKubernetesResources(ctx).withName(crd.getMetadata().getName()), Map.of("conditions",
+                    List.of(Map.of("type", "Established", "status", "True", "lastTransitionTime", clock.instant().toString()))));
+        }
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        thread.interrupt();
+    }
+}

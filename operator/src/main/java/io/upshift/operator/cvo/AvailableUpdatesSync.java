@@ -1,0 +1,131 @@
+package io.upshift.operator.cvo;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.openshift.api.model.config.v1.ClusterCondition;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
+import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
+import io.fabric8.openshift.api.model.config.v1.ConditionalUpdateRisk;
+import io.fabric8.openshift.api.model.config.v1.PromQLClusterCondition;
+import io.fabric8.openshift.api.model.config.v1.Release;
+import io.upshift.core.cvo.DesiredUpdates;
+import io.upshift.core.cvo.StatusConditions;
+import io.upshift.core.graph.Risk;
+import io.upshift.core.risk.MatchCache;
+import io.upshift.core.risk.RiskCondition;
+import io.upshift.core.risk.RiskEvaluation;
+import io.upshift.core.risk.RuleMatcher;
+import io.upshift.core.updates.AvailableUpdates;
+import io.upshift.core.updates.ConditionalTarget;
+import io.upshift.core.updates.RetrievedUpdates;
+import io.upshift.core.updates.Target;
+import io.upshift.core.updates.UpdatesRequest;
+import io.upshift.operator.updates.UpdateClient;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Keeps {@code availableUpdates}, {@code conditionalUpdates} (with Applies and Recommended conditions) and the
+ * RetrievedUpdates condition current, from the update graph named by {@code spec.upstream} and {@code spec.channel}.
+ */
+final class AvailableUpdatesSync {
+
+    private final UpdateClient client;
+    private final RuleMatcher matcher;
+    private final MatchCache cache = MatchCache.standard();
+    private final Clock clock;
+    private AvailableUpdates state;
+
+    AvailableUpdatesSync(UpdateClient client, RuleMatcher matcher, Clock clock) {
+        this.client = client;
+        this.matcher = matcher;
+        this.clock = clock;
+    }
+
+    /** Refreshes when due and writes the outcome into {@code status}. */
+    void sync(ClusterVersion cv, ClusterVersionStatus status) {
+        Instant now = clock.instant();
+        String version = status.getDesired() == null ? "" : status.getDesired().getVersion();
+        UpdatesRequest request = new UpdatesRequest(cv.getSpec().getUpstream(), cv.getSpec().getChannel(), "amd64",
+                cv.getSpec().getClusterID(), version == null ? "" : version);
+        if (state == null) state = AvailableUpdates.seed(request, null, now); // status keeps its lists until the first answer
+        AvailableUpdates before = state;
+        state = client.refresh(state, request, now);
+        if (state == before && status.getConditions() != null && StatusConditions.find(status.getConditions(), "RetrievedUpdates") != null) return;
+        status.setConditions(StatusConditions.set(status.getConditions(), "RetrievedUpdates", state.status(), state.reason(), state.message(), now));
+        var current = state.current(request, now);
+        if (current.isEmpty()) {
+            if (!"True".equals(state.status())) {
+                status.setAvailableUpdates(null);
+                status.setConditionalUpdates(null);
+            }
+            return;
+        }
+        RetrievedUpdates u = current.get();
+        List<Release> available = new ArrayList<>();
+        for (Target t : u.available()) available.add(release(t));
+        Set<String> accept = new HashSet<>(DesiredUpdates.resolve(cv, null).valid() ? DesiredUpdates.resolve(cv, null).target().acceptRisks() : List.of());
+        Map<String, RiskCondition> applies = new HashMap<>();
+        List<ConditionalUpdate> conditional = new ArrayList<>();
+        for (ConditionalTarget c : u.conditional()) {
+            for (Risk r : c.risks()) applies.computeIfAbsent(r.name(), k -> RiskEvaluation.applies(r, cache, matcher, now));
+            RiskCondition rec = RiskEvaluation.recommended(c, applies, accept);
+            ConditionalUpdate cu = new ConditionalUpdate();
+            cu.setRelease(release(c.release()));
+            List<ConditionalUpdateRisk> risks = new ArrayList<>();
+            for (Risk r : c.risks()) risks.add(risk(r));
+            cu.setRisks(risks);
+            cu.setConditions(List.of(condition(rec, now)));
+            conditional.add(cu);
+            if ("True".equals(rec.status())) available.add(release(c.release())); // Recommended=True is offered plainly too
+        }
+        status.setAvailableUpdates(available);
+        status.setConditionalUpdates(conditional.isEmpty() ? null : conditional);
+    }
+
+    private static Release release(Target t) {
+        Release r = new Release();
+        r.setVersion(t.version());
+        r.setImage(t.image());
+        if (!t.url().isEmpty()) r.setUrl(t.url());
+        if (!t.channels().isEmpty()) r.setChannels(t.channels());
+        if (!t.architecture().isEmpty()) r.setArchitecture(t.architecture());
+        return r;
+    }
+
+    private static ConditionalUpdateRisk risk(Risk r) {
+        ConditionalUpdateRisk out = new ConditionalUpdateRisk();
+        out.setName(r.name());
+        out.setUrl(r.url());
+        out.setMessage(r.message());
+        List<ClusterCondition> rules = new ArrayList<>();
+        for (Risk.MatchingRule m : r.matchingRules()) {
+            ClusterCondition c = new ClusterCondition();
+            c.setType(m.type());
+            if (m.promql() != null) {
+                PromQLClusterCondition q = new PromQLClusterCondition();
+                q.setPromql(m.promql());
+                c.setPromql(q);
+            }
+            rules.add(c);
+        }
+        out.setMatchingRules(rules);
+        return out;
+    }
+
+    private static Condition condition(RiskCondition rc, Instant now) {
+        Condition c = new Condition();
+        c.setType(rc.type());
+        c.setStatus(rc.status());
+        c.setReason(rc.reason());
+        c.setMessage(rc.message());
+        c.setLastTransitionTime(now.toString());
+        return c;
+    }
+}

@@ -1,0 +1,41 @@
+package io.upshift.operator.cvo;
+
+import io.upshift.core.cvo.Failing;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How the cluster-version controller runs.
+ *
+ * @param ownRelease         the release this controller runs, applied when none was yet (install); may be null
+ * @param payloadCache       where pulled payloads are unpacked, one directory per digest
+ * @param updatingWorkers    workers while updating (the reference's 16)
+ * @param reconcilingWorkers workers while reconciling (2)
+ * @param taskWait           how long one pass waits for a task to be done before reporting it and moving on
+ * @param reconcileInterval  pause between reconcile passes of an applied release
+ * @param progressInterval   at most one progress status write per interval
+ * @param thresholds         when waiting turns Failing Unknown, and Degraded Failing True
+ * @param prometheus         where PromQL risk rules are evaluated; null reports them as not evaluable
+ */
+public record ControllerOptions(String ownRelease, Path payloadCache, int updatingWorkers, int reconcilingWorkers,
+                                Duration taskWait, Duration reconcileInterval, Duration progressInterval,
+                                Failing.Thresholds thresholds, URI prometheus) {
+
+    public static ControllerOptions defaults(String ownRelease, Path payloadCache) {
+        return new ControllerOptions(ownRelease, payloadCache, 16, 2, Duration.ofSeconds(30), Duration.ofMinutes(3),
+                Duration.ofSeconds(1), Failing.Thresholds.standard(), null);
+    }
+
+    public ControllerOptions withTiming(Duration wait, Duration reconcile, Duration progress) {
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, wait, reconcile, progress, thresholds, prometheus);
+    }
+
+    public ControllerOptions withPrometheus(URI uri) {
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval, thresholds, uri);
+    }
+
+    public ControllerOptions withThresholds(Failing.Thresholds t) {
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval, t, prometheus);
+    }
+}

@@ -1,0 +1,96 @@
+package io.upshift.operator.cvo;
+
+import io.upshift.core.cvo.TaskError;
+import io.upshift.core.taskgraph.Task;
+import io.upshift.core.taskgraph.TaskGraph;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * Runs a task graph with a bounded number of workers: a node starts when every node before it succeeded, runs its
+ * tasks in order and stops at the first error; a failed node blocks what depends on it but not independent branches.
+ */
+final class GraphRun {
+
+    /** Errors of the pass (one per failed node), tasks done, and nodes never started. */
+    record Result(List<TaskError> errors, int done, List<String> notStarted) {
+        boolean complete() {
+            return errors.isEmpty() && notStarted.isEmpty();
+        }
+    }
+
+    private GraphRun() {
+    }
+
+    /** {@code apply} returns an error for a task that is not done; {@code progress} receives each task done. */
+    static Result run(TaskGraph graph, int workers, ExecutorService pool, Function<Task, Optional<TaskError>> apply,
+                      Runnable progress) throws InterruptedException {
+        int n = graph.nodes().size();
+        int[] waiting = new int[n];
+        boolean[] blocked = new boolean[n];
+        for (TaskGraph.Node node : graph.nodes()) waiting[node.id()] = node.in().size();
+        ExecutorCompletionService<Object[]> done = new ExecutorCompletionService<>(pool);
+        List<Integer> ready = new ArrayList<>(graph.roots());
+        List<TaskError> errors = new ArrayList<>();
+        AtomicInteger tasksDone = new AtomicInteger();
+        boolean[] started = new boolean[n];
+        int running = 0;
+        List<Future<Object[]>> futures = new ArrayList<>();
+        try {
+            while (!ready.isEmpty() || running > 0) {
+                while (!ready.isEmpty() && running < workers) {
+                    int id = ready.remove(0);
+                    started[id] = true;
+                    running++;
+                    futures.add(done.submit(() -> {
+                        for (Task t : graph.nodes().get(id).tasks()) {
+                            Optional<TaskError> e = apply.apply(t);
+                            if (e.isPresent()) return new Object[] {id, e.get()};
+                            tasksDone.incrementAndGet();
+                            progress.run();
+                        }
+                        return new Object[] {id, null};
+                    }));
+                }
+                Object[] r;
+                try {
+                    r = done.take().get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new IllegalStateException("task runner failed: " + e.getCause(), e.getCause());
+                }
+                running--;
+                int id = (Integer) r[0];
+                if (r[1] != null) {
+                    errors.add((TaskError) r[1]);
+                    blockDescendants(graph, id, blocked);
+                    continue;
+                }
+                for (int next : graph.nodes().get(id).out()) {
+                    if (--waiting[next] == 0 && !blocked[next]) ready.add(next);
+                }
+            }
+        } finally {
+            futures.forEach(f -> f.cancel(true));
+        }
+        List<String> notStarted = new ArrayList<>();
+        for (TaskGraph.Node node : graph.nodes()) {
+            if (!started[node.id()] && !node.tasks().isEmpty()) notStarted.add(node.tasks().get(0).toString());
+        }
+        return new Result(errors, tasksDone.get(), notStarted);
+    }
+
+    private static void blockDescendants(TaskGraph g, int id, boolean[] blocked) {
+        for (int next : g.nodes().get(id).out()) {
+            if (!blocked[next]) {
+                blocked[next] = true;
+                blockDescendants(g, next, blocked);
+            }
+        }
+    }
+}

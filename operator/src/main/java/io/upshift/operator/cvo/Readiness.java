@@ -1,0 +1,77 @@
+package io.upshift.operator.cvo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.upshift.core.cvo.OperatorLevel;
+import io.upshift.core.payload.Manifest;
+
+/**
+ * Whether an applied object is done: Deployments Available with every replica updated (and not past their progress
+ * deadline), DaemonSets fully rolled out, Jobs succeeded, CRDs Established. Other kinds are done once applied.
+ */
+final class Readiness {
+
+    /** Not ready yet (or failed), with the reference's reason and effect. */
+    record NotReady(String reason, String message, OperatorLevel.Effect effect) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Readiness() {
+    }
+
+    static NotReady check(Manifest m, GenericKubernetesResource live) {
+        if (live == null) return new NotReady("ResourceMissing", describe(m) + " does not exist", OperatorLevel.Effect.NONE);
+        JsonNode o = JSON.valueToTree(live);
+        JsonNode status = o.path("status");
+        long generation = o.path("metadata").path("generation").asLong(0);
+        switch (m.group() + "/" + m.kind()) {
+            case "apps/Deployment": {
+                if (condition(status, "Progressing", "False", "ProgressDeadlineExceeded")) {
+                    return new NotReady("WorkloadNotProgressing", describe(m) + " is not progressing: " + message(status, "Progressing"), OperatorLevel.Effect.FAIL);
+                }
+                long replicas = o.path("spec").path("replicas").asLong(1);
+                boolean done = status.path("observedGeneration").asLong(-1) >= generation
+                        && status.path("updatedReplicas").asLong(0) >= replicas && status.path("availableReplicas").asLong(0) >= replicas
+                        && condition(status, "Available", "True", null);
+                return done ? null : new NotReady("WorkloadNotAvailable", describe(m) + " is not yet available with all replicas updated", OperatorLevel.Effect.NONE);
+            }
+            case "apps/DaemonSet": {
+                long desired = status.path("desiredNumberScheduled").asLong(0);
+                boolean done = status.path("observedGeneration").asLong(-1) >= generation
+                        && status.path("updatedNumberScheduled").asLong(0) >= desired && status.path("numberUnavailable").asLong(0) == 0;
+                return done ? null : new NotReady("WorkloadNotAvailable", describe(m) + " is not yet rolled out", OperatorLevel.Effect.NONE);
+            }
+            case "batch/Job": {
+                if (status.path("succeeded").asLong(0) >= 1) return null;
+                if (condition(status, "Failed", "True", null)) {
+                    return new NotReady("JobFailed", describe(m) + " failed: " + message(status, "Failed"), OperatorLevel.Effect.FAIL);
+                }
+                return new NotReady("JobNotComplete", describe(m) + " has not completed", OperatorLevel.Effect.NONE);
+            }
+            case "apiextensions.k8s.io/CustomResourceDefinition":
+                return condition(status, "Established", "True", null) ? null
+                        : new NotReady("CustomResourceDefinitionNotEstablished", describe(m) + " is not yet established", OperatorLevel.Effect.NONE);
+            default:
+                return null;
+        }
+    }
+
+    static String describe(Manifest m) {
+        return m.kind() + " \"" + (m.namespace().isEmpty() ? "" : m.namespace() + "/") + m.name() + "\"";
+    }
+
+    private static boolean condition(JsonNode status, String type, String value, String reason) {
+        for (JsonNode c : status.path("conditions")) {
+            if (type.equals(c.path("type").asText()) && value.equals(c.path("status").asText())
+                    && (reason == null || reason.equals(c.path("reason").asText()))) return true;
+        }
+        return false;
+    }
+
+    private static String message(JsonNode status, String type) {
+        for (JsonNode c : status.path("conditions")) if (type.equals(c.path("type").asText())) return c.path("message").asText("");
+        return "";
+    }
+}
