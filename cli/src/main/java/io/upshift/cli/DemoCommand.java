@@ -109,14 +109,16 @@ public final class DemoCommand implements Callable<Integer> {
     /** The update as `upshift status` shows it, or the Progressing message when that view is not available. */
     private static void show(PrintWriter out, DemoRun demo, boolean refresh) {
         String text;
+        ClusterVersion cv = demo.clusterVersion();
+        ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null || cv.getStatus().getConditions() == null ? null
+                : cv.getStatus().getConditions().stream().filter(c -> "Progressing".equals(c.getType())).findFirst().orElse(null);
+        String progressing = p == null ? "(no status yet)" : "ClusterVersion Progressing=" + p.getStatus() + ": " + p.getMessage();
         try {
             Instant now = Instant.now();
-            text = StatusRenderer.render(UpdateAssessment.assess(new ClusterReader(demo.client()).read(Optional.empty()), now, now), now, Details.none);
+            text = StatusRenderer.render(UpdateAssessment.assess(new ClusterReader(demo.client()).read(Optional.empty()), now, now), now, Details.none)
+                    + "\n" + progressing + "\n";
         } catch (RuntimeException e) {
-            ClusterVersion cv = demo.clusterVersion();
-            ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null || cv.getStatus().getConditions() == null ? null
-                    : cv.getStatus().getConditions().stream().filter(c -> "Progressing".equals(c.getType())).findFirst().orElse(null);
-            text = p == null ? "(no status yet)\n" : p.getMessage() + "\n";
+            text = progressing + "\n";
         }
         if (refresh) out.print("\033[H\033[2J");
         out.print(text);

@@ -80,6 +80,7 @@ public final class ClusterVersionController implements AutoCloseable {
     private final Map<String, Instant> unlevelSince = new ConcurrentHashMap<>();
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private Instant lastProgressWrite = Instant.EPOCH;
+    private int progressFloor = -1; // tasks known done for the accepted target; -1 until counted
     private final Object statusLock = new Object();
 
     /**
@@ -289,6 +290,7 @@ public final class ClusterVersionController implements AutoCloseable {
             acceptedImage = image;
             resuming = resume && History.PARTIAL.equals(status.getHistory().get(0).getState());
             reconcileAttempt = 0;
+            progressFloor = -1;
             unlevelSince.clear();
             return true;
         } catch (ReleaseException e) {
@@ -324,6 +326,7 @@ public final class ClusterVersionController implements AutoCloseable {
         InclusionRules rules = InclusionRules.none().withCapabilities(caps).withOverrides(overrides(cv));
         TaskGraph graph = TaskGraph.build(payload.manifests(), mode, reconcileAttempt);
         int workers = mode == Mode.RECONCILING ? options.reconcilingWorkers() : mode == Mode.INITIALIZING ? graph.nodes().size() : options.updatingWorkers();
+        if (mode != Mode.RECONCILING && progressFloor < 0) progressFloor = alreadyDone(rules, mode);
         AtomicInteger done = new AtomicInteger();
         ClusterVersion[] latest = {cv};
         // ClusterOperators are created first, so that they are visible (and report) before their run-level comes.
@@ -337,8 +340,7 @@ public final class ClusterVersionController implements AutoCloseable {
             }
         }
         GraphRun.Result result = GraphRun.run(graph, Math.max(1, workers), pool, t -> runTask(t, mode, rules), () -> {
-            done.incrementAndGet();
-            progress(latest, status, mode, done.get(), graph.taskCount());
+            progress(latest, status, mode, done.incrementAndGet(), graph.taskCount());
         });
         lastPass = clock.instant();
         if (mode == Mode.RECONCILING) reconcileAttempt++;
@@ -350,6 +352,23 @@ public final class ClusterVersionController implements AutoCloseable {
         synchronized (statusLock) {
             finishStatus(latest[0], status, mode, result, graph);
         }
+    }
+
+    /**
+     * Tasks already done when a pass starts: what a restarted controller, or the next pass, reports as done from the
+     * start instead of counting up from 0 again. Reads only.
+     */
+    private int alreadyDone(InclusionRules rules, Mode mode) {
+        int n = 0;
+        for (Manifest m : payload.manifests()) {
+            try {
+                if (!Inclusion.decide(m, rules).included()) n++;
+                else if (applier.applied(m) && ("ClusterOperator".equals(m.kind()) ? operatorLevel(m, mode).isEmpty() : readiness(m).isEmpty())) n++;
+            } catch (KubernetesClientException e) {
+                // counted as not done; the pass itself will report what is wrong
+            }
+        }
+        return n;
     }
 
     private Optional<TaskError> runTask(Task t, Mode mode, InclusionRules rules) {
@@ -410,7 +429,8 @@ public final class ClusterVersionController implements AutoCloseable {
         synchronized (statusLock) {
             if (now.isBefore(lastProgressWrite.plus(options.progressInterval())) || stopping) return;
             lastProgressWrite = now;
-            Progress p = new Progress(payload.version(), done, total, new ArrayList<>(new TreeSet<>(waitingOn)), resuming);
+            progressFloor = Math.max(progressFloor, done);
+            Progress p = new Progress(payload.version(), progressFloor, total, new ArrayList<>(new TreeSet<>(waitingOn)), resuming);
             status.setConditions(StatusConditions.set(status.getConditions(), "Progressing", "True", "", p.message(), now));
             try {
                 latest[0] = writer.write(latest[0], status);
@@ -440,7 +460,7 @@ public final class ClusterVersionController implements AutoCloseable {
                 status.setConditions(StatusConditions.set(status.getConditions(), "Progressing", "False", "", "Cluster version is " + version, now));
             } else if (mode != Mode.RECONCILING) {
                 String message = "True".equals(failing.status()) ? "Unable to apply " + version + ": " + failing.message()
-                        : new Progress(version, result.done(), graph.taskCount(), names(result.errors()), resuming).message();
+                        : new Progress(version, Math.max(progressFloor, result.done()), graph.taskCount(), names(result.errors()), resuming).message();
                 status.setConditions(StatusConditions.set(status.getConditions(), "Progressing", "True",
                         "True".equals(failing.status()) ? failing.reason() : "", message, now));
             }

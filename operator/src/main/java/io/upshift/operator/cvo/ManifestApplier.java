@@ -100,6 +100,14 @@ final class ManifestApplier {
         return out;
     }
 
+    /** True when applying {@code m} would write nothing: the live object already is what the manifest says. */
+    boolean applied(Manifest m) {
+        GenericKubernetesResource live = LiveObjects.of(client, m).get();
+        if (m.markedForDeletion()) return live == null;
+        if (live == null) return false;
+        return m.createOnly() || difference(JSON.valueToTree(live), desired(m), "") == null;
+    }
+
     /** The manifest as written: everything but status. */
     static ObjectNode desired(Manifest m) {
         ObjectNode o = m.object().deepCopy();
