@@ -1,0 +1,84 @@
+package io.upshift.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.api.schema.CrdSchema;
+import io.upshift.core.cvo.StatusConditions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end on the embedded API server: the real controller installs release A and updates to B, also while it is
+ * killed at random moments; every manifest ends applied, history holds one entry per release, status validates.
+ */
+class DemoUpdateTest {
+
+    @TempDir
+    Path dir;
+
+    static DemoRun.Settings small(Path dir) {
+        return new DemoRun.Settings(8, 4, Duration.ofMillis(300), 7, dir);
+    }
+
+    @Test
+    void installsAndUpdates() throws Exception {
+        try (DemoRun demo = new DemoRun(small(dir), l -> { }).start()) {
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            demo.requestUpdate();
+            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(90), () -> { })).isTrue();
+            assertUpdatedOnce(demo);
+            ClusterVersion cv = demo.clusterVersion();
+            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "Available").getMessage()).isEqualTo("Done applying " + DemoRun.TO);
+            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "Progressing").getMessage()).isEqualTo("Cluster version is " + DemoRun.TO);
+            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "ReleaseAccepted").getReason()).isEqualTo("PayloadLoaded");
+            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "Failing").getStatus()).isEqualTo("False");
+            assertThat(cv.getStatus().getHistory().get(0).getVerified()).isTrue();
+            assertThat(cv.getStatus().getDesired().getVersion()).isEqualTo(DemoRun.TO);
+            // the controller's own Deployment changed in run-level 0: Kubernetes replaced it, and it went on
+            assertThat(demo.restarts()).isGreaterThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void survivesBeingKilledAtFiftyRandomMoments() throws Exception {
+        // slow rollouts, so that all fifty kills land while the update is under way (any moment: mid-write or not)
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(8, 4, Duration.ofSeconds(2), 7, dir), l -> { }).start()) {
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            demo.requestUpdate();
+            Random random = new Random(42);
+            int kills = 0;
+            for (; kills < 50 && !demo.completed(DemoRun.TO); kills++) {
+                Thread.sleep(random.nextInt(150));
+                demo.restartController();
+            }
+            assertThat(kills).isEqualTo(50);
+            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(120), () -> { })).isTrue();
+            assertUpdatedOnce(demo);
+        }
+    }
+
+    static void assertUpdatedOnce(DemoRun demo) {
+        ClusterVersion cv = demo.clusterVersion();
+        List<UpdateHistory> history = cv.getStatus().getHistory();
+        assertThat(history).extracting(UpdateHistory::getVersion).containsExactly(DemoRun.TO, DemoRun.FROM);
+        assertThat(history).extracting(UpdateHistory::getState).containsExactly("Completed", "Completed");
+        for (ClusterOperator co : demo.client().resources(ClusterOperator.class).list().getItems()) {
+            assertThat(co.getStatus().getVersions().get(0).getVersion()).as(co.getMetadata().getName()).isEqualTo(DemoRun.TO);
+        }
+        List<Deployment> deployments = demo.client().apps().deployments().inAnyNamespace().list().getItems();
+        assertThat(deployments).hasSizeGreaterThan(8);
+        assertThat(deployments).allSatisfy(d -> assertThat(d.getMetadata().getAnnotations()).containsEntry(DemoPayloads.VERSION_ANNOTATION, DemoRun.TO));
+        assertThat(CrdSchema.bundled("clusterversions.config.openshift.io", "v1").violations(cv)).isEmpty();
+        for (ClusterOperator co : demo.client().resources(ClusterOperator.class).list().getItems()) {
+            assertThat(CrdSchema.bundled("clusteroperators.config.openshift.io", "v1").violations(co)).isEmpty();
+        }
+    }
+}
