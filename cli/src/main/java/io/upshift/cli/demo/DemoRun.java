@@ -57,6 +57,9 @@ public final class DemoRun implements AutoCloseable {
     private final Object controllerLock = new Object();
     private String releaseA, releaseB;
     private int restarts;
+    private SigningKeys keys;
+    private Path store;
+    private java.util.function.UnaryOperator<ControllerOptions> tuning = o -> o;
     private Consumer<String> controllerLog = line -> { };
 
     /** Where the controller's own log lines go (default: nowhere). */
@@ -89,21 +92,10 @@ public final class DemoRun implements AutoCloseable {
     /** Builds and signs both releases, starts the API server, the simulated cluster and the controller. */
     public DemoRun start() throws Exception {
         Path work = settings.workDir();
-        SigningKeys keys = SigningKeys.generate("Upshift demo <demo@upshift.invalid>", clock.instant());
-        Path store = Files.createDirectories(work.resolve("signatures"));
-        List<DemoPayloads.Component> components = DemoPayloads.components(settings.operators(), settings.runLevels());
-        Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
-        ResolvedImage a = releases.publish(DemoPayloads.write(work.resolve("payload-a"), FROM, components, keys.publicArmored(), store), FROM,
-                List.of(), ImageRef.parse("oci:" + work.resolve("releases") + ":" + FROM), ImageStore.Progress.NONE);
-        ResolvedImage b = releases.publish(DemoPayloads.write(work.resolve("payload-b"), TO, components, keys.publicArmored(), store), TO,
-                List.of(FROM), ImageRef.parse("oci:" + work.resolve("releases") + ":" + TO), ImageStore.Progress.NONE);
-        Signer signer = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
-        for (ResolvedImage image : List.of(a, b)) {
-            new DirectoryStore(store).add(image.digest(), signer.sign(new SimpleSignature(image.ref().repositoryName(), image.digest(), "upshift demo",
-                    clock.instant().getEpochSecond()).toJson()));
-        }
-        releaseA = a.pullspec();
-        releaseB = b.pullspec();
+        keys = SigningKeys.generate("Upshift demo <demo@upshift.invalid>", clock.instant());
+        store = Files.createDirectories(work.resolve("signatures"));
+        releaseA = publish(FROM, List.of(), true);
+        releaseB = publish(TO, List.of(FROM), true);
 
         server = new KubernetesMockServer(new Context(), new io.fabric8.mockwebserver.MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
         server.init();
@@ -118,10 +110,35 @@ public final class DemoRun implements AutoCloseable {
         return this;
     }
 
+    /** Builds release {@code version} into the demo's OCI layout, signed or not; returns its pullspec by digest. */
+    public String publish(String version, List<String> previous, boolean signed) throws Exception {
+        Path work = settings.workDir();
+        List<DemoPayloads.Component> components = DemoPayloads.components(settings.operators(), settings.runLevels());
+        Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
+        ResolvedImage image = releases.publish(DemoPayloads.write(work.resolve("payload-" + version), version, components, keys.publicArmored(), store),
+                version, previous, ImageRef.parse("oci:" + work.resolve("releases") + ":" + version), ImageStore.Progress.NONE);
+        if (signed) {
+            Signer signer = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
+            new DirectoryStore(store).add(image.digest(), signer.sign(new SimpleSignature(image.ref().repositoryName(), image.digest(), "upshift demo",
+                    clock.instant().getEpochSecond()).toJson()));
+        }
+        return image.pullspec();
+    }
+
+    /** Adjusts the controller's options (applies from the next controller start). */
+    public DemoRun tune(java.util.function.UnaryOperator<ControllerOptions> t) {
+        this.tuning = t;
+        return this;
+    }
+
+    public SimulatedCluster cluster() {
+        return cluster;
+    }
+
     private void startController() {
         synchronized (controllerLock) {
-            ControllerOptions options = ControllerOptions.defaults(releaseA, settings.workDir().resolve("payload-cache"))
-                    .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500));
+            ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, settings.workDir().resolve("payload-cache"))
+                    .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)));
             controller = ClusterVersionController.create(client, options, new Releases(DockerCredentials.none(), false, w -> { }),
                     new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom(), w -> { }),
                     rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock, controllerLog);
@@ -139,10 +156,16 @@ public final class DemoRun implements AutoCloseable {
     }
 
     public void requestUpdate() {
+        requestUpdate(TO, releaseB, false);
+    }
+
+    /** Sets spec.desiredUpdate as an administrator would (version or image may be null). */
+    public void requestUpdate(String version, String image, boolean force) {
         ClusterVersion cv = client.resources(ClusterVersion.class).withName("version").get();
         var update = new io.fabric8.openshift.api.model.config.v1.Update();
-        update.setVersion(TO);
-        update.setImage(releaseB);
+        update.setVersion(version);
+        update.setImage(image);
+        if (force) update.setForce(true);
         cv.getSpec().setDesiredUpdate(update);
         client.resources(ClusterVersion.class).resource(cv).update();
     }

@@ -37,6 +37,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Map<String, Instant> rolloutDue = new ConcurrentHashMap<>();
     private final Map<String, String> rolledOut = new ConcurrentHashMap<>();
     private final Map<String, Long> delayMillis = new ConcurrentHashMap<>();
+    private final java.util.Set<String> degraded = ConcurrentHashMap.newKeySet();
     private final Thread thread;
     private volatile boolean stopped;
 
@@ -128,6 +129,11 @@ public final class SimulatedCluster implements AutoCloseable {
         patchStatus(client.apps().deployments().inNamespace(d.getMetadata().getNamespace()).withName(d.getMetadata().getName()), s);
     }
 
+    /** From now on {@code operator} reports Degraded=True whenever it reports. */
+    public void degrade(String operator) {
+        degraded.add(operator);
+    }
+
     /** The operator starts rolling out: Progressing=True, still at its old version. */
     private void progressing(String operator, String version) {
         ClusterOperator co = client.resources(ClusterOperator.class).withName(operator).get();
@@ -150,7 +156,9 @@ public final class SimulatedCluster implements AutoCloseable {
         List<ClusterOperatorStatusCondition> conditions = new ArrayList<>();
         conditions.add(condition("Available", "True", "AsExpected", "", now));
         conditions.add(condition("Progressing", "False", "AsExpected", "", now));
-        conditions.add(condition("Degraded", "False", "AsExpected", "", now));
+        boolean bad = degraded.contains(operator);
+        conditions.add(bad ? condition("Degraded", "True", "SimulatedFault", "the simulation degraded " + operator, now)
+                : condition("Degraded", "False", "AsExpected", "", now));
         conditions.add(condition("Upgradeable", "True", "AsExpected", "", now));
         s.setConditions(conditions);
         OperandVersion v = new OperandVersion();

@@ -1,0 +1,104 @@
+package io.upshift.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.upshift.core.cvo.Failing;
+import io.upshift.core.cvo.StatusConditions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the controller refuses, and how it says so, on the embedded API server. */
+class DemoRefusalsTest {
+
+    @TempDir
+    Path dir;
+
+    static ClusterOperatorStatusCondition condition(DemoRun demo, String type) {
+        ClusterVersion cv = demo.clusterVersion();
+        return cv.getStatus() == null ? null : StatusConditions.find(cv.getStatus().getConditions(), type);
+    }
+
+    static ClusterOperatorStatusCondition awaitCondition(DemoRun demo, String type, Predicate<ClusterOperatorStatusCondition> want) throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(60);
+        ClusterOperatorStatusCondition c = null;
+        while (Instant.now().isBefore(deadline)) {
+            c = condition(demo, type);
+            if (c != null && want.test(c)) return c;
+            Thread.sleep(100);
+        }
+        throw new AssertionError(type + " never matched; last: " + (c == null ? null : c.getStatus() + " " + c.getReason() + " " + c.getMessage()));
+    }
+
+    DemoRun installed() throws Exception {
+        DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> { }).start();
+        assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+        return demo;
+    }
+
+    @Test
+    void anUnsignedReleaseIsRefusedUnlessForced() throws Exception {
+        try (DemoRun demo = installed()) {
+            String unsigned = demo.publish("4.18.3", List.of(DemoRun.FROM), false);
+            demo.requestUpdate("4.18.3", unsigned, false);
+            ClusterOperatorStatusCondition refused = awaitCondition(demo, "ReleaseAccepted", c -> "False".equals(c.getStatus()));
+            assertThat(refused.getReason()).isEqualTo("RetrievePayload");
+            assertThat(refused.getMessage()).contains("The update cannot be verified: SignatureMissing: no signature for sha256:");
+            assertThat(demo.clusterVersion().getStatus().getHistory()).hasSize(1);
+
+            demo.requestUpdate("4.18.3", unsigned, true);
+            assertThat(demo.await("4.18.3", Duration.ofSeconds(60), () -> { })).isTrue();
+            var top = demo.clusterVersion().getStatus().getHistory().get(0);
+            assertThat(top.getVerified()).isFalse();
+            assertThat(top.getAcceptedRisks()).contains("The update cannot be verified: SignatureMissing");
+            List<Event> events = demo.client().v1().events().inNamespace("default").list().getItems();
+            assertThat(events).anyMatch(e -> "Warning".equals(e.getType()) && "VerifyPayloadFailed".equals(e.getReason()));
+        }
+    }
+
+    @Test
+    void aPayloadOfAnotherVersionIsRefused() throws Exception {
+        try (DemoRun demo = installed()) {
+            demo.requestUpdate("4.18.5", demo.releaseB(), false);
+            ClusterOperatorStatusCondition refused = awaitCondition(demo, "ReleaseAccepted", c -> "False".equals(c.getStatus()));
+            assertThat(refused.getReason()).isEqualTo("VerifyPayloadVersion");
+            assertThat(refused.getMessage()).isEqualTo("release image version 4.18.2 does not match the expected upstream version 4.18.5");
+        }
+    }
+
+    @Test
+    void aVersionWithoutImageOrRecommendationIsInvalidAndIgnored() throws Exception {
+        try (DemoRun demo = installed()) {
+            demo.requestUpdate("4.18.9", null, false);
+            ClusterOperatorStatusCondition invalid = awaitCondition(demo, "Invalid", c -> "True".equals(c.getStatus()));
+            assertThat(invalid.getReason()).isEqualTo("UnknownUpdate");
+            assertThat(invalid.getMessage()).contains("4.18.9 is neither an available nor a conditional update");
+            demo.requestUpdate("four", null, false);
+            assertThat(awaitCondition(demo, "Invalid", c -> c.getMessage() != null && c.getMessage().contains("\"four\"")).getReason()).isEqualTo("InvalidDesiredUpdate");
+            assertThat(demo.clusterVersion().getStatus().getDesired().getVersion()).isEqualTo(DemoRun.FROM);
+        }
+    }
+
+    @Test
+    void anOperatorDegradedPastTheThresholdMakesFailingNameIt() throws Exception {
+        try (DemoRun demo = installed()) {
+            demo.tune(o -> o.withThresholds(new Failing.Thresholds(Duration.ofSeconds(1), Duration.ofSeconds(2), Map.of())));
+            demo.restartController();
+            String operator = DemoPayloads.components(4, 2).get(1).name();
+            demo.cluster().degrade(operator);
+            demo.requestUpdate();
+            ClusterOperatorStatusCondition failing = awaitCondition(demo, "Failing", c -> "True".equals(c.getStatus()));
+            assertThat(failing.getReason()).isEqualTo("ClusterOperatorDegraded");
+            assertThat(failing.getMessage()).isEqualTo("Cluster operator " + operator + " is degraded");
+            assertThat(condition(demo, "Progressing").getMessage()).startsWith("Unable to apply " + DemoRun.TO + ": Cluster operator " + operator + " is degraded");
+        }
+    }
+}
