@@ -4,7 +4,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.core.status.Alert;
 import io.upshift.operator.Leadership;
 import io.upshift.operator.alerts.AlertsClient;
+import io.upshift.core.risk.RuleMatcher;
+import io.upshift.operator.cvo.ClusterVersionController;
+import io.upshift.operator.cvo.ControllerOptions;
+import io.upshift.operator.cvo.Metrics;
+import io.upshift.operator.risk.PrometheusMatcher;
 import io.upshift.operator.status.UpdateStatusController;
+import io.upshift.operator.updates.UpdateClient;
+import io.upshift.release.signatures.HttpSignatureStore;
+import io.upshift.release.signatures.SignatureStores;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +27,8 @@ import picocli.CommandLine.Option;
 
 /** {@code upshift operator}: runs the controllers while holding the leader Lease. */
 @Command(name = "operator", mixinStandardHelpOptions = true,
-        description = "Run the Upshift controllers (now: the UpdateStatus controller) against a cluster.")
+        description = {"Run the Upshift controllers against a cluster while holding the leader Lease: the UpdateStatus",
+                "controller, and with --release the cluster-version controller (and its /metrics with --metrics-port)."})
 final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
     String kubeconfig;
@@ -39,33 +48,75 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--resync", defaultValue = "PT30S", description = "Re-evaluate this often without events (ISO-8601, default: ${DEFAULT-VALUE}).")
     Duration resync;
 
-    @Option(names = "--verbose", description = "Print stack traces with errors.")
-    boolean verbose;
+    @Option(names = "--release", paramLabel = "REF",
+            description = "The release this cluster-version controller runs (applied when the cluster has none yet); enables the controller.")
+    String release;
+
+    @Option(names = "--payload-cache", defaultValue = "/tmp/upshift-payloads", paramLabel = "DIR",
+            description = "Where pulled payloads are unpacked, one directory per digest (default: ${DEFAULT-VALUE}).")
+    java.nio.file.Path payloadCache;
+
+    @Option(names = "--prometheus-url", paramLabel = "URL", description = "Prometheus to evaluate PromQL update risks against.")
+    java.net.URI prometheus;
+
+    @Option(names = "--metrics-port", defaultValue = "0", description = "Serve /metrics on this port (0: off).")
+    int metricsPort;
+
+    @picocli.CommandLine.Mixin
+    io.upshift.cli.release.RegistryOptions registry;
 
     @Override
     public Integer call() throws Exception {
         String me = identity != null ? identity : InetAddress.getLocalHost().getHostName();
         Supplier<Optional<List<Alert>>> alerts = alertsSource();
         AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
-        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+        AtomicReference<ClusterVersionController> cvo = new AtomicReference<>();
+        try (KubernetesClient client = KubeClients.connect(kubeconfig);
+             Metrics metrics = metricsPort > 0 ? Metrics.serve(client, metricsPort) : null) {
             Leadership leadership = new Leadership(client, namespace, lease, me,
                     () -> {
                         UpdateStatusController c = new UpdateStatusController(client, Clock.systemUTC(),
                                 Duration.ofSeconds(1), resync, alerts);
                         controller.set(c);
                         c.start();
+                        if (release != null) cvo.set(startClusterVersionController(client));
                     },
                     () -> {
                         UpdateStatusController c = controller.getAndSet(null);
                         if (c != null) {
                             c.close();
                         }
+                        ClusterVersionController v = cvo.getAndSet(null);
+                        if (v != null) v.close();
                     });
             Runtime.getRuntime().addShutdownHook(new Thread(leadership::close, "release-lease"));
             leadership.await();
         }
         // Leadership ended without a shutdown: exit non-zero so that the Deployment restarts us.
         return 1;
+    }
+
+    private ClusterVersionController startClusterVersionController(KubernetesClient client) {
+        try {
+            var log = LoggerFactory.getLogger(ClusterVersionController.class);
+            ControllerOptions options = ControllerOptions.defaults(release, payloadCache).withPrometheus(prometheus);
+            RuleMatcher rules = prometheus == null
+                    ? rule -> { throw new RuleMatcher.RuleException("no Prometheus configured (--prometheus-url)"); }
+                    : new PrometheusMatcher(prometheus, clusterId(client), Duration.ofSeconds(10));
+            ClusterVersionController c = ClusterVersionController.create(client, options,
+                    new io.upshift.release.image.Releases(registry.credentials(), registry.insecure, w -> log.warn(w)),
+                    new SignatureStores(HttpSignatureStore.defaultClient()),
+                    new UpdateClient(Duration.ofSeconds(60), new java.util.SplittableRandom(), w -> log.warn(w)), rules, Clock.systemUTC(), log::info);
+            c.start();
+            return c;
+        } catch (io.upshift.core.release.ReleaseException e) {
+            throw new IllegalStateException(e.toString(), e);
+        }
+    }
+
+    private static String clusterId(KubernetesClient client) {
+        var cv = client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class).withName("version").get();
+        return cv == null || cv.getSpec() == null || cv.getSpec().getClusterID() == null ? "" : cv.getSpec().getClusterID();
     }
 
     private Supplier<Optional<List<Alert>>> alertsSource() {
