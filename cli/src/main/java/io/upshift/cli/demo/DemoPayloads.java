@@ -34,11 +34,21 @@ public final class DemoPayloads {
 
     /** Writes the payload of {@code version} into {@code dir}; {@code publicKey} and {@code store} configure verification. */
     public static Path write(Path dir, String version, List<Component> components, String publicKey, Path store) throws IOException {
+        return write(dir, version, components, publicKey, store, null);
+    }
+
+    /** As {@link #write(Path, String, List, String, Path)}, with another release's ClusterVersion CRD when {@code clusterVersionCrd} is set. */
+    public static Path write(Path dir, String version, List<Component> components, String publicKey, Path store, Path clusterVersionCrd) throws IOException {
         Path m = Files.createDirectories(dir.resolve("manifests"));
         Path r = Files.createDirectories(dir.resolve("release-manifests"));
         for (String crd : List.of("clusterversions.config.openshift.io", "clusteroperators.config.openshift.io")) {
+            Path file = m.resolve("0000_00_cluster-version-operator_01_" + crd + ".crd.yaml");
+            if (clusterVersionCrd != null && crd.startsWith("clusterversions")) {
+                Files.copy(clusterVersionCrd, file);
+                continue;
+            }
             try (InputStream in = DemoPayloads.class.getResourceAsStream("/crds/" + crd + ".yaml")) {
-                Files.write(m.resolve("0000_00_cluster-version-operator_01_" + crd + ".crd.yaml"), in.readAllBytes());
+                Files.write(file, in.readAllBytes());
             }
         }
         Files.writeString(m.resolve("0000_00_cluster-version-operator_02_namespace.yaml"),

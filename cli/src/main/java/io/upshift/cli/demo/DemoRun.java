@@ -59,6 +59,7 @@ public final class DemoRun implements AutoCloseable {
     private int restarts;
     private SigningKeys keys;
     private Path store;
+    private Path fromCrd;
     private java.util.function.UnaryOperator<ControllerOptions> tuning = o -> o;
     private Consumer<String> controllerLog = line -> { };
 
@@ -94,7 +95,7 @@ public final class DemoRun implements AutoCloseable {
         Path work = settings.workDir();
         keys = SigningKeys.generate("Upshift demo <demo@upshift.invalid>", clock.instant());
         store = Files.createDirectories(work.resolve("signatures"));
-        releaseA = publish(FROM, List.of(), true);
+        releaseA = publish(FROM, List.of(), true, fromCrd);
         releaseB = publish(TO, List.of(FROM), true);
 
         server = new KubernetesMockServer(new Context(), new io.fabric8.mockwebserver.MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
@@ -112,10 +113,16 @@ public final class DemoRun implements AutoCloseable {
 
     /** Builds release {@code version} into the demo's OCI layout, signed or not; returns its pullspec by digest. */
     public String publish(String version, List<String> previous, boolean signed) throws Exception {
+        return publish(version, previous, signed, null);
+    }
+
+    /** As {@link #publish(String, List, boolean)}, the payload carrying {@code clusterVersionCrd} instead of Upshift's. */
+    public String publish(String version, List<String> previous, boolean signed, Path clusterVersionCrd) throws Exception {
         Path work = settings.workDir();
         List<DemoPayloads.Component> components = DemoPayloads.components(settings.operators(), settings.runLevels());
         Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
-        ResolvedImage image = releases.publish(DemoPayloads.write(work.resolve("payload-" + version), version, components, keys.publicArmored(), store),
+        ResolvedImage image = releases.publish(DemoPayloads.write(work.resolve("payload-" + version + "-" + System.nanoTime()), version, components,
+                        keys.publicArmored(), store, clusterVersionCrd),
                 version, previous, ImageRef.parse("oci:" + work.resolve("releases") + ":" + version), ImageStore.Progress.NONE);
         if (signed) {
             Signer signer = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
@@ -123,6 +130,12 @@ public final class DemoRun implements AutoCloseable {
                     clock.instant().getEpochSecond()).toJson()));
         }
         return image.pullspec();
+    }
+
+    /** Release A will carry this ClusterVersion CRD (e.g. an older release's) instead of Upshift's. */
+    public DemoRun fromCrd(Path crd) {
+        this.fromCrd = crd;
+        return this;
     }
 
     /** Adjusts the controller's options (applies from the next controller start). */

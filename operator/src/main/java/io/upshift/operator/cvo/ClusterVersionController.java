@@ -180,6 +180,7 @@ public final class ClusterVersionController implements AutoCloseable {
         if (status.getDesired() == null) status.setDesired(new Release());
         if (status.getHistory() == null) status.setHistory(new ArrayList<>());
         updates.sync(cv, status);
+        Capabilities caps = capabilities(cv, status); // always the full set: the writer trims what an older CRD rejects
 
         DesiredUpdates.Resolution r = DesiredUpdates.resolve(cv, options.ownRelease());
         status.setConditions(StatusConditions.set(status.getConditions(), "Invalid", r.valid() ? "False" : "True",
@@ -202,7 +203,7 @@ public final class ClusterVersionController implements AutoCloseable {
             finishStatus(cv, status, mode, null, null);
             return;
         }
-        pass(cv, status, mode);
+        pass(cv, status, mode, caps);
     }
 
     /** Pulls, checks and records the target; false (with ReleaseAccepted=False) when it cannot be applied. */
@@ -321,8 +322,7 @@ public final class ClusterVersionController implements AutoCloseable {
     }
 
     /** One pass over the task graph, writing progress as it goes. */
-    private void pass(ClusterVersion cv, ClusterVersionStatus status, Mode mode) throws InterruptedException {
-        Capabilities caps = capabilities(cv, status);
+    private void pass(ClusterVersion cv, ClusterVersionStatus status, Mode mode, Capabilities caps) throws InterruptedException {
         InclusionRules rules = InclusionRules.none().withCapabilities(caps).withOverrides(overrides(cv));
         TaskGraph graph = TaskGraph.build(payload.manifests(), mode, reconcileAttempt);
         int workers = mode == Mode.RECONCILING ? options.reconcilingWorkers() : mode == Mode.INITIALIZING ? graph.nodes().size() : options.updatingWorkers();

@@ -59,6 +59,8 @@ final class StatusWriter {
         statusNode.path("history").forEach(h -> {
             if (!h.has("completionTime")) ((ObjectNode) h).putNull("completionTime");
         });
+        // OpenShift's CRDs require availableUpdates (nullable): no answer from the update graph is an explicit null.
+        if (!statusNode.has("availableUpdates")) statusNode.putNull("availableUpdates");
         next.set("status", statusNode);
         if (schema != null) {
             List<String> violations = schema.violations(next);
@@ -77,10 +79,11 @@ final class StatusWriter {
     }
 
     private ClusterVersionStatus fitCapabilities(ClusterVersionStatus status) {
-        if (capabilityEnum == null || status.getCapabilities() == null) return status;
+        if (status.getCapabilities() == null) return status;
         Set<String> dropped = new java.util.TreeSet<>();
         ClusterVersionStatus s = JSON.convertValue(JSON.valueToTree(status), ClusterVersionStatus.class);
-        for (List<String> list : List.of(s.getCapabilities().getEnabledCapabilities(), s.getCapabilities().getKnownCapabilities())) {
+        for (List<String> list : capabilityEnum == null ? List.<List<String>>of()
+                : List.of(s.getCapabilities().getEnabledCapabilities(), s.getCapabilities().getKnownCapabilities())) {
             if (list == null) continue;
             for (String c : new ArrayList<>(list)) {
                 if (!capabilityEnum.contains(c)) {

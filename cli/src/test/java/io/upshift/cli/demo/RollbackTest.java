@@ -1,0 +1,73 @@
+package io.upshift.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.cli.Upshift;
+import io.upshift.core.cvo.StatusConditions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Rollback with the CLI, to a release whose ClusterVersion CRD (OpenShift 4.13's, from the shared fixtures)
+ * enumerates fewer capabilities than the cluster has enabled: status writes keep succeeding, the names that CRD does
+ * not know are left out of status and named in a condition, and the rollback completes.
+ */
+class RollbackTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void rollbackToAReleaseWithAnOlderCrdKeepsStatusWritable() throws Exception {
+        Path crd413 = Path.of(System.getProperty("upshift.fixtures", "../../shared/fixtures"), "crds", "release-4.13",
+                "0000_00_cluster-version-operator_01_clusterversion.crd.yaml");
+        Assumptions.assumeTrue(Files.exists(crd413), "shared fixtures not present");
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 5, dir), l -> { }).fromCrd(crd413).start()) {
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            var reported = StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "CapabilitiesReported");
+            assertThat(reported.getStatus()).isEqualTo("False");
+            assertThat(reported.getMessage()).contains("OperatorLifecycleManagerV1");
+
+            Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), "apiVersion: v1\nkind: Config\nclusters:\n- name: demo\n  cluster:\n    server: "
+                    + demo.client().getMasterUrl() + "\ncontexts:\n- name: demo\n  context:\n    cluster: demo\n    user: demo\ncurrent-context: demo\n"
+                    + "users:\n- name: demo\n  user:\n    token: t\n");
+            assertThat(run("rollback", "--kubeconfig", kubeconfig.toString()).err()).contains("there is no previous release to roll back to");
+
+            demo.requestUpdate();
+            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(60), () -> { })).isTrue();
+            assertThat(StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "CapabilitiesReported").getStatus()).isEqualTo("True");
+
+            Result rollback = run("rollback", "--kubeconfig", kubeconfig.toString());
+            assertThat(rollback.out()).startsWith("Requested rollback from " + DemoRun.TO + " to " + DemoRun.FROM);
+            Thread.sleep(1000);
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            ClusterVersion cv = demo.clusterVersion();
+            assertThat(cv.getStatus().getHistory()).extracting(UpdateHistory::getVersion).containsExactly(DemoRun.FROM, DemoRun.TO, DemoRun.FROM);
+            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "CapabilitiesReported").getStatus()).isEqualTo("False");
+            assertThat(cv.getStatus().getCapabilities().getEnabledCapabilities()).doesNotContain("OperatorLifecycleManagerV1", "MachineAPI").contains("baremetal", "NodeTuning");
+
+            Result upgradeView = run("upgrade", "--kubeconfig", kubeconfig.toString());
+            assertThat(upgradeView.out()).startsWith("Cluster version is " + DemoRun.FROM + "\n\nUpstream is unset, so the cluster will use an appropriate default.\nChannel: stable-4.18");
+        }
+    }
+
+    record Result(int code, String out, String err) {
+    }
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        var cl = Upshift.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+}
