@@ -61,6 +61,7 @@ public final class DemoRun implements AutoCloseable {
     private Path store;
     private Path fromCrd;
     private java.util.function.UnaryOperator<ControllerOptions> tuning = o -> o;
+    private java.util.function.Function<KubernetesClient, KubernetesClient> controllerClient = c -> c;
     private Consumer<String> controllerLog = line -> { };
 
     /** Where the controller's own log lines go (default: nowhere). */
@@ -138,6 +139,12 @@ public final class DemoRun implements AutoCloseable {
         return this;
     }
 
+    /** The API client the controller uses, given the demo's (tests put a faulty network in between). */
+    public DemoRun controllerClient(java.util.function.Function<KubernetesClient, KubernetesClient> f) {
+        this.controllerClient = f;
+        return this;
+    }
+
     /** Adjusts the controller's options (applies from the next controller start). */
     public DemoRun tune(java.util.function.UnaryOperator<ControllerOptions> t) {
         this.tuning = t;
@@ -152,7 +159,7 @@ public final class DemoRun implements AutoCloseable {
         synchronized (controllerLock) {
             ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, settings.workDir().resolve("payload-cache"))
                     .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)));
-            controller = ClusterVersionController.create(client, options, new Releases(DockerCredentials.none(), false, w -> { }),
+            controller = ClusterVersionController.create(controllerClient.apply(client), options, new Releases(DockerCredentials.none(), false, w -> { }),
                     new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom(), w -> { }),
                     rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock, controllerLog);
             controller.start();

@@ -38,6 +38,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Map<String, String> rolledOut = new ConcurrentHashMap<>();
     private final Map<String, Long> delayMillis = new ConcurrentHashMap<>();
     private final java.util.Set<String> degraded = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> operatorVersion = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean stopped;
 
@@ -71,6 +72,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
     void tick() {
         establishCrds();
+        keepReporting();
         Instant now = clock.instant();
         for (Deployment d : client.apps().deployments().inAnyNamespace().list().getItems()) {
             String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
@@ -91,8 +93,22 @@ public final class SimulatedCluster implements AutoCloseable {
             boolean self = "upshift".equals(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
             markAvailable(d);
             rolledOut.put(key, want);
-            if (operator != null) report(operator, version);
+            if (operator != null) {
+                operatorVersion.put(operator, version);
+                report(operator, version);
+            }
             if (self) onSelfUpdate.accept(image);
+        }
+    }
+
+    /** Operators keep reporting, as real ones do: one whose ClusterOperator appeared late, or was reset, reports again. */
+    private void keepReporting() {
+        for (ClusterOperator co : client.resources(ClusterOperator.class).list().getItems()) {
+            String want = operatorVersion.get(co.getMetadata().getName());
+            if (want == null) continue;
+            boolean reported = co.getStatus() != null && co.getStatus().getVersions() != null
+                    && co.getStatus().getVersions().stream().anyMatch(v -> want.equals(v.getVersion()));
+            if (!reported) report(co.getMetadata().getName(), want);
         }
     }
 

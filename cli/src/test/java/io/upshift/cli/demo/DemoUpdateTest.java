@@ -65,6 +65,30 @@ class DemoUpdateTest {
         }
     }
 
+    @Test
+    void completesWhenFivePercentOfApiRequestsFail() throws Exception {
+        FlakyApi[] flaky = new FlakyApi[1];
+        try (DemoRun demo = new DemoRun(small(dir), l -> { }).controllerClient(c -> {
+            try {
+                if (flaky[0] == null) flaky[0] = new FlakyApi(java.net.URI.create(c.getMasterUrl().toString()), 0.05, 11);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            var config = new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(flaky[0].url()).withTrustCerts(true)
+                    .withRequestTimeout(1000).withRequestRetryBackoffLimit(0).withNamespace("test").build();
+            return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+        }).start()) {
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(90), () -> { })).isTrue();
+            demo.requestUpdate();
+            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(120), () -> { })).isTrue();
+            assertUpdatedOnce(demo);
+            assertThat(flaky[0].failed.get()).isGreaterThan(10);
+            assertThat((double) flaky[0].failed.get() / flaky[0].requests.get()).isBetween(0.02, 0.1);
+        } finally {
+            if (flaky[0] != null) flaky[0].close();
+        }
+    }
+
     static void assertUpdatedOnce(DemoRun demo) {
         ClusterVersion cv = demo.clusterVersion();
         List<UpdateHistory> history = cv.getStatus().getHistory();

@@ -190,7 +190,9 @@ public final class ClusterVersionController implements AutoCloseable {
             return;
         }
         DesiredUpdates.Target target = r.target();
-        if (payload == null || !target.image().equals(acceptedImage)) {
+        // Accepted means recorded in the cluster (desired and history[0]), not just remembered: a status write lost
+        // to an API error or a kill must lead to accepting again, never to applying a target history does not show.
+        if (payload == null || !target.image().equals(acceptedImage) || !recorded(status, target.image())) {
             if (!accept(cv, status, target, now)) {
                 writer.write(cv, status);
                 Thread.sleep(1000);
@@ -204,6 +206,10 @@ public final class ClusterVersionController implements AutoCloseable {
             return;
         }
         pass(cv, status, mode, caps);
+    }
+
+    private static boolean recorded(ClusterVersionStatus status, String image) {
+        return image.equals(status.getDesired().getImage()) && !status.getHistory().isEmpty() && image.equals(status.getHistory().get(0).getImage());
     }
 
     /** Pulls, checks and records the target; false (with ReleaseAccepted=False) when it cannot be applied. */
@@ -375,19 +381,32 @@ public final class ClusterVersionController implements AutoCloseable {
         Manifest m = t.manifest();
         if (!Inclusion.decide(m, rules).included()) return Optional.empty();
         String name = "ClusterOperator".equals(m.kind()) ? m.name() : Readiness.describe(m);
-        try {
-            applier.apply(m, mode);
-        } catch (KubernetesClientException e) {
-            String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
-            return Optional.of(error(name, "UpdatePayloadFailed", "Could not update " + Readiness.describe(m) + " (" + t.index() + " of "
-                    + payload.manifests().size() + ", " + m.file() + "): " + why, OperatorLevel.Effect.FAIL));
+        // Like the reference's per-task backoff: a failed API call is retried a few times before the task fails.
+        for (int attempt = 0; ; attempt++) {
+            try {
+                applier.apply(m, mode);
+                break;
+            } catch (KubernetesClientException e) {
+                if (attempt < 4 && retriable(e)) {
+                    if (!sleep(100L << attempt)) return Optional.of(error(name, "Interrupted", "interrupted", OperatorLevel.Effect.NONE));
+                    continue;
+                }
+                String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+                return Optional.of(error(name, "UpdatePayloadFailed", "Could not update " + Readiness.describe(m) + " (" + t.index() + " of "
+                        + payload.manifests().size() + ", " + m.file() + "): " + why, OperatorLevel.Effect.FAIL));
+            }
         }
         long deadline = System.nanoTime() + options.taskWait().toNanos();
         boolean isOperator = "ClusterOperator".equals(m.kind());
         if (isOperator) waitingOn.add(m.name());
         try {
             while (true) {
-                Optional<TaskError> e = isOperator ? operatorLevel(m, mode) : readiness(m);
+                Optional<TaskError> e;
+                try {
+                    e = isOperator ? operatorLevel(m, mode) : readiness(m);
+                } catch (KubernetesClientException apiError) {
+                    e = Optional.of(error(name, "ApiUnavailable", "cannot read " + Readiness.describe(m) + ": " + apiError.getMessage(), OperatorLevel.Effect.NONE));
+                }
                 if (e.isEmpty()) {
                     unlevelSince.remove(name);
                     return e;
@@ -402,6 +421,22 @@ public final class ClusterVersionController implements AutoCloseable {
             }
         } finally {
             if (isOperator) waitingOn.remove(m.name());
+        }
+    }
+
+    /** Server errors, conflicts, throttling and lost connections are worth another try; rejections are not. */
+    private static boolean retriable(KubernetesClientException e) {
+        int code = e.getCode();
+        return code < 400 || code == 408 || code == 409 || code == 429 || code >= 500;
+    }
+
+    private static boolean sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

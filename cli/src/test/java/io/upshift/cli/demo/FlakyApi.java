@@ -1,0 +1,87 @@
+package io.upshift.cli.demo;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A network between the controller and the API server that fails a share of requests: HTTP 500, HTTP 409, or no
+ * answer before the client gives up. The rest are passed through unchanged.
+ */
+final class FlakyApi implements AutoCloseable {
+
+    private final HttpServer server;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final Random random;
+    private final double share;
+    final AtomicInteger requests = new AtomicInteger(), failed = new AtomicInteger();
+
+    FlakyApi(URI target, double share, long seed) throws IOException {
+        this.random = new Random(seed);
+        this.share = share;
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(Executors.newFixedThreadPool(8));
+        server.createContext("/", x -> handle(x, target));
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+    }
+
+    private void handle(HttpExchange x, URI target) throws IOException {
+        requests.incrementAndGet();
+        double roll;
+        synchronized (random) {
+            roll = random.nextDouble();
+        }
+        try {
+            if (roll < share / 3) {
+                failed.incrementAndGet();
+                reply(x, 500, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"injected failure\",\"code\":500}".getBytes(), "application/json");
+                return;
+            }
+            if (roll < 2 * share / 3) {
+                failed.incrementAndGet();
+                reply(x, 409, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Conflict\",\"message\":\"injected conflict\",\"code\":409}".getBytes(), "application/json");
+                return;
+            }
+            if (roll < share) {
+                failed.incrementAndGet();
+                Thread.sleep(3000); // longer than the client waits
+                x.close();
+                return;
+            }
+            byte[] body = x.getRequestBody().readAllBytes();
+            HttpRequest.Builder b = HttpRequest.newBuilder(target.resolve(x.getRequestURI().toString().substring(1)))
+                    .method(x.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+            String type = x.getRequestHeaders().getFirst("Content-Type");
+            if (type != null) b.header("Content-Type", type);
+            HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+            reply(x, r.statusCode(), r.body(), r.headers().firstValue("Content-Type").orElse("application/json"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            x.close();
+        }
+    }
+
+    private static void reply(HttpExchange x, int status, byte[] body, String type) throws IOException {
+        x.getResponseHeaders().set("Content-Type", type);
+        x.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        if (body.length > 0) x.getResponseBody().write(body);
+        x.close();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
