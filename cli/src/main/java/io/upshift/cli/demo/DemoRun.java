@@ -87,6 +87,16 @@ public final class DemoRun implements AutoCloseable {
         return releaseB;
     }
 
+    /** Requests the embedded API server has answered so far. */
+    public int apiRequests() {
+        return server.getRequestCount();
+    }
+
+    /** API writes the current controller made. */
+    public long controllerWrites() {
+        return controller.writes();
+    }
+
     public int restarts() {
         return restarts;
     }

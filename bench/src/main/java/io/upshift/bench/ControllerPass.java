@@ -1,0 +1,38 @@
+package io.upshift.bench;
+
+import io.upshift.cli.demo.DemoRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The cluster-version controller on the embedded API server with a large payload and instantly levelling
+ * operators: time of a full Updating pass, and the writes and API requests of steady-state Reconciling passes.
+ * Usage: {@code ControllerPass [COMPONENTS]} (each component is a Namespace, a Deployment and a ClusterOperator).
+ */
+public final class ControllerPass {
+
+    public static void main(String[] args) throws Exception {
+        int components = args.length > 0 ? Integer.parseInt(args[0]) : 330;
+        java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
+        Path work = Files.createTempDirectory("upshift-bench-pass-");
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(components, 10, Duration.ZERO, 1, work), l -> { }).start()) {
+            long t0 = System.nanoTime();
+            if (!demo.await(DemoRun.FROM, Duration.ofMinutes(10), () -> { })) throw new IllegalStateException("install did not complete");
+            System.out.printf("manifests: %d%n", 3 * components + 6);
+            System.out.printf("install (Initializing): %.2f s%n", (System.nanoTime() - t0) / 1e9);
+            demo.requestUpdate();
+            long t1 = System.nanoTime();
+            if (!demo.await(DemoRun.TO, Duration.ofMinutes(10), () -> { })) throw new IllegalStateException("update did not complete");
+            System.out.printf("update (Updating, including the controller's own replacement): %.2f s%n", (System.nanoTime() - t1) / 1e9);
+            // steady state: let reconciling passes run (one every 10 s in the demo settings) and count
+            Thread.sleep(12_000);
+            demo.cluster().close(); // from here on, requests are the controller's
+            long writes = demo.controllerWrites();
+            int requests = demo.apiRequests();
+            Thread.sleep(30_000);
+            System.out.printf("steady state, 30 s (3 Reconciling passes, one per 10 s): %d controller writes, %d API requests%n",
+                    demo.controllerWrites() - writes, demo.apiRequests() - requests);
+        }
+    }
+}
