@@ -88,6 +88,31 @@ class DemoRefusalsTest {
     }
 
     @Test
+    void aManifestTheApiRejectsMakesFailingNameTheFileAndResource() throws Exception {
+        FlakyApi[] api = new FlakyApi[1];
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> { }).controllerClient(c -> {
+            try {
+                if (api[0] == null) api[0] = new FlakyApi(java.net.URI.create(c.getMasterUrl().toString()), 0, 1);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            var config = new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(api[0].url()).withRequestRetryBackoffLimit(0).withNamespace("test").build();
+            return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+        }).start()) {
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            api[0].rejectWritesTo = "/deployments/etcd-operator";
+            demo.requestUpdate();
+            ClusterOperatorStatusCondition failing = awaitCondition(demo, "Failing", c -> "True".equals(c.getStatus()));
+            assertThat(failing.getReason()).isEqualTo("UpdatePayloadFailed");
+            assertThat(failing.getMessage()).startsWith("Could not update Deployment \"openshift-etcd/etcd-operator\" (")
+                    .contains("0000_10_etcd_01_deployment.yaml): Deployment.apps \"etcd-operator\" is invalid");
+            assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getState()).isEqualTo("Partial");
+        } finally {
+            if (api[0] != null) api[0].close();
+        }
+    }
+
+    @Test
     void anOperatorDegradedPastTheThresholdMakesFailingNameIt() throws Exception {
         try (DemoRun demo = installed()) {
             demo.tune(o -> o.withThresholds(new Failing.Thresholds(Duration.ofSeconds(1), Duration.ofSeconds(2), Map.of())));

@@ -23,6 +23,7 @@ final class FlakyApi implements AutoCloseable {
     private final Random random;
     private final double share;
     final AtomicInteger requests = new AtomicInteger(), failed = new AtomicInteger();
+    volatile String rejectWritesTo; // writes to paths containing this are refused as invalid (HTTP 422)
 
     FlakyApi(URI target, double share, long seed) throws IOException {
         this.random = new Random(seed);
@@ -44,6 +45,12 @@ final class FlakyApi implements AutoCloseable {
             roll = random.nextDouble();
         }
         try {
+            String reject = rejectWritesTo;
+            if (reject != null && x.getRequestURI().getPath().contains(reject) && !x.getRequestMethod().equals("GET")) {
+                reply(x, 422, ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Invalid\",\"code\":422,"
+                        + "\"message\":\"Deployment.apps \\\"etcd-operator\\\" is invalid: spec.template.spec.containers[0].image: Required value\"}").getBytes(), "application/json");
+                return;
+            }
             if (roll < share / 3) {
                 failed.incrementAndGet();
                 reply(x, 500, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"injected failure\",\"code\":500}".getBytes(), "application/json");
