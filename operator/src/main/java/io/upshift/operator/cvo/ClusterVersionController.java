@@ -150,7 +150,7 @@ public final class ClusterVersionController implements AutoCloseable {
         pool.shutdownNow();
     }
 
-    /** Graceful shutdown: finish the current step, write status once more, stop. */
+    /** Graceful shutdown: finish the current step, write the progress reached once more, stop. */
     @Override
     public void close() {
         stopping = true;
@@ -162,6 +162,22 @@ public final class ClusterVersionController implements AutoCloseable {
             }
         }
         pool.shutdownNow();
+        try {
+            lastWrite();
+        } catch (RuntimeException e) {
+            log.accept("clusterversion/version: last status write failed: " + e.getMessage());
+        }
+    }
+
+    /** The progress this controller reached, so that its successor's users see where it stopped. */
+    private void lastWrite() {
+        ClusterVersion cv = client.resources(ClusterVersion.class).withName("version").get();
+        if (cv == null || cv.getStatus() == null || payload == null || progressFloor < 0) return;
+        ClusterVersionStatus status = copy(cv.getStatus());
+        if (History.mode(status.getHistory() == null ? List.of() : status.getHistory(), acceptedImage) == Mode.RECONCILING) return;
+        Progress p = new Progress(payload.version(), progressFloor, payload.manifests().size(), List.of(), resuming);
+        status.setConditions(StatusConditions.set(status.getConditions(), "Progressing", "True", "", p.message(), clock.instant()));
+        writer.write(cv, status);
     }
 
     /** API writes (creates, patches, deletes, status) this controller made: for the no-write-when-level tests. */
