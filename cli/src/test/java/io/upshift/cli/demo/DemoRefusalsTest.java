@@ -96,7 +96,8 @@ class DemoRefusalsTest {
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            var config = new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(api[0].url()).withRequestRetryBackoffLimit(0).withNamespace("test").build();
+            var config = new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(api[0].url()).withRequestRetryBackoffLimit(0).withNamespace("test")
+                    .withOnlyHttpWatches(true).build();
             return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
         }).start()) {
             assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();

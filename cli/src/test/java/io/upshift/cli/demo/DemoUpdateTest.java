@@ -75,7 +75,8 @@ class DemoUpdateTest {
                 throw new java.io.UncheckedIOException(e);
             }
             var config = new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(flaky[0].url()).withTrustCerts(true)
-                    .withRequestTimeout(1000).withRequestRetryBackoffLimit(0).withNamespace("test").build();
+                    .withRequestTimeout(1000).withRequestRetryBackoffLimit(0).withNamespace("test")
+                    .withOnlyHttpWatches(true).build(); // the faulty proxy passes streamed HTTP, not WebSockets
             return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
         }).start()) {
             assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(90), () -> { })).isTrue();

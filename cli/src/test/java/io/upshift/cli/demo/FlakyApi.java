@@ -72,8 +72,20 @@ final class FlakyApi implements AutoCloseable {
                     .method(x.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
             String type = x.getRequestHeaders().getFirst("Content-Type");
             if (type != null) b.header("Content-Type", type);
-            HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-            reply(x, r.statusCode(), r.body(), r.headers().firstValue("Content-Type").orElse("application/json"));
+            // streamed, so that watches (which never end) pass through as well
+            HttpResponse<java.io.InputStream> r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            x.getResponseHeaders().set("Content-Type", r.headers().firstValue("Content-Type").orElse("application/json"));
+            x.sendResponseHeaders(r.statusCode(), 0);
+            try (java.io.InputStream in = r.body(); java.io.OutputStream out = x.getResponseBody()) {
+                byte[] buf = new byte[8192];
+                for (int n; (n = in.read(buf)) > 0; ) {
+                    out.write(buf, 0, n);
+                    out.flush();
+                }
+            } catch (IOException closed) {
+                // the client went away (a watch it stopped); nothing to pass on
+            }
+            x.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             x.close();

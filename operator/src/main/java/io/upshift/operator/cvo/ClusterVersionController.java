@@ -1,6 +1,7 @@
 package io.upshift.operator.cvo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
@@ -63,6 +64,7 @@ public final class ClusterVersionController implements AutoCloseable {
     private final AvailableUpdatesSync updates;
     private final Clock clock;
     private final Consumer<String> log;
+    private final LiveCache cache;
     private final ManifestApplier applier;
     private final StatusWriter writer;
     private final Events events;
@@ -102,7 +104,8 @@ public final class ClusterVersionController implements AutoCloseable {
         this.updates = updates;
         this.clock = clock;
         this.log = log;
-        this.applier = new ManifestApplier(client, log);
+        this.cache = new LiveCache(client, log);
+        this.applier = new ManifestApplier(client, cache, log);
         this.writer = new StatusWriter(client, clock, log);
         this.events = new Events(client, clock, log);
         this.pool = Executors.newFixedThreadPool(Math.max(options.updatingWorkers(), options.reconcilingWorkers()), r -> {
@@ -148,6 +151,7 @@ public final class ClusterVersionController implements AutoCloseable {
         stopping = true;
         if (loop != null) loop.interrupt();
         pool.shutdownNow();
+        cache.close();
     }
 
     /** Graceful shutdown: finish the current step, write the progress reached once more, stop. */
@@ -162,6 +166,7 @@ public final class ClusterVersionController implements AutoCloseable {
             }
         }
         pool.shutdownNow();
+        cache.close();
         try {
             lastWrite();
         } catch (RuntimeException e) {
@@ -459,13 +464,14 @@ public final class ClusterVersionController implements AutoCloseable {
     private Optional<TaskError> operatorLevel(Manifest m, Mode mode) {
         Map<String, String> expected = new LinkedHashMap<>();
         m.object().path("status").path("versions").forEach(v -> expected.put(v.path("name").asText(), v.path("version").asText()));
-        ClusterOperator live = client.resources(ClusterOperator.class).withName(m.name()).get();
+        GenericKubernetesResource generic = cache.get(m);
+        ClusterOperator live = generic == null ? null : JSON.convertValue(generic, ClusterOperator.class);
         OperatorLevel level = OperatorLevel.check(m.name(), expected, live, mode == Mode.INITIALIZING);
         return level.level() ? Optional.empty() : Optional.of(error(m.name(), level.reason(), level.message(), level.effect()));
     }
 
     private Optional<TaskError> readiness(Manifest m) {
-        Readiness.NotReady r = Readiness.check(m, LiveObjects.of(client, m).get());
+        Readiness.NotReady r = Readiness.check(m, cache.get(m));
         return r == null ? Optional.empty() : Optional.of(error(Readiness.describe(m), r.reason(), r.message(), r.effect()));
     }
 

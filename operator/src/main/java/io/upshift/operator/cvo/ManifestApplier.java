@@ -28,17 +28,19 @@ final class ManifestApplier {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
+    private final LiveCache cache;
     private final java.util.function.Consumer<String> log;
     final AtomicLong writes = new AtomicLong();
 
-    ManifestApplier(KubernetesClient client, java.util.function.Consumer<String> log) {
+    ManifestApplier(KubernetesClient client, LiveCache cache, java.util.function.Consumer<String> log) {
         this.client = client;
+        this.cache = cache;
         this.log = log;
     }
 
     Outcome apply(Manifest m, Mode mode) {
         Resource<GenericKubernetesResource> handle = LiveObjects.of(client, m);
-        GenericKubernetesResource live = handle.get();
+        GenericKubernetesResource live = cache.get(m);
         if (m.markedForDeletion()) {
             if (live == null) return Outcome.ABSENT;
             if (mode != Mode.UPDATING) return Outcome.UNCHANGED;
@@ -54,7 +56,7 @@ final class ManifestApplier {
                 return Outcome.CREATED;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) throw e;
-                live = handle.get(); // created meanwhile (another writer, or our own write before a restart)
+                live = handle.get(); // created meanwhile, and not in the cache yet (another writer, or our own write before a restart)
                 if (live == null) throw e;
             }
         }
@@ -102,7 +104,7 @@ final class ManifestApplier {
 
     /** True when applying {@code m} would write nothing: the live object already is what the manifest says. */
     boolean applied(Manifest m) {
-        GenericKubernetesResource live = LiveObjects.of(client, m).get();
+        GenericKubernetesResource live = cache.get(m);
         if (m.markedForDeletion()) return live == null;
         if (live == null) return false;
         return m.createOnly() || difference(JSON.valueToTree(live), desired(m), "") == null;

@@ -1,0 +1,71 @@
+package io.upshift.operator.cvo;
+
+import io.fabric8.kubernetes.api.Pluralize;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.upshift.core.payload.Manifest;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Reads of the objects a payload applies, served from informer caches (one per kind, started on first use and
+ * waited for until filled) instead of one API request per object per pass. A kind that cannot be watched yet (its
+ * CRD is not established), or whose watch is down, is read from the API directly. Writes never go through here.
+ */
+final class LiveCache implements AutoCloseable {
+
+    private final KubernetesClient client;
+    private final Consumer<String> log;
+    private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
+
+    LiveCache(KubernetesClient client, Consumer<String> log) {
+        this.client = client;
+        this.log = log;
+    }
+
+    /** The object as last seen by its kind's informer; from the API when the kind has none. */
+    GenericKubernetesResource get(Manifest m) {
+        SharedIndexInformer<GenericKubernetesResource> informer = informer(m);
+        // a cache whose watch is down may be stale: read the API until the watch is back
+        if (informer == null || !informer.isWatching()) return LiveObjects.of(client, m).get();
+        String key = m.namespace().isEmpty() ? m.name() : m.namespace() + "/" + m.name();
+        return informer.getStore().getByKey(key);
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> informer(Manifest m) {
+        String gvk = m.apiVersion() + "/" + m.kind();
+        SharedIndexInformer<GenericKubernetesResource> existing = informers.get(gvk);
+        if (existing != null) return existing;
+        String apiVersion = m.apiVersion();
+        int slash = apiVersion.indexOf('/');
+        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder()
+                .withGroup(slash < 0 ? "" : apiVersion.substring(0, slash))
+                .withVersion(slash < 0 ? apiVersion : apiVersion.substring(slash + 1))
+                .withKind(m.kind()).withPlural(Pluralize.toPlural(m.kind().toLowerCase(Locale.ROOT)))
+                .withNamespaced(!m.namespace().isEmpty()).build();
+        try {
+            var resources = client.genericKubernetesResources(ctx);
+            SharedIndexInformer<GenericKubernetesResource> informer = m.namespace().isEmpty() ? resources.inform() : resources.inAnyNamespace().inform();
+            SharedIndexInformer<GenericKubernetesResource> raced = informers.putIfAbsent(gvk, informer);
+            if (raced != null) {
+                informer.close();
+                return raced;
+            }
+            return informer;
+        } catch (KubernetesClientException e) {
+            log.accept(gvk + ": no informer yet, reading from the API: " + e.getMessage());
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        informers.values().forEach(SharedIndexInformer::close);
+        informers.clear();
+    }
+}
