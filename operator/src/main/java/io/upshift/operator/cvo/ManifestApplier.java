@@ -62,10 +62,17 @@ final class ManifestApplier {
         }
         if (m.createOnly()) return Outcome.UNCHANGED;
         JsonNode current = JSON.valueToTree(live);
-        String diff = difference(current, desired, "");
+        String diff = difference(current, desired, "", MergeRules.exact(m));
         if (diff == null) return Outcome.UNCHANGED;
+        if (MergeRules.recreate(m, diff)) {
+            log.accept(Readiness.describe(m) + ": recreating, " + diff + " differs from the payload and cannot be changed in place");
+            handle.withTimeout(30, java.util.concurrent.TimeUnit.SECONDS).delete();
+            handle.create(JSON.convertValue(desired, GenericKubernetesResource.class));
+            writes.addAndGet(2);
+            return Outcome.CREATED;
+        }
         log.accept(Readiness.describe(m) + ": updating, " + diff + " differs from the payload");
-        handle.patch(PatchContext.of(PatchType.JSON), patch(current, desired).toString());
+        handle.patch(PatchContext.of(PatchType.JSON), patch(current, desired, MergeRules.exact(m)).toString());
         writes.incrementAndGet();
         return Outcome.PATCHED;
     }
@@ -75,12 +82,13 @@ final class ManifestApplier {
      * desired one: objects merge key by key (fields others set survive), lists and scalars are replaced. JSON patch
      * rather than merge patch, because the test API server appends lists in merge patches.
      */
-    static com.fasterxml.jackson.databind.node.ArrayNode patch(JsonNode live, ObjectNode desired) {
+    static com.fasterxml.jackson.databind.node.ArrayNode patch(JsonNode live, ObjectNode desired, java.util.Set<String> exact) {
         com.fasterxml.jackson.databind.node.ArrayNode ops = JSON.createArrayNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = desired.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (e.getKey().equals("apiVersion") || e.getKey().equals("kind")) continue;
-            JsonNode value = e.getKey().equals("metadata") ? metadata(live.path("metadata"), e.getValue()) : merge(live.get(e.getKey()), e.getValue());
+            JsonNode value = e.getKey().equals("metadata") ? metadata(live.path("metadata"), e.getValue())
+                    : exact.contains(e.getKey()) ? e.getValue() : merge(live.get(e.getKey()), e.getValue());
             ops.addObject().put("op", "add").put("path", "/" + e.getKey()).set("value", value);
         }
         return ops;
@@ -107,13 +115,20 @@ final class ManifestApplier {
         GenericKubernetesResource live = cache.get(m);
         if (m.markedForDeletion()) return live == null;
         if (live == null) return false;
-        return m.createOnly() || difference(JSON.valueToTree(live), desired(m), "") == null;
+        return m.createOnly() || difference(JSON.valueToTree(live), desired(m), "", MergeRules.exact(m)) == null;
     }
 
     /** The manifest as written: everything but status. */
     static ObjectNode desired(Manifest m) {
         ObjectNode o = m.object().deepCopy();
         o.remove("status");
+        // stringData is write-only: the API keeps it as base64 data, so compare and write it in that form
+        if ("Secret".equals(m.kind()) && m.group().isEmpty() && o.get("stringData") instanceof ObjectNode plain) {
+            ObjectNode data = o.get("data") instanceof ObjectNode d ? d : o.putObject("data");
+            plain.fields().forEachRemaining(f -> data.put(f.getKey(),
+                    java.util.Base64.getEncoder().encodeToString(f.getValue().asText().getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+            o.remove("stringData");
+        }
         return o;
     }
 
@@ -121,6 +136,18 @@ final class ManifestApplier {
      * The first field {@code want} sets that {@code have} does not have with the same value (lists compared item by
      * item), as a path; null when {@code have} covers {@code want}.
      */
+    static String difference(JsonNode have, JsonNode want, String path, java.util.Set<String> exact) {
+        if (path.isEmpty()) {
+            // fields the payload owns whole: a key someone else added is a difference too
+            for (String field : exact) {
+                JsonNode w = want.get(field), h = have.get(field);
+                if (w != null && !w.equals(h == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : h)) return "." + field;
+                if (w == null && h != null && !h.isNull() && h.size() > 0) return "." + field;
+            }
+        }
+        return difference(have, want, path);
+    }
+
     static String difference(JsonNode have, JsonNode want, String path) {
         if (want.isObject()) {
             if (!have.isObject()) return path.isEmpty() ? "the object" : path;
