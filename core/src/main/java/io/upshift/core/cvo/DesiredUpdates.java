@@ -1,6 +1,5 @@
 package io.upshift.core.cvo;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.Release;
@@ -61,16 +60,6 @@ public final class DesiredUpdates {
         for (Release r : nonNull(cv.getStatus().getAvailableUpdates())) if (version.equals(r.getVersion())) return Optional.of(r.getImage());
         for (ConditionalUpdate c : nonNull(cv.getStatus().getConditionalUpdates())) {
             if (version.equals(c.getRelease().getVersion())) return Optional.of(c.getRelease().getImage());
-        }
-        return Optional.empty();
-    }
-
-    /** The Recommended condition of a conditional update to {@code version}, if there is one. */
-    public static Optional<Condition> recommended(ClusterVersion cv, String version) {
-        if (cv.getStatus() == null) return Optional.empty();
-        for (ConditionalUpdate c : nonNull(cv.getStatus().getConditionalUpdates())) {
-            if (!version.equals(c.getRelease().getVersion()) || c.getConditions() == null) continue;
-            return c.getConditions().stream().filter(x -> "Recommended".equals(x.getType())).findFirst();
         }
         return Optional.empty();
     }

@@ -46,6 +46,7 @@ public record OperatorLevel(boolean level, String reason, String message, Effect
     }
 
     private static String status(List<ClusterOperatorStatusCondition> conditions, String type) {
-        return conditions.stream().filter(c -> type.equals(c.getType())).map(ClusterOperatorStatusCondition::getStatus).findFirst().orElse("");
+        ClusterOperatorStatusCondition c = StatusConditions.find(conditions, type);
+        return c == null ? "" : c.getStatus();
     }
 }

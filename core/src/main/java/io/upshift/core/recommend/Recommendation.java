@@ -6,7 +6,9 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdateRisk;
 import io.fabric8.openshift.api.model.config.v1.Release;
+import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Tabwriter;
+import io.upshift.core.status.Conditions;
 import io.upshift.core.version.SemVer;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -46,7 +48,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
         var status = cv.getStatus();
         List<ClusterOperatorStatusCondition> conditions = status == null || status.getConditions() == null ? List.of() : status.getConditions();
 
-        ClusterOperatorStatusCondition failing = find(conditions, "Failing");
+        ClusterOperatorStatusCondition failing = StatusConditions.find(conditions, "Failing");
         String failingAccepted = accept.contains("Failing") ? "accepted " : "";
         if (failing == null) {
             if (!quiet) err.append(failingAccepted).append("warning: No current Failing info, see `oc describe clusterversion` for more details.\n");
@@ -56,7 +58,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
                     .append(failing.getReason()).append("\n  Message: ").append(indent(failing.getMessage())).append("\n\n");
             issues.add("Failing");
         }
-        ClusterOperatorStatusCondition progressing = find(conditions, "Progressing");
+        ClusterOperatorStatusCondition progressing = StatusConditions.find(conditions, "Progressing");
         if (progressing != null && "True".equals(progressing.getStatus()) && !nz(progressing.getMessage()).isEmpty()) {
             if (!quiet) out.append(accept.contains("Progressing") ? "accepted " : "")
                     .append("info: An update is in progress.  You may wish to let this update complete before requesting a new update.\n  ")
@@ -91,7 +93,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
             }
         }
 
-        ClusterOperatorStatusCondition retrieved = find(conditions, "RetrievedUpdates");
+        ClusterOperatorStatusCondition retrieved = StatusConditions.find(conditions, "RetrievedUpdates");
         if (retrieved != null && !"True".equals(retrieved.getStatus())) {
             if (!quiet) err.append("warning: Cannot refresh available updates:\n  Reason: ").append(retrieved.getReason())
                     .append("\n  Message: ").append(indent(retrieved.getMessage())).append("\n\n");
@@ -117,7 +119,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
             u.setRelease(r);
             bucket(buckets, u, r.getVersion(), err);
         }
-        ClusterOperatorStatusCondition upgradeable = find(conditions, "Upgradeable");
+        ClusterOperatorStatusCondition upgradeable = StatusConditions.find(conditions, "Upgradeable");
         if (upgradeable != null && "False".equals(upgradeable.getStatus())) {
             String current = status.getDesired() == null ? "" : nz(status.getDesired().getVersion());
             if (SemVer.isValid(current)) UpgradeableRisk.inject(SemVer.parse(current), upgradeable, buckets);
@@ -225,11 +227,8 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
     /** The Recommended condition when the update is not recommended, or null. */
     static Condition notRecommended(ConditionalUpdate u) {
         if (u.getRisks() == null || u.getRisks().isEmpty()) return null;
-        if (u.getConditions() != null) {
-            for (Condition c : u.getConditions()) {
-                if ("Recommended".equals(c.getType())) return "True".equals(c.getStatus()) ? null : c;
-            }
-        }
+        Condition recommended = Conditions.find(u.getConditions(), "Recommended");
+        if (recommended != null) return "True".equals(recommended.getStatus()) ? null : recommended;
         // oc sizes its list and then appends, so the names follow as many empty strings as there are risks
         List<String> names = new ArrayList<>();
         for (ConditionalUpdateRisk r : u.getRisks()) names.add("");
@@ -250,10 +249,6 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
         }
         SemVer s = SemVer.parse(v);
         buckets.computeIfAbsent(s.major(), k -> new TreeMap<>(Comparator.reverseOrder())).computeIfAbsent(s.minor(), k -> new ArrayList<>()).add(u);
-    }
-
-    static ClusterOperatorStatusCondition find(List<ClusterOperatorStatusCondition> conditions, String type) {
-        return conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
     }
 
     private static String sortedJoin(List<String> items) {

@@ -7,6 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Tabwriter;
+import io.upshift.core.status.Conditions;
 import io.upshift.core.version.SemVer;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -88,7 +89,7 @@ public final class UpgradeView {
     }
 
     static Condition recommended(ConditionalUpdate c) {
-        return c.getConditions() == null ? null : c.getConditions().stream().filter(x -> "Recommended".equals(x.getType())).findFirst().orElse(null);
+        return Conditions.find(c.getConditions(), "Recommended");
     }
 
     static <T> Comparator<T> newestFirst(java.util.function.Function<T, String> version) {
