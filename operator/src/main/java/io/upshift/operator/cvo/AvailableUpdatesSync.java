@@ -70,7 +70,8 @@ final class AvailableUpdatesSync {
         RetrievedUpdates u = current.get();
         List<Release> available = new ArrayList<>();
         for (Target t : u.available()) available.add(release(t));
-        Set<String> accept = new HashSet<>(DesiredUpdates.resolve(cv, null).valid() ? DesiredUpdates.resolve(cv, null).target().acceptRisks() : List.of());
+        DesiredUpdates.Resolution desired = DesiredUpdates.resolve(cv, null);
+        Set<String> accept = new HashSet<>(desired.valid() ? desired.target().acceptRisks() : List.of());
         Map<String, RiskCondition> applies = new HashMap<>();
         List<ConditionalUpdate> conditional = new ArrayList<>();
         for (ConditionalTarget c : u.conditional()) {

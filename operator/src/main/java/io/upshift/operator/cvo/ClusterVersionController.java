@@ -126,24 +126,16 @@ public final class ClusterVersionController implements AutoCloseable {
                     return;
                 } catch (KubernetesClientException e) {
                     log.accept("clusterversion/version: API error, will retry: " + e.getMessage());
-                    sleepQuietly();
+                    sleep(1000);
                 } catch (RuntimeException e) {
                     if (stopping || Thread.currentThread().isInterrupted()) return;
                     log.accept("clusterversion/version: reconcile failed, will retry: " + e);
-                    sleepQuietly();
+                    sleep(1000);
                 }
             }
         }, "cluster-version-controller");
         loop.setDaemon(true);
         loop.start();
-    }
-
-    private void sleepQuietly() {
-        try {
-            Thread.sleep(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** As kill -9 would: stop at once, mid-write or not, with no last word. */
@@ -255,14 +247,7 @@ public final class ClusterVersionController implements AutoCloseable {
             boolean verified = false;
             if (!install && !resume) {
                 Payload current = currentPayload(status);
-                if (current != null) {
-                    var spec = cv.getSpec().getCapabilities();
-                    Capabilities now0 = CapabilitySets.enabled(spec == null ? null : spec.getBaselineCapabilitySet(),
-                            spec == null || spec.getAdditionalEnabledCapabilities() == null ? List.of() : spec.getAdditionalEnabledCapabilities(),
-                            status.getCapabilities() == null || status.getCapabilities().getEnabledCapabilities() == null ? List.of() : status.getCapabilities().getEnabledCapabilities(),
-                            Set.of());
-                    implicit = ImplicitCapabilities.of(current.manifests(), loaded.manifests(), now0);
-                }
+                if (current != null) implicit = ImplicitCapabilities.of(current.manifests(), loaded.manifests(), enabled(cv, status, Set.of()));
                 step = "RetrievePayload";
                 try {
                     if (current == null) throw new ReleaseException(io.upshift.core.release.Reason.VERIFIER_NOT_CONFIGURED, "the running release's payload is not available to verify with");
@@ -533,15 +518,18 @@ public final class ClusterVersionController implements AutoCloseable {
                 .map(TaskError::name).sorted().distinct().toList();
     }
 
-    private Capabilities capabilities(ClusterVersion cv, ClusterVersionStatus status) {
+    /** Capabilities the spec asks for, plus those enabled before (never disabled again) and {@code implicitly} enabled ones. */
+    private static Capabilities enabled(ClusterVersion cv, ClusterVersionStatus status, Set<String> implicitly) {
         var spec = cv.getSpec().getCapabilities();
         List<String> previously = status.getCapabilities() == null || status.getCapabilities().getEnabledCapabilities() == null
                 ? List.of() : status.getCapabilities().getEnabledCapabilities();
-        Capabilities before = CapabilitySets.enabled(spec == null ? null : spec.getBaselineCapabilitySet(),
-                spec == null || spec.getAdditionalEnabledCapabilities() == null ? List.of() : spec.getAdditionalEnabledCapabilities(), previously, Set.of());
-        Capabilities caps = before;
+        return CapabilitySets.enabled(spec == null ? null : spec.getBaselineCapabilitySet(),
+                spec == null || spec.getAdditionalEnabledCapabilities() == null ? List.of() : spec.getAdditionalEnabledCapabilities(), previously, implicitly);
+    }
+
+    private Capabilities capabilities(ClusterVersion cv, ClusterVersionStatus status) {
+        Capabilities caps = enabled(cv, status, implicit);
         Instant now = clock.instant();
-        if (!implicit.isEmpty()) caps = CapabilitySets.enabled(null, List.copyOf(before.enabled()), List.of(), implicit);
         ClusterVersionCapabilitiesStatus s = new ClusterVersionCapabilitiesStatus();
         s.setEnabledCapabilities(new ArrayList<>(new TreeSet<>(caps.enabled())));
         s.setKnownCapabilities(new ArrayList<>(new TreeSet<>(caps.known())));

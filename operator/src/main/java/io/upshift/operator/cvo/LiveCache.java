@@ -1,13 +1,10 @@
 package io.upshift.operator.cvo;
 
-import io.fabric8.kubernetes.api.Pluralize;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.upshift.core.payload.Manifest;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -41,15 +38,8 @@ final class LiveCache implements AutoCloseable {
         String gvk = m.apiVersion() + "/" + m.kind();
         SharedIndexInformer<GenericKubernetesResource> existing = informers.get(gvk);
         if (existing != null) return existing;
-        String apiVersion = m.apiVersion();
-        int slash = apiVersion.indexOf('/');
-        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder()
-                .withGroup(slash < 0 ? "" : apiVersion.substring(0, slash))
-                .withVersion(slash < 0 ? apiVersion : apiVersion.substring(slash + 1))
-                .withKind(m.kind()).withPlural(Pluralize.toPlural(m.kind().toLowerCase(Locale.ROOT)))
-                .withNamespaced(!m.namespace().isEmpty()).build();
         try {
-            var resources = client.genericKubernetesResources(ctx);
+            var resources = client.genericKubernetesResources(LiveObjects.context(m));
             SharedIndexInformer<GenericKubernetesResource> informer = m.namespace().isEmpty() ? resources.inform() : resources.inAnyNamespace().inform();
             SharedIndexInformer<GenericKubernetesResource> raced = informers.putIfAbsent(gvk, informer);
             if (raced != null) {

@@ -18,16 +18,24 @@ final class LiveObjects {
     }
 
     static Resource<GenericKubernetesResource> of(KubernetesClient client, Manifest m) {
-        String apiVersion = m.apiVersion();
+        var resources = client.genericKubernetesResources(context(m));
+        return m.namespace().isEmpty() ? resources.withName(m.name()) : resources.inNamespace(m.namespace()).withName(m.name());
+    }
+
+    /** The API path of a manifest's kind: namespaced when the manifest names a namespace. */
+    static ResourceDefinitionContext context(Manifest m) {
+        return context(m.apiVersion(), m.kind(), !m.namespace().isEmpty());
+    }
+
+    /** The API path of a kind, its plural derived from the kind as the API server does for built-in kinds. */
+    static ResourceDefinitionContext context(String apiVersion, String kind, boolean namespaced) {
         int slash = apiVersion.indexOf('/');
-        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder()
+        return new ResourceDefinitionContext.Builder()
                 .withGroup(slash < 0 ? "" : apiVersion.substring(0, slash))
                 .withVersion(slash < 0 ? apiVersion : apiVersion.substring(slash + 1))
-                .withKind(m.kind())
-                .withPlural(Pluralize.toPlural(m.kind().toLowerCase(Locale.ROOT)))
-                .withNamespaced(!m.namespace().isEmpty())
+                .withKind(kind)
+                .withPlural(Pluralize.toPlural(kind.toLowerCase(Locale.ROOT)))
+                .withNamespaced(namespaced)
                 .build();
-        var resources = client.genericKubernetesResources(ctx);
-        return m.namespace().isEmpty() ? resources.withName(m.name()) : resources.inNamespace(m.namespace()).withName(m.name());
     }
 }

@@ -30,8 +30,8 @@ import java.util.function.Consumer;
 final class StatusWriter {
 
     static final String CRD = "clusterversions.config.openshift.io";
-    private static final ResourceDefinitionContext CV = new ResourceDefinitionContext.Builder().withGroup("config.openshift.io")
-            .withVersion("v1").withKind("ClusterVersion").withPlural("clusterversions").withNamespaced(false).build();
+    private static final ResourceDefinitionContext CV = LiveObjects.context("config.openshift.io/v1", "ClusterVersion", false);
+    private static final ResourceDefinitionContext CRDS = LiveObjects.context("apiextensions.k8s.io/v1", "CustomResourceDefinition", false);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
@@ -101,9 +101,7 @@ final class StatusWriter {
 
     /** The installed CRD's schema and capability enum, re-read when the CRD changes. */
     private void loadCrd() {
-        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup("apiextensions.k8s.io").withVersion("v1")
-                .withKind("CustomResourceDefinition").withPlural("customresourcedefinitions").withNamespaced(false).build();
-        GenericKubernetesResource crd = client.genericKubernetesResources(ctx).withName(CRD).get();
+        GenericKubernetesResource crd = client.genericKubernetesResources(CRDS).withName(CRD).get();
         if (crd == null) {
             schema = null;
             capabilityEnum = null;
