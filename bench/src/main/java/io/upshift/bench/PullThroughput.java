@@ -1,14 +1,13 @@
 package io.upshift.bench;
 
 import io.upshift.release.image.DockerCredentials;
+import io.upshift.release.image.FileTrees;
 import io.upshift.release.image.ImageRef;
 import io.upshift.release.image.ImageStore;
 import io.upshift.release.image.Releases;
 import io.upshift.release.image.ResolvedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * Pull-and-extract throughput from a registry: publishes a payload of about {@code MB} megabytes of manifests
@@ -42,8 +41,6 @@ public final class PullThroughput {
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf("run %d: %.3f s, %.0f MB/s%n", r + 1, seconds, image.size() / 1e6 / seconds);
         }
-        try (Stream<Path> walk = Files.walk(work)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        FileTrees.deleteQuietly(work);
     }
 }

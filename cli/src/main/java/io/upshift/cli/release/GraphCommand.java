@@ -52,9 +52,7 @@ public final class GraphCommand implements Callable<Integer> {
                 var image = registry.releases(err).extract(ImageRef.parse(source), tmp.resolve("payload"), new ProgressLine(err, "pulled"));
                 payload = PayloadLoader.load(tmp.resolve("payload"), image.pullspec(), InclusionRules.defaults(), w -> err.println("warning: " + w));
             } finally {
-                try (var walk = Files.walk(tmp)) {
-                    walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
+                io.upshift.release.image.FileTrees.deleteQuietly(tmp);
             }
         }
         TaskGraph graph = TaskGraph.build(payload.manifests(), mode, attempt);

@@ -88,7 +88,7 @@ public final class ImageBuilder {
                 diffId = Digests.of(tar.digest);
             }
             ImageDescriptor layerDescriptor = new ImageDescriptor(LAYER_MEDIA_TYPE, Digests.of(compressed.digest), compressed.count);
-            deleteTree(staged);
+            FileTrees.delete(staged);
 
             byte[] config = config(metadata, diffId);
             ImageDescriptor configDescriptor = new ImageDescriptor(CONFIG_MEDIA_TYPE, Digests.of(config), config.length);
@@ -158,13 +158,6 @@ public final class ImageBuilder {
             Path target = to.resolve(from.relativize(p).toString());
             if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(target);
             else if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.copy(p, target);
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
         }
     }
 }

@@ -86,10 +86,10 @@ public final class OciLayoutStore implements ImageStore {
             BlobCheck.verify(image.ref(), blob, counted.count, Digests.of(counted.digest));
             progress.bytes(counted.count, blob.size());
         } catch (IOException e) {
-            deleteQuietly(target);
+            FileTrees.deleteQuietly(target);
             throw new ReleaseException(Reason.IMAGE_NOT_FOUND, image.ref() + ": blob " + blob.digest() + " cannot be read from the layout: " + e.getMessage(), e);
         } catch (ReleaseException e) {
-            deleteQuietly(target);
+            FileTrees.deleteQuietly(target);
             throw e;
         }
     }
@@ -143,13 +143,5 @@ public final class OciLayoutStore implements ImageStore {
         JsonNode node = JSON.readTree(index.toFile());
         if (!(node instanceof ObjectNode o)) throw new IOException("index.json is not an object");
         return o;
-    }
-
-    static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException ignored) {
-            // best effort: the caller reports the original failure
-        }
     }
 }

@@ -96,7 +96,7 @@ public final class RegistryStore implements ImageStore {
             client.pullBlob(DescriptorDigest.fromDigest(blob.digest()), size -> { }, n -> progress.bytes(sink.count, blob.size()))
                     .writeTo(counted);
         } catch (IOException | DigestException e) {
-            OciLayoutStore.deleteQuietly(target);
+            FileTrees.deleteQuietly(target);
             if (counted != null && counted.count < blob.size() && !(e instanceof ResponseException)) {
                 throw new ReleaseException(Reason.BLOB_TRUNCATED, image.ref() + ": blob " + blob.digest() + " ended after "
                         + counted.count + " of " + blob.size() + " bytes (" + e.getMessage() + ")", e);
@@ -106,7 +106,7 @@ public final class RegistryStore implements ImageStore {
         try {
             BlobCheck.verify(image.ref(), blob, counted.count, Digests.of(counted.digest));
         } catch (ReleaseException e) {
-            OciLayoutStore.deleteQuietly(target);
+            FileTrees.deleteQuietly(target);
             throw e;
         }
     }

@@ -88,13 +88,7 @@ public final class ReleaseScraper {
         } catch (IOException e) {
             throw new ReleaseException(io.upshift.core.release.Reason.IMAGE_INVALID, ref + ": " + e.getMessage(), e);
         } finally {
-            if (work != null) {
-                try {
-                    ImageBuilder.deleteTree(work);
-                } catch (IOException ignored) {
-                    // temporary files only
-                }
-            }
+            if (work != null) FileTrees.deleteQuietly(work);
         }
     }
 

@@ -38,7 +38,7 @@ public final class Releases {
             String digest = store(to).push(image, to, progress);
             return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), List.of(image.layerDescriptor()));
         } finally {
-            deleteQuietly(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 
@@ -63,7 +63,7 @@ public final class Releases {
             SafeExtractor.extract(layers, target);
             return image;
         } finally {
-            deleteQuietly(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 
@@ -76,7 +76,7 @@ public final class Releases {
             Payload payload = PayloadLoader.load(payloadDir, image.pullspec(), InclusionRules.defaults(), warnings);
             return new ReleaseInfo(image, payload);
         } finally {
-            deleteQuietly(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 
@@ -85,14 +85,6 @@ public final class Releases {
             return Files.createTempDirectory("upshift-release-");
         } catch (IOException e) {
             throw new ReleaseException(Reason.IMAGE_INVALID, "cannot create a temporary directory: " + e.getMessage(), e);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            ImageBuilder.deleteTree(dir);
-        } catch (IOException ignored) {
-            // temporary files only
         }
     }
 }

@@ -54,10 +54,10 @@ public final class SafeExtractor {
             Files.deleteIfExists(absolute);
             Files.move(staging, absolute, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            deleteQuietly(staging);
+            FileTrees.deleteQuietly(staging);
             throw new ReleaseException(Reason.IMAGE_INVALID, "cannot unpack the image into " + target + ": " + e.getMessage(), e);
         } catch (ReleaseException e) {
-            deleteQuietly(staging);
+            FileTrees.deleteQuietly(staging);
             throw e;
         }
     }
@@ -94,7 +94,7 @@ public final class SafeExtractor {
                 } else if (leaf.startsWith(".wh.")) {
                     // OCI whiteout: a later layer removes a file of an earlier one
                     if (leaf.equals(".wh..wh..opq")) clear(dest.getParent());
-                    else ImageBuilder.deleteTree(dest.getParent().resolve(leaf.substring(4)));
+                    else FileTrees.delete(dest.getParent().resolve(leaf.substring(4)));
                 } else if (e.isDirectory()) {
                     Files.createDirectories(dest);
                 } else if (e.isFile()) {
@@ -131,7 +131,7 @@ public final class SafeExtractor {
     private static void clear(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) return;
         try (var entries = Files.list(dir)) {
-            for (Path p : entries.toList()) ImageBuilder.deleteTree(p);
+            for (Path p : entries.toList()) FileTrees.delete(p);
         }
     }
 
@@ -139,11 +139,4 @@ public final class SafeExtractor {
         return new ReleaseException(Reason.UNSAFE_LAYER_ENTRY, "layer entry \"" + entry + "\" " + why + "; nothing was extracted");
     }
 
-    private static void deleteQuietly(Path dir) {
-        try {
-            ImageBuilder.deleteTree(dir);
-        } catch (IOException ignored) {
-            // best effort: the original failure is what the caller reports
-        }
-    }
 }
