@@ -9,7 +9,6 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,10 +36,7 @@ class RecommendLiveTest {
                 .endConditionalUpdate()
                 .endStatus().build();
         client.resources(ClusterVersion.class).resource(cv).create();
-        String kubeconfig = "apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n  cluster:\n    server: " + client.getMasterUrl()
-                + "\n    insecure-skip-tls-verify: true\ncontexts:\n- name: mock\n  context:\n    cluster: mock\n    user: mock\n"
-                + "current-context: mock\nusers:\n- name: mock\n  user:\n    token: t\n";
-        Path file = Files.writeString(dir.resolve("kubeconfig"), kubeconfig);
+        Path file = CliRun.kubeconfig(dir, client.getMasterUrl().toString());
         StringWriter out = new StringWriter(), err = new StringWriter();
         var cl = Upshift.commandLine();
         cl.setOut(new PrintWriter(out));

@@ -1,9 +1,8 @@
 package io.upshift.cli;
 
+import static io.upshift.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -15,17 +14,6 @@ class ReleaseCommandTest {
     @TempDir
     Path dir;
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        var cl = Upshift.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
-    }
 
     private Path payload() throws Exception {
         Path p = dir.resolve("payload");
@@ -43,26 +31,26 @@ class ReleaseCommandTest {
         String layout = "oci:" + dir.resolve("images") + ":2.1.0";
         assertThat(run("release", "keygen", "--out", dir.resolve("signer").toString()).code()).isZero();
 
-        Result published = run("release", "new", "--from", payload().toString(), "--version", "2.1.0", "--previous", "2.0.0", "--to", layout);
+        CliRun.Result published = run("release", "new", "--from", payload().toString(), "--version", "2.1.0", "--previous", "2.0.0", "--to", layout);
         assertThat(published.code()).as(published.err()).isZero();
         assertThat(published.out()).startsWith("Published 2.1.0 as oci:" + dir.resolve("images") + "@sha256:");
         String digest = published.out().strip().replaceFirst(".*@", "");
 
-        Result info = run("release", "info", layout);
+        CliRun.Result info = run("release", "info", layout);
         assertThat(info.out()).contains("Name:      2.1.0\nDigest:    " + digest).contains("Upgrades:  2.0.0")
                 .contains("  run-level 10: 1\n  run-level 20: 2\n");
 
-        Result graph = run("release", "graph", layout);
+        CliRun.Result graph = run("release", "graph", layout);
         assertThat(graph.out()).startsWith("Updating graph of release 2.1.0: 3 manifests in 3 nodes (0 spacers), 16 workers")
                 .contains("node 2 after 0: 1 manifest");
         assertThat(run("release", "graph", layout, "--dot").out()).startsWith("digraph tasks {").contains("  0 -> 1;");
 
         Path store = dir.resolve("sigs");
-        Result signed = run("release", "sign", layout, "--key", dir.resolve("signer.key").toString(), "--store", store.toString());
+        CliRun.Result signed = run("release", "sign", layout, "--key", dir.resolve("signer.key").toString(), "--store", store.toString());
         assertThat(signed.code()).as(signed.err()).isZero();
         assertThat(store.resolve("sha256=" + digest.substring(7)).resolve("signature-1")).exists();
 
-        Result verified = run("release", "verify", digest, "--keyring", dir.resolve("signer.pub").toString(), "--store", store.toString());
+        CliRun.Result verified = run("release", "verify", digest, "--keyring", dir.resolve("signer.pub").toString(), "--store", store.toString());
         assertThat(verified.code()).as(verified.err()).isZero();
         assertThat(verified.out()).startsWith("Verified " + digest);
 
@@ -73,22 +61,22 @@ class ReleaseCommandTest {
     @Test
     void refusalsAreOneLineWithTheReasonCode() throws Exception {
         run("release", "keygen", "--out", dir.resolve("k").toString());
-        Result unsigned = run("release", "verify", "sha256:" + "0".repeat(64), "--keyring", dir.resolve("k.pub").toString(), "--store", dir.toString());
+        CliRun.Result unsigned = run("release", "verify", "sha256:" + "0".repeat(64), "--keyring", dir.resolve("k.pub").toString(), "--store", dir.toString());
         assertThat(unsigned.code()).isEqualTo(2);
         assertThat(unsigned.err()).startsWith("upshift: SignatureMissing: no signature for sha256:0000").hasLineCount(1);
 
-        Result byTag = run("release", "verify", "registry.example/r:1.0.0", "--keyring", dir.resolve("k.pub").toString(), "--store", dir.toString());
+        CliRun.Result byTag = run("release", "verify", "registry.example/r:1.0.0", "--keyring", dir.resolve("k.pub").toString(), "--store", dir.toString());
         assertThat(byTag.err()).startsWith("upshift: ReleaseNotByDigest: ");
 
-        Result badVersion = run("release", "new", "--from", payload().toString(), "--version", "two", "--to", "oci:" + dir.resolve("i"));
+        CliRun.Result badVersion = run("release", "new", "--from", payload().toString(), "--version", "two", "--to", "oci:" + dir.resolve("i"));
         assertThat(badVersion.code()).isEqualTo(2);
         assertThat(badVersion.err()).isEqualTo("upshift: ReleaseMetadataInvalid: --version \"two\" is not a semantic version\n");
         assertThat(dir.resolve("i")).doesNotExist();
 
-        Result missing = run("release", "info", "oci:" + dir.resolve("nothing"));
+        CliRun.Result missing = run("release", "info", "oci:" + dir.resolve("nothing"));
         assertThat(missing.err()).startsWith("upshift: ImageNotFound: ");
 
-        Result overwrite = run("release", "keygen", "--out", dir.resolve("k").toString());
+        CliRun.Result overwrite = run("release", "keygen", "--out", dir.resolve("k").toString());
         assertThat(overwrite.code()).isEqualTo(2);
         assertThat(overwrite.err()).contains("already exists; not overwriting a key");
     }

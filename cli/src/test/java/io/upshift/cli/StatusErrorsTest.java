@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import static io.upshift.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,8 +10,6 @@ import io.upshift.core.snapshot.SnapshotDump;
 import io.upshift.core.synthetic.SyntheticCluster;
 import java.time.Instant;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -25,18 +24,6 @@ class StatusErrorsTest {
     @TempDir
     Path dir;
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cl = Upshift.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
-    }
 
     private Path snapshot() throws IOException {
         SnapshotDump.write(dir, new SyntheticCluster(4, 1, 6, 0.5, Instant.parse("2026-11-20T10:00:00Z")).objects());
@@ -45,7 +32,7 @@ class StatusErrorsTest {
 
     @Test
     void aValidSnapshotRenders() throws IOException {
-        Result r = run("status", "--snapshot", snapshot().toString());
+        CliRun.Result r = run("status", "--snapshot", snapshot().toString());
         assertThat(r.code()).isZero();
         assertThat(r.out()).startsWith("= Control Plane =\n");
     }
@@ -54,7 +41,7 @@ class StatusErrorsTest {
     void malformedYamlNamesTheFileAndLine() throws IOException {
         snapshot();
         Files.writeString(dir.resolve("nodes.yaml"), "apiVersion: v1\nkind: List\nitems: [\n  - {name: x\n");
-        Result r = run("status", "--snapshot", dir.toString());
+        CliRun.Result r = run("status", "--snapshot", dir.toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).startsWith("upshift: " + dir.resolve("nodes.yaml") + ": line ").contains("not valid YAML").hasLineCount(1);
@@ -65,7 +52,7 @@ class StatusErrorsTest {
         snapshot();
         Path cv = dir.resolve("clusterversions.yaml");
         Files.writeString(cv, Files.readString(cv).replaceFirst("state: \"?Partial\"?", "state: Done"));
-        Result r = run("status", "--snapshot", dir.toString());
+        CliRun.Result r = run("status", "--snapshot", dir.toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("upshift: " + cv + ": ClusterVersion version: status.history[0].state: unknown value \"Done\" (expected one of Completed, Partial)\n");
     }
@@ -74,7 +61,7 @@ class StatusErrorsTest {
     void aSnapshotWithoutClusterVersionSaysSo() throws IOException {
         snapshot();
         Files.delete(dir.resolve("clusterversions.yaml"));
-        Result r = run("status", "--snapshot", dir.toString());
+        CliRun.Result r = run("status", "--snapshot", dir.toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("no ClusterVersion found").hasLineCount(1);
     }
@@ -83,7 +70,7 @@ class StatusErrorsTest {
     void aMissingMockSiblingIsNamedAsGiven() throws IOException {
         Path cv = dir.resolve("case-cv.yaml");
         Files.copy(snapshot().resolve("clusterversions.yaml"), cv);
-        Result r = run("status", "--mock-clusterversion", cv.toString());
+        CliRun.Result r = run("status", "--mock-clusterversion", cv.toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("upshift: " + dir.resolve("case-co.yaml") + ": no such file\n");
     }
@@ -102,14 +89,14 @@ class StatusErrorsTest {
                 contexts: [{name: mock, context: {cluster: mock, user: me}}]
                 current-context: mock
                 """.formatted(client.getConfiguration().getMasterUrl()));
-        Result r = run("status", "--kubeconfig", kubeconfig.toString());
+        CliRun.Result r = run("status", "--kubeconfig", kubeconfig.toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("upshift: cannot read clusterversions.config.openshift.io/version: HTTP 403 forbidden: the account may not read it\n");
     }
 
     @Test
     void anUnknownDetailsValueIsRejected() {
-        Result r = run("status", "--details=everything", "--snapshot", dir.toString());
+        CliRun.Result r = run("status", "--details=everything", "--snapshot", dir.toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("upshift: invalid value for --details: everything (must be one of none, all, nodes, health, operators)\n");
     }

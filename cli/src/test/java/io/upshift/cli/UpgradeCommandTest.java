@@ -7,9 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,17 +23,9 @@ class UpgradeCommandTest {
 
     Path kubeconfig;
 
-    record Result(int code, String out, String err) {
-    }
-
-    Result run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        var cl = Upshift.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
+    CliRun.Result run(String... args) {
         String[] all = java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of("--kubeconfig", kubeconfig.toString())).toArray(String[]::new);
-        int code = cl.execute(all);
-        return new Result(code, out.toString(), err.toString());
+        return CliRun.run(all);
     }
 
     @BeforeEach
@@ -55,8 +44,7 @@ class UpgradeCommandTest {
                 .endConditionalUpdate()
                 .endStatus().build();
         client.resources(ClusterVersion.class).resource(cv).create();
-        kubeconfig = Files.writeString(dir.resolve("kubeconfig"), "apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n  cluster:\n    server: " + client.getMasterUrl()
-                + "\n    insecure-skip-tls-verify: true\ncontexts:\n- name: mock\n  context:\n    cluster: mock\n    user: mock\ncurrent-context: mock\nusers:\n- name: mock\n  user:\n    token: t\n");
+        kubeconfig = CliRun.kubeconfig(dir, client.getMasterUrl().toString());
     }
 
     ClusterVersion cv() {
@@ -65,7 +53,7 @@ class UpgradeCommandTest {
 
     @Test
     void viewListsRecommendedUpdatesNewestFirst() {
-        Result r = run("upgrade");
+        CliRun.Result r = run("upgrade");
         assertThat(r.out()).isEqualTo("Cluster version is 4.18.1\n\nUpstream is unset, so the cluster will use an appropriate default.\n"
                 + "Channel: stable-4.18 (available channels: fast-4.18, stable-4.18)\n\nRecommended updates:\n\n"
                 + "  VERSION     IMAGE\n  4.18.10     r@sha256:" + "a".repeat(64) + "\n  4.18.2      r@sha256:" + "2".repeat(64) + "\n"
@@ -79,15 +67,15 @@ class UpgradeCommandTest {
         assertThat(run("upgrade", "--to", "4.18.2").out()).isEqualTo("Requested update to 4.18.2\n");
         assertThat(cv().getSpec().getDesiredUpdate().getImage()).isEqualTo("r@sha256:" + "2".repeat(64));
 
-        Result risky = run("upgrade", "--to", "4.19.0");
+        CliRun.Result risky = run("upgrade", "--to", "4.19.0");
         assertThat(risky.code()).isEqualTo(2);
         assertThat(risky.err()).contains("the update to 4.19.0 is not recommended (Recommended=False SlowDisks").contains("--allow-not-recommended");
         assertThat(cv().getSpec().getDesiredUpdate().getVersion()).isEqualTo("4.18.2");
         assertThat(run("upgrade", "--to", "4.19.0", "--allow-not-recommended").out()).isEqualTo("Requested update to 4.19.0\n");
 
-        Result unknown = run("upgrade", "--to", "4.20.0");
+        CliRun.Result unknown = run("upgrade", "--to", "4.20.0");
         assertThat(unknown.err()).contains("the update 4.20.0 is not one of the available updates: 4.18.2, 4.18.10");
-        Result byTag = run("upgrade", "--to-image", "quay.example/release:4.18.3");
+        CliRun.Result byTag = run("upgrade", "--to-image", "quay.example/release:4.18.3");
         assertThat(byTag.err()).contains("is by tag: only a release named by digest can be verified");
         assertThat(run("upgrade", "--to-latest").out()).isEqualTo("Requested update to 4.18.10\n");
         assertThat(run("upgrade", "--clear").out()).isEqualTo("Cleared the update field, still at 4.18.1\n");

@@ -1,13 +1,12 @@
 package io.upshift.cli.demo;
 
+import static io.upshift.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
-import io.upshift.cli.Upshift;
+import io.upshift.cli.CliRun;
 import io.upshift.core.cvo.StatusConditions;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,16 +35,14 @@ class RollbackTest {
             assertThat(reported.getStatus()).isEqualTo("False");
             assertThat(reported.getMessage()).contains("OperatorLifecycleManagerV1");
 
-            Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), "apiVersion: v1\nkind: Config\nclusters:\n- name: demo\n  cluster:\n    server: "
-                    + demo.client().getMasterUrl() + "\ncontexts:\n- name: demo\n  context:\n    cluster: demo\n    user: demo\ncurrent-context: demo\n"
-                    + "users:\n- name: demo\n  user:\n    token: t\n");
+            Path kubeconfig = CliRun.kubeconfig(dir, demo.client().getMasterUrl().toString());
             assertThat(run("rollback", "--kubeconfig", kubeconfig.toString()).err()).contains("there is no previous release to roll back to");
 
             demo.requestUpdate();
             assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(60), () -> { })).isTrue();
             assertThat(StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "CapabilitiesReported").getStatus()).isEqualTo("True");
 
-            Result rollback = run("rollback", "--kubeconfig", kubeconfig.toString());
+            CliRun.Result rollback = run("rollback", "--kubeconfig", kubeconfig.toString());
             assertThat(rollback.out()).startsWith("Requested rollback from " + DemoRun.TO + " to " + DemoRun.FROM);
             Thread.sleep(1000);
             assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
@@ -54,20 +51,9 @@ class RollbackTest {
             assertThat(StatusConditions.find(cv.getStatus().getConditions(), "CapabilitiesReported").getStatus()).isEqualTo("False");
             assertThat(cv.getStatus().getCapabilities().getEnabledCapabilities()).doesNotContain("OperatorLifecycleManagerV1", "MachineAPI").contains("baremetal", "NodeTuning");
 
-            Result upgradeView = run("upgrade", "--kubeconfig", kubeconfig.toString());
+            CliRun.Result upgradeView = run("upgrade", "--kubeconfig", kubeconfig.toString());
             assertThat(upgradeView.out()).startsWith("Cluster version is " + DemoRun.FROM + "\n\nUpstream is unset, so the cluster will use an appropriate default.\nChannel: stable-4.18");
         }
     }
 
-    record Result(int code, String out, String err) {
-    }
-
-    static Result run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        var cl = Upshift.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
-    }
 }
