@@ -10,7 +10,6 @@ import io.upshift.core.snapshot.AlertsFile;
 import io.upshift.core.snapshot.ResourceFiles;
 import io.upshift.core.version.SemVer;
 import io.upshift.operator.alerts.AlertsClient;
-import io.upshift.operator.cluster.ClusterReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -78,11 +77,10 @@ public final class RecommendCommand implements Callable<Integer> {
                     : AlertPrechecks.noTestData(alertsPath);
         } else {
             try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
-                cv = ClusterReader.call("clusterversions.config.openshift.io/version",
-                        () -> client.resources(ClusterVersion.class).withName("version").get());
+                cv = ClusterVersions.get(client);
             }
             if (cv == null) {
-                throw new IllegalStateException("No cluster version information available: clusterversions.config.openshift.io/version does not exist");
+                throw new IllegalStateException("No cluster version information available: " + ClusterVersions.NAME + " does not exist");
             }
             if (alertsUrl == null) {
                 precheckError = "no alerts source: pass --alerts-url to check firing alerts";

@@ -5,7 +5,6 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.Update;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.core.version.SemVer;
-import io.upshift.operator.cluster.ClusterReader;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,9 +30,8 @@ public final class RollbackCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
-            ClusterVersion cv = ClusterReader.call("clusterversions.config.openshift.io/version",
-                    () -> client.resources(ClusterVersion.class).withName("version").get());
-            if (cv == null) throw new IllegalStateException("clusterversions.config.openshift.io/version does not exist");
+            ClusterVersion cv = ClusterVersions.get(client);
+            if (cv == null) throw new IllegalStateException(ClusterVersions.NAME + " does not exist");
             List<UpdateHistory> history = cv.getStatus() == null || cv.getStatus().getHistory() == null ? List.of() : cv.getStatus().getHistory();
             if (history.size() < 2) throw new IllegalStateException("there is no previous release to roll back to: the history has " + history.size() + " entr" + (history.size() == 1 ? "y" : "ies"));
             UpdateHistory current = history.get(0), previous = history.get(1);
@@ -52,7 +50,7 @@ public final class RollbackCommand implements Callable<Integer> {
             update.setVersion(previous.getVersion());
             update.setImage(previous.getImage());
             cv.getSpec().setDesiredUpdate(update);
-            ClusterReader.call("clusterversions.config.openshift.io/version", () -> client.resources(ClusterVersion.class).resource(cv).update());
+            ClusterVersions.update(client, cv);
             spec.commandLine().getOut().println("Requested rollback from " + now + " to " + before + " (" + previous.getImage() + ")");
             spec.commandLine().getOut().flush();
             return 0;

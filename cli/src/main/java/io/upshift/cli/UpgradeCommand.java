@@ -9,7 +9,6 @@ import io.fabric8.openshift.api.model.config.v1.Update;
 import io.upshift.core.status.Conditions;
 import io.upshift.core.upgrade.UpgradeView;
 import io.upshift.core.version.SemVer;
-import io.upshift.operator.cluster.ClusterReader;
 import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.List;
@@ -62,9 +61,8 @@ public final class UpgradeCommand implements Callable<Integer> {
         if (modes > 1) throw new IllegalArgumentException("only one of --to, --to-image, --to-latest and --clear may be given");
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
-            ClusterVersion cv = ClusterReader.call("clusterversions.config.openshift.io/version",
-                    () -> client.resources(ClusterVersion.class).withName("version").get());
-            if (cv == null) throw new IllegalStateException("clusterversions.config.openshift.io/version does not exist: is Upshift (or OpenShift) installed?");
+            ClusterVersion cv = ClusterVersions.get(client);
+            if (cv == null) throw new IllegalStateException(ClusterVersions.NAME + " does not exist: is Upshift (or OpenShift) installed?");
             if (modes == 0) {
                 UpgradeView.Output o = UpgradeView.render(cv, includeNotRecommended);
                 out.print(o.out());
@@ -79,7 +77,7 @@ public final class UpgradeCommand implements Callable<Integer> {
                     out.println("info: No update in progress");
                 } else {
                     cv.getSpec().setDesiredUpdate(null);
-                    write(client, cv);
+                    ClusterVersions.update(client, cv);
                     out.println("Cleared the update field, still at " + current);
                 }
                 out.flush();
@@ -113,16 +111,12 @@ public final class UpgradeCommand implements Callable<Integer> {
             }
             if (force) err.println("warning: --force overrides cluster verification of your supplied release image and waives any update precondition failures.");
             cv.getSpec().setDesiredUpdate(update);
-            write(client, cv);
+            ClusterVersions.update(client, cv);
             out.println(update.getVersion() != null ? "Requested update to " + update.getVersion() : "Requested update to release image " + update.getImage());
             out.flush();
             err.flush();
             return 0;
         }
-    }
-
-    private void write(KubernetesClient client, ClusterVersion cv) {
-        ClusterReader.call("clusterversions.config.openshift.io/version", () -> client.resources(ClusterVersion.class).resource(cv).update());
     }
 
     private Release find(ClusterVersion cv, String version, PrintWriter err) {
