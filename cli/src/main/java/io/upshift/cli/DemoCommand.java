@@ -3,6 +3,7 @@ package io.upshift.cli;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.upshift.cli.demo.DemoRun;
+import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Details;
 import io.upshift.core.render.StatusRenderer;
 import io.upshift.core.status.UpdateAssessment;
@@ -110,8 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
     private static void show(PrintWriter out, DemoRun demo, boolean refresh) {
         String text;
         ClusterVersion cv = demo.clusterVersion();
-        ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null || cv.getStatus().getConditions() == null ? null
-                : cv.getStatus().getConditions().stream().filter(c -> "Progressing".equals(c.getType())).findFirst().orElse(null);
+        ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null ? null : StatusConditions.find(cv.getStatus().getConditions(), "Progressing");
         String progressing = p == null ? "(no status yet)" : "ClusterVersion Progressing=" + p.getStatus() + ": " + p.getMessage();
         try {
             Instant now = Instant.now();

@@ -7,6 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.OperandVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.core.cvo.StatusConditions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -85,8 +86,7 @@ public final class Metrics implements AutoCloseable {
         }
         m.append("# HELP cluster_operator_up 1 if a cluster operator is Available=True.\n# TYPE cluster_operator_up gauge\n");
         for (ClusterOperator co : operators) {
-            List<ClusterOperatorStatusCondition> cs = co.getStatus() == null || co.getStatus().getConditions() == null ? List.of() : co.getStatus().getConditions();
-            ClusterOperatorStatusCondition available = cs.stream().filter(c -> "Available".equals(c.getType())).findFirst().orElse(null);
+            ClusterOperatorStatusCondition available = co.getStatus() == null ? null : StatusConditions.find(co.getStatus().getConditions(), "Available");
             String version = co.getStatus() == null || co.getStatus().getVersions() == null ? "" : co.getStatus().getVersions().stream()
                     .filter(v -> "operator".equals(v.getName())).map(OperandVersion::getVersion).findFirst().orElse("");
             line(m, "cluster_operator_up", available != null && "True".equals(available.getStatus()) ? 1 : 0,
