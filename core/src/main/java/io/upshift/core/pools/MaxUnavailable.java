@@ -29,10 +29,10 @@ public final class MaxUnavailable {
                     n = Integer.parseInt(s);
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("maxUnavailable \"" + value + "\" is neither a number of nodes nor a percentage (0%-100%)");
+                throw new IllegalArgumentException("spec.maxUnavailable \"" + value + "\" is neither a number of nodes nor a percentage (0%-100%)");
             }
         }
-        if (n < 0) throw new IllegalArgumentException("maxUnavailable " + n + " is negative");
+        if (n < 0) throw new IllegalArgumentException("spec.maxUnavailable " + n + " is negative");
         return Math.max(1, n);
     }
 }

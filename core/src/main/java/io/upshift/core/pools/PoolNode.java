@@ -7,15 +7,25 @@ import java.time.Instant;
  * zone and age, and whether it runs the controller itself.
  *
  * @param state     the agent's state annotation: Done, Working, Degraded, Unreconcilable, Rebooting ("" when unset)
+ * @param reason    the agent's reason annotation (why it is degraded)
  * @param ready     Ready=True, no DiskPressure or NetworkUnavailable, schedulable
  * @param zone      {@code topology.kubernetes.io/zone}, "" when unset
  */
-public record PoolNode(String name, String currentConfig, String desiredConfig, String state, boolean ready, String zone,
-                       Instant created, boolean runsController) {
+public record PoolNode(String name, String currentConfig, String desiredConfig, String state, String reason, boolean ready,
+                       String zone, Instant created, boolean runsController) {
 
-    /** Not available for workloads: not ready, or its agent is busy with a config (and not stuck failing on it). */
+    /**
+     * Not available for workloads: not ready, or told a config it has not finished applying (and not stuck failing
+     * on it). A node told a new config counts at once, before its agent has even noticed, so that the next pass
+     * never picks more than maxUnavailable.
+     */
     public boolean unavailable() {
-        return !ready || (!"Done".equals(state) && !failing());
+        return !ready || (!done() && !failing());
+    }
+
+    /** Its agent applied the config it was told and is idle. */
+    public boolean done() {
+        return "Done".equals(state) && currentConfig.equals(desiredConfig);
     }
 
     public boolean failing() {

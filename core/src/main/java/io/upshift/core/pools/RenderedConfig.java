@@ -22,6 +22,7 @@ import java.util.Map;
  * A pool's rendered MachineConfig: the MachineConfigs its {@code machineConfigSelector} selects, merged in name
  * order — a later file (by path) or unit (by name) replaces an earlier one, kernel arguments are appended (each once),
  * extensions are united, the last OS image given wins — named {@code rendered-<pool>-<hash of the merged content>}.
+ * A file path that is relative or climbs with ".." fails the whole render: nothing of it may be applied.
  */
 public record RenderedConfig(String name, MachineConfigSpec spec, List<String> sources) {
 
@@ -46,8 +47,8 @@ public record RenderedConfig(String name, MachineConfigSpec spec, List<String> s
             MachineConfigSpec s = mc.getSpec() == null ? new MachineConfigSpec() : mc.getSpec();
             JsonNode config = s.getConfig() == null ? JSON.createObjectNode() : JSON.valueToTree(s.getConfig());
             ignitionVersion = config.path("ignition").path("version").asText(ignitionVersion);
-            for (JsonNode f : config.path("storage").path("files")) files.put(f.path("path").asText(), f);
-            for (JsonNode u : config.path("systemd").path("units")) units.put(u.path("name").asText(), u);
+            for (JsonNode f : config.path("storage").path("files")) files.put(checkedPath(mc, f.path("path").asText()), f);
+            for (JsonNode u : config.path("systemd").path("units")) units.put(checkedUnit(mc, u.path("name").asText()), u);
             if (s.getKernelArguments() != null) kernelArguments.addAll(s.getKernelArguments());
             if (s.getExtensions() != null) extensions.addAll(s.getExtensions());
             if (s.getOsImageURL() != null && !s.getOsImageURL().isEmpty()) osImage = s.getOsImageURL();
@@ -68,6 +69,24 @@ public record RenderedConfig(String name, MachineConfigSpec spec, List<String> s
         if (kernelType != null) merged.setKernelType(kernelType);
         merged.setFips(fips);
         return new RenderedConfig(PREFIX + pool + "-" + hash(merged), merged, selected.stream().map(mc -> mc.getMetadata().getName()).toList());
+    }
+
+    /** A file must land where it says on the host: an absolute path without ".." (the agent writes it under its host root). */
+    private static String checkedPath(MachineConfig mc, String path) {
+        if (!path.startsWith("/")) throw invalid(mc, "file path \"" + path + "\" is not absolute");
+        for (String segment : path.split("/")) {
+            if (segment.equals("..")) throw invalid(mc, "file path \"" + path + "\" contains \"..\"");
+        }
+        return path;
+    }
+
+    private static String checkedUnit(MachineConfig mc, String name) {
+        if (name.isEmpty() || name.contains("/") || name.equals("..")) throw invalid(mc, "systemd unit name \"" + name + "\" is not a file name");
+        return name;
+    }
+
+    private static IllegalArgumentException invalid(MachineConfig mc, String why) {
+        return new IllegalArgumentException("MachineConfig " + mc.getMetadata().getName() + ": " + why);
     }
 
     private static String hash(MachineConfigSpec spec) {

@@ -13,7 +13,7 @@ class NodeSelectionTest {
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     static PoolNode node(String name, String desired, String state, boolean ready, String zone, int ageDays) {
-        return new PoolNode(name, "old", desired, state, ready, zone, T0.minusSeconds(86400L * ageDays), false);
+        return new PoolNode(name, "old", desired, state, "", ready, zone, T0.minusSeconds(86400L * ageDays), false);
     }
 
     @Test
@@ -56,7 +56,7 @@ class NodeSelectionTest {
 
     @Test
     void theNodeRunningTheControllerGoesLast() {
-        PoolNode self = new PoolNode("self", "old", "old", "Done", true, "zone-a", T0.minusSeconds(999_999), true);
+        PoolNode self = new PoolNode("self", "old", "old", "Done", "", true, "zone-a", T0.minusSeconds(999_999), true);
         List<PoolNode> nodes = List.of(self, node("m1", "old", "Done", true, "zone-b", 1), node("m2", "old", "Done", true, "zone-c", 1));
         assertThat(NodeSelection.pick(nodes, "new", 1, false)).extracting(PoolNode::name).containsExactly("m1");
         assertThat(NodeSelection.pick(nodes, "new", 3, false)).extracting(PoolNode::name).containsExactly("m1", "m2", "self");

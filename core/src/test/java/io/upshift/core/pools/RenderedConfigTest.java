@@ -1,6 +1,7 @@
 package io.upshift.core.pools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+@SuppressWarnings("unchecked")
 class RenderedConfigTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
@@ -47,5 +49,15 @@ class RenderedConfigTest {
         MachineConfig old = new MachineConfigBuilder().withNewMetadata().withName(r.name()).withLabels(Map.of("machineconfiguration.openshift.io/role", "worker"))
                 .endMetadata().withNewSpec().endSpec().build();
         assertThat(RenderedConfig.render("worker", WORKER, List.of(all.get(0), all.get(1), all.get(3), old)).name()).isEqualTo(r.name());
+    }
+
+    @Test
+    void aRelativeOrClimbingPathFailsTheWholeRender() throws Exception {
+        for (String path : List.of("etc/motd", "/etc/../../root/.ssh/authorized_keys")) {
+            MachineConfig bad = mc("99-worker-bad", "worker", "x", List.of(), "");
+            ((Map<String, Object>) ((List<Object>) ((Map<String, Object>) ((Map<String, Object>) bad.getSpec().getConfig()).get("storage")).get("files")).get(0)).put("path", path);
+            assertThatThrownBy(() -> RenderedConfig.render("worker", WORKER, List.of(mc("00-worker", "worker", "base", List.of(), ""), bad)))
+                    .hasMessageStartingWith("MachineConfig 99-worker-bad: file path \"" + path + "\"");
+        }
     }
 }
