@@ -1,5 +1,13 @@
 package io.upshift.core.status;
 
+import static io.upshift.core.pools.NodeAnnotations.CURRENT_CONFIG;
+import static io.upshift.core.pools.NodeAnnotations.DESIRED_CONFIG;
+import static io.upshift.core.pools.NodeAnnotations.DESIRED_DRAIN;
+import static io.upshift.core.pools.NodeAnnotations.LAST_APPLIED_DRAIN;
+import static io.upshift.core.pools.NodeAnnotations.PREFIX;
+import static io.upshift.core.pools.NodeAnnotations.REASON;
+import static io.upshift.core.pools.NodeAnnotations.STATE;
+
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -13,18 +21,10 @@ import java.util.Map;
  * does (which follows the machine-config operator's own node state rules).
  */
 final class NodeAssessor {
-    static final String PREFIX = "machineconfiguration.openshift.io/";
-    static final String CURRENT_CONFIG = PREFIX + "currentConfig";
-    static final String DESIRED_CONFIG = PREFIX + "desiredConfig";
-    static final String STATE = PREFIX + "state";
-    static final String REASON = PREFIX + "reason";
-    static final String DESIRED_DRAIN = PREFIX + "desiredDrain";
-    static final String LAST_APPLIED_DRAIN = PREFIX + "lastAppliedDrain";
     static final String CURRENT_IMAGE = PREFIX + "currentImage";
     static final String DESIRED_IMAGE = PREFIX + "desiredImage";
     static final String LAYERING_LABEL = PREFIX + "layering-enabled";
     static final String POOL_OS_IMAGE = PREFIX + "newestImageEquivalentConfig";
-    static final String RELEASE_IMAGE_VERSION = PREFIX + "release-image-version";
 
     static final String NOT_READY = "Not ready";
     static final String DISK_PRESSURE = "Disk pressure";

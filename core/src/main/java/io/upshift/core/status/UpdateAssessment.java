@@ -6,6 +6,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.core.pools.NodeAnnotations;
 import io.upshift.api.update.ControlPlane;
 import io.upshift.api.update.HealthInsight;
 import io.upshift.api.update.Informer;
@@ -155,7 +156,7 @@ public final class UpdateAssessment {
             Map<String, String> a = mc.getMetadata().getAnnotations();
             // The first config of a name wins, as a linear search would find it.
             versions.putIfAbsent(mc.getMetadata().getName(),
-                    a == null ? "" : a.getOrDefault(NodeAssessor.RELEASE_IMAGE_VERSION, ""));
+                    a == null ? "" : a.getOrDefault(NodeAnnotations.RELEASE_IMAGE_VERSION, ""));
         }
         return versions;
     }

@@ -2,13 +2,11 @@ package io.upshift.operator.status;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
@@ -19,6 +17,8 @@ import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusSpec;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.core.snapshot.Snapshot;
+import io.upshift.operator.cluster.Debouncer;
+import io.upshift.operator.cluster.Informers;
 import io.upshift.core.status.Alert;
 import io.upshift.core.status.AssessmentException;
 import io.upshift.core.status.ClusterState;
@@ -27,11 +27,8 @@ import io.upshift.core.status.UpdateAssessment;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -52,7 +49,7 @@ public final class UpdateStatusController implements AutoCloseable {
     private final Supplier<Optional<List<Alert>>> alerts;
     private final Debouncer debouncer;
     private final Duration resync;
-    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private final Informers informers;
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong evaluations = new AtomicLong();
     private SharedIndexInformer<ClusterVersion> versions;
@@ -75,56 +72,22 @@ public final class UpdateStatusController implements AutoCloseable {
         this.alerts = alerts;
         this.resync = resync;
         this.debouncer = new Debouncer("update-status", minInterval, this::evaluateSafely);
+        this.informers = new Informers(debouncer::trigger);
     }
 
     /** Starts the informers, waits until their caches are filled, then evaluates once and on every change. */
     public void start() {
-        ResourceEventHandler<HasMetadata> onChange = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(HasMetadata obj) {
-                debouncer.trigger();
-            }
-
-            @Override
-            public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
-                if (!newObj.getMetadata().getResourceVersion().equals(oldObj.getMetadata().getResourceVersion())) {
-                    debouncer.trigger();
-                }
-            }
-
-            @Override
-            public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
-                debouncer.trigger();
-            }
-        };
-        versions = watch(client.resources(ClusterVersion.class).runnableInformer(0), onChange);
-        operators = watch(client.resources(ClusterOperator.class).runnableInformer(0), onChange);
-        pools = watch(client.resources(MachineConfigPool.class).runnableInformer(0), onChange);
-        configs = watch(client.resources(MachineConfig.class).runnableInformer(0), onChange);
-        nodes = watch(client.nodes().runnableInformer(0), onChange);
-        mco = watch(client.apps().deployments().inNamespace(Snapshot.MCO_NAMESPACE)
-                .withName(Snapshot.MCO_NAME).runnableInformer(0), onChange);
-        for (SharedIndexInformer<?> informer : informers) {
-            informer.run();
-        }
-        for (SharedIndexInformer<?> informer : informers) {
-            try {
-                informer.start().toCompletableFuture().get(2, TimeUnit.MINUTES);
-            } catch (Exception e) {
-                throw new IllegalStateException("informer did not sync: " + e.getMessage(), e);
-            }
-        }
+        versions = informers.add(client.resources(ClusterVersion.class).runnableInformer(0));
+        operators = informers.add(client.resources(ClusterOperator.class).runnableInformer(0));
+        pools = informers.add(client.resources(MachineConfigPool.class).runnableInformer(0));
+        configs = informers.add(client.resources(MachineConfig.class).runnableInformer(0));
+        nodes = informers.add(client.nodes().runnableInformer(0));
+        mco = informers.add(client.apps().deployments().inNamespace(Snapshot.MCO_NAMESPACE)
+                .withName(Snapshot.MCO_NAME).runnableInformer(0));
+        informers.start();
         LOG.info("UpdateStatus controller started: {} informers synced", informers.size());
         debouncer.trigger();
         debouncer.every(resync);
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T extends HasMetadata> SharedIndexInformer<T> watch(SharedIndexInformer<T> informer,
-                                                                 ResourceEventHandler<HasMetadata> handler) {
-        informer.addEventHandler((ResourceEventHandler<T>) (ResourceEventHandler<?>) handler);
-        informers.add(informer);
-        return informer;
     }
 
     /** How many times the status was written; for tests and metrics. */
@@ -184,15 +147,8 @@ public final class UpdateStatusController implements AutoCloseable {
             return null;
         }
         Deployment deployment = mco.getIndexer().list().stream().findFirst().orElse(null);
-        return new ClusterState(cv, byName(operators), byName(pools), configs.getIndexer().list(), byName(nodes),
+        return new ClusterState(cv, Informers.byName(operators), Informers.byName(pools), configs.getIndexer().list(), Informers.byName(nodes),
                 Snapshot.mcoImage(deployment), alerts.get());
-    }
-
-    /** The API lists objects by name; caches do not keep an order, so restore it. */
-    private static <T extends HasMetadata> List<T> byName(SharedIndexInformer<T> informer) {
-        List<T> items = new ArrayList<>(informer.getIndexer().list());
-        items.sort(Comparator.comparing(o -> o.getMetadata().getName()));
-        return items;
     }
 
     private UpdateStatus read() {
@@ -226,6 +182,6 @@ public final class UpdateStatusController implements AutoCloseable {
     @Override
     public void close() {
         debouncer.close();
-        informers.forEach(SharedIndexInformer::close);
+        informers.close();
     }
 }

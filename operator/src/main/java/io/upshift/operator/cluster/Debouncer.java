@@ -1,4 +1,4 @@
-package io.upshift.operator.status;
+package io.upshift.operator.cluster;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -10,14 +10,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Runs an action on one thread after something changed, at most once per interval however often things change:
  * a burst of events costs one run at the end of the interval, not one per event.
  */
-final class Debouncer implements AutoCloseable {
+public final class Debouncer implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final Runnable action;
     private final long intervalNanos;
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile long lastRun = Long.MIN_VALUE / 2;
 
-    Debouncer(String threadName, Duration interval, Runnable action) {
+    public Debouncer(String threadName, Duration interval, Runnable action) {
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -28,7 +28,7 @@ final class Debouncer implements AutoCloseable {
     }
 
     /** Asks for a run; runs already asked for and not yet started absorb this one. */
-    void trigger() {
+    public void trigger() {
         if (pending.compareAndSet(false, true)) {
             long wait = Math.max(0, lastRun + intervalNanos - System.nanoTime());
             executor.schedule(this::run, wait, TimeUnit.NANOSECONDS);
@@ -36,7 +36,7 @@ final class Debouncer implements AutoCloseable {
     }
 
     /** Also run every period even without events: some insights depend on time alone. */
-    void every(Duration period) {
+    public void every(Duration period) {
         executor.scheduleWithFixedDelay(this::trigger, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
     }
 

@@ -1,0 +1,75 @@
+package io.upshift.operator.cluster;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A controller's informers: each one calls {@code onChange} when an object is added, deleted or changes its
+ * resourceVersion (not on resyncs), and all are started together, returning once their caches are filled.
+ */
+public final class Informers implements AutoCloseable {
+    private final List<SharedIndexInformer<?>> all = new ArrayList<>();
+    private final ResourceEventHandler<HasMetadata> handler;
+
+    public Informers(Runnable onChange) {
+        this.handler = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(HasMetadata obj) {
+                onChange.run();
+            }
+
+            @Override
+            public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
+                if (!newObj.getMetadata().getResourceVersion().equals(oldObj.getMetadata().getResourceVersion())) {
+                    onChange.run();
+                }
+            }
+
+            @Override
+            public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
+                onChange.run();
+            }
+        };
+    }
+
+    /** Registers a not yet running informer ({@code runnableInformer(0)}). */
+    @SuppressWarnings("unchecked")
+    public <T extends HasMetadata> SharedIndexInformer<T> add(SharedIndexInformer<T> informer) {
+        informer.addEventHandler((ResourceEventHandler<T>) (ResourceEventHandler<?>) handler);
+        all.add(informer);
+        return informer;
+    }
+
+    /** Starts every informer and waits up to two minutes for their caches. */
+    public void start() {
+        all.forEach(SharedIndexInformer::run);
+        for (SharedIndexInformer<?> informer : all) {
+            try {
+                informer.start().toCompletableFuture().get(2, TimeUnit.MINUTES);
+            } catch (Exception e) {
+                throw new IllegalStateException("informer did not sync: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    public int size() {
+        return all.size();
+    }
+
+    /** The API lists objects by name; caches do not keep an order, so restore it. */
+    public static <T extends HasMetadata> List<T> byName(SharedIndexInformer<T> informer) {
+        List<T> items = new ArrayList<>(informer.getIndexer().list());
+        items.sort(Comparator.comparing(o -> o.getMetadata().getName()));
+        return items;
+    }
+
+    @Override
+    public void close() {
+        all.forEach(SharedIndexInformer::stop);
+    }
+}

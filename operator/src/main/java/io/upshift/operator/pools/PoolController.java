@@ -1,0 +1,273 @@
+package io.upshift.operator.pools;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
+import io.upshift.core.pools.MaintenanceWindow;
+import io.upshift.core.pools.MaxUnavailable;
+import io.upshift.core.pools.NodeAnnotations;
+import io.upshift.core.pools.NodeSelection;
+import io.upshift.core.pools.PoolGate;
+import io.upshift.core.pools.PoolMembers;
+import io.upshift.core.pools.PoolNode;
+import io.upshift.core.pools.PoolProgress;
+import io.upshift.core.pools.RenderedConfig;
+import io.upshift.operator.cluster.Debouncer;
+import io.upshift.operator.cluster.Informers;
+import io.upshift.operator.cluster.JsonPatch;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The machine-config pool controller: for each MachineConfigPool it renders the selected MachineConfigs into the
+ * pool's target config, tells nodes to update to it (at most maxUnavailable at a time, inside the maintenance window,
+ * never in a paused pool), and reports the pool's status; then it reports the machine-config ClusterOperator, whose
+ * Upgradeable condition gates the next minor update. Every pass starts from what the caches hold: the controller keeps
+ * no state that a restart would lose, except how long a rendered config has been unused (a restart only delays its
+ * removal).
+ */
+public final class PoolController implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
+    private static final ObjectMapper JSON = Serialization.jsonMapper();
+
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final PoolControllerOptions options;
+    private final Debouncer debouncer;
+    private final Informers informers;
+    private final Map<String, Instant> unusedSince = new HashMap<>();
+    private final OperatorStatusWriter operatorStatus;
+    private final AtomicLong passes = new AtomicLong();
+    private SharedIndexInformer<MachineConfigPool> pools;
+    private SharedIndexInformer<MachineConfig> configs;
+    private SharedIndexInformer<Node> nodes;
+
+    public PoolController(KubernetesClient client, Clock clock, PoolControllerOptions options) {
+        this.client = client;
+        this.clock = clock;
+        this.options = options;
+        this.debouncer = new Debouncer("pool-controller", options.minInterval(), this::reconcileSafely);
+        this.informers = new Informers(debouncer::trigger);
+        this.operatorStatus = new OperatorStatusWriter(client, options.releaseVersion());
+    }
+
+    public PoolController start() {
+        pools = informers.add(client.resources(MachineConfigPool.class).runnableInformer(0));
+        configs = informers.add(client.resources(MachineConfig.class).runnableInformer(0));
+        nodes = informers.add(client.nodes().runnableInformer(0));
+        informers.start();
+        LOG.info("pool controller started for release {}: {} informers synced", options.releaseVersion(), informers.size());
+        debouncer.trigger();
+        debouncer.every(options.resync());
+        return this;
+    }
+
+    /** Completed reconcile passes; for tests and progress output. */
+    public long passes() {
+        return passes.get();
+    }
+
+    private void reconcileSafely() {
+        try {
+            reconcile();
+        } catch (KubernetesClientException e) {
+            LOG.warn("pool reconcile failed (HTTP {}): {}; retrying", e.getCode(), e.getMessage());
+            debouncer.trigger();
+        } catch (RuntimeException e) {
+            LOG.error("pool reconcile failed: {}", e.toString(), e);
+            debouncer.trigger();
+        }
+    }
+
+    /** One pass over every pool, on the caller's thread. */
+    public synchronized void reconcile() {
+        Instant now = clock.instant();
+        List<MachineConfigPool> allPools = Informers.byName(pools);
+        List<MachineConfig> allConfigs = Informers.byName(configs);
+        Map<String, String> versionOf = new HashMap<>();
+        for (MachineConfig mc : allConfigs) {
+            Map<String, String> a = mc.getMetadata().getAnnotations();
+            versionOf.put(mc.getMetadata().getName(), a == null ? "" : a.getOrDefault(NodeAnnotations.RELEASE_IMAGE_VERSION, ""));
+        }
+        Map<String, List<Node>> members = PoolMembers.assign(allPools, Informers.byName(nodes));
+        List<PoolGate.Pool> gate = new ArrayList<>();
+        for (MachineConfigPool pool : allPools) {
+            gate.add(sync(pool, allConfigs, members.get(pool.getMetadata().getName()), versionOf, now));
+        }
+        removeUnused(allPools, members, allConfigs, now);
+        operatorStatus.write(gate, now);
+        passes.incrementAndGet();
+    }
+
+    private PoolGate.Pool sync(MachineConfigPool pool, List<MachineConfig> allConfigs, List<Node> poolNodes,
+                               Map<String, String> versionOf, Instant now) {
+        String name = pool.getMetadata().getName();
+        String target = pool.getSpec() != null && pool.getSpec().getConfiguration() != null
+                ? Objects.requireNonNullElse(pool.getSpec().getConfiguration().getName(), "") : "";
+        String renderError = null;
+        try {
+            RenderedConfig rendered = RenderedConfig.render(name, pool.getSpec() == null ? null : pool.getSpec().getMachineConfigSelector(), allConfigs);
+            if (rendered.sources().isEmpty()) throw new IllegalArgumentException("no MachineConfig matches the pool's machineConfigSelector");
+            if (!versionOf.containsKey(rendered.name())) {
+                createRendered(pool, rendered);
+                versionOf.put(rendered.name(), options.releaseVersion());
+            }
+            if (!rendered.name().equals(target)) {
+                setTarget(pool, rendered);
+                target = rendered.name();
+            }
+        } catch (IllegalArgumentException e) {
+            renderError = e.getMessage();
+            LOG.warn("machineconfigpools/{}: not rendered: {}", name, renderError);
+        }
+
+        List<PoolNode> view = new ArrayList<>(poolNodes.stream().map(n -> PoolMembers.view(n, options.nodeName())).toList());
+        boolean paused = pool.getSpec() != null && Boolean.TRUE.equals(pool.getSpec().getPaused());
+        String specError = null;
+        int maxUnavailable = 1;
+        MaintenanceWindow window = null;
+        try {
+            IntOrString max = pool.getSpec() == null ? null : pool.getSpec().getMaxUnavailable();
+            maxUnavailable = MaxUnavailable.resolve(max == null ? null : max.getIntVal() != null ? max.getIntVal() : max.getStrVal(), view.size());
+            String windowText = pool.getMetadata().getAnnotations() == null ? null : pool.getMetadata().getAnnotations().get(MaintenanceWindow.ANNOTATION);
+            if (windowText != null) window = MaintenanceWindow.parse(windowText);
+        } catch (IllegalArgumentException e) {
+            specError = e.getMessage();
+            LOG.warn("machineconfigpools/{}: no node touched: {}", name, specError);
+        }
+        String waiting = null;
+        String finalTarget = target;
+        boolean due = view.stream().anyMatch(n -> !finalTarget.equals(n.desiredConfig()));
+        if (specError == null && !target.isEmpty() && !paused && due) {
+            if (window != null && !window.isOpen(now)) {
+                waiting = "Waiting for the maintenance window \"" + window.text() + "\" (opens " + window.nextOpening(now)
+                        + ") to update to MachineConfig " + target;
+            } else {
+                for (PoolNode picked : NodeSelection.pick(view, target, maxUnavailable, false)) {
+                    startUpdate(poolNodes, picked.name(), target);
+                    view.set(view.indexOf(picked), new PoolNode(picked.name(), picked.currentConfig(), target, picked.state(),
+                            picked.reason(), picked.ready(), picked.zone(), picked.created(), picked.runsController()));
+                }
+            }
+        }
+        for (Node node : poolNodes) endUpdateTaint(node);
+
+        PoolProgress progress = new PoolProgress(name, target, view, paused, renderError, specError, waiting);
+        writeStatus(pool, progress.status(pool.getStatus(), Objects.requireNonNullElse(pool.getMetadata().getGeneration(), 0L), now));
+        int behind = (int) view.stream().filter(n -> PoolGate.olderMinor(versionOf.getOrDefault(n.currentConfig(), ""), options.releaseVersion())).count();
+        boolean released = progress.isUpdated() && options.releaseVersion().equals(versionOf.get(target));
+        return new PoolGate.Pool(name, progress, behind, released);
+    }
+
+    private void createRendered(MachineConfigPool pool, RenderedConfig rendered) {
+        MachineConfig mc = new MachineConfigBuilder().withNewMetadata().withName(rendered.name())
+                .addToAnnotations(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
+                .addToAnnotations(NodeAnnotations.PREFIX + "generated-by-controller-version", options.releaseVersion())
+                .addNewOwnerReference().withApiVersion("machineconfiguration.openshift.io/v1").withKind("MachineConfigPool")
+                .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid()).withController(true).endOwnerReference()
+                .endMetadata().withSpec(rendered.spec()).build();
+        try {
+            client.resources(MachineConfig.class).resource(mc).create();
+            LOG.info("machineconfigs/{} rendered for pool {} from {}", rendered.name(), pool.getMetadata().getName(), rendered.sources());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) throw e; // already there: the cache was behind
+        }
+    }
+
+    private void setTarget(MachineConfigPool pool, RenderedConfig rendered) {
+        ObjectNode configuration = JSON.createObjectNode().put("name", rendered.name());
+        var sources = configuration.putArray("source");
+        rendered.sources().forEach(s -> sources.addObject().put("apiVersion", "machineconfiguration.openshift.io/v1")
+                .put("kind", "MachineConfig").put("name", s));
+        client.resources(MachineConfigPool.class).withName(pool.getMetadata().getName())
+                .patch(JsonPatch.CONTEXT, new JsonPatch(pool).set("/spec/configuration", configuration).toString());
+        LOG.info("machineconfigpools/{}: target config {}", pool.getMetadata().getName(), rendered.name());
+    }
+
+    /** Tells a node its new config and taints it, so that new workloads prefer nodes that stay. */
+    private void startUpdate(List<Node> poolNodes, String nodeName, String target) {
+        Node node = poolNodes.stream().filter(n -> n.getMetadata().getName().equals(nodeName)).findFirst().orElseThrow();
+        List<Taint> taints = new ArrayList<>(node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints());
+        if (taints.stream().noneMatch(PoolController::isUpdateTaint)) {
+            taints.add(new Taint("PreferNoSchedule", NodeAnnotations.UPDATE_TAINT, null, null));
+        }
+        client.nodes().withName(nodeName).patch(JsonPatch.CONTEXT, new JsonPatch(node)
+                .annotate(NodeAnnotations.DESIRED_CONFIG, target).set("/spec/taints", taints).toString());
+        LOG.info("nodes/{}: desiredConfig {}", nodeName, target);
+    }
+
+    /** A node that finished its config loses the update taint. */
+    private void endUpdateTaint(Node node) {
+        PoolNode view = PoolMembers.view(node, "");
+        List<Taint> taints = node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
+        if (!view.done() || taints.stream().noneMatch(PoolController::isUpdateTaint)) return;
+        client.nodes().withName(node.getMetadata().getName()).patch(JsonPatch.CONTEXT,
+                new JsonPatch(node).set("/spec/taints", taints.stream().filter(t -> !isUpdateTaint(t)).toList()).toString());
+    }
+
+    private static boolean isUpdateTaint(Taint t) {
+        return NodeAnnotations.UPDATE_TAINT.equals(t.getKey()) && "PreferNoSchedule".equals(t.getEffect());
+    }
+
+    private void writeStatus(MachineConfigPool pool, MachineConfigPoolStatus status) {
+        if (JSON.valueToTree(status).equals(JSON.valueToTree(pool.getStatus()))) return;
+        client.resources(MachineConfigPool.class).withName(pool.getMetadata().getName()).subresource("status")
+                .patch(JsonPatch.CONTEXT, new JsonPatch(pool).set("/status", status).toString());
+    }
+
+    /**
+     * Rendered configs no pool targets and no node runs or is told to run are deleted once unused for the grace
+     * period: a node that is slow to report must still find the config it was given.
+     */
+    private void removeUnused(List<MachineConfigPool> allPools, Map<String, List<Node>> members, List<MachineConfig> allConfigs, Instant now) {
+        java.util.Set<String> used = new java.util.HashSet<>();
+        for (MachineConfigPool p : allPools) {
+            if (p.getSpec() != null && p.getSpec().getConfiguration() != null) used.add(p.getSpec().getConfiguration().getName());
+            if (p.getStatus() != null && p.getStatus().getConfiguration() != null) used.add(p.getStatus().getConfiguration().getName());
+        }
+        for (List<Node> ns : members.values()) {
+            for (Node n : ns) {
+                PoolNode v = PoolMembers.view(n, "");
+                used.add(v.currentConfig());
+                used.add(v.desiredConfig());
+            }
+        }
+        for (MachineConfig mc : allConfigs) {
+            String name = mc.getMetadata().getName();
+            if (!name.startsWith(RenderedConfig.PREFIX) || used.contains(name)) {
+                unusedSince.remove(name);
+                continue;
+            }
+            Instant since = unusedSince.computeIfAbsent(name, k -> now);
+            if (!now.isBefore(since.plus(options.renderGrace()))) {
+                client.resources(MachineConfig.class).withName(name).delete();
+                unusedSince.remove(name);
+                LOG.info("machineconfigs/{} deleted: unused for {}", name, options.renderGrace());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        debouncer.close();
+        informers.close();
+    }
+}
