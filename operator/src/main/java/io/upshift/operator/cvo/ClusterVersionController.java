@@ -11,6 +11,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.core.capability.Capabilities;
+import io.upshift.operator.cluster.Events;
 import io.upshift.core.cvo.CapabilitySets;
 import io.upshift.core.cvo.DesiredUpdates;
 import io.upshift.core.cvo.Failing;
@@ -107,7 +108,7 @@ public final class ClusterVersionController implements AutoCloseable {
         this.cache = new LiveCache(client, log);
         this.applier = new ManifestApplier(client, cache, log);
         this.writer = new StatusWriter(client, clock, log);
-        this.events = new Events(client, clock, log);
+        this.events = new Events(client, clock, log, "config.openshift.io/v1", "ClusterVersion", "version", "upshift-cluster-version");
         this.pool = Executors.newFixedThreadPool(Math.max(options.updatingWorkers(), options.reconcilingWorkers()), r -> {
             Thread t = new Thread(r, "cvo-worker");
             t.setDaemon(true);

@@ -1,0 +1,80 @@
+package io.upshift.operator.agent;
+
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Drains a node through the Eviction API (policy/v1), so PodDisruptionBudgets are honoured: DaemonSet and static
+ * (mirror) pods stay; a refused eviction is tried again every {@code drainRetry}, every {@code drainSlowRetry} once
+ * refusals have lasted 10 minutes, until {@code drainTimeout}.
+ */
+final class Drainer {
+    private static final Duration SLOW_AFTER = Duration.ofMinutes(10);
+
+    /** The outcome: drained, or the pods still refused when time ran out. */
+    record Result(boolean drained, List<String> refused) {
+    }
+
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final AgentOptions options;
+    private final Consumer<String> log;
+
+    Drainer(KubernetesClient client, Clock clock, AgentOptions options, Consumer<String> log) {
+        this.client = client;
+        this.clock = clock;
+        this.options = options;
+        this.log = log;
+    }
+
+    Result drain(String node) throws InterruptedException {
+        Instant start = clock.instant();
+        Instant firstRefusal = null;
+        while (true) {
+            List<Pod> pods = evictable(node);
+            if (pods.isEmpty()) return new Result(true, List.of());
+            List<String> refused = new ArrayList<>();
+            for (Pod pod : pods) {
+                String name = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+                if (client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).evict()) {
+                    log.accept("nodes/" + node + ": evicted pod " + name);
+                } else {
+                    refused.add(name);
+                }
+            }
+            if (refused.isEmpty()) continue; // evicted all of this round; look again for stragglers
+            Instant now = clock.instant();
+            if (firstRefusal == null) firstRefusal = now;
+            if (!now.isBefore(start.plus(options.drainTimeout()))) return new Result(false, refused);
+            log.accept("nodes/" + node + ": eviction refused (disruption budget) for " + String.join(", ", refused) + "; retrying");
+            Duration wait = Duration.between(firstRefusal, now).compareTo(SLOW_AFTER) >= 0 ? options.drainSlowRetry() : options.drainRetry();
+            Thread.sleep(Math.max(1, Math.min(wait.toMillis(), Duration.between(now, start.plus(options.drainTimeout())).toMillis())));
+        }
+    }
+
+    private List<Pod> evictable(String node) {
+        List<Pod> pods = client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
+        return pods.stream()
+                .filter(p -> node.equals(p.getSpec() == null ? null : p.getSpec().getNodeName())) // in case the server ignored the selector
+                .filter(p -> !ownedByDaemonSet(p) && !isMirror(p))
+                .toList();
+    }
+
+    private static boolean ownedByDaemonSet(Pod pod) {
+        List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
+        return owners != null && owners.stream().anyMatch(o -> "DaemonSet".equals(o.getKind()));
+    }
+
+    private static boolean isMirror(Pod pod) {
+        Map<String, String> a = pod.getMetadata().getAnnotations();
+        return a != null && a.containsKey("kubernetes.io/config.mirror");
+    }
+}

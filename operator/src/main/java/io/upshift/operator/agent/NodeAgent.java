@@ -1,0 +1,213 @@
+package io.upshift.operator.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.upshift.operator.cluster.Events;
+import io.upshift.operator.cluster.JsonPatch;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static io.upshift.core.pools.NodeAnnotations.CURRENT_CONFIG;
+import static io.upshift.core.pools.NodeAnnotations.DEGRADED;
+import static io.upshift.core.pools.NodeAnnotations.DESIRED_CONFIG;
+import static io.upshift.core.pools.NodeAnnotations.DESIRED_DRAIN;
+import static io.upshift.core.pools.NodeAnnotations.DONE;
+import static io.upshift.core.pools.NodeAnnotations.LAST_APPLIED_DRAIN;
+import static io.upshift.core.pools.NodeAnnotations.REASON;
+import static io.upshift.core.pools.NodeAnnotations.REBOOTING;
+import static io.upshift.core.pools.NodeAnnotations.STATE;
+import static io.upshift.core.pools.NodeAnnotations.WORKING;
+
+/**
+ * The node agent: brings its node to the config the pool controller set in {@code desiredConfig}. Working, cordon,
+ * drain (evictions), write files and units, stage the OS image, Rebooting, reboot; after boot {@code currentConfig},
+ * Done, empty reason, uncordon. Each step starts from the node's annotations and a marker on the host (the config
+ * written and the boot it was written in), so an agent killed at any point picks up where it was: before the reboot
+ * it does the remaining steps again (all of them are idempotent), after it only finishes.
+ */
+public final class NodeAgent implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+    private static final ObjectMapper JSON = Serialization.jsonMapper();
+    /** Where the agent remembers, on the host, which config it wrote and in which boot. */
+    static final String MARKER = "/etc/upshift/pending-config";
+
+    private final KubernetesClient client;
+    private final String nodeName;
+    private final HostFiles host;
+    private final HostOs os;
+    private final AgentOptions options;
+    private final Clock clock;
+    private final Drainer drainer;
+    private final Events events;
+    private final Thread thread;
+    private volatile boolean stopped;
+    private Instant degradedAt;
+
+    public NodeAgent(KubernetesClient client, String nodeName, HostFiles host, HostOs os, AgentOptions options, Clock clock) {
+        this.client = client;
+        this.nodeName = nodeName;
+        this.host = host;
+        this.os = os;
+        this.options = options;
+        this.clock = clock;
+        this.drainer = new Drainer(client, clock, options, LOG::info);
+        this.events = new Events(client, clock, LOG::info, "v1", "Node", nodeName, "upshift-agent");
+        this.thread = new Thread(this::run, "agent-" + nodeName);
+        this.thread.setDaemon(true);
+    }
+
+    public NodeAgent start() {
+        thread.start();
+        return this;
+    }
+
+    private void run() {
+        while (!stopped) {
+            try {
+                boolean busy = step();
+                if (!busy) Thread.sleep(options.poll().toMillis());
+            } catch (InterruptedException e) {
+                return;
+            } catch (KubernetesClientException e) {
+                LOG.warn("nodes/{}: API error (HTTP {}): {}; retrying", nodeName, e.getCode(), e.getMessage());
+                sleepQuietly(options.poll());
+            } catch (RuntimeException e) {
+                if (stopped) return;
+                LOG.error("nodes/{}: {}", nodeName, e.toString(), e);
+                sleepQuietly(options.poll());
+            }
+        }
+    }
+
+    /**
+     * One step towards the desired config.
+     *
+     * @return true when it did something (so the next step should follow at once)
+     */
+    public boolean step() throws InterruptedException {
+        Node node = client.nodes().withName(nodeName).get();
+        if (node == null) throw new IllegalStateException("node " + nodeName + " not found");
+        Map<String, String> a = node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
+        String desired = a.getOrDefault(DESIRED_CONFIG, "");
+        String current = a.getOrDefault(CURRENT_CONFIG, "");
+        String state = a.getOrDefault(STATE, "");
+        if (desired.isEmpty()) return false; // the controller has not given this node a config yet
+        String[] marker = marker();
+        boolean rebooted = marker != null && marker[0].equals(desired) && !marker[1].equals(os.bootId());
+        if (rebooted || (current.equals(desired) && !DONE.equals(state) && !DEGRADED.equals(state))) {
+            finish(node, desired);
+            return true;
+        }
+        if (current.equals(desired)) {
+            if (Boolean.TRUE.equals(node.getSpec().getUnschedulable()) && ("uncordon-" + desired).equals(a.get(DESIRED_DRAIN))
+                    && !("uncordon-" + desired).equals(a.get(LAST_APPLIED_DRAIN))) {
+                finish(node, desired); // killed between Done and uncordon
+                return true;
+            }
+            return false;
+        }
+        if (DEGRADED.equals(state)) {
+            if (degradedAt == null) degradedAt = clock.instant();
+            if (clock.instant().isBefore(degradedAt.plus(options.degradedRetry()))) return false;
+        }
+        degradedAt = null;
+        update(node, desired);
+        return true;
+    }
+
+    private void update(Node node, String desired) throws InterruptedException {
+        node = patch(node, new JsonPatch(node).annotate(STATE, WORKING).annotate(REASON, ""));
+        MachineConfig mc = client.resources(MachineConfig.class).withName(desired).get();
+        if (mc == null) {
+            degrade(node, "missing MachineConfig " + desired);
+            return;
+        }
+        node = patch(node, new JsonPatch(node).set("/spec/unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired));
+        Drainer.Result drained = drainer.drain(nodeName);
+        if (!drained.drained()) {
+            String reason = "failed to drain node: " + nodeName + " after " + human(options.drainTimeout())
+                    + ". Please see machine-config-controller logs for more information";
+            events.warning("FailedToDrain", reason + " (evictions refused: " + String.join(", ", drained.refused()) + ")");
+            degrade(client.nodes().withName(nodeName).get(), reason);
+            return;
+        }
+        node = client.nodes().withName(nodeName).get();
+        node = patch(node, new JsonPatch(node).annotate(LAST_APPLIED_DRAIN, "drain-" + desired));
+        try {
+            JsonNode spec = JSON.valueToTree(mc.getSpec());
+            host.apply(spec.path("config"));
+            os.stageOsImage(spec.path("osImageURL").asText(""));
+            host.write(MARKER, (desired + "\n" + os.bootId() + "\n").getBytes(StandardCharsets.UTF_8), 0600);
+        } catch (RuntimeException e) {
+            degrade(node, "failed to apply " + desired + ": " + e.getMessage());
+            return;
+        }
+        patch(node, new JsonPatch(node).annotate(STATE, REBOOTING));
+        LOG.info("nodes/{}: rebooting into {}", nodeName, desired);
+        os.reboot();
+        finish(client.nodes().withName(nodeName).get(), desired);
+    }
+
+    private void finish(Node node, String desired) {
+        node = patch(node, new JsonPatch(node).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
+                .annotate(DESIRED_DRAIN, "uncordon-" + desired));
+        patch(node, new JsonPatch(node).set("/spec/unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired));
+        host.delete(MARKER); // a later update to this same config must be applied again, not taken as done
+        LOG.info("nodes/{}: Done with {}", nodeName, desired);
+    }
+
+    private void degrade(Node node, String reason) {
+        patch(node, new JsonPatch(node).annotate(STATE, DEGRADED).annotate(REASON, reason));
+        degradedAt = clock.instant();
+        LOG.warn("nodes/{}: Degraded: {}", nodeName, reason);
+    }
+
+    private Node patch(Node node, JsonPatch patch) {
+        if (patch.isEmpty()) return node;
+        return client.nodes().withName(nodeName).patch(JsonPatch.CONTEXT, patch.toString());
+    }
+
+    /** The config written before the last reboot and the boot id then, or null. */
+    private String[] marker() {
+        byte[] content = host.read(MARKER);
+        if (content == null) return null;
+        String[] lines = new String(content, StandardCharsets.UTF_8).split("\n");
+        return lines.length >= 2 ? new String[] {lines[0], lines[1]} : null;
+    }
+
+    static String human(Duration d) {
+        if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0) return d.toHours() + (d.toHours() == 1 ? " hour" : " hours");
+        if (d.toMinutes() > 0 && d.toSecondsPart() == 0) return d.toMinutes() + (d.toMinutes() == 1 ? " minute" : " minutes");
+        return d.toSeconds() + (d.toSeconds() == 1 ? " second" : " seconds");
+    }
+
+    private void sleepQuietly(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopped = true;
+        }
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
