@@ -46,7 +46,10 @@ public final class PoolGate {
             PoolProgress progress = p.progress();
             String paused = progress.paused() ? ", paused" : "";
             if (progress.isDegraded()) {
-                degraded.add("pool " + p.name() + " is degraded (" + progress.degraded().size() + " of " + progress.machines() + " nodes degraded" + paused + ")");
+                String why = progress.renderError() != null ? "its config cannot be rendered"
+                        : progress.specError() != null ? "its spec is invalid"
+                        : progress.degraded().size() + " of " + progress.machines() + " nodes degraded";
+                degraded.add("pool " + p.name() + " is degraded (" + why + paused + ")");
             }
             if (p.behind() > 0) {
                 behind.add("pool " + p.name() + " has " + p.behind() + " of " + progress.machines() + " nodes on a minor older than " + minor + paused);

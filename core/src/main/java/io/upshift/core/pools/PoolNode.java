@@ -17,10 +17,11 @@ public record PoolNode(String name, String currentConfig, String desiredConfig, 
     /**
      * Not available for workloads: not ready, or told a config it has not finished applying (and not stuck failing
      * on it). A node told a new config counts at once, before its agent has even noticed, so that the next pass
-     * never picks more than maxUnavailable.
+     * never picks more than maxUnavailable. A node never told any config (one that joined without annotations)
+     * is available.
      */
     public boolean unavailable() {
-        return !ready || (!done() && !failing());
+        return !ready || (!desiredConfig.isEmpty() && !done() && !failing());
     }
 
     /** Its agent applied the config it was told and is idle. */

@@ -1,0 +1,171 @@
+package io.upshift.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.api.schema.CrdSchema;
+import io.upshift.core.cvo.Precondition;
+import io.upshift.core.cvo.Preconditions;
+import io.upshift.core.cvo.StatusConditions;
+import io.upshift.core.cvo.Upgradeable;
+import io.upshift.core.pools.NodeAnnotations;
+import io.upshift.core.version.SemVer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Pools rolled by the real pool controller and node agents on the embedded API server. */
+class NodePoolRolloutTest {
+    static final CrdSchema POOL_CRD = CrdSchema.bundled("machineconfigpools.machineconfiguration.openshift.io", "v1");
+    static final CrdSchema CO_CRD = CrdSchema.bundled("clusteroperators.config.openshift.io", "v1");
+
+    @TempDir
+    Path hosts;
+
+    /** Unavailable as the reference counts it: not schedulable, or not Done on the config it was told. */
+    static boolean unavailable(Node n) {
+        Map<String, String> a = n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations();
+        boolean done = NodeAnnotations.DONE.equals(a.get(NodeAnnotations.STATE))
+                && a.getOrDefault(NodeAnnotations.CURRENT_CONFIG, "").equals(a.getOrDefault(NodeAnnotations.DESIRED_CONFIG, ""));
+        return Boolean.TRUE.equals(n.getSpec().getUnschedulable()) || (a.containsKey(NodeAnnotations.DESIRED_CONFIG) && !done);
+    }
+
+    @Test
+    void aTenNodePoolNeverHasMoreThanMaxUnavailableDownAndEndsDone() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            h.pool("worker", 2, false);
+            h.config("00-worker", "worker", "one", "os@sha256:1");
+            for (int i = 0; i < 10; i++) h.node("worker-" + i, "worker", "zone-" + (i % 3), i);
+            h.startAgents();
+            AtomicInteger most = new AtomicInteger();
+            AtomicBoolean sampling = new AtomicBoolean(true);
+            Thread sampler = new Thread(() -> {
+                while (sampling.get()) {
+                    int down = (int) h.client.nodes().list().getItems().stream().filter(NodePoolRolloutTest::unavailable).count();
+                    most.accumulateAndGet(down, Math::max);
+                }
+            });
+            sampler.start();
+            h.startController("4.19.0");
+            PoolHarness.await("the first config on every node", Duration.ofSeconds(60), () -> h.settled("worker"));
+            String first = h.pool("worker").getSpec().getConfiguration().getName();
+
+            h.config("00-worker", "worker", "two", "os@sha256:2"); // a new config: a second rollout
+            PoolHarness.await("a new target", Duration.ofSeconds(10), () -> !first.equals(h.pool("worker").getSpec().getConfiguration().getName()));
+            PoolHarness.await("the second config on every node", Duration.ofSeconds(60), () -> h.settled("worker"));
+            sampling.set(false);
+            sampler.join();
+
+            assertThat(most.get()).isBetween(1, 2);
+            String second = h.pool("worker").getSpec().getConfiguration().getName();
+            assertThat(second).startsWith("rendered-worker-");
+            for (int i = 0; i < 10; i++) {
+                assertThat(Files.readString(hosts.resolve("worker-" + i + "/etc/upshift-test/00-worker"), StandardCharsets.UTF_8)).isEqualTo("two");
+                assertThat(h.machines.get("worker-" + i).osImage()).isEqualTo("os@sha256:2");
+                assertThat(h.client.nodes().withName("worker-" + i).get().getSpec().getTaints()).isNullOrEmpty();
+                assertThat(h.annotation("worker-" + i, NodeAnnotations.LAST_APPLIED_DRAIN)).isEqualTo("uncordon-" + second);
+            }
+            PoolHarness.await("the pool's status", Duration.ofSeconds(10), () -> h.pool("worker").getStatus() != null
+                    && Integer.valueOf(10).equals(h.pool("worker").getStatus().getUpdatedMachineCount())
+                    && second.equals(h.pool("worker").getStatus().getConfiguration().getName()));
+            MachineConfigPool pool = h.pool("worker");
+            assertThat(POOL_CRD.violations(pool)).isEmpty();
+            assertThat(StatusConditionsOfPool.find(pool, "Updated").getMessage()).isEqualTo("All nodes are updated with MachineConfig " + second);
+        }
+    }
+
+    @Test
+    void aPausedPoolStaysUntouchedAndBlocksTheNextMinorButNotAPatch() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            h.pool("master", 1, false);
+            h.pool("worker", 1, false);
+            h.config("00-master", "master", "m1", "os@4.18");
+            h.config("00-worker", "worker", "w1", "os@4.18");
+            h.node("master-0", "master", "a", 10);
+            h.node("worker-0", "worker", "a", 5);
+            h.node("worker-1", "worker", "b", 5);
+            h.startAgents();
+            h.startController("4.18.3");
+            PoolHarness.await("4.18 everywhere", Duration.ofSeconds(30), () -> h.settled("master") && h.settled("worker"));
+            String oldWorker = h.pool("worker").getSpec().getConfiguration().getName();
+
+            // The update to 4.19: the administrator pauses the workers; a new controller renders new configs.
+            h.client.resources(MachineConfigPool.class).withName("worker").edit(p -> {
+                p.getSpec().setPaused(true);
+                return p;
+            });
+            h.config("00-master", "master", "m2", "os@4.19");
+            h.config("00-worker", "worker", "w2", "os@4.19");
+            h.startController("4.19.0");
+            PoolHarness.await("4.19 on the control plane", Duration.ofSeconds(30), () -> h.settled("master")
+                    && h.pool("master").getSpec().getConfiguration().getName().startsWith("rendered-master-")
+                    && "m2".equals(read(hosts.resolve("master-0/etc/upshift-test/00-master"))));
+            PoolHarness.await("the operator's report", Duration.ofSeconds(10), () -> {
+                ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
+                return co != null && co.getStatus() != null && "4.19.0".equals(co.getStatus().getVersions().get(0).getVersion())
+                        && "False".equals(StatusConditions.find(co.getStatus().getConditions(), "Upgradeable").getStatus());
+            });
+            for (String w : List.of("worker-0", "worker-1")) {
+                assertThat(h.annotation(w, NodeAnnotations.DESIRED_CONFIG)).isEqualTo(oldWorker); // untouched
+                assertThat(read(hosts.resolve(w + "/etc/upshift-test/00-worker"))).isEqualTo("w1");
+            }
+            ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
+            assertThat(CO_CRD.violations(co)).isEmpty();
+            ClusterOperatorStatusCondition gate = StatusConditions.find(co.getStatus().getConditions(), "Upgradeable");
+            assertThat(gate.getMessage()).isEqualTo("One or more machine config pools are not ready for the next minor update: "
+                    + "pool worker has 2 of 2 nodes on a minor older than 4.19, paused");
+            assertThat(StatusConditionsOfPool.find(h.pool("worker"), "Updating").getMessage())
+                    .isEqualTo("Pool is paused; will not update to MachineConfig " + h.pool("worker").getSpec().getConfiguration().getName());
+
+            // What the cluster-version controller concludes from it.
+            Upgradeable upgradeable = Upgradeable.of(h.client.resources(ClusterOperator.class).list().getItems(), List.of());
+            ClusterOperatorStatusCondition condition = new ClusterOperatorStatusCondition(null, upgradeable.message(), upgradeable.reason(),
+                    upgradeable.status(), "Upgradeable");
+            List<Precondition> minor = Preconditions.check(input("4.19.0", "4.20.0", condition));
+            assertThat(minor).anySatisfy(p -> {
+                assertThat(p.blocking()).isTrue();
+                assertThat(p.message()).contains("Cluster operator machine-config should not be upgraded between minor versions: "
+                        + "One or more machine config pools are not ready for the next minor update: pool worker has 2 of 2 nodes");
+            });
+            assertThat(Preconditions.check(input("4.19.0", "4.19.1", condition))).noneMatch(Precondition::blocking);
+
+            // Unpaused, the workers catch up and the gate opens.
+            h.client.resources(MachineConfigPool.class).withName("worker").edit(p -> {
+                p.getSpec().setPaused(false);
+                return p;
+            });
+            PoolHarness.await("the workers on 4.19 and the gate open", Duration.ofSeconds(30), () -> h.settled("worker")
+                    && "True".equals(StatusConditions.find(h.client.resources(ClusterOperator.class).withName("machine-config").get()
+                    .getStatus().getConditions(), "Upgradeable").getStatus()));
+        }
+    }
+
+    static Preconditions.Input input(String current, String target, ClusterOperatorStatusCondition upgradeable) {
+        return new Preconditions.Input(SemVer.parse(current), SemVer.parse(target), List.of(), upgradeable, List.of(), List.of(), "stable-4.20");
+    }
+
+    static String read(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : null;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Pool conditions by type. */
+    static final class StatusConditionsOfPool {
+        static io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolCondition find(MachineConfigPool p, String type) {
+            return p.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+        }
+    }
+}
