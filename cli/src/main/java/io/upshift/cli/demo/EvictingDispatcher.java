@@ -14,11 +14,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The embedded API server with the Eviction subresource it lacks: {@code POST .../pods/<name>/eviction} deletes the
- * pod unless a PodDisruptionBudget covering it allows no disruption now, which answers 429 as Kubernetes does.
+ * The embedded API server with what node drains need and it lacks: the Eviction subresource
+ * ({@code POST .../pods/<name>/eviction} deletes the pod unless a PodDisruptionBudget covering it allows no
+ * disruption now, which answers 429 as Kubernetes does), and listing pods by {@code fieldSelector=spec.nodeName}.
  */
 public final class EvictingDispatcher extends KubernetesCrudDispatcher {
     private static final Pattern EVICTION = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
+
+    private static final Pattern NODE_SELECTOR = Pattern.compile("/api/v1/pods\\?fieldSelector=spec\\.nodeName%3D([^&]+)");
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
@@ -26,7 +29,17 @@ public final class EvictingDispatcher extends KubernetesCrudDispatcher {
             Matcher m = EVICTION.matcher(request.getPath().split("\\?")[0]);
             if (m.matches()) return evict(m.group(1), m.group(2));
         }
+        if ("GET".equals(request.getMethod())) {
+            Matcher m = NODE_SELECTOR.matcher(request.getPath());
+            if (m.matches()) return podsOn(m.group(1));
+        }
         return super.dispatch(request);
+    }
+
+    private MockResponse podsOn(String node) {
+        PodList all = Serialization.unmarshal(handleGet("/api/v1/pods").getBody().readUtf8(), PodList.class);
+        all.setItems(all.getItems().stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName())).toList());
+        return new MockResponse().setResponseCode(200).setBody(Serialization.asJson(all));
     }
 
     private synchronized MockResponse evict(String namespace, String name) {

@@ -11,7 +11,15 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.upshift.core.pools.NodeAnnotations;
+import io.upshift.core.render.Details;
+import io.upshift.core.render.StatusRenderer;
+import io.upshift.core.status.ClusterState;
+import io.upshift.core.status.UpdateAssessment;
+import io.upshift.operator.cluster.ClusterReader;
+import java.util.Optional;
 import io.upshift.operator.agent.AgentOptions;
 import io.upshift.operator.agent.HostFiles;
 import io.upshift.operator.agent.NodeAgent;
@@ -36,6 +44,7 @@ final class PoolHarness implements AutoCloseable {
 
     final KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new EvictingDispatcher(), false);
     final KubernetesClient client;
+    final KubernetesClient agentClient;
     final Path hosts;
     final Map<String, SimulatedHost> machines = new ConcurrentHashMap<>();
     final Map<String, NodeAgent> agents = new ConcurrentHashMap<>();
@@ -43,8 +52,11 @@ final class PoolHarness implements AutoCloseable {
     AgentOptions agentOptions = FAST;
 
     PoolHarness(Path hosts) {
+        // One log line per request drowns the test output and slows every request down.
+        java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
         server.init();
         client = server.createClient();
+        agentClient = NodeAgent.client(client.getConfiguration());
         this.hosts = hosts;
     }
 
@@ -76,7 +88,11 @@ final class PoolHarness implements AutoCloseable {
     }
 
     NodeAgent startAgent(String node) {
-        NodeAgent agent = new NodeAgent(client, node, new HostFiles(hosts.resolve(node)), machines.get(node), agentOptions, Clock.systemUTC()).start();
+        return startAgent(node, Clock.systemUTC());
+    }
+
+    NodeAgent startAgent(String node, Clock clock) {
+        NodeAgent agent = new NodeAgent(agentClient, node, new HostFiles(hosts.resolve(node)), machines.get(node), agentOptions, clock).start();
         agents.put(node, agent);
         return agent;
     }
@@ -90,6 +106,27 @@ final class PoolHarness implements AutoCloseable {
         controller = new PoolController(client, Clock.systemUTC(), new PoolControllerOptions(releaseVersion, "", Duration.ofMinutes(10),
                 Duration.ofMillis(50), Duration.ofMillis(300))).start();
         return controller;
+    }
+
+    /** A ClusterVersion updating from one release to another, for the status engine. */
+    void clusterVersion(String from, String to) {
+        String now = Instant.now().minusSeconds(600).toString();
+        client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
+                .withNewSpec().withClusterID("0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11").endSpec()
+                .withNewStatus().withNewDesired().withVersion(to).withImage("r@sha256:2").endDesired()
+                .addNewHistory().withVersion(to).withImage("r@sha256:2").withState("Partial").withStartedTime(now).withVerified(true).endHistory()
+                .addNewHistory().withVersion(from).withImage("r@sha256:1").withState("Completed").withStartedTime(now).withCompletionTime(now).withVerified(true).endHistory()
+                .addNewCondition().withType("Progressing").withStatus("True").withLastTransitionTime(now).withMessage("Working towards " + to).endCondition()
+                .addNewCondition().withType("Available").withStatus("True").withLastTransitionTime(now).endCondition()
+                .addNewCondition().withType("Failing").withStatus("False").withLastTransitionTime(now).endCondition()
+                .withObservedGeneration(1L).withVersionHash("h").endStatus().build()).create();
+    }
+
+    /** What {@code upshift status --details=all} shows now. */
+    String status() {
+        ClusterState state = new ClusterReader(client).read(Optional.empty());
+        Instant now = Instant.now();
+        return StatusRenderer.render(UpdateAssessment.assess(state, now, now), now, Details.parse("all"));
     }
 
     MachineConfigPool pool(String name) {
@@ -125,6 +162,7 @@ final class PoolHarness implements AutoCloseable {
     public void close() {
         agents.values().forEach(NodeAgent::close);
         if (controller != null) controller.close();
+        agentClient.close();
         client.close();
         server.destroy();
     }

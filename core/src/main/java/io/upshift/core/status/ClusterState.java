@@ -1,5 +1,6 @@
 package io.upshift.core.status;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -14,15 +15,23 @@ import java.util.Optional;
  * @param mcoImage the image of container {@code machine-config-operator} in Deployment
  *                 {@code openshift-machine-config-operator/machine-config-operator}, or "" when there is none
  * @param alerts   the firing alerts, or empty when they could not be read (then health shows no alerts)
+ * @param drainEvents the node agents' {@link DrainBlocks#REASON} events (drains held up by a disruption budget)
  */
 public record ClusterState(ClusterVersion clusterVersion, List<ClusterOperator> operators,
                            List<MachineConfigPool> pools, List<MachineConfig> machineConfigs, List<Node> nodes,
-                           String mcoImage, Optional<List<Alert>> alerts) {
+                           String mcoImage, Optional<List<Alert>> alerts, List<Event> drainEvents) {
     public ClusterState {
         operators = List.copyOf(operators);
         pools = List.copyOf(pools);
         machineConfigs = List.copyOf(machineConfigs);
         nodes = List.copyOf(nodes);
         mcoImage = mcoImage == null ? "" : mcoImage;
+        drainEvents = List.copyOf(drainEvents);
+    }
+
+    /** A cluster whose drain events are not known (snapshots, which carry none). */
+    public ClusterState(ClusterVersion clusterVersion, List<ClusterOperator> operators, List<MachineConfigPool> pools,
+                        List<MachineConfig> machineConfigs, List<Node> nodes, String mcoImage, Optional<List<Alert>> alerts) {
+        this(clusterVersion, operators, pools, machineConfigs, nodes, mcoImage, alerts, List.of());
     }
 }

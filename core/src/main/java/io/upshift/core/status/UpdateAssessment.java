@@ -83,6 +83,7 @@ public final class UpdateAssessment {
                 ? Times.parse(progressing.getLastTransitionTime())
                 : Times.parse(history.get(0).getStartedTime());
         state.alerts().ifPresent(alerts -> AlertInsights.add(alerts, updateStarted == null ? Times.ZERO : updateStarted, health));
+        DrainBlocks.add(state.nodes(), state.drainEvents(), at, health);
 
         ControlPlaneAssessor.Result cp = new ControlPlaneAssessor(at).assess(cv, state.operators(), state.mcoImage(), health);
         List<Insight> cpInsights = new ArrayList<>();

@@ -3,12 +3,14 @@ package io.upshift.operator.agent;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.core.pools.Disruptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -27,12 +29,15 @@ final class Drainer {
     private final Clock clock;
     private final AgentOptions options;
     private final Consumer<String> log;
+    private final BiConsumer<String, String> firstRefusal;
 
-    Drainer(KubernetesClient client, Clock clock, AgentOptions options, Consumer<String> log) {
+    /** @param firstRefusal told the first refused pod of a drain and the budget that refused it */
+    Drainer(KubernetesClient client, Clock clock, AgentOptions options, Consumer<String> log, BiConsumer<String, String> firstRefusal) {
         this.client = client;
         this.clock = clock;
         this.options = options;
         this.log = log;
+        this.firstRefusal = firstRefusal;
     }
 
     Result drain(String node) throws InterruptedException {
@@ -47,6 +52,7 @@ final class Drainer {
                 if (client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).evict()) {
                     log.accept("nodes/" + node + ": evicted pod " + name);
                 } else {
+                    if (refused.isEmpty() && firstRefusal == null) this.firstRefusal.accept(name, budgetOf(pod));
                     refused.add(name);
                 }
             }
@@ -60,10 +66,16 @@ final class Drainer {
         }
     }
 
+    /** The budget that covers the pod, "namespace/name", or "unknown" if it went away meanwhile. */
+    private String budgetOf(Pod pod) {
+        String ns = pod.getMetadata().getNamespace();
+        return client.policy().v1().podDisruptionBudget().inNamespace(ns).list().getItems().stream()
+                .filter(b -> Disruptions.covers(b, pod)).map(b -> ns + "/" + b.getMetadata().getName()).findFirst().orElse("unknown");
+    }
+
     private List<Pod> evictable(String node) {
         List<Pod> pods = client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
         return pods.stream()
-                .filter(p -> node.equals(p.getSpec() == null ? null : p.getSpec().getNodeName())) // in case the server ignored the selector
                 .filter(p -> !ownedByDaemonSet(p) && !isMirror(p))
                 .toList();
     }

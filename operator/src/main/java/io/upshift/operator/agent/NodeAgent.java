@@ -3,10 +3,14 @@ package io.upshift.operator.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.upshift.core.status.DrainBlocks;
 import io.upshift.operator.cluster.Events;
 import io.upshift.operator.cluster.JsonPatch;
 import java.nio.charset.StandardCharsets;
@@ -60,10 +64,19 @@ public final class NodeAgent implements AutoCloseable {
         this.os = os;
         this.options = options;
         this.clock = clock;
-        this.drainer = new Drainer(client, clock, options, LOG::info);
         this.events = new Events(client, clock, LOG::info, "v1", "Node", nodeName, "upshift-agent");
+        this.drainer = new Drainer(client, clock, options, LOG::info, (pod, budget) ->
+                events.warning(DrainBlocks.REASON, "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod));
         this.thread = new Thread(this::run, "agent-" + nodeName);
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * The client an agent needs: one that does not retry by itself, since a refused eviction (429) must come back at
+     * once for the agent's own drain timing rather than after the client's backoff.
+     */
+    public static KubernetesClient client(Config config) {
+        return new KubernetesClientBuilder().withConfig(new ConfigBuilder(config).withRequestRetryBackoffLimit(0).build()).build();
     }
 
     public NodeAgent start() {

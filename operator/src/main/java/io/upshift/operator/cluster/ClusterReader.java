@@ -1,5 +1,6 @@
 package io.upshift.operator.cluster;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -12,6 +13,7 @@ import io.upshift.core.snapshot.Snapshot;
 import io.upshift.core.status.Alert;
 import io.upshift.core.status.AssessmentException;
 import io.upshift.core.status.ClusterState;
+import io.upshift.core.status.DrainBlocks;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,7 +67,13 @@ public final class ClusterReader {
         }
         Deployment mco = call("deployments.apps/" + Snapshot.MCO_NAMESPACE + "/" + Snapshot.MCO_NAME,
                 () -> client.apps().deployments().inNamespace(Snapshot.MCO_NAMESPACE).withName(Snapshot.MCO_NAME).get());
-        return new ClusterState(cv, operators, pools, configs, nodes, Snapshot.mcoImage(mco), alerts);
+        return new ClusterState(cv, operators, pools, configs, nodes, Snapshot.mcoImage(mco), alerts, drainEvents(client));
+    }
+
+    /** The node agents' DrainBlocked events (recorded in "default", as events about nodes are). */
+    public static List<Event> drainEvents(KubernetesClient client) {
+        return call("events/default", () -> client.v1().events().inNamespace("default")
+                .list().getItems().stream().filter(e -> DrainBlocks.REASON.equals(e.getReason())).toList());
     }
 
     /** Runs one API call; a refusal becomes one line naming the resource and what the server said. */

@@ -29,6 +29,7 @@ public final class Debouncer implements AutoCloseable {
 
     /** Asks for a run; runs already asked for and not yet started absorb this one. */
     public void trigger() {
+        if (executor.isShutdown()) return; // closed: events still arriving from informers are dropped
         if (pending.compareAndSet(false, true)) {
             long wait = Math.max(0, lastRun + intervalNanos - System.nanoTime());
             executor.schedule(this::run, wait, TimeUnit.NANOSECONDS);

@@ -17,6 +17,7 @@ import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusSpec;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.core.snapshot.Snapshot;
+import io.upshift.operator.cluster.ClusterReader;
 import io.upshift.operator.cluster.Debouncer;
 import io.upshift.operator.cluster.Informers;
 import io.upshift.core.status.Alert;
@@ -148,7 +149,7 @@ public final class UpdateStatusController implements AutoCloseable {
         }
         Deployment deployment = mco.getIndexer().list().stream().findFirst().orElse(null);
         return new ClusterState(cv, Informers.byName(operators), Informers.byName(pools), configs.getIndexer().list(), Informers.byName(nodes),
-                Snapshot.mcoImage(deployment), alerts.get());
+                Snapshot.mcoImage(deployment), alerts.get(), ClusterReader.drainEvents(client));
     }
 
     private UpdateStatus read() {

@@ -1,0 +1,108 @@
+package io.upshift.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.core.pools.NodeAnnotations;
+import io.upshift.operator.agent.AgentOptions;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drains held up by disruption budgets, agents killed mid-update, and what the status engine says at each phase. */
+class NodeAgentDrainTest {
+
+    @TempDir
+    Path hosts;
+
+    static Pod pod(String name, String node, String app, boolean daemonSet) {
+        PodBuilder b = new PodBuilder().withNewMetadata().withName(name).withNamespace("shop").addToLabels("app", app).endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("i").endContainer().endSpec()
+                .withNewStatus().withPhase("Running").endStatus();
+        if (daemonSet) b.editMetadata().addNewOwnerReference().withKind("DaemonSet").withName("logs").withApiVersion("apps/v1").withUid("u").endOwnerReference().endMetadata();
+        return b.build();
+    }
+
+    /** Two worker nodes on 4.18.0 configs, then a 4.19.0 controller with a new config; w0 (older) goes first. */
+    static void installThenUpdate(PoolHarness h, Runnable agents, Runnable workloads) throws InterruptedException {
+        h.pool("worker", 1, false);
+        h.config("00-worker", "worker", "old", "os@4.18");
+        h.node("w0", "worker", "a", 20);
+        h.node("w1", "worker", "a", 10);
+        h.startController("4.18.0");
+        agents.run();
+        PoolHarness.await("4.18.0 on both nodes", Duration.ofSeconds(30), () -> h.settled("worker"));
+        workloads.run();
+        h.clusterVersion("4.18.0", "4.19.0");
+        h.config("00-worker", "worker", "new", "os@4.19");
+        h.startController("4.19.0");
+    }
+
+    @Test
+    void aBudgetThatRefusesKeepsTheNodeDrainingRaisesTheInsightThenDegradesIt() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            h.agentOptions = new AgentOptions(Duration.ofSeconds(8), Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofHours(1), Duration.ofMillis(100));
+            installThenUpdate(h, () -> {
+                h.startAgent("w1");
+                // w0's agent sees time 10 minutes behind, so its refusal is already older than the insight's threshold.
+                h.startAgent("w0", Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-10)));
+            }, () -> {
+                h.client.pods().resource(pod("web-1", "w0", "web", false)).create();
+                h.client.pods().resource(pod("free-1", "w0", "free", false)).create();
+                h.client.pods().resource(pod("logs-w0", "w0", "logs", true)).create();
+                h.client.policy().v1().podDisruptionBudget().resource(new PodDisruptionBudgetBuilder().withNewMetadata().withName("web")
+                        .withNamespace("shop").endMetadata().withNewSpec().withMinAvailable(new IntOrString(1))
+                        .withNewSelector().addToMatchLabels("app", "web").endSelector().endSpec().build()).create();
+            });
+
+            PoolHarness.await("w0 draining, free-1 evicted", Duration.ofSeconds(20), () ->
+                    h.annotation("w0", NodeAnnotations.DESIRED_DRAIN).startsWith("drain-rendered-worker-")
+                            && h.client.pods().inNamespace("shop").withName("free-1").get() == null);
+            String[] seen = {""};
+            PoolHarness.await("the drain insight", Duration.ofSeconds(10), () -> (seen[0] = h.status()).contains("Node w0 cannot drain"));
+            String draining = seen[0];
+            assertThat(draining).contains("Node w0 cannot drain: PodDisruptionBudget shop/web does not allow evicting pod shop/web-1");
+            assertThat(draining).containsPattern("w0\\s+Progressing\\s+Draining\\s+4\\.18\\.0");
+            assertThat(draining).containsPattern("w1\\s+Outdated\\s+Pending\\s+4\\.18\\.0");
+            assertThat(h.client.pods().inNamespace("shop").withName("web-1").get()).isNotNull();
+            assertThat(h.client.pods().inNamespace("shop").withName("logs-w0").get()).isNotNull(); // DaemonSet pods stay
+
+            PoolHarness.await("w0 Degraded after the drain timeout", Duration.ofSeconds(20), () ->
+                    NodeAnnotations.DEGRADED.equals(h.annotation("w0", NodeAnnotations.STATE)));
+            assertThat(h.annotation("w0", NodeAnnotations.REASON))
+                    .isEqualTo("failed to drain node: w0 after 8 seconds. Please see machine-config-controller logs for more information");
+            PoolHarness.await("the pool's NodeDegraded", Duration.ofSeconds(10), () -> {
+                MachineConfigPool p = h.pool("worker");
+                return p.getStatus() != null && p.getStatus().getConditions().stream()
+                        .anyMatch(c -> "NodeDegraded".equals(c.getType()) && "True".equals(c.getStatus()));
+            });
+            assertThat(h.status()).containsPattern("w0\\s+Degraded\\s+Draining\\s+4\\.18\\.0\\s+\\?\\s+failed to drain node: w0 after 8 seconds");
+            assertThat(h.annotation("w1", NodeAnnotations.DESIRED_CONFIG)).doesNotStartWith(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG)); // w0 still uses the capacity
+        }
+    }
+
+    @Test
+    void anAgentKilledWhileRebootingResumesAndFinishes() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            installThenUpdate(h, h::startAgents, () -> { });
+            PoolHarness.await("w0 rebooting", Duration.ofSeconds(20), () -> NodeAnnotations.REBOOTING.equals(h.annotation("w0", NodeAnnotations.STATE)));
+            h.agents.remove("w0").close(); // killed mid-reboot: the host never came back under this agent
+            assertThat(h.status()).containsPattern("w0\\s+Progressing\\s+Rebooting\\s+4\\.18\\.0");
+            assertThat(h.annotation("w0", NodeAnnotations.CURRENT_CONFIG)).isNotEqualTo(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG));
+            h.startAgent("w0");
+            PoolHarness.await("both nodes on 4.19.0", Duration.ofSeconds(30), () -> h.settled("worker")
+                    && h.annotation("w1", NodeAnnotations.CURRENT_CONFIG).equals(h.pool("worker").getSpec().getConfiguration().getName()));
+            assertThat(NodePoolRolloutTest.read(hosts.resolve("w0/etc/upshift-test/00-worker"))).isEqualTo("new");
+            assertThat(hosts.resolve("w0/etc/upshift/pending-config")).doesNotExist();
+            PoolHarness.await("the status engine sees them updated", Duration.ofSeconds(10), () ->
+                    h.status().matches("(?s).*w0\\s+Completed\\s+Updated\\s+4\\.19\\.0.*"));
+            assertThat(h.status()).containsPattern("w1\\s+Completed\\s+Updated\\s+4\\.19\\.0");
+        }
+    }
+}
