@@ -1,0 +1,47 @@
+package io.upshift.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.operator.agent.AgentOptions;
+import io.upshift.operator.agent.HostFiles;
+import io.upshift.operator.agent.NodeAgent;
+import io.upshift.operator.agent.SystemdHost;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code upshift agent}: the node agent, one per node (a DaemonSet). */
+@Command(name = "agent", mixinStandardHelpOptions = true,
+        description = {"Run the node agent: bring this node to the config its pool controller set (cordon, drain through",
+                "evictions, write files under the host root, stage the OS image, reboot, uncordon)."})
+final class AgentCommand implements Callable<Integer> {
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
+    String kubeconfig;
+
+    @Option(names = "--node-name", required = true, defaultValue = "${env:NODE_NAME}", paramLabel = "NODE",
+            description = "The node this agent runs on (default: $NODE_NAME).")
+    String nodeName;
+
+    @Option(names = "--host-root", defaultValue = "/host", paramLabel = "DIR", description = "Where the host's / is mounted (default: ${DEFAULT-VALUE}).")
+    Path hostRoot;
+
+    @Option(names = "--drain-timeout", defaultValue = "PT1H", description = "Give up draining after this long; the node goes Degraded (default: ${DEFAULT-VALUE}).")
+    Duration drainTimeout;
+
+    @Override
+    public Integer call() throws Exception {
+        AgentOptions d = AgentOptions.defaults();
+        AgentOptions options = new AgentOptions(drainTimeout, d.drainRetry(), d.drainSlowRetry(), d.degradedRetry(), d.poll());
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (KubernetesClient connected = KubeClients.connect(kubeconfig);
+             KubernetesClient client = NodeAgent.client(connected.getConfiguration());
+             NodeAgent agent = new NodeAgent(client, nodeName, new HostFiles(hostRoot), new SystemdHost(hostRoot), options, Clock.systemUTC()).start()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "agent-stop"));
+            stopped.await();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,55 @@
+package io.upshift.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.operator.Leadership;
+import io.upshift.operator.pools.PoolController;
+import io.upshift.operator.pools.PoolControllerOptions;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code upshift pools}: runs the machine-config pool controller while holding its leader Lease. */
+@Command(name = "pools", mixinStandardHelpOptions = true,
+        description = {"Run the machine-config pool controller: render each MachineConfigPool's config, roll it across the",
+                "pool's nodes (maxUnavailable, paused pools, maintenance windows) and report the machine-config ClusterOperator."})
+final class PoolsCommand implements Callable<Integer> {
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
+    String kubeconfig;
+
+    @Option(names = "--release-version", required = true, paramLabel = "VERSION",
+            description = "The release this controller belongs to (marks rendered configs; reported by the ClusterOperator).")
+    String releaseVersion;
+
+    @Option(names = "--node-name", defaultValue = "${env:NODE_NAME:-}", paramLabel = "NODE",
+            description = "The node this controller runs on, updated last in its pool (default: $NODE_NAME).")
+    String nodeName;
+
+    @Option(names = "--render-grace", defaultValue = "PT10M", description = "Keep unused rendered configs this long (default: ${DEFAULT-VALUE}).")
+    Duration renderGrace;
+
+    @Option(names = "--namespace", defaultValue = "upshift", description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Override
+    public Integer call() throws Exception {
+        String me = InetAddress.getLocalHost().getHostName();
+        AtomicReference<PoolController> controller = new AtomicReference<>();
+        PoolControllerOptions defaults = PoolControllerOptions.defaults(releaseVersion);
+        PoolControllerOptions options = new PoolControllerOptions(releaseVersion, nodeName, renderGrace, defaults.minInterval(), defaults.resync());
+        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+            Leadership leadership = new Leadership(client, namespace, "upshift-pools", me,
+                    () -> controller.set(new PoolController(client, Clock.systemUTC(), options).start()),
+                    () -> {
+                        PoolController c = controller.getAndSet(null);
+                        if (c != null) c.close();
+                    });
+            Runtime.getRuntime().addShutdownHook(new Thread(leadership::close, "release-lease"));
+            leadership.await();
+        }
+        return 1; // leadership lost without a shutdown: let the Deployment restart us
+    }
+}
