@@ -61,9 +61,13 @@ public record PoolProgress(String pool, String target, List<PoolNode> nodes, boo
         String nodeReason = degraded.isEmpty() ? "" : degraded.size() + " nodes are reporting degraded status on sync";
         String nodeMessage = String.join(", ", degraded.stream().map(n -> "Node " + n.name() + " is reporting: \"" + n.reason() + "\"").toList());
         conditions.add(condition(before, time, "NodeDegraded", !degraded.isEmpty(), nodeReason, nodeMessage));
+        // Degraded sums up the other two and a spec the controller cannot use, every cause in its message.
+        List<String> causes = new ArrayList<>();
+        if (renderError != null) causes.add(conditions.get(0).getMessage());
+        if (specError != null) causes.add(specError);
+        if (!degraded.isEmpty()) causes.add(nodeMessage);
         String degradedReason = renderError != null ? "RenderDegraded" : specError != null ? "InvalidSpec" : nodeReason;
-        String degradedMessage = renderError != null ? conditions.get(0).getMessage() : specError != null ? specError : nodeMessage;
-        conditions.add(condition(before, time, "Degraded", isDegraded(), isDegraded() ? degradedReason : "", isDegraded() ? degradedMessage : ""));
+        conditions.add(condition(before, time, "Degraded", isDegraded(), isDegraded() ? degradedReason : "", String.join("; ", causes)));
         boolean updatedNow = isUpdated();
         conditions.add(condition(before, time, "Updated", updatedNow, "", updatedNow ? "All nodes are updated with " + config : ""));
         String updating;
