@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.core.pools.NodeAnnotations;
 import io.upshift.operator.agent.AgentOptions;
 import java.nio.file.Path;
@@ -77,11 +76,7 @@ class NodeAgentDrainTest {
                     NodeAnnotations.DEGRADED.equals(h.annotation("w0", NodeAnnotations.STATE)));
             assertThat(h.annotation("w0", NodeAnnotations.REASON))
                     .isEqualTo("failed to drain node: w0 after 8 seconds. Please see machine-config-controller logs for more information");
-            PoolHarness.await("the pool's NodeDegraded", Duration.ofSeconds(10), () -> {
-                MachineConfigPool p = h.pool("worker");
-                return p.getStatus() != null && p.getStatus().getConditions().stream()
-                        .anyMatch(c -> "NodeDegraded".equals(c.getType()) && "True".equals(c.getStatus()));
-            });
+            PoolHarness.await("the pool's NodeDegraded", Duration.ofSeconds(10), () -> h.conditionTrue("worker", "NodeDegraded"));
             assertThat(h.status()).containsPattern("w0\\s+Degraded\\s+Draining\\s+4\\.18\\.0\\s+\\?\\s+failed to drain node: w0 after 8 seconds");
             assertThat(h.annotation("w1", NodeAnnotations.DESIRED_CONFIG)).doesNotStartWith(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG)); // w0 still uses the capacity
         }

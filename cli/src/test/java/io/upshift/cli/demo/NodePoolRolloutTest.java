@@ -80,7 +80,7 @@ class NodePoolRolloutTest {
                     && second.equals(h.pool("worker").getStatus().getConfiguration().getName()));
             MachineConfigPool pool = h.pool("worker");
             assertThat(POOL_CRD.violations(pool)).isEmpty();
-            assertThat(StatusConditionsOfPool.find(pool, "Updated").getMessage()).isEqualTo("All nodes are updated with MachineConfig " + second);
+            assertThat(h.condition("worker", "Updated").getMessage()).isEqualTo("All nodes are updated with MachineConfig " + second);
         }
     }
 
@@ -124,7 +124,7 @@ class NodePoolRolloutTest {
             ClusterOperatorStatusCondition gate = StatusConditions.find(co.getStatus().getConditions(), "Upgradeable");
             assertThat(gate.getMessage()).isEqualTo("One or more machine config pools are not ready for the next minor update: "
                     + "pool worker has 2 of 2 nodes on a minor older than 4.19, paused");
-            assertThat(StatusConditionsOfPool.find(h.pool("worker"), "Updating").getMessage())
+            assertThat(h.condition("worker", "Updating").getMessage())
                     .isEqualTo("Pool is paused; will not update to MachineConfig " + h.pool("worker").getSpec().getConfiguration().getName());
 
             // What the cluster-version controller concludes from it.
@@ -159,13 +159,6 @@ class NodePoolRolloutTest {
             return Files.exists(p) ? Files.readString(p) : null;
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    /** Pool conditions by type. */
-    static final class StatusConditionsOfPool {
-        static io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolCondition find(MachineConfigPool p, String type) {
-            return p.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
         }
     }
 }

@@ -3,8 +3,6 @@ package io.upshift.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolCondition;
 import io.upshift.core.pools.NodeAnnotations;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +19,6 @@ class PoolBadInputTest {
     @TempDir
     Path hosts;
 
-    static MachineConfigPoolCondition condition(MachineConfigPool p, String type) {
-        return p.getStatus() == null ? null : p.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
-    }
-
     @Test
     void anInvalidMaxUnavailableDegradesThePoolNamingTheFieldAndTouchesNoNode() throws Exception {
         for (Object bad : List.of("150%", "-1", "abc", -1)) {
@@ -33,11 +27,9 @@ class PoolBadInputTest {
                 h.config("00-worker", "worker", "one", "os@1");
                 h.node("w0", "worker", "a", 1);
                 h.startController("4.19.0");
-                PoolHarness.await("the pool degraded for " + bad, Duration.ofSeconds(10), () -> {
-                    MachineConfigPoolCondition c = condition(h.pool("worker"), "Degraded");
-                    return c != null && "True".equals(c.getStatus()) && c.getMessage().startsWith("spec.maxUnavailable");
-                });
-                assertThat(condition(h.pool("worker"), "Degraded").getMessage()).contains(String.valueOf(bad));
+                PoolHarness.await("the pool degraded for " + bad, Duration.ofSeconds(10), () ->
+                        h.conditionTrue("worker", "Degraded") && h.condition("worker", "Degraded").getMessage().startsWith("spec.maxUnavailable"));
+                assertThat(h.condition("worker", "Degraded").getMessage()).contains(String.valueOf(bad));
                 assertThat(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG)).isNull();
             }
         }
@@ -60,11 +52,8 @@ class PoolBadInputTest {
                     .withNewMetadata().withName("99-worker-escape").addToLabels("machineconfiguration.openshift.io/role", "worker").endMetadata()
                     .withNewSpec().withConfig(Map.of("ignition", Map.of("version", "3.2.0"), "storage", Map.of("files", List.of(escape))))
                     .endSpec().build()).create();
-            PoolHarness.await("RenderDegraded", Duration.ofSeconds(10), () -> {
-                MachineConfigPoolCondition c = condition(h.pool("worker"), "RenderDegraded");
-                return c != null && "True".equals(c.getStatus());
-            });
-            assertThat(condition(h.pool("worker"), "RenderDegraded").getMessage()).isEqualTo(
+            PoolHarness.await("RenderDegraded", Duration.ofSeconds(10), () -> h.conditionTrue("worker", "RenderDegraded"));
+            assertThat(h.condition("worker", "RenderDegraded").getMessage()).isEqualTo(
                     "Failed to render configuration for pool worker: MachineConfig 99-worker-escape: file path \"/etc/../../outside\" contains \"..\"");
             assertThat(h.pool("worker").getSpec().getConfiguration().getName()).isEqualTo(before);
             assertThat(rendered(h)).isEqualTo(renderedBefore);

@@ -11,6 +11,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.upshift.core.pools.NodeAnnotations;
@@ -131,6 +132,18 @@ final class PoolHarness implements AutoCloseable {
 
     MachineConfigPool pool(String name) {
         return client.resources(MachineConfigPool.class).withName(name).get();
+    }
+
+    /** The pool's condition of that type as the API holds it now, or null before the controller wrote one. */
+    MachineConfigPoolCondition condition(String pool, String type) {
+        MachineConfigPool p = pool(pool);
+        return p.getStatus() == null ? null
+                : p.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+    }
+
+    boolean conditionTrue(String pool, String type) {
+        MachineConfigPoolCondition c = condition(pool, type);
+        return c != null && "True".equals(c.getStatus());
     }
 
     String annotation(String node, String key) {
