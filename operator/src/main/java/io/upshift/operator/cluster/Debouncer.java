@@ -1,8 +1,8 @@
 package io.upshift.operator.cluster;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -18,11 +18,13 @@ public final class Debouncer implements AutoCloseable {
     private volatile long lastRun = Long.MIN_VALUE / 2;
 
     public Debouncer(String threadName, Duration interval, Runnable action) {
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
             return t;
         });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // nothing new starts once closed
+        this.executor = executor;
         this.action = action;
         this.intervalNanos = interval.toNanos();
     }
@@ -48,11 +50,16 @@ public final class Debouncer implements AutoCloseable {
     }
 
     @Override
+    /**
+     * Lets a run in progress finish (up to 5 s) rather than interrupting it mid-request, then stops; runs not yet
+     * started are dropped.
+     */
     public void close() {
-        executor.shutdownNow();
+        executor.shutdown();
         try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) executor.shutdownNow();
         } catch (InterruptedException e) {
+            executor.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }
