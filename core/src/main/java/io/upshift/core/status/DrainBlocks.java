@@ -23,6 +23,11 @@ public final class DrainBlocks {
     private DrainBlocks() {
     }
 
+    /** The drain events among the given ones. */
+    public static List<Event> events(List<Event> all) {
+        return all.stream().filter(e -> REASON.equals(e.getReason())).toList();
+    }
+
     static void add(List<Node> nodes, List<Event> events, Instant at, List<HealthInsights.Keyed> health) {
         for (Node node : nodes) {
             Map<String, String> a = node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();

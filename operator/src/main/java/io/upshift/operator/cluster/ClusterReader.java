@@ -72,8 +72,7 @@ public final class ClusterReader {
 
     /** The node agents' DrainBlocked events (recorded in "default", as events about nodes are). */
     public static List<Event> drainEvents(KubernetesClient client) {
-        return call("events/default", () -> client.v1().events().inNamespace("default")
-                .list().getItems().stream().filter(e -> DrainBlocks.REASON.equals(e.getReason())).toList());
+        return DrainBlocks.events(call("events/default", () -> client.v1().events().inNamespace("default").list().getItems()));
     }
 
     /** Runs one API call; a refusal becomes one line naming the resource and what the server said. */

@@ -45,6 +45,15 @@ public final class Informers implements AutoCloseable {
         return informer;
     }
 
+    /**
+     * Registers a not yet running informer whose changes do not ask for a run: a cache read on the next run, for
+     * objects that change often or that the controller writes itself.
+     */
+    public <T extends HasMetadata> SharedIndexInformer<T> cache(SharedIndexInformer<T> informer) {
+        all.add(informer);
+        return informer;
+    }
+
     /** Starts every informer and waits up to two minutes for their caches. */
     public void start() {
         all.forEach(SharedIndexInformer::run);

@@ -7,14 +7,20 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.pools.PoolGate;
 import io.upshift.operator.cluster.JsonPatch;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Writes the machine-config ClusterOperator's status from the pools, when it changed. */
+/**
+ * Writes the machine-config ClusterOperator's status from the pools, when it differs from the cached one. Right
+ * after a write the cache may not have it yet; the same status is then written once more, which changes nothing.
+ */
 final class OperatorStatusWriter {
     static final String NAME = "machine-config";
     private static final Logger LOG = LoggerFactory.getLogger(OperatorStatusWriter.class);
@@ -22,14 +28,17 @@ final class OperatorStatusWriter {
 
     private final KubernetesClient client;
     private final String releaseVersion;
+    private final Supplier<ClusterOperator> cached;
 
-    OperatorStatusWriter(KubernetesClient client, String releaseVersion) {
+    /** @param cached the ClusterOperator as the controller's cache holds it, or null */
+    OperatorStatusWriter(KubernetesClient client, String releaseVersion, Supplier<ClusterOperator> cached) {
         this.client = client;
         this.releaseVersion = releaseVersion;
+        this.cached = cached;
     }
 
     void write(List<PoolGate.Pool> pools, Instant now) {
-        ClusterOperator co = client.resources(ClusterOperator.class).withName(NAME).get();
+        ClusterOperator co = cached.get();
         if (co == null) {
             try {
                 co = client.resources(ClusterOperator.class).resource(new ClusterOperatorBuilder().withNewMetadata().withName(NAME)
@@ -43,8 +52,8 @@ final class OperatorStatusWriter {
         if (JSON.valueToTree(status).equals(JSON.valueToTree(co.getStatus()))) return;
         client.resources(ClusterOperator.class).withName(NAME).subresource("status")
                 .patch(JsonPatch.CONTEXT, new JsonPatch(co).set("/status", status).toString());
-        String upgradeable = status.getConditions().stream().filter(c -> "Upgradeable".equals(c.getType()))
-                .map(c -> c.getStatus() + (c.getMessage() == null ? "" : ": " + c.getMessage())).findFirst().orElse("");
-        LOG.info("clusteroperators/{}: version {}, Upgradeable={}", NAME, status.getVersions().get(0).getVersion(), upgradeable);
+        ClusterOperatorStatusCondition upgradeable = StatusConditions.find(status.getConditions(), "Upgradeable");
+        LOG.info("clusteroperators/{}: version {}, Upgradeable={}{}", NAME, status.getVersions().get(0).getVersion(), upgradeable.getStatus(),
+                upgradeable.getMessage() == null ? "" : ": " + upgradeable.getMessage());
     }
 }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -59,6 +60,7 @@ public final class PoolController implements AutoCloseable {
     private SharedIndexInformer<MachineConfigPool> pools;
     private SharedIndexInformer<MachineConfig> configs;
     private SharedIndexInformer<Node> nodes;
+    private SharedIndexInformer<ClusterOperator> operator;
 
     public PoolController(KubernetesClient client, Clock clock, PoolControllerOptions options) {
         this.client = client;
@@ -66,13 +68,15 @@ public final class PoolController implements AutoCloseable {
         this.options = options;
         this.debouncer = new Debouncer("pool-controller", options.minInterval(), this::reconcileSafely);
         this.informers = new Informers(debouncer::trigger);
-        this.operatorStatus = new OperatorStatusWriter(client, options.releaseVersion());
+        this.operatorStatus = new OperatorStatusWriter(client, options.releaseVersion(),
+                () -> operator == null ? null : operator.getIndexer().list().stream().findFirst().orElse(null));
     }
 
     public PoolController start() {
         pools = informers.add(client.resources(MachineConfigPool.class).runnableInformer(0));
         configs = informers.add(client.resources(MachineConfig.class).runnableInformer(0));
         nodes = informers.add(client.nodes().runnableInformer(0));
+        operator = informers.cache(client.resources(ClusterOperator.class).withName(OperatorStatusWriter.NAME).runnableInformer(0));
         informers.start();
         LOG.info("pool controller started for release {}: {} informers synced", options.releaseVersion(), informers.size());
         debouncer.trigger();

@@ -2,6 +2,7 @@ package io.upshift.operator.status;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -17,12 +18,12 @@ import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusSpec;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.core.snapshot.Snapshot;
-import io.upshift.operator.cluster.ClusterReader;
 import io.upshift.operator.cluster.Debouncer;
 import io.upshift.operator.cluster.Informers;
 import io.upshift.core.status.Alert;
 import io.upshift.core.status.AssessmentException;
 import io.upshift.core.status.ClusterState;
+import io.upshift.core.status.DrainBlocks;
 import io.upshift.core.status.InsightHistory;
 import io.upshift.core.status.UpdateAssessment;
 import java.time.Clock;
@@ -59,6 +60,7 @@ public final class UpdateStatusController implements AutoCloseable {
     private SharedIndexInformer<MachineConfig> configs;
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Deployment> mco;
+    private SharedIndexInformer<Event> events;
     private UpdateStatus live;
 
     /**
@@ -85,6 +87,8 @@ public final class UpdateStatusController implements AutoCloseable {
         nodes = informers.add(client.nodes().runnableInformer(0));
         mco = informers.add(client.apps().deployments().inNamespace(Snapshot.MCO_NAMESPACE)
                 .withName(Snapshot.MCO_NAME).runnableInformer(0));
+        // Drain blocks depend on time (the periodic run sees them); events about nodes are many, so they only fill a cache.
+        events = informers.cache(client.v1().events().inNamespace("default").runnableInformer(0));
         informers.start();
         LOG.info("UpdateStatus controller started: {} informers synced", informers.size());
         debouncer.trigger();
@@ -149,7 +153,7 @@ public final class UpdateStatusController implements AutoCloseable {
         }
         Deployment deployment = mco.getIndexer().list().stream().findFirst().orElse(null);
         return new ClusterState(cv, Informers.byName(operators), Informers.byName(pools), configs.getIndexer().list(), Informers.byName(nodes),
-                Snapshot.mcoImage(deployment), alerts.get(), ClusterReader.drainEvents(client));
+                Snapshot.mcoImage(deployment), alerts.get(), DrainBlocks.events(events.getIndexer().list()));
     }
 
     private UpdateStatus read() {
