@@ -116,7 +116,7 @@ public final class PoolController implements AutoCloseable {
         for (MachineConfigPool pool : allPools) {
             gate.add(sync(pool, allConfigs, members.get(pool.getMetadata().getName()), versionOf, now));
         }
-        removeUnused(allPools, members, allConfigs, now);
+        removeUnused(allPools, gate, allConfigs, now);
         operatorStatus.write(gate, now);
         passes.incrementAndGet();
     }
@@ -172,7 +172,7 @@ public final class PoolController implements AutoCloseable {
                 }
             }
         }
-        for (Node node : poolNodes) endUpdateTaint(node);
+        for (int i = 0; i < poolNodes.size(); i++) endUpdateTaint(poolNodes.get(i), view.get(i));
 
         PoolProgress progress = new PoolProgress(name, target, view, paused, renderError, specError, waiting);
         writeStatus(pool, progress.status(pool.getStatus(), Objects.requireNonNullElse(pool.getMetadata().getGeneration(), 0L), now));
@@ -219,8 +219,7 @@ public final class PoolController implements AutoCloseable {
     }
 
     /** A node that finished its config loses the update taint. */
-    private void endUpdateTaint(Node node) {
-        PoolNode view = PoolMembers.view(node, "");
+    private void endUpdateTaint(Node node, PoolNode view) {
         List<Taint> taints = node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
         if (!view.done() || taints.stream().noneMatch(PoolController::isUpdateTaint)) return;
         client.nodes().withName(node.getMetadata().getName()).patch(JsonPatch.CONTEXT,
@@ -241,17 +240,16 @@ public final class PoolController implements AutoCloseable {
      * Rendered configs no pool targets and no node runs or is told to run are deleted once unused for the grace
      * period: a node that is slow to report must still find the config it was given.
      */
-    private void removeUnused(List<MachineConfigPool> allPools, Map<String, List<Node>> members, List<MachineConfig> allConfigs, Instant now) {
+    private void removeUnused(List<MachineConfigPool> allPools, List<PoolGate.Pool> passed, List<MachineConfig> allConfigs, Instant now) {
         java.util.Set<String> used = new java.util.HashSet<>();
         for (MachineConfigPool p : allPools) {
             if (p.getSpec() != null && p.getSpec().getConfiguration() != null) used.add(p.getSpec().getConfiguration().getName());
             if (p.getStatus() != null && p.getStatus().getConfiguration() != null) used.add(p.getStatus().getConfiguration().getName());
         }
-        for (List<Node> ns : members.values()) {
-            for (Node n : ns) {
-                PoolNode v = PoolMembers.view(n, "");
-                used.add(v.currentConfig());
-                used.add(v.desiredConfig());
+        for (PoolGate.Pool p : passed) {
+            for (PoolNode n : p.progress().nodes()) { // as this pass left them, newly told configs included
+                used.add(n.currentConfig());
+                used.add(n.desiredConfig());
             }
         }
         for (MachineConfig mc : allConfigs) {
