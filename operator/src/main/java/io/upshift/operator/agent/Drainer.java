@@ -42,7 +42,7 @@ final class Drainer {
 
     Result drain(String node) throws InterruptedException {
         Instant start = clock.instant();
-        Instant firstRefusal = null;
+        Instant refusedSince = null;
         while (true) {
             List<Pod> pods = evictable(node);
             if (pods.isEmpty()) return new Result(true, List.of());
@@ -52,16 +52,16 @@ final class Drainer {
                 if (client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).evict()) {
                     log.accept("nodes/" + node + ": evicted pod " + name);
                 } else {
-                    if (refused.isEmpty() && firstRefusal == null) this.firstRefusal.accept(name, budgetOf(pod));
+                    if (refused.isEmpty() && refusedSince == null) firstRefusal.accept(name, budgetOf(pod));
                     refused.add(name);
                 }
             }
             if (refused.isEmpty()) continue; // evicted all of this round; look again for stragglers
             Instant now = clock.instant();
-            if (firstRefusal == null) firstRefusal = now;
+            if (refusedSince == null) refusedSince = now;
             if (!now.isBefore(start.plus(options.drainTimeout()))) return new Result(false, refused);
             log.accept("nodes/" + node + ": eviction refused (disruption budget) for " + String.join(", ", refused) + "; retrying");
-            Duration wait = Duration.between(firstRefusal, now).compareTo(SLOW_AFTER) >= 0 ? options.drainSlowRetry() : options.drainRetry();
+            Duration wait = Duration.between(refusedSince, now).compareTo(SLOW_AFTER) >= 0 ? options.drainSlowRetry() : options.drainRetry();
             Thread.sleep(Math.max(1, Math.min(wait.toMillis(), Duration.between(now, start.plus(options.drainTimeout())).toMillis())));
         }
     }
