@@ -77,6 +77,8 @@ class NodePoolRolloutTest {
             }
             PoolHarness.await("the pool's status", Duration.ofSeconds(10), () -> h.pool("worker").getStatus() != null
                     && Integer.valueOf(10).equals(h.pool("worker").getStatus().getUpdatedMachineCount())
+                    // the agent marks Done before it uncordons: wait for the pass that saw all ten ready too
+                    && Integer.valueOf(10).equals(h.pool("worker").getStatus().getReadyMachineCount())
                     && second.equals(h.pool("worker").getStatus().getConfiguration().getName()));
             MachineConfigPool pool = h.pool("worker");
             assertThat(POOL_CRD.violations(pool)).isEmpty();

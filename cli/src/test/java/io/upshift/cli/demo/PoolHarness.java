@@ -151,7 +151,7 @@ final class PoolHarness implements AutoCloseable {
         return a == null ? null : a.get(key);
     }
 
-    /** Every node of the role runs the pool's target config, Done. */
+    /** Every node of the role runs the pool's target config, Done, and the controller has lifted its update taint. */
     boolean settled(String pool) {
         MachineConfigPool p = pool(pool);
         if (p.getSpec().getConfiguration() == null) return false;
@@ -159,7 +159,8 @@ final class PoolHarness implements AutoCloseable {
         return client.nodes().withLabel(ROLE + pool).list().getItems().stream().allMatch(n -> {
             Map<String, String> a = n.getMetadata().getAnnotations();
             return a != null && target.equals(a.get(NodeAnnotations.CURRENT_CONFIG)) && NodeAnnotations.DONE.equals(a.get(NodeAnnotations.STATE))
-                    && !Boolean.TRUE.equals(n.getSpec().getUnschedulable());
+                    && !Boolean.TRUE.equals(n.getSpec().getUnschedulable())
+                    && (n.getSpec().getTaints() == null || n.getSpec().getTaints().stream().noneMatch(t -> NodeAnnotations.UPDATE_TAINT.equals(t.getKey())));
         });
     }
 
