@@ -152,6 +152,41 @@ class NodePoolRolloutTest {
         }
     }
 
+    @Test
+    void aConfigTheOutgoingControllerRenderedCountsForTheIncomingRelease() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            h.pool("master", 1, false);
+            h.config("00-master", "master", "m1", "os@4.18.1");
+            h.node("master-0", "master", "a", 10);
+            h.startAgents();
+            h.startController("4.18.1");
+            PoolHarness.await("4.18.1 on the node", Duration.ofSeconds(30), () -> h.settled("master"));
+            String first = h.pool("master").getSpec().getConfiguration().getName();
+
+            // The new release's configs arrive while the old controller still runs: it renders them, as 4.18.1's.
+            h.config("00-master", "master", "m2", "os@4.18.2");
+            PoolHarness.await("a config rendered by the old controller", Duration.ofSeconds(10),
+                    () -> !first.equals(h.pool("master").getSpec().getConfiguration().getName()));
+            String second = h.pool("master").getSpec().getConfiguration().getName();
+            assertThat(releaseOf(h, second)).isEqualTo("4.18.1");
+
+            h.startController("4.18.2");
+            PoolHarness.await("the operator reporting 4.18.2", Duration.ofSeconds(30), () -> {
+                ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
+                return co != null && co.getStatus() != null && co.getStatus().getVersions() != null
+                        && "4.18.2".equals(co.getStatus().getVersions().get(0).getVersion());
+            });
+            assertThat(releaseOf(h, second)).isEqualTo("4.18.2");
+            assertThat(h.pool("master").getSpec().getConfiguration().getName()).isEqualTo(second);
+            assertThat(read(hosts.resolve("master-0/etc/upshift-test/00-master"))).isEqualTo("m2");
+        }
+    }
+
+    static String releaseOf(PoolHarness h, String renderedConfig) {
+        return h.client.resources(io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig.class).withName(renderedConfig).get()
+                .getMetadata().getAnnotations().get(NodeAnnotations.RELEASE_IMAGE_VERSION);
+    }
+
     static Preconditions.Input input(String current, String target, ClusterOperatorStatusCondition upgradeable) {
         return new Preconditions.Input(SemVer.parse(current), SemVer.parse(target), List.of(), upgradeable, List.of(), List.of(), "stable-4.20");
     }

@@ -132,8 +132,11 @@ public final class PoolController implements AutoCloseable {
             if (rendered.sources().isEmpty()) throw new IllegalArgumentException("no MachineConfig matches the pool's machineConfigSelector");
             if (!versionOf.containsKey(rendered.name())) {
                 createRendered(pool, rendered);
-                versionOf.put(rendered.name(), options.releaseVersion());
+            } else if (!options.releaseVersion().equals(versionOf.get(rendered.name()))) {
+                claimRendered(allConfigs.stream().filter(c -> c.getMetadata().getName().equals(rendered.name())).findFirst().orElseThrow(),
+                        versionOf.get(rendered.name()));
             }
+            versionOf.put(rendered.name(), options.releaseVersion());
             if (!rendered.name().equals(target)) {
                 setTarget(pool, rendered);
                 target = rendered.name();
@@ -194,6 +197,20 @@ public final class PoolController implements AutoCloseable {
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) throw e; // already there: the cache was behind
         }
+    }
+
+    /**
+     * The same content rendered by another release's controller (e.g. the previous one saw the new MachineConfigs
+     * before it was replaced) is what this release renders too: it now carries this release's version, else the
+     * pool would never count as running this release.
+     */
+    private void claimRendered(MachineConfig mc, String previousVersion) {
+        String name = mc.getMetadata().getName();
+        client.resources(MachineConfig.class).withName(name).patch(JsonPatch.CONTEXT, new JsonPatch(mc)
+                .annotate(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
+                .annotate(NodeAnnotations.PREFIX + "generated-by-controller-version", options.releaseVersion()).toString());
+        LOG.info("machineconfigs/{}: rendered by release {} before, now marked as release {}'s", name,
+                previousVersion.isEmpty() ? "(none)" : previousVersion, options.releaseVersion());
     }
 
     private void setTarget(MachineConfigPool pool, RenderedConfig rendered) {
