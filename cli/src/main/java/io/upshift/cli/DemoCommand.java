@@ -2,6 +2,7 @@ package io.upshift.cli;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.cli.demo.DemoRun;
 import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Details;
@@ -39,6 +40,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--rollout-seconds", defaultValue = "2", description = "Mean time a simulated Deployment takes to roll out (default: ${DEFAULT-VALUE}).")
     double rolloutSeconds;
 
+    @Option(names = "--masters", defaultValue = "3", description = "Control-plane nodes (default: ${DEFAULT-VALUE}).")
+    int masters;
+
+    @Option(names = "--workers", defaultValue = "6", description = "Worker nodes (default: ${DEFAULT-VALUE}; with --masters 0 too, the demo has no nodes and no pools).")
+    int workers;
+
     @Option(names = "--kill-controller-every", paramLabel = "SECONDS", defaultValue = "0",
             description = "Kill and restart the controller at random moments, on average this often (0: never).")
     double killEvery;
@@ -63,22 +70,30 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (masters < 0 || workers < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--masters and --workers cannot be negative");
+        if (masters == 0 && workers > 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                "worker nodes need a control plane: give --masters at least 1, or --workers 0 too");
         MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+        if (!controllerLog) System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error"); // the pool controller and agents: transient warnings are in status
         PrintWriter out = spec.commandLine().getOut();
         boolean refresh = !plain && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
         out.println("Building and signing releases " + DemoRun.FROM + " and " + DemoRun.TO + " (" + operators + " operators over "
-                + runLevels + " run-levels) in " + work);
+                + runLevels + " run-levels" + (masters + workers > 0 ? ", and machine-config for " + masters + " control-plane and " + workers + " worker nodes" : "")
+                + ") in " + work);
         out.flush();
-        try (DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work),
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work, masters, workers),
                 line -> { out.println("  " + line); out.flush(); })
                 .controllerLog(controllerLog ? line -> { out.println("  controller: " + line); out.flush(); } : line -> { })
                 .start()) {
             out.println("Embedded API server at " + demo.client().getMasterUrl() + "; installing " + DemoRun.FROM + " ...");
             out.flush();
             Instant installStart = Instant.now();
-            if (!demo.await(DemoRun.FROM, timeout, () -> { })) throw new IllegalStateException("install of " + DemoRun.FROM + " did not complete in " + timeout);
-            out.printf("Installed %s in %.1f s. Requesting the update to %s.%n%n", DemoRun.FROM, seconds(installStart), DemoRun.TO);
+            if (!demo.await(DemoRun.FROM, timeout, () -> { }) || !demo.awaitNodes(DemoRun.FROM, timeout, () -> { })) {
+                throw new IllegalStateException("install of " + DemoRun.FROM + " did not complete in " + timeout);
+            }
+            out.printf("Installed %s in %.1f s%s. Requesting the update to %s.%n%n", DemoRun.FROM, seconds(installStart),
+                    masters + workers > 0 ? ", all " + (masters + workers) + " nodes on it" : "", DemoRun.TO);
             out.flush();
             demo.requestUpdate();
             Instant start = Instant.now();
@@ -94,10 +109,17 @@ public final class DemoCommand implements Callable<Integer> {
                 }
                 show(out, demo, refresh);
             });
+            if (!done) {
+                show(out, demo, refresh);
+                throw new IllegalStateException("the update to " + DemoRun.TO + " did not complete in " + timeout);
+            }
+            double controlPlane = seconds(start);
+            boolean nodesDone = demo.awaitNodes(DemoRun.TO, timeout, () -> show(out, demo, refresh));
             show(out, demo, refresh);
-            if (!done) throw new IllegalStateException("the update to " + DemoRun.TO + " did not complete in " + timeout);
+            if (!nodesDone) throw new IllegalStateException("the nodes did not all reach " + DemoRun.TO + " in " + timeout);
             out.printf("%nUpdated %s -> %s in %.1f s; the simulated work's critical path is %.1f s. Controller restarts: %d (%d deliberate kills).%n",
-                    DemoRun.FROM, DemoRun.TO, seconds(start), demo.criticalPath().toMillis() / 1000.0, demo.restarts(), kills[0]);
+                    DemoRun.FROM, DemoRun.TO, controlPlane, demo.criticalPath().toMillis() / 1000.0, demo.restarts(), kills[0]);
+            if (masters + workers > 0) out.printf("All %d nodes run %s after %.1f s.%n", masters + workers, DemoRun.TO, seconds(start));
             out.flush();
         }
         return 0;
@@ -107,12 +129,24 @@ public final class DemoCommand implements Callable<Integer> {
         return Duration.between(since, Instant.now()).toMillis() / 1000.0;
     }
 
+    /** A line per pool: how many of its nodes run its target config (status shows none once the control plane is done). */
+    private static String pools(DemoRun demo) {
+        StringBuilder out = new StringBuilder();
+        for (MachineConfigPool pool : demo.client().resources(MachineConfigPool.class).list().getItems()) {
+            var s = pool.getStatus();
+            if (s == null || s.getMachineCount() == null) continue;
+            out.append(String.format("%nMachineConfigPool %s: %d of %d nodes updated, %d unavailable", pool.getMetadata().getName(),
+                    s.getUpdatedMachineCount(), s.getMachineCount(), s.getUnavailableMachineCount()));
+        }
+        return out.toString();
+    }
+
     /** The update as `upshift status` shows it, or the Progressing message when that view is not available. */
     private static void show(PrintWriter out, DemoRun demo, boolean refresh) {
         String text;
         ClusterVersion cv = demo.clusterVersion();
         ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null ? null : StatusConditions.find(cv.getStatus().getConditions(), "Progressing");
-        String progressing = p == null ? "(no status yet)" : "ClusterVersion Progressing=" + p.getStatus() + ": " + p.getMessage();
+        String progressing = (p == null ? "(no status yet)" : "ClusterVersion Progressing=" + p.getStatus() + ": " + p.getMessage()) + pools(demo);
         try {
             Instant now = Instant.now();
             text = StatusRenderer.render(UpdateAssessment.assess(new ClusterReader(demo.client()).read(Optional.empty()), now, now), now, Details.none)

@@ -17,6 +17,8 @@ public final class DemoPayloads {
 
     public static final String OPERATOR_LABEL = "upshift.io/cluster-operator";
     public static final String VERSION_ANNOTATION = "upshift.io/release-version";
+    /** The component whose operator is the real pool controller, when the demo has nodes. */
+    public static final String MACHINE_CONFIG = "machine-config";
     static final String INCLUDE = "    include.release.openshift.io/self-managed-high-availability: \"true\"\n";
 
     /** One simulated component: its name and run-level. */
@@ -27,8 +29,18 @@ public final class DemoPayloads {
     }
 
     public static List<Component> components(int operators, int runLevels) {
+        return components(operators, runLevels, false);
+    }
+
+    /**
+     * {@code operators} simulated components over {@code runLevels} run-levels; with {@code machineConfig}, also
+     * the machine-config component in the last run-level (as OpenShift's comes late), whose operator is the real pool
+     * controller.
+     */
+    public static List<Component> components(int operators, int runLevels, boolean machineConfig) {
         List<Component> out = new ArrayList<>();
         for (int i = 0; i < operators; i++) out.add(new Component(NAMES.get(i % NAMES.size()) + (i < NAMES.size() ? "" : "-" + (i / NAMES.size())), 10 + (i % runLevels) * 5));
+        if (machineConfig) out.add(new Component(MACHINE_CONFIG, 10 + (runLevels - 1) * 5));
         return out;
     }
 
@@ -67,10 +79,37 @@ public final class DemoPayloads {
             String ns = "openshift-" + c.name();
             Files.writeString(r.resolve(prefix + "00_namespace.yaml"), "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + ns + "\n  annotations:\n" + INCLUDE);
             Files.writeString(r.resolve(prefix + "01_deployment.yaml"), deployment(ns, c.name() + "-operator", "quay.example/" + c.name() + ":" + version, version, c.name()));
-            Files.writeString(r.resolve(prefix + "02_clusteroperator.yaml"), "apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: " + c.name()
+            if (c.name().equals(MACHINE_CONFIG)) machineConfig(r, prefix, version);
+            // Last in its component: the cluster-version controller waits here until the operator reports the version.
+            Files.writeString(r.resolve(prefix + "09_clusteroperator.yaml"), "apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: " + c.name()
                     + "\n  annotations:\n" + INCLUDE + "spec: {}\nstatus:\n  versions:\n  - name: operator\n    version: " + version + "\n");
         }
         return dir;
+    }
+
+    /**
+     * What the machine-config component brings besides its operator: the pool CRDs, a MachineConfig per role with
+     * this release's OS image and a file naming the release, and the master and worker pools. The pools are
+     * create-only: once there, they are the administrator's (paused, maxUnavailable), as in OpenShift.
+     */
+    private static void machineConfig(Path r, String prefix, String version) throws IOException {
+        for (String crd : List.of("machineconfigpools", "machineconfigs")) {
+            try (InputStream in = DemoPayloads.class.getResourceAsStream("/crds/" + crd + ".machineconfiguration.openshift.io.yaml")) {
+                Files.write(r.resolve(prefix + "00_" + crd + ".crd.yaml"), in.readAllBytes());
+            }
+        }
+        for (String role : List.of("master", "worker")) {
+            Files.writeString(r.resolve(prefix + "02_machineconfig-" + role + ".yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n"
+                    + "metadata:\n  name: 00-" + role + "\n  labels:\n    machineconfiguration.openshift.io/role: " + role + "\n  annotations:\n" + INCLUDE
+                    + "spec:\n  osImageURL: quay.example/upshift-demo/node-os:" + version + "\n  config:\n    ignition:\n      version: 3.2.0\n"
+                    + "    storage:\n      files:\n      - path: /etc/upshift-demo/release\n        mode: 420\n"
+                    + "        contents:\n          source: 'data:," + version + "'\n");
+            Files.writeString(r.resolve(prefix + "03_pool-" + role + ".yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\n"
+                    + "metadata:\n  name: " + role + "\n  annotations:\n" + INCLUDE + "    release.openshift.io/create-only: \"true\"\n"
+                    + "spec:\n  maxUnavailable: " + (role.equals("master") ? 1 : 2) + "\n"
+                    + "  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: " + role + "\n"
+                    + "  nodeSelector:\n    matchLabels:\n      node-role.kubernetes.io/" + role + ": \"\"\n");
+        }
     }
 
     private static String deployment(String ns, String name, String image, String version, String operator) {
@@ -85,5 +124,5 @@ public final class DemoPayloads {
             "openshift-apiserver", "authentication", "network", "dns", "ingress", "image-registry", "storage", "console",
             "monitoring", "service-ca", "config-operator", "machine-api", "cloud-credential", "cluster-autoscaler",
             "insights", "marketplace", "node-tuning", "olm", "openshift-samples", "csi-snapshot-controller",
-            "kube-storage-version-migrator", "baremetal", "control-plane-machine-set", "etcd-backup", "operator-lifecycle-manager", "machine-config");
+            "kube-storage-version-migrator", "baremetal", "control-plane-machine-set", "etcd-backup", "operator-lifecycle-manager", "cluster-api");
 }

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -39,8 +40,18 @@ import java.util.function.Consumer;
  */
 public final class DemoRun implements AutoCloseable {
 
-    /** Demo settings. */
-    public record Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir) {
+    /**
+     * Demo settings: {@code masters} and {@code workers} nodes are rolled by the real pool controller and node
+     * agents (none: the machine-config component is left out).
+     */
+    public record Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir, int masters, int workers) {
+        public Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir) {
+            this(operators, runLevels, rolloutDelay, seed, workDir, 0, 0);
+        }
+
+        boolean hasNodes() {
+            return masters + workers > 0;
+        }
     }
 
     public static final String FROM = "4.18.1";
@@ -52,6 +63,7 @@ public final class DemoRun implements AutoCloseable {
     private KubernetesMockServer server;
     private KubernetesClient client;
     private SimulatedCluster cluster;
+    private DemoNodes nodes;
     private volatile ClusterVersionController controller;
     private final Object controllerLock = new Object();
     private String releaseA, releaseB;
@@ -116,7 +128,12 @@ public final class DemoRun implements AutoCloseable {
         cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, image -> {
             log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
             restartController();
-        }).start();
+        });
+        if (settings.hasNodes()) {
+            nodes = new DemoNodes(client, work.resolve("hosts"), settings.masters(), settings.workers(), settings.rolloutDelay().dividedBy(2), clock).start();
+            cluster.handOver(DemoPayloads.MACHINE_CONFIG, nodes::release);
+        }
+        cluster.start();
         startController();
         return this;
     }
@@ -129,7 +146,7 @@ public final class DemoRun implements AutoCloseable {
     /** As {@link #publish(String, List, boolean)}, the payload carrying {@code clusterVersionCrd} instead of Upshift's. */
     public String publish(String version, List<String> previous, boolean signed, Path clusterVersionCrd) throws Exception {
         Path work = settings.workDir();
-        List<DemoPayloads.Component> components = DemoPayloads.components(settings.operators(), settings.runLevels());
+        List<DemoPayloads.Component> components = components();
         Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
         ResolvedImage image = releases.publish(DemoPayloads.write(work.resolve("payload-" + version + "-" + System.nanoTime()), version, components,
                         keys.publicArmored(), store, clusterVersionCrd),
@@ -162,6 +179,15 @@ public final class DemoRun implements AutoCloseable {
 
     public SimulatedCluster cluster() {
         return cluster;
+    }
+
+    /** The nodes, their agents and the pool controller; null when the demo has no nodes. */
+    public DemoNodes nodes() {
+        return nodes;
+    }
+
+    private List<DemoPayloads.Component> components() {
+        return DemoPayloads.components(settings.operators(), settings.runLevels(), settings.hasNodes());
     }
 
     private void startController() {
@@ -222,15 +248,33 @@ public final class DemoRun implements AutoCloseable {
         return completed(version);
     }
 
-    /** The least time the simulated work needs: run-levels in series, each as slow as its slowest rollout. */
+    /**
+     * Waits until every pool runs {@code version}'s config on all its nodes, calling {@code tick} about once a second;
+     * true at once when the demo has no nodes, false on timeout.
+     */
+    public boolean awaitNodes(String version, Duration timeout, Runnable tick) throws InterruptedException {
+        Instant deadline = clock.instant().plus(timeout);
+        while (nodes != null && !nodes.updated(version)) {
+            if (!clock.instant().isBefore(deadline)) return false;
+            tick.run();
+            Thread.sleep(1000);
+        }
+        return true;
+    }
+
+    /**
+     * The least time the simulated work needs: run-levels in series, each as slow as its slowest rollout; the
+     * machine-config operator's takes the control-plane pool's rollout too, as it reports the version only after.
+     */
     public Duration criticalPath() {
-        return cluster.criticalPath(DemoPayloads.components(settings.operators(), settings.runLevels()), TO);
+        return cluster.criticalPath(components(), TO, nodes == null ? Map.of() : Map.of(DemoPayloads.MACHINE_CONFIG, nodes.controlPlaneRollout()));
     }
 
     @Override
     public void close() {
         if (controller != null) controller.kill();
         if (cluster != null) cluster.close();
+        if (nodes != null) nodes.close();
         if (client != null) client.close();
         if (server != null) server.destroy();
     }

@@ -39,6 +39,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Map<String, Long> delayMillis = new ConcurrentHashMap<>();
     private final java.util.Set<String> degraded = ConcurrentHashMap.newKeySet();
     private final Map<String, String> operatorVersion = new ConcurrentHashMap<>();
+    private final Map<String, Consumer<String>> handedOver = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean stopped;
 
@@ -50,6 +51,15 @@ public final class SimulatedCluster implements AutoCloseable {
         this.onSelfUpdate = onSelfUpdate;
         this.thread = new Thread(this::run, "simulated-cluster");
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * {@code operator}'s ClusterOperator is reported by a real controller, not by the simulation: each time its
+     * Deployment rolls out, {@code onRollout} gets the version rolled out (to start that release's controller).
+     */
+    public SimulatedCluster handOver(String operator, Consumer<String> onRollout) {
+        handedOver.put(operator, onRollout);
+        return this;
     }
 
     public SimulatedCluster start() {
@@ -87,13 +97,15 @@ public final class SimulatedCluster implements AutoCloseable {
                 delayMillis.put(key + " " + version, ms);
                 due = now.plusMillis(ms);
                 rolloutDue.put(key + " " + want, due);
-                if (operator != null && rolledOut.containsKey(key)) progressing(operator, version);
+                if (operator != null && rolledOut.containsKey(key) && !handedOver.containsKey(operator)) progressing(operator, version);
             }
             if (now.isBefore(due)) continue;
             boolean self = "upshift".equals(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
             markAvailable(d);
             rolledOut.put(key, want);
-            if (operator != null) {
+            if (operator != null && handedOver.containsKey(operator)) {
+                handedOver.get(operator).accept(version);
+            } else if (operator != null) {
                 operatorVersion.put(operator, version);
                 report(operator, version);
             }
@@ -114,13 +126,15 @@ public final class SimulatedCluster implements AutoCloseable {
 
     /**
      * The least time rolling out {@code version} can take: the controller's own Deployment first, then each
-     * run-level as slow as its slowest Deployment (components of a run-level roll out in parallel).
+     * run-level as slow as its slowest component (components of a run-level roll out in parallel). A component takes
+     * its Deployment's rollout plus the work in {@code after} (what its operator does before it reports the version).
      */
-    public Duration criticalPath(List<DemoPayloads.Component> components, String version) {
+    public Duration criticalPath(List<DemoPayloads.Component> components, String version, Map<String, Duration> after) {
         long total = delayMillis.getOrDefault("upshift/upshift-controller " + version, 0L);
         Map<Integer, Long> slowest = new java.util.TreeMap<>();
         for (DemoPayloads.Component c : components) {
-            long ms = delayMillis.getOrDefault("openshift-" + c.name() + "/" + c.name() + "-operator " + version, 0L);
+            long ms = delayMillis.getOrDefault("openshift-" + c.name() + "/" + c.name() + "-operator " + version, 0L)
+                    + after.getOrDefault(c.name(), Duration.ZERO).toMillis();
             slowest.merge(c.runLevel(), ms, Math::max);
         }
         for (long ms : slowest.values()) total += ms;

@@ -1,0 +1,60 @@
+package io.upshift.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.upshift.api.schema.CrdSchema;
+import io.upshift.core.pools.NodeAnnotations;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The demo with nodes: the release's machine-config component brings pools and MachineConfigs, the real pool
+ * controller of each release rolls them out through the real agents, and the update completes only once the
+ * control-plane nodes run the new release, as the machine-config operator reports the version only then.
+ */
+class DemoNodesTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theUpdateCompletesOnlyOnceTheControlPlaneNodesRunItAndTheWorkersFollow() throws Exception {
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(300), 5, dir, 2, 3), l -> { }).start()) {
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            assertThat(demo.awaitNodes(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            assertThat(releases(demo, "master")).containsOnly(DemoRun.FROM);
+            assertThat(releases(demo, "worker")).containsOnly(DemoRun.FROM);
+
+            demo.requestUpdate();
+            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(90), () -> { })).isTrue();
+            // Completed means the machine-config operator reported the version: every control-plane node runs it.
+            assertThat(releases(demo, "master")).containsOnly(DemoRun.TO);
+
+            assertThat(demo.awaitNodes(DemoRun.TO, Duration.ofSeconds(60), () -> { })).isTrue();
+            assertThat(releases(demo, "worker")).containsOnly(DemoRun.TO);
+            for (Node n : demo.client().nodes().list().getItems()) {
+                String name = n.getMetadata().getName();
+                assertThat(Files.readString(dir.resolve("hosts/" + name + "/etc/upshift-demo/release"))).as(name).isEqualTo(DemoRun.TO);
+            }
+            ClusterOperator co = demo.client().resources(ClusterOperator.class).withName(DemoPayloads.MACHINE_CONFIG).get();
+            assertThat(co.getStatus().getVersions()).anySatisfy(v -> assertThat(v.getVersion()).isEqualTo(DemoRun.TO));
+            assertThat(CrdSchema.bundled("clusteroperators.config.openshift.io", "v1").violations(co)).isEmpty();
+        }
+    }
+
+    /** The release whose controller rendered the config each node of the role runs. */
+    static List<String> releases(DemoRun demo, String role) {
+        return demo.client().nodes().withLabel("node-role.kubernetes.io/" + role).list().getItems().stream().map(n -> {
+            String current = n.getMetadata().getAnnotations().get(NodeAnnotations.CURRENT_CONFIG);
+            MachineConfig mc = demo.client().resources(MachineConfig.class).withName(current).get();
+            return mc.getMetadata().getAnnotations().get(NodeAnnotations.RELEASE_IMAGE_VERSION);
+        }).toList();
+    }
+}
