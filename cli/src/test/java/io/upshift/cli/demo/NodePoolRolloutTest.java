@@ -182,6 +182,22 @@ class NodePoolRolloutTest {
         }
     }
 
+    @Test
+    void anAgentActsOnTheNodeEventNotItsNextPoll() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            h.agentOptions = new io.upshift.operator.agent.AgentOptions(Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMillis(200),
+                    Duration.ofHours(1), Duration.ofHours(1)); // an hour between polls: only the watch can wake it in time
+            h.pool("worker", 1, false);
+            h.config("00-worker", "worker", "one", "os@1");
+            h.node("worker-0", "worker", "a", 1);
+            h.startAgents();
+            Thread.sleep(500); // the agent has looked once, found nothing to do, and waits
+            h.startController("4.19.0");
+            PoolHarness.await("the node updated", Duration.ofSeconds(20), () -> h.settled("worker"));
+            assertThat(h.machines.get("worker-0").reboots()).isEqualTo(1);
+        }
+    }
+
     static String releaseOf(PoolHarness h, String renderedConfig) {
         return h.client.resources(io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig.class).withName(renderedConfig).get()
                 .getMetadata().getAnnotations().get(NodeAnnotations.RELEASE_IMAGE_VERSION);

@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.upshift.core.status.DrainBlocks;
@@ -18,6 +21,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +59,9 @@ public final class NodeAgent implements AutoCloseable {
     private final Drainer drainer;
     private final Events events;
     private final Thread thread;
+    /** Released by every event on the node, so the agent steps at once instead of at its next poll. */
+    private final Semaphore wake = new Semaphore(0);
+    private volatile Watch watch;
     private volatile boolean stopped;
     private Instant degradedAt;
 
@@ -87,8 +95,10 @@ public final class NodeAgent implements AutoCloseable {
     private void run() {
         while (!stopped) {
             try {
+                watchNode();
+                wake.drainPermits(); // an event from here on wakes the wait below, even one that comes during the step
                 boolean busy = step();
-                if (!busy) Thread.sleep(options.poll().toMillis());
+                if (!busy) wake.tryAcquire(options.poll().toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 return;
             } catch (KubernetesClientException e) {
@@ -100,6 +110,23 @@ public final class NodeAgent implements AutoCloseable {
                 sleepQuietly(options.poll());
             }
         }
+    }
+
+    /** Watches the node (again, after the watch ended), as the agent's wake-up; the poll remains the fallback. */
+    private void watchNode() {
+        if (watch != null) return;
+        watch = client.nodes().withName(nodeName).watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Node node) {
+                wake.release();
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                watch = null;
+                wake.release();
+            }
+        });
     }
 
     /**
@@ -216,6 +243,8 @@ public final class NodeAgent implements AutoCloseable {
     @Override
     public void close() {
         stopped = true;
+        Watch w = watch;
+        if (w != null) w.close();
         thread.interrupt();
         try {
             thread.join(5000);
