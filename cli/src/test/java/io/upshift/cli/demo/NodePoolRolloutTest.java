@@ -77,7 +77,7 @@ class NodePoolRolloutTest {
             }
             PoolHarness.await("the pool's status", Duration.ofSeconds(10), () -> h.pool("worker").getStatus() != null
                     && Integer.valueOf(10).equals(h.pool("worker").getStatus().getUpdatedMachineCount())
-                    // the agent marks Done before it uncordons: wait for the pass that saw all ten ready too
+                    // the pass that saw all ten Done and ready (not one that saw the last Done node still cordoned)
                     && Integer.valueOf(10).equals(h.pool("worker").getStatus().getReadyMachineCount())
                     && second.equals(h.pool("worker").getStatus().getConfiguration().getName()));
             MachineConfigPool pool = h.pool("worker");

@@ -38,9 +38,10 @@ import static io.upshift.core.pools.NodeAnnotations.STATE;
 import static io.upshift.core.pools.NodeAnnotations.WORKING;
 
 /**
- * The node agent: brings its node to the config the pool controller set in {@code desiredConfig}. Working, cordon,
- * drain (evictions), write files and units, stage the OS image, Rebooting, reboot; after boot {@code currentConfig},
- * Done, empty reason, uncordon. Each step starts from the node's annotations and a marker on the host (the config
+ * The node agent: brings its node to the config the pool controller set in {@code desiredConfig}. Working and cordon
+ * (one write), drain (evictions), write files and units, stage the OS image, Rebooting, reboot; after boot
+ * {@code currentConfig}, Done, empty reason and uncordon (one write). It wakes on every event on its node (a watch),
+ * polling only as a fallback. Each step starts from the node's annotations and a marker on the host (the config
  * written and the boot it was written in), so an agent killed at any point picks up where it was: before the reboot
  * it does the remaining steps again (all of them are idempotent), after it only finishes.
  */
@@ -148,14 +149,7 @@ public final class NodeAgent implements AutoCloseable {
             finish(node, desired);
             return true;
         }
-        if (current.equals(desired)) {
-            if (Boolean.TRUE.equals(node.getSpec().getUnschedulable()) && ("uncordon-" + desired).equals(a.get(DESIRED_DRAIN))
-                    && !("uncordon-" + desired).equals(a.get(LAST_APPLIED_DRAIN))) {
-                finish(node, desired); // killed between Done and uncordon
-                return true;
-            }
-            return false;
-        }
+        if (current.equals(desired)) return false;
         if (DEGRADED.equals(state)) {
             if (degradedAt == null) degradedAt = clock.instant();
             if (clock.instant().isBefore(degradedAt.plus(options.degradedRetry()))) return false;
@@ -166,13 +160,13 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void update(Node node, String desired) throws InterruptedException {
-        node = patch(node, new JsonPatch(node).annotate(STATE, WORKING).annotate(REASON, ""));
         MachineConfig mc = client.resources(MachineConfig.class).withName(desired).get();
         if (mc == null) {
             degrade(node, "missing MachineConfig " + desired);
             return;
         }
-        node = patch(node, new JsonPatch(node).set("/spec/unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired));
+        node = patch(node, new JsonPatch(node).annotate(STATE, WORKING).annotate(REASON, "")
+                .set("/spec/unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired));
         Drainer.Result drained = drainer.drain(nodeName);
         if (!drained.drained()) {
             String reason = "failed to drain node: " + nodeName + " after " + human(options.drainTimeout())
@@ -198,10 +192,10 @@ public final class NodeAgent implements AutoCloseable {
         finish(client.nodes().withName(nodeName).get(), desired);
     }
 
+    /** Done and uncordoned in one write: no moment where the node is Done but still cordoned, whatever kills the agent. */
     private void finish(Node node, String desired) {
-        node = patch(node, new JsonPatch(node).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
-                .annotate(DESIRED_DRAIN, "uncordon-" + desired));
-        patch(node, new JsonPatch(node).set("/spec/unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired));
+        patch(node, new JsonPatch(node).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
+                .annotate(DESIRED_DRAIN, "uncordon-" + desired).set("/spec/unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired));
         host.delete(MARKER); // a later update to this same config must be applied again, not taken as done
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
     }

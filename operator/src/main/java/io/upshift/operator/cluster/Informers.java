@@ -10,29 +10,35 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A controller's informers: each one calls {@code onChange} when an object is added, deleted or changes its
- * resourceVersion (not on resyncs), and all are started together, returning once their caches are filled.
+ * resourceVersion (not on resyncs), and all are started together, returning once their caches are filled. Changes
+ * seen while the caches fill are not passed on: a run then would see some caches full and others still empty (a
+ * pool with no nodes yet); the caller runs once after {@link #start()} instead.
  */
 public final class Informers implements AutoCloseable {
     private final List<SharedIndexInformer<?>> all = new ArrayList<>();
     private final ResourceEventHandler<HasMetadata> handler;
+    private volatile boolean synced;
 
     public Informers(Runnable onChange) {
+        Runnable changed = () -> {
+            if (synced) onChange.run();
+        };
         this.handler = new ResourceEventHandler<>() {
             @Override
             public void onAdd(HasMetadata obj) {
-                onChange.run();
+                changed.run();
             }
 
             @Override
             public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
                 if (!newObj.getMetadata().getResourceVersion().equals(oldObj.getMetadata().getResourceVersion())) {
-                    onChange.run();
+                    changed.run();
                 }
             }
 
             @Override
             public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
-                onChange.run();
+                changed.run();
             }
         };
     }
@@ -54,7 +60,7 @@ public final class Informers implements AutoCloseable {
         return informer;
     }
 
-    /** Starts every informer and waits up to two minutes for their caches. */
+    /** Starts every informer and waits up to two minutes for their caches; changes are passed on from then. */
     public void start() {
         all.forEach(SharedIndexInformer::run);
         for (SharedIndexInformer<?> informer : all) {
@@ -64,6 +70,7 @@ public final class Informers implements AutoCloseable {
                 throw new IllegalStateException("informer did not sync: " + e.getMessage(), e);
             }
         }
+        synced = true;
     }
 
     public int size() {

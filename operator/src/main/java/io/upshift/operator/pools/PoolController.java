@@ -26,6 +26,7 @@ import io.upshift.core.pools.RenderedConfig;
 import io.upshift.operator.cluster.Debouncer;
 import io.upshift.operator.cluster.Informers;
 import io.upshift.operator.cluster.JsonPatch;
+import io.upshift.operator.cluster.ParallelWrites;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,6 +58,7 @@ public final class PoolController implements AutoCloseable {
     private final Map<String, Instant> unusedSince = new HashMap<>();
     private final OperatorStatusWriter operatorStatus;
     private final AtomicLong passes = new AtomicLong();
+    private final ParallelWrites writes = new ParallelWrites("pool-controller-write", 8);
     private SharedIndexInformer<MachineConfigPool> pools;
     private SharedIndexInformer<MachineConfig> configs;
     private SharedIndexInformer<Node> nodes;
@@ -168,14 +170,20 @@ public final class PoolController implements AutoCloseable {
                 waiting = "Waiting for the maintenance window \"" + window.text() + "\" (opens " + window.nextOpening(now)
                         + ") to update to MachineConfig " + target;
             } else {
-                for (PoolNode picked : NodeSelection.pick(view, target, maxUnavailable, false)) {
-                    startUpdate(poolNodes, picked.name(), target);
+                List<PoolNode> picks = NodeSelection.pick(view, target, maxUnavailable, false);
+                writes.run(picks.stream().<Runnable>map(picked -> () -> startUpdate(poolNodes, picked.name(), finalTarget)).toList());
+                for (PoolNode picked : picks) {
                     view.set(view.indexOf(picked), new PoolNode(picked.name(), picked.currentConfig(), target, picked.state(),
                             picked.reason(), picked.ready(), picked.zone(), picked.created(), picked.runsController()));
                 }
             }
         }
-        for (int i = 0; i < poolNodes.size(); i++) endUpdateTaint(poolNodes.get(i), view.get(i));
+        List<Runnable> untaint = new ArrayList<>();
+        for (int i = 0; i < poolNodes.size(); i++) {
+            Node node = poolNodes.get(i);
+            if (view.get(i).done() && hasUpdateTaint(node)) untaint.add(() -> endUpdateTaint(node));
+        }
+        writes.run(untaint);
 
         PoolProgress progress = new PoolProgress(name, target, view, paused, renderError, specError, waiting);
         writeStatus(pool, progress.status(pool.getStatus(), Objects.requireNonNullElse(pool.getMetadata().getGeneration(), 0L), now));
@@ -226,8 +234,8 @@ public final class PoolController implements AutoCloseable {
     /** Tells a node its new config and taints it, so that new workloads prefer nodes that stay. */
     private void startUpdate(List<Node> poolNodes, String nodeName, String target) {
         Node node = poolNodes.stream().filter(n -> n.getMetadata().getName().equals(nodeName)).findFirst().orElseThrow();
-        List<Taint> taints = new ArrayList<>(node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints());
-        if (taints.stream().noneMatch(PoolController::isUpdateTaint)) {
+        List<Taint> taints = new ArrayList<>(taints(node));
+        if (!hasUpdateTaint(node)) {
             taints.add(new Taint("PreferNoSchedule", NodeAnnotations.UPDATE_TAINT, null, null));
         }
         client.nodes().withName(nodeName).patch(JsonPatch.CONTEXT, new JsonPatch(node)
@@ -235,10 +243,17 @@ public final class PoolController implements AutoCloseable {
         LOG.info("nodes/{}: desiredConfig {}", nodeName, target);
     }
 
+    private static List<Taint> taints(Node node) {
+        return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
+    }
+
+    private static boolean hasUpdateTaint(Node node) {
+        return taints(node).stream().anyMatch(PoolController::isUpdateTaint);
+    }
+
     /** A node that finished its config loses the update taint. */
-    private void endUpdateTaint(Node node, PoolNode view) {
-        List<Taint> taints = node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
-        if (!view.done() || taints.stream().noneMatch(PoolController::isUpdateTaint)) return;
+    private void endUpdateTaint(Node node) {
+        List<Taint> taints = taints(node);
         client.nodes().withName(node.getMetadata().getName()).patch(JsonPatch.CONTEXT,
                 new JsonPatch(node).set("/spec/taints", taints.stream().filter(t -> !isUpdateTaint(t)).toList()).toString());
     }
@@ -287,6 +302,7 @@ public final class PoolController implements AutoCloseable {
     @Override
     public void close() {
         debouncer.close();
+        writes.close();
         informers.close();
     }
 }

@@ -1,0 +1,170 @@
+package io.upshift.bench;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
+import io.upshift.cli.demo.EvictingDispatcher;
+import io.upshift.core.pools.MaxUnavailable;
+import io.upshift.core.pools.NodeAnnotations;
+import io.upshift.core.pools.PoolMembers;
+import io.upshift.operator.agent.AgentOptions;
+import io.upshift.operator.agent.HostFiles;
+import io.upshift.operator.agent.NodeAgent;
+import io.upshift.operator.agent.SimulatedHost;
+import io.upshift.operator.pools.PoolController;
+import io.upshift.operator.pools.PoolControllerOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A pool rollout through the real path: the embedded API server (with evictions), the real pool controller, and one
+ * real node agent per node, each on a simulated host whose reboot takes T. Every node starts Done on the pool's
+ * config; then the pool's MachineConfig changes, and the clock runs until the pool reports every node updated to
+ * the new config. Prints the total against the critical-path lower bound ceil(N / maxUnavailable) x T, the most
+ * nodes unavailable at once (as the controller counts them, seen through a watch on the nodes) and the API requests served.
+ * Usage: PoolRolloutLive [nodes] [maxUnavailable] [T seconds].
+ */
+public final class PoolRolloutLive {
+    private static final Clock CLOCK = Clock.systemUTC();
+    /** Held so that its level sticks: the embedded server logs every request at INFO. */
+    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        String maxSpec = args.length > 1 ? args[1] : "10%";
+        double t = args.length > 2 ? Double.parseDouble(args[2]) : 10;
+        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+        System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "warn"); // a line per node step otherwise
+        Path hosts = Files.createTempDirectory("upshift-pool-rollout-");
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new EvictingDispatcher(), false);
+        server.init();
+        KubernetesClient client = server.createClient();
+        KubernetesClient agentClient = NodeAgent.client(client.getConfiguration());
+        List<NodeAgent> agents = new ArrayList<>();
+        PoolController controller = null;
+        SharedIndexInformer<Node> watch = null;
+        try {
+            client.resources(MachineConfigPool.class).resource(new MachineConfigPoolBuilder().withNewMetadata().withName("worker").endMetadata()
+                    .withNewSpec().withNewMachineConfigSelector().addToMatchLabels("machineconfiguration.openshift.io/role", "worker").endMachineConfigSelector()
+                    .withNewNodeSelector().addToMatchLabels("node-role.kubernetes.io/worker", "").endNodeSelector()
+                    .withMaxUnavailable(new IntOrString(maxSpec)).endSpec().build()).create();
+            config(client, "old");
+            controller = new PoolController(client, CLOCK, PoolControllerOptions.defaults("4.19.0")).start();
+            await(Duration.ofSeconds(30), () -> target(client) != null);
+            String old = target(client);
+
+            // An installed cluster: every node already runs the pool's config.
+            for (int i = 0; i < n; i++) {
+                client.nodes().resource(new NodeBuilder().withNewMetadata().withName(String.format("worker-%04d", i))
+                        .addToLabels("node-role.kubernetes.io/worker", "").addToLabels(PoolMembers.ZONE_LABEL, "zone-" + (i % 3))
+                        .withCreationTimestamp(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(i).toString())
+                        .addToAnnotations(NodeAnnotations.CURRENT_CONFIG, old).addToAnnotations(NodeAnnotations.DESIRED_CONFIG, old)
+                        .addToAnnotations(NodeAnnotations.STATE, NodeAnnotations.DONE).endMetadata()
+                        .withNewSpec().endSpec()
+                        .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build()).create();
+            }
+            AgentOptions options = new AgentOptions(Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofMinutes(1),
+                    Duration.ofSeconds(30));
+            Duration reboot = Duration.ofMillis((long) (t * 1000));
+            for (Node node : client.nodes().list().getItems()) {
+                String name = node.getMetadata().getName();
+                agents.add(new NodeAgent(agentClient, name, new HostFiles(hosts.resolve(name)), new SimulatedHost(reboot), options, CLOCK).start());
+            }
+            Set<String> unavailable = ConcurrentHashMap.newKeySet();
+            AtomicInteger most = new AtomicInteger();
+            watch = client.nodes().inform(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(Node node) {
+                    onUpdate(null, node);
+                }
+
+                @Override
+                public void onUpdate(Node before, Node node) {
+                    if (PoolMembers.view(node, "").unavailable()) unavailable.add(node.getMetadata().getName());
+                    else unavailable.remove(node.getMetadata().getName());
+                    most.accumulateAndGet(unavailable.size(), Math::max);
+                }
+
+                @Override
+                public void onDelete(Node node, boolean unknown) {
+                }
+            });
+            int requestsBefore = server.getRequestCount();
+            System.out.printf("%d nodes on %s, %d agents started; changing the pool's MachineConfig%n", n, old, agents.size());
+
+            long start = System.nanoTime();
+            config(client, "new");
+            int[] lastReported = {-1};
+            await(Duration.ofHours(2), () -> {
+                MachineConfigPool pool = client.resources(MachineConfigPool.class).withName("worker").get();
+                var s = pool.getStatus();
+                boolean done = s != null && s.getConfiguration() != null && !old.equals(s.getConfiguration().getName())
+                        && s.getConfiguration().getName().equals(pool.getSpec().getConfiguration().getName())
+                        && Integer.valueOf(n).equals(s.getUpdatedMachineCount()) && Integer.valueOf(n).equals(s.getReadyMachineCount());
+                int updated = s == null || s.getUpdatedMachineCount() == null ? 0 : s.getUpdatedMachineCount();
+                if (updated / Math.max(1, n / 10) != lastReported[0]) {
+                    lastReported[0] = updated / Math.max(1, n / 10);
+                    System.out.printf("  %6.1f s: %d of %d updated, %d unavailable%n", (System.nanoTime() - start) / 1e9, updated, n, unavailable.size());
+                }
+                return done;
+            });
+            double total = (System.nanoTime() - start) / 1e9;
+            int max = MaxUnavailable.resolve(maxSpec, n);
+            double bound = Math.ceil((double) n / max) * t;
+            System.out.printf("%d nodes, maxUnavailable %s (= %d), T = %.1f s: total %.1f s, lower bound %.1f s, ratio %.3f; at most %d unavailable; "
+                            + "%d API requests during the rollout%n",
+                    n, maxSpec, max, t, total, bound, total / bound, most.get(), server.getRequestCount() - requestsBefore);
+        } finally {
+            agents.parallelStream().forEach(NodeAgent::close);
+            if (watch != null) watch.close();
+            if (controller != null) controller.close();
+            agentClient.close();
+            client.close();
+            server.destroy();
+            io.upshift.release.image.FileTrees.deleteQuietly(hosts);
+        }
+    }
+
+    /** A MachineConfig for the workers writing one file; a new content is a new rendered config. */
+    private static void config(KubernetesClient client, String content) {
+        Map<String, Object> file = Map.of("path", "/etc/upshift-bench/config", "mode", 420, "contents", Map.of("source", "data:," + content));
+        client.resources(MachineConfig.class).resource(new MachineConfigBuilder().withNewMetadata().withName("00-worker")
+                .addToLabels("machineconfiguration.openshift.io/role", "worker").endMetadata()
+                .withNewSpec().withConfig(Map.of("ignition", Map.of("version", "3.2.0"), "storage", Map.of("files", List.of(file))))
+                .withOsImageURL("quay.example/node-os:" + content).endSpec().build()).createOr(existing -> existing.update());
+    }
+
+    private static String target(KubernetesClient client) {
+        MachineConfigPool pool = client.resources(MachineConfigPool.class).withName("worker").get();
+        return pool.getSpec().getConfiguration() == null ? null : pool.getSpec().getConfiguration().getName();
+    }
+
+    private static void await(Duration limit, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) throw new IllegalStateException("timed out after " + limit);
+            Thread.sleep(200);
+        }
+    }
+}
