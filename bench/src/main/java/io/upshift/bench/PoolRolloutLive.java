@@ -17,6 +17,7 @@ import io.upshift.cli.demo.EvictingDispatcher;
 import io.upshift.core.pools.MaxUnavailable;
 import io.upshift.core.pools.NodeAnnotations;
 import io.upshift.core.pools.PoolMembers;
+import io.upshift.core.pools.PoolNode;
 import io.upshift.operator.agent.AgentOptions;
 import io.upshift.operator.agent.HostFiles;
 import io.upshift.operator.agent.NodeAgent;
@@ -93,6 +94,7 @@ public final class PoolRolloutLive {
             }
             Set<String> unavailable = ConcurrentHashMap.newKeySet();
             AtomicInteger most = new AtomicInteger();
+            Map<String, long[]> phases = new ConcurrentHashMap<>(); // per node: told, rebooting, done (nanoTime)
             watch = client.nodes().inform(new ResourceEventHandler<>() {
                 @Override
                 public void onAdd(Node node) {
@@ -101,9 +103,14 @@ public final class PoolRolloutLive {
 
                 @Override
                 public void onUpdate(Node before, Node node) {
-                    if (PoolMembers.view(node, "").unavailable()) unavailable.add(node.getMetadata().getName());
-                    else unavailable.remove(node.getMetadata().getName());
+                    PoolNode view = PoolMembers.view(node, "");
+                    if (view.unavailable()) unavailable.add(view.name());
+                    else unavailable.remove(view.name());
                     most.accumulateAndGet(unavailable.size(), Math::max);
+                    if (view.desiredConfig().equals(old)) return;
+                    long[] times = phases.computeIfAbsent(view.name(), k -> new long[3]);
+                    int phase = view.done() && Boolean.FALSE.equals(node.getSpec().getUnschedulable()) ? 2 : NodeAnnotations.REBOOTING.equals(view.state()) ? 1 : 0;
+                    if (times[phase] == 0) times[phase] = System.nanoTime();
                 }
 
                 @Override
@@ -135,6 +142,15 @@ public final class PoolRolloutLive {
             System.out.printf("%d nodes, maxUnavailable %s (= %d), T = %.1f s: total %.1f s, lower bound %.1f s, ratio %.3f; at most %d unavailable; "
                             + "%d API requests during the rollout%n",
                     n, maxSpec, max, t, total, bound, total / bound, most.get(), server.getRequestCount() - requestsBefore);
+            double toReboot = phases.values().stream().mapToLong(p -> p[1] - p[0]).average().orElse(0) / 1e6;
+            double afterReboot = phases.values().stream().mapToLong(p -> p[2] - p[1]).average().orElse(0) / 1e6 - t * 1000;
+            double firstTold = (phases.values().stream().mapToLong(p -> p[0]).min().orElse(start) - start) / 1e6;
+            // The k-th node to finish frees the place the (k + max)-th node to start takes: the controller's reaction time.
+            long[] told = phases.values().stream().mapToLong(p -> p[0]).sorted().toArray();
+            long[] done = phases.values().stream().mapToLong(p -> p[2]).sorted().toArray();
+            double reaction = java.util.stream.IntStream.range(0, Math.max(0, n - max)).mapToLong(k -> told[k + max] - done[k]).average().orElse(0) / 1e6;
+            System.out.printf("per node (means): told -> Rebooting %.0f ms, Rebooting -> Done and uncordoned %.0f ms beyond T, a node Done -> the next "
+                    + "told %.0f ms; the first node told %.0f ms after the MachineConfig changed%n", toReboot, afterReboot, reaction, firstTold);
         } finally {
             agents.parallelStream().forEach(NodeAgent::close);
             if (watch != null) watch.close();

@@ -63,6 +63,8 @@ public final class NodeAgent implements AutoCloseable {
     /** Released by every event on the node, so the agent steps at once instead of at its next poll. */
     private final Semaphore wake = new Semaphore(0);
     private volatile Watch watch;
+    /** The resourceVersion the agent's last write produced. */
+    private volatile String ownWrite = "";
     private volatile boolean stopped;
     private Instant degradedAt;
 
@@ -119,7 +121,8 @@ public final class NodeAgent implements AutoCloseable {
         watch = client.nodes().withName(nodeName).watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Node node) {
-                wake.release();
+                // the echo of the agent's own last write tells it nothing new
+                if (!node.getMetadata().getResourceVersion().equals(ownWrite)) wake.release();
             }
 
             @Override
@@ -175,8 +178,6 @@ public final class NodeAgent implements AutoCloseable {
             degrade(client.nodes().withName(nodeName).get(), reason);
             return;
         }
-        node = client.nodes().withName(nodeName).get();
-        node = patch(node, new JsonPatch(node).annotate(LAST_APPLIED_DRAIN, "drain-" + desired));
         try {
             JsonNode spec = JSON.valueToTree(mc.getSpec());
             host.apply(spec.path("config"));
@@ -186,7 +187,7 @@ public final class NodeAgent implements AutoCloseable {
             degrade(node, "failed to apply " + desired + ": " + e.getMessage());
             return;
         }
-        patch(node, new JsonPatch(node).annotate(STATE, REBOOTING));
+        patch(node, new JsonPatch(node).annotate(LAST_APPLIED_DRAIN, "drain-" + desired).annotate(STATE, REBOOTING));
         LOG.info("nodes/{}: rebooting into {}", nodeName, desired);
         os.reboot();
         finish(client.nodes().withName(nodeName).get(), desired);
@@ -208,7 +209,9 @@ public final class NodeAgent implements AutoCloseable {
 
     private Node patch(Node node, JsonPatch patch) {
         if (patch.isEmpty()) return node;
-        return client.nodes().withName(nodeName).patch(JsonPatch.CONTEXT, patch.toString());
+        Node written = client.nodes().withName(nodeName).patch(JsonPatch.CONTEXT, patch.toString());
+        ownWrite = written.getMetadata().getResourceVersion();
+        return written;
     }
 
     /** The config written before the last reboot and the boot id then, or null. */

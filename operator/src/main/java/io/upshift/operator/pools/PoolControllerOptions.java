@@ -13,7 +13,7 @@ import java.time.Duration;
 public record PoolControllerOptions(String releaseVersion, String nodeName, Duration renderGrace, Duration minInterval, Duration resync) {
 
     public static PoolControllerOptions defaults(String releaseVersion) {
-        return new PoolControllerOptions(releaseVersion, "", Duration.ofMinutes(10), Duration.ofMillis(200), Duration.ofSeconds(30));
+        return new PoolControllerOptions(releaseVersion, "", Duration.ofMinutes(10), Duration.ofMillis(50), Duration.ofSeconds(30));
     }
 
     public PoolControllerOptions withNodeName(String name) {
