@@ -89,22 +89,24 @@ public final class DemoPayloads {
 
     /**
      * What the machine-config component brings besides its operator: the pool CRDs, a MachineConfig per role with
-     * this release's OS image and a file naming the release, and the master and worker pools. The pools are
-     * create-only: once there, they are the administrator's (paused, maxUnavailable), as in OpenShift.
+     * this release's OS image and a file naming the release, and the master and worker pools. All of it comes before
+     * the operator's Deployment: a release's pool controller never starts before that release's configs are in place
+     * (it would take the previous release's for its own). The pools are create-only: once there, they are the
+     * administrator's (paused, maxUnavailable), as in OpenShift.
      */
     private static void machineConfig(Path r, String prefix, String version) throws IOException {
         for (String crd : List.of("machineconfigpools", "machineconfigs")) {
             try (InputStream in = DemoPayloads.class.getResourceAsStream("/crds/" + crd + ".machineconfiguration.openshift.io.yaml")) {
-                Files.write(r.resolve(prefix + "00_" + crd + ".crd.yaml"), in.readAllBytes());
+                Files.write(r.resolve(prefix + "00_crd-" + crd + ".yaml"), in.readAllBytes());
             }
         }
         for (String role : List.of("master", "worker")) {
-            Files.writeString(r.resolve(prefix + "02_machineconfig-" + role + ".yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n"
+            Files.writeString(r.resolve(prefix + "00_pool-" + role + "-config.yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n"
                     + "metadata:\n  name: 00-" + role + "\n  labels:\n    machineconfiguration.openshift.io/role: " + role + "\n  annotations:\n" + INCLUDE
                     + "spec:\n  osImageURL: quay.example/upshift-demo/node-os:" + version + "\n  config:\n    ignition:\n      version: 3.2.0\n"
                     + "    storage:\n      files:\n      - path: /etc/upshift-demo/release\n        mode: 420\n"
                     + "        contents:\n          source: 'data:," + version + "'\n");
-            Files.writeString(r.resolve(prefix + "03_pool-" + role + ".yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\n"
+            Files.writeString(r.resolve(prefix + "00_pool-" + role + ".yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\n"
                     + "metadata:\n  name: " + role + "\n  annotations:\n" + INCLUDE + "    release.openshift.io/create-only: \"true\"\n"
                     + "spec:\n  maxUnavailable: " + (role.equals("master") ? 1 : 2) + "\n"
                     + "  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: " + role + "\n"

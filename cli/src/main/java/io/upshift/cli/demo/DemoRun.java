@@ -264,7 +264,7 @@ public final class DemoRun implements AutoCloseable {
 
     /**
      * The least time the simulated work needs: run-levels in series, each as slow as its slowest rollout; the
-     * machine-config operator's takes the control-plane pool's rollout too, as it reports the version only after.
+     * machine-config operator reports the version only once the control-plane pool has rolled out too.
      */
     public Duration criticalPath() {
         return cluster.criticalPath(components(), TO, nodes == null ? Map.of() : Map.of(DemoPayloads.MACHINE_CONFIG, nodes.controlPlaneRollout()));

@@ -127,14 +127,15 @@ public final class SimulatedCluster implements AutoCloseable {
     /**
      * The least time rolling out {@code version} can take: the controller's own Deployment first, then each
      * run-level as slow as its slowest component (components of a run-level roll out in parallel). A component takes
-     * its Deployment's rollout plus the work in {@code after} (what its operator does before it reports the version).
+     * its Deployment's rollout, or the work in {@code alongside} if longer (what must be done, from the time its
+     * manifests are applied, before its operator reports the version).
      */
-    public Duration criticalPath(List<DemoPayloads.Component> components, String version, Map<String, Duration> after) {
+    public Duration criticalPath(List<DemoPayloads.Component> components, String version, Map<String, Duration> alongside) {
         long total = delayMillis.getOrDefault("upshift/upshift-controller " + version, 0L);
         Map<Integer, Long> slowest = new java.util.TreeMap<>();
         for (DemoPayloads.Component c : components) {
-            long ms = delayMillis.getOrDefault("openshift-" + c.name() + "/" + c.name() + "-operator " + version, 0L)
-                    + after.getOrDefault(c.name(), Duration.ZERO).toMillis();
+            long ms = Math.max(delayMillis.getOrDefault("openshift-" + c.name() + "/" + c.name() + "-operator " + version, 0L),
+                    alongside.getOrDefault(c.name(), Duration.ZERO).toMillis());
             slowest.merge(c.runLevel(), ms, Math::max);
         }
         for (long ms : slowest.values()) total += ms;

@@ -376,7 +376,7 @@ public final class ClusterVersionController implements AutoCloseable {
         for (Manifest m : payload.manifests()) {
             try {
                 if (!Inclusion.decide(m, rules).included()) n++;
-                else if (applier.applied(m) && ("ClusterOperator".equals(m.kind()) ? operatorLevel(m, mode).isEmpty() : readiness(m).isEmpty())) n++;
+                else if (applier.applied(m) && ("ClusterOperator".equals(m.kind()) ? operatorLevel(m, mode).isEmpty() : readiness(m, null).isEmpty())) n++;
             } catch (KubernetesClientException e) {
                 // counted as not done; the pass itself will report what is wrong
             }
@@ -389,9 +389,10 @@ public final class ClusterVersionController implements AutoCloseable {
         if (!Inclusion.decide(m, rules).included()) return Optional.empty();
         String name = "ClusterOperator".equals(m.kind()) ? m.name() : Readiness.describe(m);
         // Like the reference's per-task backoff: a failed API call is retried a few times before the task fails.
+        GenericKubernetesResource written;
         for (int attempt = 0; ; attempt++) {
             try {
-                applier.apply(m, mode);
+                written = applier.apply(m, mode).written();
                 break;
             } catch (KubernetesClientException e) {
                 if (attempt < 4 && retriable(e)) {
@@ -410,7 +411,7 @@ public final class ClusterVersionController implements AutoCloseable {
             while (true) {
                 Optional<TaskError> e;
                 try {
-                    e = isOperator ? operatorLevel(m, mode) : readiness(m);
+                    e = isOperator ? operatorLevel(m, mode) : readiness(m, written);
                 } catch (KubernetesClientException apiError) {
                     e = Optional.of(error(name, "ApiUnavailable", "cannot read " + Readiness.describe(m) + ": " + apiError.getMessage(), OperatorLevel.Effect.NONE));
                 }
@@ -456,8 +457,9 @@ public final class ClusterVersionController implements AutoCloseable {
         return level.level() ? Optional.empty() : Optional.of(error(m.name(), level.reason(), level.message(), level.effect()));
     }
 
-    private Optional<TaskError> readiness(Manifest m) {
-        Readiness.NotReady r = Readiness.check(m, cache.get(m));
+    /** Whether the object is done; {@code written} is this task's write, if it wrote (see {@link Readiness#observed}). */
+    private Optional<TaskError> readiness(Manifest m, GenericKubernetesResource written) {
+        Readiness.NotReady r = Readiness.check(m, Readiness.observed(cache.get(m), written));
         return r == null ? Optional.empty() : Optional.of(error(Readiness.describe(m), r.reason(), r.message(), r.effect()));
     }
 

@@ -25,6 +25,16 @@ final class ManifestApplier {
     /** What applying did, for logs and for the no-write-without-difference tests. */
     enum Outcome { CREATED, PATCHED, UNCHANGED, DELETED, ABSENT }
 
+    /**
+     * @param written the object as the API returned it from this apply's write (null when nothing was written):
+     *                what readiness must see at least, since an informer's cache can still hold the object from before
+     */
+    record Applied(Outcome outcome, GenericKubernetesResource written) {
+        static Applied without(Outcome outcome) {
+            return new Applied(outcome, null);
+        }
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
@@ -38,43 +48,43 @@ final class ManifestApplier {
         this.log = log;
     }
 
-    Outcome apply(Manifest m, Mode mode) {
+    Applied apply(Manifest m, Mode mode) {
         Resource<GenericKubernetesResource> handle = LiveObjects.of(client, m);
         GenericKubernetesResource live = cache.get(m);
         if (m.markedForDeletion()) {
-            if (live == null) return Outcome.ABSENT;
-            if (mode != Mode.UPDATING) return Outcome.UNCHANGED;
+            if (live == null) return Applied.without(Outcome.ABSENT);
+            if (mode != Mode.UPDATING) return Applied.without(Outcome.UNCHANGED);
             handle.delete();
             writes.incrementAndGet();
-            return Outcome.DELETED;
+            return Applied.without(Outcome.DELETED);
         }
         ObjectNode desired = desired(m);
         if (live == null) {
             try {
-                handle.create(JSON.convertValue(desired, GenericKubernetesResource.class));
+                GenericKubernetesResource created = handle.create(JSON.convertValue(desired, GenericKubernetesResource.class));
                 writes.incrementAndGet();
-                return Outcome.CREATED;
+                return new Applied(Outcome.CREATED, created);
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) throw e;
                 live = handle.get(); // created meanwhile, and not in the cache yet (another writer, or our own write before a restart)
                 if (live == null) throw e;
             }
         }
-        if (m.createOnly()) return Outcome.UNCHANGED;
+        if (m.createOnly()) return Applied.without(Outcome.UNCHANGED);
         JsonNode current = JSON.valueToTree(live);
         String diff = difference(current, desired, "", MergeRules.exact(m));
-        if (diff == null) return Outcome.UNCHANGED;
+        if (diff == null) return Applied.without(Outcome.UNCHANGED);
         if (MergeRules.recreate(m, diff)) {
             log.accept(Readiness.describe(m) + ": recreating, " + diff + " differs from the payload and cannot be changed in place");
             handle.withTimeout(30, java.util.concurrent.TimeUnit.SECONDS).delete();
-            handle.create(JSON.convertValue(desired, GenericKubernetesResource.class));
+            GenericKubernetesResource created = handle.create(JSON.convertValue(desired, GenericKubernetesResource.class));
             writes.addAndGet(2);
-            return Outcome.CREATED;
+            return new Applied(Outcome.CREATED, created);
         }
         log.accept(Readiness.describe(m) + ": updating, " + diff + " differs from the payload");
-        handle.patch(PatchContext.of(PatchType.JSON), patch(current, desired, MergeRules.exact(m)).toString());
+        GenericKubernetesResource patched = handle.patch(PatchContext.of(PatchType.JSON), patch(current, desired, MergeRules.exact(m)).toString());
         writes.incrementAndGet();
-        return Outcome.PATCHED;
+        return new Applied(Outcome.PATCHED, patched);
     }
 
     /**

@@ -21,6 +21,22 @@ final class Readiness {
     private Readiness() {
     }
 
+    /**
+     * The object to judge: the cached one, unless the cache does not hold {@code written} (this task's write) yet —
+     * another object, or an older generation; then the write's own response, whose status has not caught up with the
+     * new spec. Else a Deployment just changed would look rolled out from its previous status.
+     */
+    static GenericKubernetesResource observed(GenericKubernetesResource cached, GenericKubernetesResource written) {
+        if (written == null) return cached;
+        boolean stale = cached == null || !java.util.Objects.equals(cached.getMetadata().getUid(), written.getMetadata().getUid())
+                || generation(cached) < generation(written);
+        return stale ? written : cached;
+    }
+
+    private static long generation(GenericKubernetesResource o) {
+        return o.getMetadata().getGeneration() == null ? 0 : o.getMetadata().getGeneration();
+    }
+
     static NotReady check(Manifest m, GenericKubernetesResource live) {
         if (live == null) return new NotReady("ResourceMissing", describe(m) + " does not exist", OperatorLevel.Effect.NONE);
         JsonNode o = JSON.valueToTree(live);

@@ -208,9 +208,10 @@ public final class PoolController implements AutoCloseable {
     }
 
     /**
-     * The same content rendered by another release's controller (e.g. the previous one saw the new MachineConfigs
-     * before it was replaced) is what this release renders too: it now carries this release's version, else the
-     * pool would never count as running this release.
+     * The same content rendered by another release's controller (the previous one saw the new MachineConfigs before
+     * it was replaced) is what this release renders too: it now carries this release's version, else the pool would
+     * never count as running this release. This takes a release's MachineConfigs to be in place before its
+     * controller starts (they come before its Deployment in the payload).
      */
     private void claimRendered(MachineConfig mc, String previousVersion) {
         String name = mc.getMetadata().getName();

@@ -40,7 +40,7 @@ class ManifestApplierTest {
     }
 
     ManifestApplier.Outcome applyAndSettle(Manifest m) throws InterruptedException {
-        ManifestApplier.Outcome o = applier.apply(m, Mode.UPDATING);
+        ManifestApplier.Outcome o = applier.apply(m, Mode.UPDATING).outcome();
         Thread.sleep(300); // let the informer see our own write
         return o;
     }
@@ -111,7 +111,7 @@ class ManifestApplierTest {
 
         Manifest gone = manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: seed\n  namespace: ns\n  annotations:\n"
                 + "    release.openshift.io/delete: 'true'\n");
-        assertThat(applier.apply(gone, Mode.RECONCILING)).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
+        assertThat(applier.apply(gone, Mode.RECONCILING).outcome()).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
         assertThat(applyAndSettle(gone)).isEqualTo(ManifestApplier.Outcome.DELETED);
         assertThat(client.configMaps().inNamespace("ns").withName("seed").get()).isNull();
     }
