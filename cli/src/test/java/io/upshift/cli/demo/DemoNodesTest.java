@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.core.cvo.StatusConditions;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.core.pools.NodeAnnotations;
 import java.nio.file.Files;
@@ -46,6 +48,45 @@ class DemoNodesTest {
             ClusterOperator co = demo.client().resources(ClusterOperator.class).withName(DemoPayloads.MACHINE_CONFIG).get();
             assertThat(co.getStatus().getVersions()).anySatisfy(v -> assertThat(v.getVersion()).isEqualTo(DemoRun.TO));
             assertThat(CrdSchema.bundled("clusteroperators.config.openshift.io", "v1").violations(co)).isEmpty();
+        }
+    }
+
+    @Test
+    void pausedWorkersOnTheOlderMinorBlockTheNextMinorUntilForced() throws Exception {
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(300), 9, dir, 2, 2), l -> { }).start()) {
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            assertThat(demo.awaitNodes(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+            demo.client().resources(MachineConfigPool.class).withName("worker").edit(p -> {
+                p.getSpec().setPaused(true);
+                return p;
+            });
+
+            // 4.18 -> 4.19 is allowed; the control plane moves, the paused workers stay on 4.18.
+            demo.requestUpdate(null, demo.publish("4.19.0", List.of(DemoRun.FROM), true), false);
+            assertThat(demo.await("4.19.0", Duration.ofSeconds(90), () -> { })).isTrue();
+            assertThat(releases(demo, "master")).containsOnly("4.19.0");
+            assertThat(releases(demo, "worker")).containsOnly(DemoRun.FROM);
+            String gate = "One or more machine config pools are not ready for the next minor update: pool worker has 2 of 2 nodes on a minor older "
+                    + "than 4.19, paused";
+            PoolHarness.await("the cluster not upgradeable", Duration.ofSeconds(30), () -> {
+                var upgradeable = StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "Upgradeable");
+                return upgradeable != null && "False".equals(upgradeable.getStatus()) && upgradeable.getMessage().contains(gate);
+            });
+
+            // 4.19 -> 4.20 is refused with the pools' message ...
+            String release420 = demo.publish("4.20.0", List.of("4.19.0"), true);
+            demo.requestUpdate(null, release420, false);
+            PoolHarness.await("the update refused", Duration.ofSeconds(30), () -> {
+                var accepted = StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "ReleaseAccepted");
+                return accepted != null && "PreconditionChecks".equals(accepted.getReason()) && accepted.getMessage().contains(gate);
+            });
+            assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getVersion()).isEqualTo("4.19.0");
+
+            // ... until forced: accepted, with the block recorded as an accepted risk.
+            demo.requestUpdate(null, release420, true);
+            PoolHarness.await("the forced update accepted", Duration.ofSeconds(30),
+                    () -> "4.20.0".equals(demo.clusterVersion().getStatus().getHistory().get(0).getVersion()));
+            assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getAcceptedRisks()).contains(gate);
         }
     }
 
