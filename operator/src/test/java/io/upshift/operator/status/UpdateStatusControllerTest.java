@@ -121,6 +121,26 @@ class UpdateStatusControllerTest {
         assertThat(read().getStatus()).isEqualTo(first.getStatus());
     }
 
+    @Test
+    void aDrainRefusedForLongerThanTheThresholdBecomesAHealthInsight() {
+        Node node = client.nodes().withName("worker-worker-00000").get();
+        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/state", "Working");
+        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/desiredDrain", "drain-rendered-worker-2");
+        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/lastAppliedDrain", "uncordon-rendered-worker-1");
+        client.resource(node).update();
+        client.v1().events().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.EventBuilder().withNewMetadata()
+                .withName("worker-worker-00000.drain").withNamespace("default").endMetadata().withReason("DrainBlocked").withType("Warning")
+                .withNewInvolvedObject().withKind("Node").withName("worker-worker-00000").endInvolvedObject()
+                .withFirstTimestamp(NOW.minus(Duration.ofMinutes(6)).toString()).withLastTimestamp(NOW.toString())
+                .withMessage("PodDisruptionBudget shop/web does not allow evicting pod shop/web-1").build()).create();
+
+        controller.start();
+        UpdateStatus written = await(() -> read() != null && read().getStatus() != null);
+        assertThat(StatusRenderer.render(written.getStatus(), NOW, Details.none))
+                .contains("Node worker-worker-00000 cannot drain: PodDisruptionBudget shop/web does not allow evicting pod shop/web-1");
+        assertThat(SCHEMA.violations(written)).isEmpty();
+    }
+
     private UpdateStatus read() {
         return client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
     }
