@@ -155,13 +155,7 @@ class NodePoolRolloutTest {
     @Test
     void aConfigTheOutgoingControllerRenderedCountsForTheIncomingRelease() throws Exception {
         try (PoolHarness h = new PoolHarness(hosts)) {
-            h.pool("master", 1, false);
-            h.config("00-master", "master", "m1", "os@4.18.1");
-            h.node("master-0", "master", "a", 10);
-            h.startAgents();
-            h.startController("4.18.1");
-            PoolHarness.await("4.18.1 on the node", Duration.ofSeconds(30), () -> h.settled("master"));
-            String first = h.pool("master").getSpec().getConfiguration().getName();
+            String first = h.settledPoolOfOne("master", "master-0", "m1", "os@4.18.1", "4.18.1");
 
             // The new release's configs arrive while the old controller still runs: it renders them, as 4.18.1's.
             h.config("00-master", "master", "m2", "os@4.18.2");

@@ -38,13 +38,7 @@ class PoolBadInputTest {
     @Test
     void aConfigWritingOutsideItsPathIsRenderDegradedAndNothingOfItIsApplied() throws Exception {
         try (PoolHarness h = new PoolHarness(hosts)) {
-            h.pool("worker", 1, false);
-            h.config("00-worker", "worker", "one", "os@1");
-            h.node("w0", "worker", "a", 1);
-            h.startAgents();
-            h.startController("4.19.0");
-            PoolHarness.await("the first config", Duration.ofSeconds(20), () -> h.settled("worker"));
-            String before = h.pool("worker").getSpec().getConfiguration().getName();
+            String before = h.settledPoolOfOne("worker", "w0", "one", "os@1", "4.19.0");
             int renderedBefore = rendered(h);
 
             Map<String, Object> escape = Map.of("path", "/etc/../../outside", "contents", Map.of("source", "data:,pwned"));

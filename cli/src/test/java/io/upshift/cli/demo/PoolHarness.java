@@ -109,6 +109,20 @@ final class PoolHarness implements AutoCloseable {
         return controller;
     }
 
+    /**
+     * One pool of one node, its agent and the controller of {@code release}, waited for until the node runs the
+     * pool's first config; returns that config's name.
+     */
+    String settledPoolOfOne(String role, String node, String content, String osImage, String release) throws InterruptedException {
+        pool(role, 1, false);
+        config("00-" + role, role, content, osImage);
+        node(node, role, "a", 10);
+        startAgents();
+        startController(release);
+        await("the first config on " + node, Duration.ofSeconds(30), () -> settled(role));
+        return pool(role).getSpec().getConfiguration().getName();
+    }
+
     /** A ClusterVersion updating from one release to another, for the status engine. */
     void clusterVersion(String from, String to) {
         String now = Instant.now().minusSeconds(600).toString();
