@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code upshift agent}: the node agent, one per node (a DaemonSet). */
@@ -18,8 +19,8 @@ import picocli.CommandLine.Option;
         description = {"Run the node agent: bring this node to the config its pool controller set (cordon, drain through",
                 "evictions, write files under the host root, stage the OS image, reboot, uncordon)."})
 final class AgentCommand implements Callable<Integer> {
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
-    String kubeconfig;
+    @Mixin
+    KubeconfigOption kube;
 
     @Option(names = "--node-name", required = true, defaultValue = "${env:NODE_NAME}", paramLabel = "NODE",
             description = "The node this agent runs on (default: $NODE_NAME).")
@@ -36,7 +37,7 @@ final class AgentCommand implements Callable<Integer> {
         AgentOptions d = AgentOptions.defaults();
         AgentOptions options = new AgentOptions(drainTimeout, d.drainRetry(), d.drainSlowRetry(), d.degradedRetry(), d.poll());
         CountDownLatch stopped = new CountDownLatch(1);
-        try (KubernetesClient connected = KubeClients.connect(kubeconfig);
+        try (KubernetesClient connected = kube.connect();
              KubernetesClient client = NodeAgent.client(connected.getConfiguration());
              NodeAgent agent = new NodeAgent(client, nodeName, new HostFiles(hostRoot), new SystemdHost(hostRoot), options, Clock.systemUTC()).start()) {
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "agent-stop"));

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code upshift operator}: runs the controllers while holding the leader Lease. */
@@ -30,8 +31,8 @@ import picocli.CommandLine.Option;
         description = {"Run the Upshift controllers against a cluster while holding the leader Lease: the UpdateStatus",
                 "controller, and with --release the cluster-version controller (and its /metrics with --metrics-port)."})
 final class OperatorCommand implements Callable<Integer> {
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
-    String kubeconfig;
+    @Mixin
+    KubeconfigOption kube;
 
     @Option(names = "--namespace", defaultValue = "upshift", description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
     String namespace;
@@ -71,7 +72,7 @@ final class OperatorCommand implements Callable<Integer> {
         Supplier<Optional<List<Alert>>> alerts = alertsSource();
         AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
         AtomicReference<ClusterVersionController> cvo = new AtomicReference<>();
-        try (KubernetesClient client = KubeClients.connect(kubeconfig);
+        try (KubernetesClient client = kube.connect();
              Metrics metrics = metricsPort > 0 ? Metrics.serve(client, metricsPort) : null) {
             Leadership leadership = new Leadership(client, namespace, lease, me,
                     () -> {

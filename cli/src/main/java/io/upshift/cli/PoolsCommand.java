@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code upshift pools}: runs the machine-config pool controller while holding its leader Lease. */
@@ -17,8 +18,8 @@ import picocli.CommandLine.Option;
         description = {"Run the machine-config pool controller: render each MachineConfigPool's config, roll it across the",
                 "pool's nodes (maxUnavailable, paused pools, maintenance windows) and report the machine-config ClusterOperator."})
 final class PoolsCommand implements Callable<Integer> {
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
-    String kubeconfig;
+    @Mixin
+    KubeconfigOption kube;
 
     @Option(names = "--release-version", required = true, paramLabel = "VERSION",
             description = "The release this controller belongs to (marks rendered configs; reported by the ClusterOperator).")
@@ -40,7 +41,7 @@ final class PoolsCommand implements Callable<Integer> {
         AtomicReference<PoolController> controller = new AtomicReference<>();
         PoolControllerOptions defaults = PoolControllerOptions.defaults(releaseVersion);
         PoolControllerOptions options = new PoolControllerOptions(releaseVersion, nodeName, renderGrace, defaults.minInterval(), defaults.resync());
-        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+        try (KubernetesClient client = kube.connect()) {
             Leadership leadership = new Leadership(client, namespace, "upshift-pools", me,
                     () -> controller.set(new PoolController(client, Clock.systemUTC(), options).start()),
                     () -> {

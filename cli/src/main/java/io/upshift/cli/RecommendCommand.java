@@ -18,18 +18,23 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code upshift recommend}: which updates the cluster may take and what stands in the way, as {@code oc adm upgrade recommend}. */
-@Command(name = "recommend", mixinStandardHelpOptions = true,
+@Command(name = "recommend",
         description = {"Displays cluster update recommendations: recent targets per minor version, with known issues.",
                 "Read-only. Exit code 1 when --version names a target with issues not listed in --accept."})
 public final class RecommendCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    // --help by hand: the standard help options would bring a --version of their own, and --version here names a target.
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
     @Option(names = "--show-outdated-releases", description = "Display every known target, including older releases.")
     boolean showOutdated;
@@ -47,8 +52,8 @@ public final class RecommendCommand implements Callable<Integer> {
             description = "Read the ClusterVersion from FILE (ending -cv.yaml) and alerts from the sibling -alerts.json.")
     String mockClusterVersion;
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig of the cluster (default: $KUBECONFIG, ~/.kube/config, in-cluster).")
-    String kubeconfig;
+    @Mixin
+    KubeconfigOption kube;
 
     @Option(names = "--alerts-url", paramLabel = "URL", description = "Prometheus or Alertmanager to read firing alerts from.")
     String alertsUrl;
@@ -76,7 +81,7 @@ public final class RecommendCommand implements Callable<Integer> {
                     ? AlertPrechecks.of(AlertsFile.parse(alertsPath, Files.readAllBytes(Path.of(alertsPath))))
                     : AlertPrechecks.noTestData(alertsPath);
         } else {
-            try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+            try (KubernetesClient client = kube.connect()) {
                 cv = ClusterVersions.get(client);
             }
             if (cv == null) {

@@ -8,6 +8,7 @@ import io.upshift.core.version.SemVer;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -21,15 +22,15 @@ public final class RollbackCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
-    String kubeconfig;
+    @Mixin
+    KubeconfigOption kube;
 
     @Option(names = "--verbose", description = "Print stack traces with errors.")
     boolean verbose;
 
     @Override
     public Integer call() {
-        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+        try (KubernetesClient client = kube.connect()) {
             ClusterVersion cv = ClusterVersions.get(client);
             if (cv == null) throw new IllegalStateException(ClusterVersions.NAME + " does not exist");
             List<UpdateHistory> history = cv.getStatus() == null || cv.getStatus().getHistory() == null ? List.of() : cv.getStatus().getHistory();

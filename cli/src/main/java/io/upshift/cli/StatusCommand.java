@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,8 +57,8 @@ final class StatusCommand implements Callable<Integer> {
         boolean fromApi;
     }
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
-    String kubeconfig;
+    @Mixin
+    KubeconfigOption kube;
 
     @Option(names = "--alerts-url", paramLabel = "URL",
             description = "Prometheus (/api/v1/alerts) or Alertmanager (/api/v2/alerts) to read firing alerts from.")
@@ -82,7 +83,7 @@ final class StatusCommand implements Callable<Integer> {
             Instant at = Snapshot.replayTime(state);
             text = StatusRenderer.render(UpdateAssessment.assess(state, at, wallNow), at, d);
         } else {
-            try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+            try (KubernetesClient client = kube.connect()) {
                 if (source.fromApi) {
                     UpdateStatus us = ClusterReader.call("updatestatuses.update.openshift.io/" + UpdateStatus.NAME,
                             () -> client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get());

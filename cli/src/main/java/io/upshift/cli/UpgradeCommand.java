@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -49,8 +50,8 @@ public final class UpgradeCommand implements Callable<Integer> {
     @Option(names = "--include-not-recommended", description = "Also list updates with known issues.")
     boolean includeNotRecommended;
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
-    String kubeconfig;
+    @Mixin
+    KubeconfigOption kube;
 
     @Option(names = "--verbose", description = "Print stack traces with errors.")
     boolean verbose;
@@ -60,7 +61,7 @@ public final class UpgradeCommand implements Callable<Integer> {
         int modes = (to != null ? 1 : 0) + (toImage != null ? 1 : 0) + (toLatest ? 1 : 0) + (clear ? 1 : 0);
         if (modes > 1) throw new IllegalArgumentException("only one of --to, --to-image, --to-latest and --clear may be given");
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
-        try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+        try (KubernetesClient client = kube.connect()) {
             ClusterVersion cv = ClusterVersions.get(client);
             if (cv == null) throw new IllegalStateException(ClusterVersions.NAME + " does not exist: is Upshift (or OpenShift) installed?");
             if (modes == 0) {

@@ -7,13 +7,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import picocli.CommandLine.Option;
 
-/** A client for the cluster named by {@code --kubeconfig}, else {@code KUBECONFIG}, else in-cluster or ~/.kube/config. */
-final class KubeClients {
-    private KubeClients() {
-    }
+/**
+ * The {@code --kubeconfig} option every command that talks to a cluster takes (a picocli mixin), and the client it
+ * names: that file, else {@code KUBECONFIG}, else in-cluster or ~/.kube/config.
+ */
+final class KubeconfigOption {
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
+    String kubeconfig;
 
-    static KubernetesClient connect(String kubeconfig) {
+    KubernetesClient connect() {
         Config config;
         if (kubeconfig != null) {
             try {
