@@ -9,6 +9,7 @@ import io.upshift.core.render.Details;
 import io.upshift.core.render.StatusRenderer;
 import io.upshift.core.status.UpdateAssessment;
 import io.upshift.operator.cluster.ClusterReader;
+import io.upshift.release.image.FileTrees;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,6 +60,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--plain", description = "Print status snapshots one after another instead of refreshing the screen.")
     boolean plain;
 
+    @Option(names = "--keep-work-dir", description = "Keep the releases, signatures and simulated hosts' files (default: deleted at the end).")
+    boolean keepWorkDir;
+
     @Option(names = "--verbose", description = "Print stack traces with errors.")
     boolean verbose;
 
@@ -82,6 +86,19 @@ public final class DemoCommand implements Callable<Integer> {
                 + runLevels + " run-levels" + (masters + workers > 0 ? ", and machine-config for " + masters + " control-plane and " + workers + " worker nodes" : "")
                 + ") in " + work);
         out.flush();
+        try {
+            return run(out, refresh, work);
+        } finally {
+            if (keepWorkDir) {
+                out.println("Kept " + work + " (releases, signatures, the simulated hosts' files).");
+            } else {
+                FileTrees.deleteQuietly(work);
+            }
+            out.flush();
+        }
+    }
+
+    private int run(PrintWriter out, boolean refresh, Path work) throws Exception {
         try (DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work, masters, workers),
                 line -> { out.println("  " + line); out.flush(); })
                 .controllerLog(controllerLog ? line -> { out.println("  controller: " + line); out.flush(); } : line -> { })

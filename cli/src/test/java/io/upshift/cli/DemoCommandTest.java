@@ -1,0 +1,33 @@
+package io.upshift.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The README's main command, small: it installs, updates, waits for every node and says so. */
+class DemoCommandTest {
+
+    @Test
+    void installsUpdatesAndRollsEveryNode() {
+        CliRun.Result r = CliRun.run("demo", "--operators", "4", "--run-levels", "2", "--rollout-seconds", "0.3", "--masters", "1",
+                "--workers", "2", "--plain");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Installed 4.18.1 in ", ", all 3 nodes on it. Requesting the update to 4.18.2.")
+                .contains("MachineConfigPool master: 1 of 1 nodes updated, 0 unavailable")
+                .contains("MachineConfigPool worker: 2 of 2 nodes updated, 0 unavailable")
+                .contains("ClusterVersion Progressing=False: Cluster version is 4.18.2")
+                .containsPattern("Updated 4\\.18\\.1 -> 4\\.18\\.2 in [0-9.]+ s; the simulated work's critical path is [0-9.]+ s\\. Controller restarts: 1 "
+                        + "\\(0 deliberate kills\\)\\.")
+                .containsPattern("All 3 nodes run 4\\.18\\.2 after [0-9.]+ s\\.");
+        java.util.regex.Matcher work = java.util.regex.Pattern.compile(" in (\\S+upshift-demo-\\d+)\n").matcher(r.out());
+        assertThat(work.find()).as(r.out()).isTrue();
+        assertThat(java.nio.file.Path.of(work.group(1))).as("the work directory, removed at the end").doesNotExist();
+    }
+
+    @Test
+    void workersWithoutAControlPlaneAreRefused() {
+        CliRun.Result r = CliRun.run("demo", "--masters", "0", "--workers", "2");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("worker nodes need a control plane: give --masters at least 1, or --workers 0 too");
+    }
+}
