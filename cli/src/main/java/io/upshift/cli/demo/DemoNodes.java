@@ -73,10 +73,6 @@ public final class DemoNodes implements AutoCloseable {
         agents.add(new NodeAgent(agentClient, name, new HostFiles(hosts.resolve(name)), new SimulatedHost(reboot), AGENT, clock).start());
     }
 
-    public int count() {
-        return masters + workers;
-    }
-
     /** The machine-config operator of {@code version} rolled out: its pool controller replaces the one running. */
     public void release(String version) {
         replacements.submit(() -> replace(version));

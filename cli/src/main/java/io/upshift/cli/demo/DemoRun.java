@@ -181,11 +181,6 @@ public final class DemoRun implements AutoCloseable {
         return cluster;
     }
 
-    /** The nodes, their agents and the pool controller; null when the demo has no nodes. */
-    public DemoNodes nodes() {
-        return nodes;
-    }
-
     private List<DemoPayloads.Component> components() {
         return DemoPayloads.components(settings.operators(), settings.runLevels(), settings.hasNodes());
     }
