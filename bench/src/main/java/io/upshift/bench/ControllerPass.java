@@ -14,7 +14,7 @@ public final class ControllerPass {
 
     public static void main(String[] args) throws Exception {
         int components = args.length > 0 ? Integer.parseInt(args[0]) : 330;
-        java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
+        io.upshift.cli.demo.MockServerLog.quiet();
         Path work = Files.createTempDirectory("upshift-bench-pass-");
         try (DemoRun demo = new DemoRun(new DemoRun.Settings(components, 10, Duration.ZERO, 1, work), l -> { }).start()) {
             long t0 = System.nanoTime();

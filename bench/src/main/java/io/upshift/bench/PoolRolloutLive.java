@@ -14,6 +14,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuild
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
 import io.upshift.cli.demo.EvictingDispatcher;
+import io.upshift.cli.demo.MockServerLog;
 import io.upshift.core.pools.MaxUnavailable;
 import io.upshift.core.pools.NodeAnnotations;
 import io.upshift.core.pools.PoolMembers;
@@ -48,14 +49,12 @@ import java.util.function.BooleanSupplier;
  */
 public final class PoolRolloutLive {
     private static final Clock CLOCK = Clock.systemUTC();
-    /** Held so that its level sticks: the embedded server logs every request at INFO. */
-    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         String maxSpec = args.length > 1 ? args[1] : "10%";
         double t = args.length > 2 ? Double.parseDouble(args[2]) : 10;
-        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+        MockServerLog.quiet();
         System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "warn"); // a line per node step otherwise
         Path hosts = Files.createTempDirectory("upshift-pool-rollout-");
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new EvictingDispatcher(), false);

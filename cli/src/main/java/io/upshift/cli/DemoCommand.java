@@ -4,6 +4,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.cli.demo.DemoRun;
+import io.upshift.cli.demo.MockServerLog;
 import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Details;
 import io.upshift.core.render.StatusRenderer;
@@ -66,9 +67,6 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Print stack traces with errors.")
     boolean verbose;
 
-    /** The embedded server logs every request at INFO; held here so the level sticks. */
-    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
-
     @Option(names = "--controller-log", description = "Also print the controller's log lines.")
     boolean controllerLog;
 
@@ -77,7 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (masters < 0 || workers < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--masters and --workers cannot be negative");
         if (masters == 0 && workers > 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "worker nodes need a control plane: give --masters at least 1, or --workers 0 too");
-        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+        MockServerLog.quiet();
         if (!controllerLog) System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error"); // the pool controller and agents: transient warnings are in status
         PrintWriter out = spec.commandLine().getOut();
         boolean refresh = !plain && System.console() != null;

@@ -53,8 +53,7 @@ final class PoolHarness implements AutoCloseable {
     AgentOptions agentOptions = FAST;
 
     PoolHarness(Path hosts) {
-        // One log line per request drowns the test output and slows every request down.
-        java.util.logging.Logger.getLogger("io.fabric8.mockwebserver").setLevel(java.util.logging.Level.WARNING);
+        MockServerLog.quiet(); // one line per request drowns the test output and slows every request down
         server.init();
         client = server.createClient();
         agentClient = NodeAgent.client(client.getConfiguration());
