@@ -90,8 +90,7 @@ final class OperatorCommand implements Callable<Integer> {
                         ClusterVersionController v = cvo.getAndSet(null);
                         if (v != null) v.close();
                     });
-            Runtime.getRuntime().addShutdownHook(new Thread(leadership::close, "release-lease"));
-            leadership.await();
+            leadership.holdUntilLost();
         }
         // Leadership ended without a shutdown: exit non-zero so that the Deployment restarts us.
         return 1;

@@ -48,8 +48,7 @@ final class PoolsCommand implements Callable<Integer> {
                         PoolController c = controller.getAndSet(null);
                         if (c != null) c.close();
                     });
-            Runtime.getRuntime().addShutdownHook(new Thread(leadership::close, "release-lease"));
-            leadership.await();
+            leadership.holdUntilLost();
         }
         return 1; // leadership lost without a shutdown: let the Deployment restart us
     }

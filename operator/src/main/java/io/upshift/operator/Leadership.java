@@ -47,6 +47,15 @@ public final class Leadership implements AutoCloseable {
         running.get();
     }
 
+    /**
+     * What a controller process does with its Lease: hold it until leadership ends, releasing it when the process is
+     * told to stop (so that the next replica need not wait for it to expire).
+     */
+    public void holdUntilLost() throws Exception {
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "release-lease"));
+        await();
+    }
+
     /** Releases the lease. */
     @Override
     public void close() {
