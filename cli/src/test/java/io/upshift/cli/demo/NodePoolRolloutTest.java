@@ -192,6 +192,44 @@ class NodePoolRolloutTest {
         }
     }
 
+    @Test
+    void agentsKilledAtRandomMomentsStillBringEveryNodeToTheNewConfig() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            h.pool("worker", 2, false);
+            h.config("00-worker", "worker", "one", "os@1");
+            for (int i = 0; i < 4; i++) {
+                h.node("worker-" + i, "worker", "zone-" + (i % 2), i);
+                h.machines.put("worker-" + i, new io.upshift.operator.agent.SimulatedHost(Duration.ofMillis(800))); // kills land mid-reboot too
+            }
+            h.startAgents();
+            h.startController("4.19.0");
+            PoolHarness.await("the first config everywhere", Duration.ofSeconds(30), () -> h.settled("worker"));
+            String first = h.pool("worker").getSpec().getConfiguration().getName();
+
+            h.config("00-worker", "worker", "two", "os@2");
+            PoolHarness.await("a new target", Duration.ofSeconds(10), () -> !first.equals(h.pool("worker").getSpec().getConfiguration().getName()));
+            java.util.Random random = new java.util.Random(7);
+            int duringRollout = 0;
+            // Any moment: mid-drain, mid-write, mid-reboot, between two writes; a new agent starts on the same host at once.
+            for (int kill = 0; kill < 30; kill++) {
+                Thread.sleep(random.nextInt(120));
+                if (!h.settled("worker")) duringRollout++;
+                String victim = "worker-" + random.nextInt(4);
+                h.agents.remove(victim).close();
+                h.startAgent(victim);
+            }
+            assertThat(duringRollout).isGreaterThanOrEqualTo(20);
+            PoolHarness.await("the new config everywhere", Duration.ofSeconds(60), () -> h.settled("worker"));
+            String second = h.pool("worker").getSpec().getConfiguration().getName();
+            for (int i = 0; i < 4; i++) {
+                assertThat(read(hosts.resolve("worker-" + i + "/etc/upshift-test/00-worker"))).isEqualTo("two");
+                assertThat(h.machines.get("worker-" + i).osImage()).isEqualTo("os@2");
+                assertThat(h.annotation("worker-" + i, NodeAnnotations.CURRENT_CONFIG)).isEqualTo(second);
+                assertThat(hosts.resolve("worker-" + i + "/etc/upshift/pending-config")).doesNotExist();
+            }
+        }
+    }
+
     static String releaseOf(PoolHarness h, String renderedConfig) {
         return h.client.resources(io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig.class).withName(renderedConfig).get()
                 .getMetadata().getAnnotations().get(NodeAnnotations.RELEASE_IMAGE_VERSION);
