@@ -16,6 +16,13 @@ final class ClusterVersions {
         return ClusterReader.call(NAME, () -> client.resources(ClusterVersion.class).withName("version").get());
     }
 
+    /** The ClusterVersion; its absence is an error saying what it means. */
+    static ClusterVersion require(KubernetesClient client) {
+        ClusterVersion cv = get(client);
+        if (cv == null) throw new IllegalStateException(NAME + " does not exist: is Upshift (or OpenShift) installed?");
+        return cv;
+    }
+
     static void update(KubernetesClient client, ClusterVersion cv) {
         ClusterReader.call(NAME, () -> client.resources(ClusterVersion.class).resource(cv).update());
     }

@@ -21,6 +21,7 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -64,8 +65,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--keep-work-dir", description = "Keep the releases, signatures and simulated hosts' files (default: deleted at the end).")
     boolean keepWorkDir;
 
-    @Option(names = "--verbose", description = "Print stack traces with errors.")
-    boolean verbose;
+    @Mixin
+    VerboseOption verbose;
 
     @Option(names = "--controller-log", description = "Also print the controller's log lines.")
     boolean controllerLog;

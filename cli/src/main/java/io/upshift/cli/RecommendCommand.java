@@ -58,8 +58,8 @@ public final class RecommendCommand implements Callable<Integer> {
     @Option(names = "--alerts-url", paramLabel = "URL", description = "Prometheus or Alertmanager to read firing alerts from.")
     String alertsUrl;
 
-    @Option(names = "--verbose", description = "Print stack traces with errors.")
-    boolean verbose;
+    @Mixin
+    VerboseOption verbose;
 
     @Override
     public Integer call() throws IOException {

@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code upshift rollback}: go back to the previous release, only within the same minor version. */
@@ -25,14 +24,13 @@ public final class RollbackCommand implements Callable<Integer> {
     @Mixin
     KubeconfigOption kube;
 
-    @Option(names = "--verbose", description = "Print stack traces with errors.")
-    boolean verbose;
+    @Mixin
+    VerboseOption verbose;
 
     @Override
     public Integer call() {
         try (KubernetesClient client = kube.connect()) {
-            ClusterVersion cv = ClusterVersions.get(client);
-            if (cv == null) throw new IllegalStateException(ClusterVersions.NAME + " does not exist");
+            ClusterVersion cv = ClusterVersions.require(client);
             List<UpdateHistory> history = cv.getStatus() == null || cv.getStatus().getHistory() == null ? List.of() : cv.getStatus().getHistory();
             if (history.size() < 2) throw new IllegalStateException("there is no previous release to roll back to: the history has " + history.size() + " entr" + (history.size() == 1 ? "y" : "ies"));
             UpdateHistory current = history.get(0), previous = history.get(1);

@@ -64,8 +64,8 @@ final class StatusCommand implements Callable<Integer> {
             description = "Prometheus (/api/v1/alerts) or Alertmanager (/api/v2/alerts) to read firing alerts from.")
     String alertsUrl;
 
-    @Option(names = "--verbose", description = "Print stack traces with errors.")
-    boolean verbose;
+    @Mixin
+    VerboseOption verbose;
 
     @Override
     public Integer call() throws IOException {

@@ -53,8 +53,8 @@ public final class UpgradeCommand implements Callable<Integer> {
     @Mixin
     KubeconfigOption kube;
 
-    @Option(names = "--verbose", description = "Print stack traces with errors.")
-    boolean verbose;
+    @Mixin
+    VerboseOption verbose;
 
     @Override
     public Integer call() {
@@ -62,8 +62,7 @@ public final class UpgradeCommand implements Callable<Integer> {
         if (modes > 1) throw new IllegalArgumentException("only one of --to, --to-image, --to-latest and --clear may be given");
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         try (KubernetesClient client = kube.connect()) {
-            ClusterVersion cv = ClusterVersions.get(client);
-            if (cv == null) throw new IllegalStateException(ClusterVersions.NAME + " does not exist: is Upshift (or OpenShift) installed?");
+            ClusterVersion cv = ClusterVersions.require(client);
             if (modes == 0) {
                 UpgradeView.Output o = UpgradeView.render(cv, includeNotRecommended);
                 out.print(o.out());

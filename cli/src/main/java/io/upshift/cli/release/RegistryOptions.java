@@ -5,6 +5,8 @@ import io.upshift.release.image.DockerCredentials;
 import io.upshift.release.image.Releases;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import io.upshift.cli.VerboseOption;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options every command that talks to a registry shares. */
@@ -17,8 +19,8 @@ public final class RegistryOptions {
     @Option(names = "--insecure", description = "Allow plain HTTP to registries that are not on this machine.")
     public boolean insecure;
 
-    @Option(names = "--verbose", description = "Print stack traces of errors.")
-    boolean verbose;
+    @Mixin
+    VerboseOption verbose;
 
     Releases releases(PrintWriter err) throws ReleaseException {
         return new Releases(credentials(), insecure, w -> err.println("warning: " + w));

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import io.upshift.cli.VerboseOption;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -35,8 +37,8 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--store", required = true, paramLabel = "URL|DIR", description = "Signature store: http(s):// or file:// URL, or a directory; repeatable.")
     List<String> stores;
 
-    @Option(names = "--verbose", description = "Print stack traces of errors.")
-    boolean verbose;
+    @Mixin
+    VerboseOption verbose;
 
     @Override
     public Integer call() throws ReleaseException {
