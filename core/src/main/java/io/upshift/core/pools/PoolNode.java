@@ -24,6 +24,11 @@ public record PoolNode(String name, String currentConfig, String desiredConfig, 
         return !ready || (!desiredConfig.isEmpty() && !done() && !failing());
     }
 
+    /** The node once the controller has told it {@code config}: everything else as it was. */
+    public PoolNode told(String config) {
+        return new PoolNode(name, currentConfig, config, state, reason, ready, zone, created, runsController);
+    }
+
     /** Its agent applied the config it was told and is idle. */
     public boolean done() {
         return "Done".equals(state) && currentConfig.equals(desiredConfig);

@@ -170,12 +170,9 @@ public final class PoolController implements AutoCloseable {
                 waiting = "Waiting for the maintenance window \"" + window.text() + "\" (opens " + window.nextOpening(now)
                         + ") to update to MachineConfig " + target;
             } else {
-                List<PoolNode> picks = NodeSelection.pick(view, target, maxUnavailable, false);
-                writes.run(picks.stream().<Runnable>map(picked -> () -> startUpdate(poolNodes, picked.name(), finalTarget)).toList());
-                for (PoolNode picked : picks) {
-                    view.set(view.indexOf(picked), new PoolNode(picked.name(), picked.currentConfig(), target, picked.state(),
-                            picked.reason(), picked.ready(), picked.zone(), picked.created(), picked.runsController()));
-                }
+                List<Integer> picked = NodeSelection.pick(view, target, maxUnavailable, false).stream().map(view::indexOf).toList();
+                writes.run(picked.stream().<Runnable>map(i -> () -> startUpdate(poolNodes.get(i), finalTarget)).toList());
+                for (int i : picked) view.set(i, view.get(i).told(target));
             }
         }
         List<Runnable> untaint = new ArrayList<>();
@@ -233,8 +230,8 @@ public final class PoolController implements AutoCloseable {
     }
 
     /** Tells a node its new config and taints it, so that new workloads prefer nodes that stay. */
-    private void startUpdate(List<Node> poolNodes, String nodeName, String target) {
-        Node node = poolNodes.stream().filter(n -> n.getMetadata().getName().equals(nodeName)).findFirst().orElseThrow();
+    private void startUpdate(Node node, String target) {
+        String nodeName = node.getMetadata().getName();
         List<Taint> taints = new ArrayList<>(taints(node));
         if (!hasUpdateTaint(node)) {
             taints.add(new Taint("PreferNoSchedule", NodeAnnotations.UPDATE_TAINT, null, null));
