@@ -1,6 +1,7 @@
 package io.upshift.bench;
 
-import io.upshift.cli.demo.DemoRun;
+import io.upshift.testkit.MockServerLog;
+import io.upshift.demo.DemoRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +15,7 @@ public final class ControllerPass {
 
     public static void main(String[] args) throws Exception {
         int components = args.length > 0 ? Integer.parseInt(args[0]) : 330;
-        io.upshift.cli.demo.MockServerLog.quiet();
+        io.upshift.testkit.MockServerLog.quiet();
         Path work = Files.createTempDirectory("upshift-bench-pass-");
         try (DemoRun demo = new DemoRun(new DemoRun.Settings(components, 10, Duration.ZERO, 1, work), l -> { }).start()) {
             long t0 = System.nanoTime();

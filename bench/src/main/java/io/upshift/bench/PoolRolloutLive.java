@@ -1,20 +1,16 @@
 package io.upshift.bench;
 
+import io.upshift.testkit.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
-import io.upshift.cli.demo.EvictingDispatcher;
-import io.upshift.cli.demo.MockServerLog;
 import io.upshift.core.pools.MaxUnavailable;
 import io.upshift.core.pools.NodeAnnotations;
 import io.upshift.core.pools.PoolMembers;
@@ -54,12 +50,10 @@ public final class PoolRolloutLive {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         String maxSpec = args.length > 1 ? args[1] : "10%";
         double t = args.length > 2 ? Double.parseDouble(args[2]) : 10;
-        MockServerLog.quiet();
         System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "warn"); // a line per node step otherwise
         Path hosts = Files.createTempDirectory("upshift-pool-rollout-");
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new EvictingDispatcher(), false);
-        server.init();
-        KubernetesClient client = server.createClient();
+        EmbeddedApiServer server = new EmbeddedApiServer();
+        KubernetesClient client = server.client();
         KubernetesClient agentClient = NodeAgent.client(client.getConfiguration());
         List<NodeAgent> agents = new ArrayList<>();
         PoolController controller = null;
@@ -116,7 +110,7 @@ public final class PoolRolloutLive {
                 public void onDelete(Node node, boolean unknown) {
                 }
             });
-            int requestsBefore = server.getRequestCount();
+            int requestsBefore = server.requests().size();
             System.out.printf("%d nodes on %s, %d agents started; changing the pool's MachineConfig%n", n, old, agents.size());
 
             long start = System.nanoTime();
@@ -140,7 +134,7 @@ public final class PoolRolloutLive {
             double bound = Math.ceil((double) n / max) * t;
             System.out.printf("%d nodes, maxUnavailable %s (= %d), T = %.1f s: total %.1f s, lower bound %.1f s, ratio %.3f; at most %d unavailable; "
                             + "%d API requests during the rollout%n",
-                    n, maxSpec, max, t, total, bound, total / bound, most.get(), server.getRequestCount() - requestsBefore);
+                    n, maxSpec, max, t, total, bound, total / bound, most.get(), server.requests().size() - requestsBefore);
             double toReboot = phases.values().stream().mapToLong(p -> p[1] - p[0]).average().orElse(0) / 1e6;
             double afterReboot = phases.values().stream().mapToLong(p -> p[2] - p[1]).average().orElse(0) / 1e6 - t * 1000;
             double firstTold = (phases.values().stream().mapToLong(p -> p[0]).min().orElse(start) - start) / 1e6;
@@ -156,7 +150,7 @@ public final class PoolRolloutLive {
             if (controller != null) controller.close();
             agentClient.close();
             client.close();
-            server.destroy();
+            server.close();
             io.upshift.release.image.FileTrees.deleteQuietly(hosts);
         }
     }

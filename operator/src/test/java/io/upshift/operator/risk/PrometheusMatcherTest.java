@@ -1,5 +1,6 @@
 package io.upshift.operator.risk;
 
+import io.upshift.testkit.LocalPrometheus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
-import io.upshift.release.LocalRegistry;
+import io.upshift.testkit.LocalRegistry;
 import io.upshift.release.TestPayloads;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.upshift.release.image;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.upshift.core.graph.ReleaseEntry;
-import io.upshift.release.LocalRegistry;
+import io.upshift.testkit.LocalRegistry;
 import io.upshift.release.TestPayloads;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.upshift.cli.demo;
+package io.upshift.operator.pools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
-package io.upshift.cli.demo;
+package io.upshift.cli;
 
+import io.upshift.demo.DemoRun;
 import static io.upshift.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.upshift.operator.risk;
+package io.upshift.testkit;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * Debian's real {@code prometheus} on 127.0.0.1, scraping a metrics page this test serves every second, started for
  * a test and stopped after it. .ci/run installs the package.
  */
-final class LocalPrometheus implements AutoCloseable {
+public final class LocalPrometheus implements AutoCloseable {
 
     private final Process process;
     private final HttpServer exporter;
@@ -28,7 +28,7 @@ final class LocalPrometheus implements AutoCloseable {
         this.port = port;
     }
 
-    static LocalPrometheus start(Path dir, String metrics) throws Exception {
+    public static LocalPrometheus start(Path dir, String metrics) throws Exception {
         HttpServer exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         exporter.createContext("/metrics", x -> {
             byte[] body = metrics.getBytes(StandardCharsets.UTF_8);
@@ -71,7 +71,7 @@ final class LocalPrometheus implements AutoCloseable {
         }
     }
 
-    URI url() {
+    public URI url() {
         return URI.create("http://127.0.0.1:" + port);
     }
 

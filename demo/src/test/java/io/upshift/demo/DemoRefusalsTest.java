@@ -1,5 +1,6 @@
-package io.upshift.cli.demo;
+package io.upshift.demo;
 
+import io.upshift.testkit.FlakyApi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;

@@ -1,5 +1,6 @@
-package io.upshift.cli.demo;
+package io.upshift.demo;
 
+import io.upshift.testkit.SimulatedCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,8 +16,8 @@ import java.util.List;
  */
 public final class DemoPayloads {
 
-    public static final String OPERATOR_LABEL = "upshift.io/cluster-operator";
-    public static final String VERSION_ANNOTATION = "upshift.io/release-version";
+    public static final String OPERATOR_LABEL = SimulatedCluster.OPERATOR_LABEL;
+    public static final String VERSION_ANNOTATION = SimulatedCluster.VERSION_ANNOTATION;
     /** The component whose operator is the real pool controller, when the demo has nodes. */
     public static final String MACHINE_CONFIG = "machine-config";
     static final String INCLUDE = "    include.release.openshift.io/self-managed-high-availability: \"true\"\n";

@@ -1,8 +1,8 @@
-package io.upshift.cli.demo;
+package io.upshift.demo;
 
+import io.upshift.testkit.SimulatedCluster;
+import io.upshift.testkit.EmbeddedApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
@@ -26,7 +26,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -60,7 +59,7 @@ public final class DemoRun implements AutoCloseable {
     private final Settings settings;
     private final Clock clock = Clock.systemUTC();
     private final Consumer<String> log;
-    private KubernetesMockServer server;
+    private EmbeddedApiServer server;
     private KubernetesClient client;
     private SimulatedCluster cluster;
     private DemoNodes nodes;
@@ -100,7 +99,7 @@ public final class DemoRun implements AutoCloseable {
 
     /** Requests the embedded API server has answered so far. */
     public int apiRequests() {
-        return server.getRequestCount();
+        return server.requests().size();
     }
 
     /** API writes the current controller made. */
@@ -120,9 +119,8 @@ public final class DemoRun implements AutoCloseable {
         releaseA = publish(FROM, List.of(), true, fromCrd);
         releaseB = publish(TO, List.of(FROM), true);
 
-        server = new KubernetesMockServer(new Context(), new io.fabric8.mockwebserver.MockWebServer(), new HashMap<>(), new EvictingDispatcher(), false);
-        server.init();
-        client = server.createClient();
+        server = new EmbeddedApiServer();
+        client = server.client();
         client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
                 .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel("stable-4.18").endSpec().build()).create();
         cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, image -> {
@@ -262,7 +260,16 @@ public final class DemoRun implements AutoCloseable {
      * machine-config operator reports the version only once the control-plane pool has rolled out too.
      */
     public Duration criticalPath() {
-        return cluster.criticalPath(components(), TO, nodes == null ? Map.of() : Map.of(DemoPayloads.MACHINE_CONFIG, nodes.controlPlaneRollout()));
+        Map<String, Duration> alongside = nodes == null ? Map.of() : Map.of(DemoPayloads.MACHINE_CONFIG, nodes.controlPlaneRollout());
+        long total = cluster.rollout("upshift", "upshift-controller", TO).toMillis();
+        Map<Integer, Long> slowest = new java.util.TreeMap<>();
+        for (DemoPayloads.Component c : components()) {
+            long ms = Math.max(cluster.rollout("openshift-" + c.name(), c.name() + "-operator", TO).toMillis(),
+                    alongside.getOrDefault(c.name(), Duration.ZERO).toMillis());
+            slowest.merge(c.runLevel(), ms, Math::max);
+        }
+        for (long ms : slowest.values()) total += ms;
+        return Duration.ofMillis(total);
     }
 
     @Override
@@ -271,6 +278,6 @@ public final class DemoRun implements AutoCloseable {
         if (cluster != null) cluster.close();
         if (nodes != null) nodes.close();
         if (client != null) client.close();
-        if (server != null) server.destroy();
+        if (server != null) server.close();
     }
 }

@@ -1,6 +1,7 @@
-package io.upshift.cli.demo;
+package io.upshift.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
@@ -68,7 +69,7 @@ class DemoNodesTest {
             assertThat(releases(demo, "worker")).containsOnly(DemoRun.FROM);
             String gate = "One or more machine config pools are not ready for the next minor update: pool worker has 2 of 2 nodes on a minor older "
                     + "than 4.19, paused";
-            PoolHarness.await("the cluster not upgradeable", Duration.ofSeconds(30), () -> {
+            await("the cluster not upgradeable").atMost(Duration.ofSeconds(30)).until(() -> {
                 var upgradeable = StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "Upgradeable");
                 return upgradeable != null && "False".equals(upgradeable.getStatus()) && upgradeable.getMessage().contains(gate);
             });
@@ -76,7 +77,7 @@ class DemoNodesTest {
             // 4.19 -> 4.20 is refused with the pools' message ...
             String release420 = demo.publish("4.20.0", List.of("4.19.0"), true);
             demo.requestUpdate(null, release420, false);
-            PoolHarness.await("the update refused", Duration.ofSeconds(30), () -> {
+            await("the update refused").atMost(Duration.ofSeconds(30)).until(() -> {
                 var accepted = StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "ReleaseAccepted");
                 return accepted != null && "PreconditionChecks".equals(accepted.getReason()) && accepted.getMessage().contains(gate);
             });
@@ -84,7 +85,7 @@ class DemoNodesTest {
 
             // ... until forced: accepted, with the block recorded as an accepted risk.
             demo.requestUpdate(null, release420, true);
-            PoolHarness.await("the forced update accepted", Duration.ofSeconds(30),
+            await("the forced update accepted").atMost(Duration.ofSeconds(30)).until(
                     () -> "4.20.0".equals(demo.clusterVersion().getStatus().getHistory().get(0).getVersion()));
             assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getAcceptedRisks()).contains(gate);
         }

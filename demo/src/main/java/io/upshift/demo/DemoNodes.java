@@ -1,4 +1,4 @@
-package io.upshift.cli.demo;
+package io.upshift.demo;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

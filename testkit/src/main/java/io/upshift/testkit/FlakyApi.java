@@ -1,4 +1,4 @@
-package io.upshift.cli.demo;
+package io.upshift.testkit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -16,16 +16,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A network between the controller and the API server that fails a share of requests: HTTP 500, HTTP 409, or no
  * answer before the client gives up. The rest are passed through unchanged.
  */
-final class FlakyApi implements AutoCloseable {
+public final class FlakyApi implements AutoCloseable {
 
     private final HttpServer server;
     private final HttpClient http = HttpClient.newHttpClient();
     private final Random random;
     private final double share;
-    final AtomicInteger requests = new AtomicInteger(), failed = new AtomicInteger();
-    volatile String rejectWritesTo; // writes to paths containing this are refused as invalid (HTTP 422)
+    public final AtomicInteger requests = new AtomicInteger(), failed = new AtomicInteger();
+    public volatile String rejectWritesTo; // writes to paths containing this are refused as invalid (HTTP 422)
 
-    FlakyApi(URI target, double share, long seed) throws IOException {
+    public FlakyApi(URI target, double share, long seed) throws IOException {
         this.random = new Random(seed);
         this.share = share;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -34,7 +34,7 @@ final class FlakyApi implements AutoCloseable {
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
     }
 

@@ -1,4 +1,4 @@
-package io.upshift.cli.demo;
+package io.upshift.testkit;
 
 import java.util.logging.Level;
 import java.util.logging.Logger;

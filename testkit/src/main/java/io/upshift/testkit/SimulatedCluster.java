@@ -1,4 +1,4 @@
-package io.upshift.cli.demo;
+package io.upshift.testkit;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -28,6 +28,10 @@ import java.util.function.Consumer;
  * is called when the controller's own Deployment changes, as Kubernetes would replace its pod.
  */
 public final class SimulatedCluster implements AutoCloseable {
+    /** A Deployment's label naming the ClusterOperator it runs: its operator reports once the Deployment rolled out. */
+    public static final String OPERATOR_LABEL = "upshift.io/cluster-operator";
+    /** A Deployment's annotation naming the release version its operator reports once rolled out. */
+    public static final String VERSION_ANNOTATION = "upshift.io/release-version";
 
     private final KubernetesClient client;
     private final Duration delay;
@@ -86,11 +90,11 @@ public final class SimulatedCluster implements AutoCloseable {
         Instant now = clock.instant();
         for (Deployment d : client.apps().deployments().inAnyNamespace().list().getItems()) {
             String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
-            String version = d.getMetadata().getAnnotations() == null ? "" : d.getMetadata().getAnnotations().getOrDefault(DemoPayloads.VERSION_ANNOTATION, "");
+            String version = d.getMetadata().getAnnotations() == null ? "" : d.getMetadata().getAnnotations().getOrDefault(VERSION_ANNOTATION, "");
             String image = d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
             String want = version + " " + image;
             if (want.equals(rolledOut.get(key))) continue;
-            String operator = d.getMetadata().getLabels() == null ? null : d.getMetadata().getLabels().get(DemoPayloads.OPERATOR_LABEL);
+            String operator = d.getMetadata().getLabels() == null ? null : d.getMetadata().getLabels().get(OPERATOR_LABEL);
             Instant due = rolloutDue.get(key + " " + want);
             if (due == null) {
                 long ms = (long) (delay.toMillis() * (0.5 + random.nextDouble()));
@@ -124,22 +128,9 @@ public final class SimulatedCluster implements AutoCloseable {
         }
     }
 
-    /**
-     * The least time rolling out {@code version} can take: the controller's own Deployment first, then each
-     * run-level as slow as its slowest component (components of a run-level roll out in parallel). A component takes
-     * its Deployment's rollout, or the work in {@code alongside} if longer (what must be done, from the time its
-     * manifests are applied, before its operator reports the version).
-     */
-    public Duration criticalPath(List<DemoPayloads.Component> components, String version, Map<String, Duration> alongside) {
-        long total = delayMillis.getOrDefault("upshift/upshift-controller " + version, 0L);
-        Map<Integer, Long> slowest = new java.util.TreeMap<>();
-        for (DemoPayloads.Component c : components) {
-            long ms = Math.max(delayMillis.getOrDefault("openshift-" + c.name() + "/" + c.name() + "-operator " + version, 0L),
-                    alongside.getOrDefault(c.name(), Duration.ZERO).toMillis());
-            slowest.merge(c.runLevel(), ms, Math::max);
-        }
-        for (long ms : slowest.values()) total += ms;
-        return Duration.ofMillis(total);
+    /** How long the simulation took to roll out Deployment {@code namespace/name} to {@code version}, if it did. */
+    public Duration rollout(String namespace, String name, String version) {
+        return Duration.ofMillis(delayMillis.getOrDefault(namespace + "/" + name + " " + version, 0L));
     }
 
     private void markAvailable(Deployment d) {

@@ -1,12 +1,10 @@
-package io.upshift.cli.demo;
+package io.upshift.operator.pools;
 
+import io.upshift.testkit.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -43,7 +41,7 @@ final class PoolHarness implements AutoCloseable {
     static final AgentOptions FAST = new AgentOptions(Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMillis(200),
             Duration.ofHours(1), Duration.ofMillis(100));
 
-    final KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new EvictingDispatcher(), false);
+    final EmbeddedApiServer server = new EmbeddedApiServer();
     final KubernetesClient client;
     final KubernetesClient agentClient;
     final Path hosts;
@@ -53,9 +51,7 @@ final class PoolHarness implements AutoCloseable {
     AgentOptions agentOptions = FAST;
 
     PoolHarness(Path hosts) {
-        MockServerLog.quiet(); // one line per request drowns the test output and slows every request down
-        server.init();
-        client = server.createClient();
+        client = server.client();
         agentClient = NodeAgent.client(client.getConfiguration());
         this.hosts = hosts;
     }
@@ -191,6 +187,6 @@ final class PoolHarness implements AutoCloseable {
         if (controller != null) controller.close();
         agentClient.close();
         client.close();
-        server.destroy();
+        server.close();
     }
 }

@@ -1,4 +1,4 @@
-package io.upshift.release;
+package io.upshift.testkit;
 
 import java.io.IOException;
 import java.net.HttpURLConnection;

@@ -1,0 +1,199 @@
+package io.upshift.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetList;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.upshift.core.pools.Disruptions;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * fabric8's CRUD mock server, made to answer as a real kube-apiserver does where the controllers depend on it:
+ * <ul>
+ *   <li>a JSON merge patch is RFC 7386 (the mock appends lists and keeps keys set to null);</li>
+ *   <li>an update of {@code /status} is refused with 409 when its resourceVersion is not the current one (the mock
+ *       never conflicts there);</li>
+ *   <li>the Eviction subresource ({@code POST .../pods/<name>/eviction}) deletes the pod unless a
+ *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers);</li>
+ *   <li>pods can be listed by {@code fieldSelector=spec.nodeName}.</li>
+ * </ul>
+ * It also records every request ({@link #requests()}) and can drop fields of a kind on every write, as an older
+ * API server drops fields it does not know ({@link #dropOnWrite}).
+ */
+public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
+    private static final Pattern EVICTION = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
+    private static final Pattern NODE_SELECTOR = Pattern.compile("/api/v1/pods\\?fieldSelector=spec\\.nodeName%3D([^&]+)");
+
+    private final RequestLog requests = new RequestLog();
+    private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
+    /** Writes are serialised here, so that a precondition checked before a write still holds during it. */
+    private final Object writes = new Object();
+
+    public RequestLog requests() {
+        return requests;
+    }
+
+    /** From now on, {@code field} is removed wherever it occurs in written objects of {@code kind}. */
+    public ApiServerDispatcher dropOnWrite(String kind, String field) {
+        dropped.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(field);
+        return this;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        requests.record(request);
+        String path = request.getPath();
+        if ("POST".equals(request.getMethod())) {
+            Matcher m = EVICTION.matcher(path.split("\\?")[0]);
+            if (m.matches()) return evict(m.group(1), m.group(2));
+        }
+        if ("GET".equals(request.getMethod())) {
+            Matcher m = NODE_SELECTOR.matcher(path);
+            if (m.matches()) return podsOn(m.group(1));
+        }
+        return super.dispatch(request);
+    }
+
+    @Override
+    public MockResponse handleCreate(RecordedRequest request) {
+        synchronized (writes) {
+            return super.handleCreate(withoutDropped(request));
+        }
+    }
+
+    @Override
+    public MockResponse handleUpdate(RecordedRequest request) {
+        synchronized (writes) {
+            String path = request.getPath().split("\\?")[0];
+            if (path.endsWith("/status")) {
+                MockResponse conflict = statusConflict(path, request);
+                if (conflict != null) return conflict;
+            }
+            return super.handleUpdate(request);
+        }
+    }
+
+    @Override
+    public MockResponse handlePatch(RecordedRequest request) {
+        synchronized (writes) {
+            return super.handlePatch(request);
+        }
+    }
+
+    @Override
+    public MockResponse handleDelete(String path) {
+        synchronized (writes) {
+            return super.handleDelete(path);
+        }
+    }
+
+    /** RFC 7386: objects merge key by key, null removes a key, anything else (lists included) replaces. */
+    @Override
+    public JsonNode merge(JsonNode baseResource, String updatedResource) throws KubernetesCrudDispatcherException {
+        return mergePatch(baseResource.deepCopy(), asNode(updatedResource));
+    }
+
+    static JsonNode mergePatch(JsonNode target, JsonNode patch) {
+        if (!patch.isObject()) return patch;
+        ObjectNode out = target != null && target.isObject() ? (ObjectNode) target : Serialization.jsonMapper().createObjectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (e.getValue().isNull()) out.remove(e.getKey());
+            else out.set(e.getKey(), mergePatch(out.get(e.getKey()), e.getValue()));
+        }
+        return out;
+    }
+
+    @Override
+    public void touchResourceVersion(JsonNode currentResource, JsonNode updatedResource) {
+        drop(updatedResource);
+        super.touchResourceVersion(currentResource, updatedResource);
+    }
+
+    private MockResponse statusConflict(String path, RecordedRequest request) {
+        String resourcePath = path.substring(0, path.length() - "/status".length());
+        MockResponse current = handleGet(resourcePath);
+        if (current.code() != 200) return null;
+        try {
+            String have = asNode(current.getBody().readUtf8()).path("metadata").path("resourceVersion").asText();
+            JsonNode body = asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            String basedOn = body.path("metadata").path("resourceVersion").asText();
+            if (basedOn.isEmpty() || basedOn.equals(have)) return null;
+            return status(409, "Conflict", "Operation cannot be fulfilled on " + body.path("kind").asText() + " \""
+                    + body.path("metadata").path("name").asText() + "\": the object has been modified; please apply your changes to the latest version and try again");
+        } catch (KubernetesCrudDispatcherException e) {
+            return null; // not JSON: the update itself will refuse it
+        }
+    }
+
+    private RecordedRequest withoutDropped(RecordedRequest request) {
+        if (dropped.isEmpty()) return request;
+        try {
+            JsonNode body = asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            if (!drop(body)) return request;
+            return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+                    new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
+        } catch (KubernetesCrudDispatcherException e) {
+            return request;
+        }
+    }
+
+    /** Removes the dropped fields of the object's kind; true when it removed any. */
+    private boolean drop(JsonNode object) {
+        Set<String> fields = dropped.get(object.path("kind").asText());
+        return fields != null && dropFields(object, fields);
+    }
+
+    private static boolean dropFields(JsonNode node, Set<String> fields) {
+        boolean any = false;
+        if (node instanceof ObjectNode o) {
+            for (String f : fields) any |= o.remove(f) != null;
+        }
+        for (JsonNode child : node) any |= dropFields(child, fields);
+        return any;
+    }
+
+    private MockResponse podsOn(String node) {
+        PodList all = Serialization.unmarshal(handleGet("/api/v1/pods").getBody().readUtf8(), PodList.class);
+        all.setItems(all.getItems().stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName())).toList());
+        return new MockResponse().setResponseCode(200).setBody(Serialization.asJson(all));
+    }
+
+    private MockResponse evict(String namespace, String name) {
+        synchronized (writes) {
+            List<Pod> pods = Serialization.unmarshal(handleGet("/api/v1/namespaces/" + namespace + "/pods").getBody().readUtf8(), PodList.class).getItems();
+            Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst().orElse(null);
+            if (pod == null) return status(404, "NotFound", "pods \"" + name + "\" not found");
+            MockResponse budgets = handleGet("/apis/policy/v1/namespaces/" + namespace + "/poddisruptionbudgets");
+            if (budgets.code() == 200) {
+                for (PodDisruptionBudget pdb : Serialization.unmarshal(budgets.getBody().readUtf8(), PodDisruptionBudgetList.class).getItems()) {
+                    if (Disruptions.covers(pdb, pod) && Disruptions.allowed(pdb, pods) == 0) {
+                        return status(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.");
+                    }
+                }
+            }
+            super.handleDelete("/api/v1/namespaces/" + namespace + "/pods/" + name);
+            return new MockResponse().setResponseCode(201).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");
+        }
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        return new MockResponse().setResponseCode(code).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
+                + reason + "\",\"code\":" + code + ",\"message\":\"" + message.replace("\"", "\\\"") + "\"}");
+    }
+}

@@ -1,0 +1,65 @@
+package io.upshift.testkit;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.util.HashMap;
+
+/**
+ * An API server in this JVM for tests, benchmarks and the demo: fabric8's CRUD mock over real HTTP, made stricter by
+ * {@link ApiServerDispatcher}. Clients name themselves ({@link #client(String)}), so that the request log can tell
+ * whose requests they were.
+ */
+public final class EmbeddedApiServer implements AutoCloseable {
+    private final ApiServerDispatcher dispatcher = new ApiServerDispatcher();
+    private final KubernetesMockServer server;
+    private final Config base;
+    private final KubernetesClient client;
+
+    public EmbeddedApiServer() {
+        MockServerLog.quiet();
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        server.init();
+        try (KubernetesClient first = server.createClient()) {
+            base = first.getConfiguration();
+        }
+        client = client("upshift-test");
+    }
+
+    /** The client of whoever sets up and inspects the world (tests, the simulation). */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /** A new client whose requests carry {@code userAgent}. */
+    public KubernetesClient client(String userAgent) {
+        return new KubernetesClientBuilder().withConfig(config(userAgent)).build();
+    }
+
+    /** The configuration of a client of this server whose requests carry {@code userAgent}. */
+    public Config config(String userAgent) {
+        return new ConfigBuilder(base).withUserAgent(userAgent).build();
+    }
+
+    public String url() {
+        return client.getMasterUrl().toString();
+    }
+
+    public ApiServerDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    public RequestLog requests() {
+        return dispatcher.requests();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+    }
+}

@@ -1,0 +1,52 @@
+package io.upshift.testkit;
+
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
+
+/** Every request the embedded API server answered, with who sent it (its User-Agent), oldest first. */
+public final class RequestLog {
+
+    /** One request: method, path with query, and the client's User-Agent. */
+    public record Request(String method, String path, String userAgent) {
+        public boolean isWatch() {
+            return path.contains("watch=true");
+        }
+
+        public boolean isWrite() {
+            return !method.equals("GET");
+        }
+
+        /** A request about a coordination.k8s.io Lease (leader election). */
+        public boolean isLease() {
+            return path.startsWith("/apis/coordination.k8s.io/");
+        }
+
+        @Override
+        public String toString() {
+            return method + " " + path + " (" + userAgent + ")";
+        }
+    }
+
+    private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
+
+    void record(RecordedRequest request) {
+        String agent = request.getHeader("User-Agent");
+        requests.add(new Request(request.getMethod(), request.getPath(), agent == null ? "" : agent));
+    }
+
+    /** The requests so far that match. */
+    public List<Request> matching(Predicate<Request> which) {
+        return requests.stream().filter(which).toList();
+    }
+
+    public int size() {
+        return requests.size();
+    }
+
+    /** Forgets what was recorded so far. */
+    public void clear() {
+        requests.clear();
+    }
+}
