@@ -1,5 +1,6 @@
 package io.upshift.bench;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.core.graph.ConditionalEdges;
@@ -27,7 +28,7 @@ public final class GraphReleases {
         for (ConditionalEdges c : g.conditionalEdges()) {
             for (ConditionalEdges.Edge e : c.edges()) previous.computeIfAbsent(e.to(), k -> new ArrayList<>()).add(e.from());
         }
-        ObjectMapper json = new ObjectMapper();
+        ObjectMapper json = Mappers.JSON;
         for (GraphNode n : g.nodes()) {
             ObjectNode r = json.createObjectNode();
             r.put("version", n.version());

@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import io.upshift.core.conditions.Conditions;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -161,7 +162,7 @@ public final class DemoCommand implements Callable<Integer> {
     private static void show(PrintWriter out, DemoRun demo, boolean refresh) {
         String text;
         ClusterVersion cv = demo.clusterVersion();
-        ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null ? null : StatusConditions.find(cv.getStatus().getConditions(), "Progressing");
+        ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null ? null : Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
         String progressing = (p == null ? "(no status yet)" : "ClusterVersion Progressing=" + p.getStatus() + ": " + p.getMessage()) + pools(demo);
         try {
             Instant now = Instant.now();

@@ -6,7 +6,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.fabric8.openshift.api.model.config.v1.Update;
-import io.upshift.core.status.Conditions;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.upgrade.UpgradeView;
 import io.upshift.core.version.SemVer;
 import java.io.PrintWriter;
@@ -126,7 +126,7 @@ public final class UpgradeCommand implements Callable<Integer> {
         for (Release r : s.getAvailableUpdates() == null ? List.<Release>of() : s.getAvailableUpdates()) if (version.equals(r.getVersion())) return r;
         for (ConditionalUpdate c : s.getConditionalUpdates() == null ? List.<ConditionalUpdate>of() : s.getConditionalUpdates()) {
             if (!version.equals(c.getRelease().getVersion())) continue;
-            Condition rec = Conditions.find(c.getConditions(), "Recommended");
+            Condition rec = Conditions.META.find(c.getConditions(), "Recommended");
             if (rec != null && "True".equals(rec.getStatus())) return c.getRelease();
             String why = rec == null ? "its Recommended condition is missing" : "Recommended=" + rec.getStatus() + " " + rec.getReason() + ": " + rec.getMessage();
             if (!allowNotRecommended) {

@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import io.upshift.core.conditions.Conditions;
 import io.upshift.demo.DemoRun;
 import static io.upshift.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,7 @@ class RollbackTest {
         Assumptions.assumeTrue(Files.exists(crd413), "shared fixtures not present");
         try (DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 5, dir), l -> { }).fromCrd(crd413).start()) {
             assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
-            var reported = StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "CapabilitiesReported");
+            var reported = Conditions.CLUSTER.find(demo.clusterVersion().getStatus().getConditions(), "CapabilitiesReported");
             assertThat(reported.getStatus()).isEqualTo("False");
             assertThat(reported.getMessage()).contains("OperatorLifecycleManagerV1");
 
@@ -41,7 +42,7 @@ class RollbackTest {
 
             demo.requestUpdate();
             assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(60), () -> { })).isTrue();
-            assertThat(StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "CapabilitiesReported").getStatus()).isEqualTo("True");
+            assertThat(Conditions.CLUSTER.find(demo.clusterVersion().getStatus().getConditions(), "CapabilitiesReported").getStatus()).isEqualTo("True");
 
             CliRun.Result rollback = run("rollback", "--kubeconfig", kubeconfig.toString());
             assertThat(rollback.out()).startsWith("Requested rollback from " + DemoRun.TO + " to " + DemoRun.FROM);
@@ -49,7 +50,7 @@ class RollbackTest {
             assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
             ClusterVersion cv = demo.clusterVersion();
             assertThat(cv.getStatus().getHistory()).extracting(UpdateHistory::getVersion).containsExactly(DemoRun.FROM, DemoRun.TO, DemoRun.FROM);
-            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "CapabilitiesReported").getStatus()).isEqualTo("False");
+            assertThat(Conditions.CLUSTER.find(cv.getStatus().getConditions(), "CapabilitiesReported").getStatus()).isEqualTo("False");
             assertThat(cv.getStatus().getCapabilities().getEnabledCapabilities()).doesNotContain("OperatorLifecycleManagerV1", "MachineAPI").contains("baremetal", "NodeTuning");
 
             CliRun.Result upgradeView = run("upgrade", "--kubeconfig", kubeconfig.toString());

@@ -1,5 +1,6 @@
 package io.upshift.demo;
 
+import io.upshift.core.conditions.Conditions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -70,7 +71,7 @@ class DemoNodesTest {
             String gate = "One or more machine config pools are not ready for the next minor update: pool worker has 2 of 2 nodes on a minor older "
                     + "than 4.19, paused";
             await("the cluster not upgradeable").atMost(Duration.ofSeconds(30)).until(() -> {
-                var upgradeable = StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "Upgradeable");
+                var upgradeable = Conditions.CLUSTER.find(demo.clusterVersion().getStatus().getConditions(), "Upgradeable");
                 return upgradeable != null && "False".equals(upgradeable.getStatus()) && upgradeable.getMessage().contains(gate);
             });
 
@@ -78,7 +79,7 @@ class DemoNodesTest {
             String release420 = demo.publish("4.20.0", List.of("4.19.0"), true);
             demo.requestUpdate(null, release420, false);
             await("the update refused").atMost(Duration.ofSeconds(30)).until(() -> {
-                var accepted = StatusConditions.find(demo.clusterVersion().getStatus().getConditions(), "ReleaseAccepted");
+                var accepted = Conditions.CLUSTER.find(demo.clusterVersion().getStatus().getConditions(), "ReleaseAccepted");
                 return accepted != null && "PreconditionChecks".equals(accepted.getReason()) && accepted.getMessage().contains(gate);
             });
             assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getVersion()).isEqualTo("4.19.0");

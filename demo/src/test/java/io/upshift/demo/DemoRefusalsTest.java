@@ -1,5 +1,6 @@
 package io.upshift.demo;
 
+import io.upshift.core.conditions.Conditions;
 import io.upshift.testkit.FlakyApi;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +26,7 @@ class DemoRefusalsTest {
 
     static ClusterOperatorStatusCondition condition(DemoRun demo, String type) {
         ClusterVersion cv = demo.clusterVersion();
-        return cv.getStatus() == null ? null : StatusConditions.find(cv.getStatus().getConditions(), type);
+        return cv.getStatus() == null ? null : Conditions.CLUSTER.find(cv.getStatus().getConditions(), type);
     }
 
     static ClusterOperatorStatusCondition awaitCondition(DemoRun demo, String type, Predicate<ClusterOperatorStatusCondition> want) throws InterruptedException {

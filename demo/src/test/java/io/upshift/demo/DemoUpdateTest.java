@@ -1,5 +1,6 @@
 package io.upshift.demo;
 
+import io.upshift.core.conditions.Conditions;
 import io.upshift.testkit.FlakyApi;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,10 +38,10 @@ class DemoUpdateTest {
             assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(90), () -> { })).isTrue();
             assertUpdatedOnce(demo);
             ClusterVersion cv = demo.clusterVersion();
-            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "Available").getMessage()).isEqualTo("Done applying " + DemoRun.TO);
-            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "Progressing").getMessage()).isEqualTo("Cluster version is " + DemoRun.TO);
-            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "ReleaseAccepted").getReason()).isEqualTo("PayloadLoaded");
-            assertThat(StatusConditions.find(cv.getStatus().getConditions(), "Failing").getStatus()).isEqualTo("False");
+            assertThat(Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Available").getMessage()).isEqualTo("Done applying " + DemoRun.TO);
+            assertThat(Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing").getMessage()).isEqualTo("Cluster version is " + DemoRun.TO);
+            assertThat(Conditions.CLUSTER.find(cv.getStatus().getConditions(), "ReleaseAccepted").getReason()).isEqualTo("PayloadLoaded");
+            assertThat(Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Failing").getStatus()).isEqualTo("False");
             assertThat(cv.getStatus().getHistory().get(0).getVerified()).isTrue();
             assertThat(cv.getStatus().getDesired().getVersion()).isEqualTo(DemoRun.TO);
             // the controller's own Deployment changed in run-level 0: Kubernetes replaced it, and it went on

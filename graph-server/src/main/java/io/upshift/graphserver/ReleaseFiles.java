@@ -1,5 +1,6 @@
 package io.upshift.graphserver;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.upshift.core.graph.GraphException;
@@ -20,7 +21,7 @@ import java.util.stream.Stream;
  */
 public final class ReleaseFiles {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private ReleaseFiles() {
     }

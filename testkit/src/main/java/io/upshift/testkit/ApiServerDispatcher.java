@@ -1,5 +1,6 @@
 package io.upshift.testkit;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -110,7 +111,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     static JsonNode mergePatch(JsonNode target, JsonNode patch) {
         if (!patch.isObject()) return patch;
-        ObjectNode out = target != null && target.isObject() ? (ObjectNode) target : Serialization.jsonMapper().createObjectNode();
+        ObjectNode out = target != null && target.isObject() ? (ObjectNode) target : Mappers.JSON.createObjectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (e.getValue().isNull()) out.remove(e.getKey());

@@ -196,7 +196,7 @@ public final class SimulatedCluster implements AutoCloseable {
         resource.subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON), body);
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = io.upshift.api.json.Mappers.JSON;
 
     private static ClusterOperatorStatusCondition condition(String type, String status, String reason, String message, String at) {
         ClusterOperatorStatusCondition c = new ClusterOperatorStatusCondition();

@@ -1,5 +1,6 @@
 package io.upshift.api.schema;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -22,8 +23,8 @@ import java.util.Map;
  * silently drop them (pruning) and the data would be lost.
  */
 public final class CrdSchema {
-    private static final ObjectMapper YAML = new YAMLMapper();
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = Mappers.YAML;
+    private static final ObjectMapper JSON = Mappers.JSON;
     private final Schema schema;
     private final String crdName;
 

@@ -1,5 +1,6 @@
 package io.upshift.core.cvo;
 
+import io.upshift.core.conditions.Conditions;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.OperandVersion;
@@ -28,10 +29,10 @@ public record OperatorLevel(boolean level, String reason, String message, Effect
         }
         List<ClusterOperatorStatusCondition> conditions = live == null || live.getStatus() == null || live.getStatus().getConditions() == null
                 ? List.of() : live.getStatus().getConditions();
-        if (!"True".equals(status(conditions, "Available"))) {
+        if (!Conditions.CLUSTER.isTrue(conditions, "Available")) {
             return new OperatorLevel(false, "ClusterOperatorNotAvailable", "Cluster operator " + name + " is not available", Effect.FAIL);
         }
-        if (!"False".equals(status(conditions, "Degraded"))) {
+        if (!Conditions.CLUSTER.isFalse(conditions, "Degraded")) {
             return new OperatorLevel(false, "ClusterOperatorDegraded", "Cluster operator " + name + " is degraded",
                     installing ? Effect.REPORT : Effect.FAIL_AFTER_INTERVAL);
         }
@@ -43,10 +44,5 @@ public record OperatorLevel(boolean level, String reason, String message, Effect
             }
         }
         return LEVEL;
-    }
-
-    private static String status(List<ClusterOperatorStatusCondition> conditions, String type) {
-        ClusterOperatorStatusCondition c = StatusConditions.find(conditions, type);
-        return c == null ? "" : c.getStatus();
     }
 }

@@ -5,7 +5,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
-import io.upshift.core.status.Conditions;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.version.SemVer;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +83,7 @@ public final class Preconditions {
         if (in.available().stream().anyMatch(r -> target.equals(r.getVersion()))) return java.util.Optional.empty();
         for (ConditionalUpdate c : in.conditional()) {
             if (!target.equals(c.getRelease().getVersion())) continue;
-            Condition rec = Conditions.find(c.getConditions(), "Recommended");
+            Condition rec = Conditions.META.find(c.getConditions(), "Recommended");
             if (rec == null) {
                 return warning("UnknownConditionType", "Update from " + in.current() + " to " + target + " has a conditional update entry, but no Recommended condition.");
             }

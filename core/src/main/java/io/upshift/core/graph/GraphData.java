@@ -1,5 +1,6 @@
 package io.upshift.core.graph;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -33,8 +34,8 @@ public record GraphData(String schemaVersion, List<Channel> channels, List<Block
         }
     }
 
-    private static final ObjectMapper YAML = new YAMLMapper();
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = Mappers.YAML;
+    private static final ObjectMapper JSON = Mappers.JSON;
     private static final Pattern YAML_FILE = Pattern.compile(".*\\.ya+ml$");
 
     /**

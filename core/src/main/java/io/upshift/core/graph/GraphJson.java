@@ -1,5 +1,6 @@
 package io.upshift.core.graph;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,7 +16,7 @@ import java.util.Map;
 /** The graph service's JSON: {@code {"version":1,"nodes":[...],"edges":[[i,j]],"conditionalEdges":[...]}}. */
 public final class GraphJson {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
     private static final JsonFactory FACTORY = new JsonFactory();
 
     private GraphJson() {

@@ -1,5 +1,6 @@
 package io.upshift.core.payload;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -22,8 +23,8 @@ import java.util.Set;
  */
 public final class ManifestReader {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper(new JsonFactory());
+    private static final ObjectMapper YAML = Mappers.YAML;
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private ManifestReader() {
     }

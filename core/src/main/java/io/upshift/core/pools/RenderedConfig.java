@@ -1,5 +1,6 @@
 package io.upshift.core.pools;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -27,7 +28,7 @@ import java.util.Map;
 public record RenderedConfig(String name, MachineConfigSpec spec, List<String> sources) {
 
     public static final String PREFIX = "rendered-";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     public static RenderedConfig render(String pool, LabelSelector selector, List<MachineConfig> all) {
         List<MachineConfig> selected = new ArrayList<>();

@@ -8,7 +8,7 @@ import io.fabric8.openshift.api.model.config.v1.ConditionalUpdateRisk;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Tabwriter;
-import io.upshift.core.status.Conditions;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.version.SemVer;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -48,7 +48,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
         var status = cv.getStatus();
         List<ClusterOperatorStatusCondition> conditions = status == null || status.getConditions() == null ? List.of() : status.getConditions();
 
-        ClusterOperatorStatusCondition failing = StatusConditions.find(conditions, "Failing");
+        ClusterOperatorStatusCondition failing = Conditions.CLUSTER.find(conditions, "Failing");
         String failingAccepted = accept.contains("Failing") ? "accepted " : "";
         if (failing == null) {
             if (!quiet) err.append(failingAccepted).append("warning: No current Failing info, see `oc describe clusterversion` for more details.\n");
@@ -58,7 +58,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
                     .append(failing.getReason()).append("\n  Message: ").append(indent(failing.getMessage())).append("\n\n");
             issues.add("Failing");
         }
-        ClusterOperatorStatusCondition progressing = StatusConditions.find(conditions, "Progressing");
+        ClusterOperatorStatusCondition progressing = Conditions.CLUSTER.find(conditions, "Progressing");
         if (progressing != null && "True".equals(progressing.getStatus()) && !nz(progressing.getMessage()).isEmpty()) {
             if (!quiet) out.append(accept.contains("Progressing") ? "accepted " : "")
                     .append("info: An update is in progress.  You may wish to let this update complete before requesting a new update.\n  ")
@@ -93,7 +93,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
             }
         }
 
-        ClusterOperatorStatusCondition retrieved = StatusConditions.find(conditions, "RetrievedUpdates");
+        ClusterOperatorStatusCondition retrieved = Conditions.CLUSTER.find(conditions, "RetrievedUpdates");
         if (retrieved != null && !"True".equals(retrieved.getStatus())) {
             if (!quiet) err.append("warning: Cannot refresh available updates:\n  Reason: ").append(retrieved.getReason())
                     .append("\n  Message: ").append(indent(retrieved.getMessage())).append("\n\n");
@@ -119,7 +119,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
             u.setRelease(r);
             bucket(buckets, u, r.getVersion(), err);
         }
-        ClusterOperatorStatusCondition upgradeable = StatusConditions.find(conditions, "Upgradeable");
+        ClusterOperatorStatusCondition upgradeable = Conditions.CLUSTER.find(conditions, "Upgradeable");
         if (upgradeable != null && "False".equals(upgradeable.getStatus())) {
             String current = status.getDesired() == null ? "" : nz(status.getDesired().getVersion());
             if (SemVer.isValid(current)) UpgradeableRisk.inject(SemVer.parse(current), upgradeable, buckets);
@@ -227,7 +227,7 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
     /** The Recommended condition when the update is not recommended, or null. */
     static Condition notRecommended(ConditionalUpdate u) {
         if (u.getRisks() == null || u.getRisks().isEmpty()) return null;
-        Condition recommended = Conditions.find(u.getConditions(), "Recommended");
+        Condition recommended = Conditions.META.find(u.getConditions(), "Recommended");
         if (recommended != null) return "True".equals(recommended.getStatus()) ? null : recommended;
         // oc sizes its list and then appends, so the names follow as many empty strings as there are risks
         List<String> names = new ArrayList<>();

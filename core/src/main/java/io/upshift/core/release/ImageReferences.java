@@ -1,5 +1,6 @@
 package io.upshift.core.release;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,7 +19,7 @@ public record ImageReferences(String name, Map<String, String> images) {
 
     public static final String FILE = "image-references";
 
-    private static final ObjectMapper YAML = new YAMLMapper();
+    private static final ObjectMapper YAML = Mappers.YAML;
 
     public ImageReferences {
         images = Collections.unmodifiableMap(new LinkedHashMap<>(images));

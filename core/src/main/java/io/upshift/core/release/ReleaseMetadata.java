@@ -1,5 +1,6 @@
 package io.upshift.core.release;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,7 +24,7 @@ public record ReleaseMetadata(String version, List<String> previous, List<String
     public static final String CHANNELS = "io.openshift.upgrades.graph.release.channels";
     public static final String ARCHITECTURE = "release.openshift.io/architecture";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     public ReleaseMetadata {
         previous = List.copyOf(previous);

@@ -5,7 +5,7 @@ import io.upshift.api.update.ClusterOperatorInsight;
 import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.ControlPlaneVersions;
 import io.upshift.core.status.CompletionEstimate;
-import io.upshift.core.status.Conditions;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.status.Times;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -27,15 +27,15 @@ final class ControlPlaneSection {
         int updated = 0, waiting = 0, unavailable = 0, degraded = 0;
         List<ClusterOperatorInsight> updating = new ArrayList<>();
         for (ClusterOperatorInsight o : operators) {
-            String reason = Conditions.reason(o.conditions(), ClusterOperatorInsight.UPDATING);
+            String reason = Conditions.META.reason(o.conditions(), ClusterOperatorInsight.UPDATING);
             if ("Updated".equals(reason)) {
                 updated++;
-            } else if (Conditions.isTrue(o.conditions(), ClusterOperatorInsight.UPDATING)) {
+            } else if (Conditions.META.isTrue(o.conditions(), ClusterOperatorInsight.UPDATING)) {
                 updating.add(o);
             } else if ("Pending".equals(reason)) {
                 waiting++;
             }
-            String healthReason = Conditions.reason(o.conditions(), ClusterOperatorInsight.HEALTHY);
+            String healthReason = Conditions.META.reason(o.conditions(), ClusterOperatorInsight.HEALTHY);
             unavailable += "Unavailable".equals(healthReason) ? 1 : 0;
             degraded += "Degraded".equals(healthReason) ? 1 : 0;
         }
@@ -94,7 +94,7 @@ final class ControlPlaneSection {
         out.append("\nUpdating Cluster Operators");
         Tabwriter table = new Tabwriter().write("\nNAME\tSINCE\tREASON\tMESSAGE\n");
         for (ClusterOperatorInsight o : updating) {
-            Condition u = Conditions.find(o.conditions(), ClusterOperatorInsight.UPDATING);
+            Condition u = Conditions.META.find(o.conditions(), ClusterOperatorInsight.UPDATING);
             Instant since = Times.parse(u.getLastTransitionTime());
             String reason = o.progressingReason() == null || o.progressingReason().isEmpty() ? "-" : o.progressingReason();
             table.write(o.name() + "\t")

@@ -1,19 +1,19 @@
 package io.upshift.core.render;
 
 import io.upshift.api.update.NodeInsight;
-import io.upshift.core.status.Conditions;
+import io.upshift.core.conditions.Conditions;
 
 /** A node insight read back into the flags and words of one line of a node table. */
 record NodeRow(String name, String assessment, String phase, String version, String estimate, String message,
                boolean isUnavailable, boolean isDegraded, boolean isUpdating, boolean isUpdated) {
 
     static NodeRow of(NodeInsight n) {
-        boolean isUpdating = Conditions.isTrue(n.conditions(), NodeInsight.UPDATING);
-        String reason = Conditions.reason(n.conditions(), NodeInsight.UPDATING);
+        boolean isUpdating = Conditions.META.isTrue(n.conditions(), NodeInsight.UPDATING);
+        String reason = Conditions.META.reason(n.conditions(), NodeInsight.UPDATING);
         String phase = reason.equals("Completed") ? "Updated" : reason;
         boolean isUpdated = !isUpdating && reason.equals("Completed");
-        boolean isUnavailable = Conditions.isFalse(n.conditions(), NodeInsight.AVAILABLE);
-        boolean isDegraded = Conditions.isTrue(n.conditions(), NodeInsight.DEGRADED);
+        boolean isUnavailable = Conditions.META.isFalse(n.conditions(), NodeInsight.AVAILABLE);
+        boolean isDegraded = Conditions.META.isTrue(n.conditions(), NodeInsight.DEGRADED);
         String assessment;
         if (isDegraded) {
             assessment = "Degraded";

@@ -2,7 +2,7 @@ package io.upshift.core.render;
 
 import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.UpdateStatusStatus;
-import io.upshift.core.status.Conditions;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.status.Times;
 import io.upshift.core.status.UpdateAssessment;
 import java.time.Instant;
@@ -18,7 +18,7 @@ public final class StatusRenderer {
     /** @throws IllegalArgumentException when the status lacks what the text needs (no ClusterVersion insight) */
     public static String render(UpdateStatusStatus status, Instant now, Details details) {
         StatusView view = StatusView.of(status);
-        boolean updating = Conditions.isTrue(view.clusterVersion().conditions(), ClusterVersionInsight.UPDATING);
+        boolean updating = Conditions.META.isTrue(view.clusterVersion().conditions(), ClusterVersionInsight.UPDATING);
         if (!updating && !view.workersOutdated()) {
             return "The cluster is not updating.\n";
         }

@@ -1,5 +1,6 @@
 package io.upshift.core.risk;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -7,7 +8,7 @@ import java.io.IOException;
 /** Reads a Prometheus {@code /api/v1/query} answer as a risk rule outcome: one sample, of value 0 or 1. */
 public final class PromQLResult {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private PromQLResult() {
     }

@@ -1,5 +1,6 @@
 package io.upshift.core.snapshot;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.upshift.core.status.Alert;
@@ -15,7 +16,7 @@ import java.util.List;
  * with {@code startsAt} and {@code status.state}).
  */
 public final class AlertsFile {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private AlertsFile() {
     }

@@ -1,5 +1,6 @@
 package io.upshift.core.snapshot;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -37,11 +38,8 @@ public final class ResourceFiles {
             "Node", Node.class,
             "Deployment", Deployment.class);
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
-    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .loaderOptions(largeDocuments()).build())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    private static final ObjectMapper JSON = Mappers.JSON;
+    private static final ObjectMapper YAML = Mappers.YAML;
 
     private ResourceFiles() {
     }

@@ -1,9 +1,9 @@
 package io.upshift.core.snapshot;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,8 +15,9 @@ import java.util.Map;
 
 /** Writes objects as a snapshot directory, one {@code List} file per kind ({@code nodes.yaml}, ...), as kubectl dumps them. */
 public final class SnapshotDump {
-    private static final ObjectMapper YAML = YAMLMapper.builder().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .serializationInclusion(JsonInclude.Include.NON_NULL).build();
+    /** As kubectl writes: no document start marker, no null fields. */
+    private static final ObjectWriter YAML = Mappers.YAML.copy().setSerializationInclusion(JsonInclude.Include.NON_NULL)
+            .writer().without(YAMLGenerator.Feature.WRITE_DOC_START_MARKER);
 
     private SnapshotDump() {
     }

@@ -1,5 +1,6 @@
 package io.upshift.core.status;
 
+import io.upshift.core.conditions.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
@@ -60,18 +61,18 @@ final class ControlPlaneAssessor {
             Condition updating;
             String progressingReason = null;
             if (isUpdated) {
-                updating = Conditions.of(ClusterOperatorInsight.UPDATING, false, "Updated", "");
+                updating = InsightConditions.of(ClusterOperatorInsight.UPDATING, false, "Updated", "");
             } else if (progressing != null && "True".equals(progressing.getStatus())) {
-                updating = Conditions.of(ClusterOperatorInsight.UPDATING, "True", "Progressing",
+                updating = InsightConditions.of(ClusterOperatorInsight.UPDATING, "True", "Progressing",
                         progressing.getMessage(), timeOr(progressing.getLastTransitionTime()));
                 progressingReason = nullToEmpty(progressing.getReason());
                 if (MACHINE_CONFIG.equals(name)) {
                     mcoStartedUpdating = Times.parse(progressing.getLastTransitionTime());
                 }
             } else if (progressing != null && "False".equals(progressing.getStatus())) {
-                updating = Conditions.of(ClusterOperatorInsight.UPDATING, false, "Pending", progressing.getMessage());
+                updating = InsightConditions.of(ClusterOperatorInsight.UPDATING, false, "Pending", progressing.getMessage());
             } else {
-                updating = Conditions.of(ClusterOperatorInsight.UPDATING, "Unknown", "CannotDetermine", "", null);
+                updating = InsightConditions.of(ClusterOperatorInsight.UPDATING, "Unknown", "CannotDetermine", "", null);
             }
             if (progressing != null) {
                 Instant ltt = Times.parse(progressing.getLastTransitionTime());
@@ -81,12 +82,12 @@ final class ControlPlaneAssessor {
             }
             Condition healthy;
             if (available == null || !"True".equals(available.getStatus())) {
-                healthy = Conditions.of(ClusterOperatorInsight.HEALTHY, false, "Unavailable",
+                healthy = InsightConditions.of(ClusterOperatorInsight.HEALTHY, false, "Unavailable",
                         available == null ? "" : available.getMessage());
             } else if (degraded != null && "True".equals(degraded.getStatus())) {
-                healthy = Conditions.of(ClusterOperatorInsight.HEALTHY, false, "Degraded", degraded.getMessage());
+                healthy = InsightConditions.of(ClusterOperatorInsight.HEALTHY, false, "Degraded", degraded.getMessage());
             } else {
-                healthy = Conditions.of(ClusterOperatorInsight.HEALTHY, true, "AsExpected", "");
+                healthy = InsightConditions.of(ClusterOperatorInsight.HEALTHY, true, "AsExpected", "");
             }
             insights.add(new ClusterOperatorInsight(List.of(updating, healthy), name,
                     HealthInsights.clusterOperator(name), progressingReason));
@@ -171,35 +172,24 @@ final class ControlPlaneAssessor {
     }
 
     private static Condition updatingCondition(ClusterVersion cv) {
-        ClusterOperatorStatusCondition p = cvCondition(cv, "Progressing");
+        ClusterOperatorStatusCondition p = Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
         String message = p == null ? "" : p.getMessage();
         if (p != null && "True".equals(p.getStatus())) {
-            return Conditions.of(ClusterVersionInsight.UPDATING, "True", "ClusterVersionProgressing", message, null);
+            return InsightConditions.of(ClusterVersionInsight.UPDATING, "True", "ClusterVersionProgressing", message, null);
         }
         if (p != null && "False".equals(p.getStatus())) {
-            return Conditions.of(ClusterVersionInsight.UPDATING, "False", "ClusterVersionNotProgressing", message, null);
+            return InsightConditions.of(ClusterVersionInsight.UPDATING, "False", "ClusterVersionNotProgressing", message, null);
         }
-        return Conditions.of(ClusterVersionInsight.UPDATING, "Unknown", "CannotDetermineUpdating", message, null);
+        return InsightConditions.of(ClusterVersionInsight.UPDATING, "Unknown", "CannotDetermineUpdating", message, null);
     }
 
     private static Instant progressingSince(ClusterVersion cv) {
-        ClusterOperatorStatusCondition p = cvCondition(cv, "Progressing");
+        ClusterOperatorStatusCondition p = Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
         return p == null ? null : Times.parse(p.getLastTransitionTime());
     }
 
-    static ClusterOperatorStatusCondition cvCondition(ClusterVersion cv, String type) {
-        if (cv.getStatus().getConditions() != null) {
-            for (ClusterOperatorStatusCondition c : cv.getStatus().getConditions()) {
-                if (type.equals(c.getType())) {
-                    return c;
-                }
-            }
-        }
-        return null;
-    }
-
     private void failingHealth(ClusterVersion cv, String cvName, List<HealthInsights.Keyed> health) {
-        ClusterOperatorStatusCondition failing = cvCondition(cv, "Failing");
+        ClusterOperatorStatusCondition failing = Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Failing");
         String reference = HealthInsights.RUNBOOKS + "ClusterOperatorDegraded.md";
         if (failing == null) {
             health.add(HealthInsights.of("cv-no-failing-" + cvName, at, ScopeType.ControlPlane,

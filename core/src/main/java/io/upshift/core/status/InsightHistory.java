@@ -1,5 +1,6 @@
 package io.upshift.core.status;
 
+import io.upshift.core.conditions.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.upshift.api.update.ClusterOperatorInsight;
@@ -111,7 +112,7 @@ public final class InsightHistory {
                 out.add(c);
                 continue;
             }
-            Condition before = Conditions.find(prev, c.getType());
+            Condition before = Conditions.META.find(prev, c.getType());
             String ltt = before != null && Objects.equals(before.getStatus(), c.getStatus()) && before.getLastTransitionTime() != null
                     ? before.getLastTransitionTime() : now;
             out.add(new ConditionBuilder(c).withLastTransitionTime(ltt).build());

@@ -1,5 +1,6 @@
 package io.upshift.core.status;
 
+import io.upshift.core.conditions.Conditions;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -50,7 +51,7 @@ public final class UpdateAssessment {
         if (state.operators().isEmpty()) {
             throw new AssessmentException("no cluster operator information available - you must be connected to an OpenShift version 4 server");
         }
-        ClusterOperatorStatusCondition progressing = ControlPlaneAssessor.cvCondition(cv, "Progressing");
+        ClusterOperatorStatusCondition progressing = Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
         if (progressing == null) {
             throw new AssessmentException("no current Progressing info, see `oc describe clusterversion` for more details.");
         }
@@ -137,14 +138,14 @@ public final class UpdateAssessment {
             case Updated -> "Completed";
             default -> n.phase().name();
         };
-        var updating = Conditions.of(NodeInsight.UPDATING, n.isUpdating(), updatingReason, "");
+        var updating = InsightConditions.of(NodeInsight.UPDATING, n.isUpdating(), updatingReason, "");
         var available = n.isUnavailable()
-                ? Conditions.of(NodeInsight.AVAILABLE, false, "Unavailable",
+                ? InsightConditions.of(NodeInsight.AVAILABLE, false, "Unavailable",
                         String.join(" | ", n.unavailable().stream().map(NodeFacts.UnavailableReason::reason).toList()))
-                : Conditions.of(NodeInsight.AVAILABLE, true, "AsExpected", "");
+                : InsightConditions.of(NodeInsight.AVAILABLE, true, "AsExpected", "");
         var degraded = n.isDegraded()
-                ? Conditions.of(NodeInsight.DEGRADED, true, "Degraded", n.degradedReason())
-                : Conditions.of(NodeInsight.DEGRADED, false, "AsExpected", "");
+                ? InsightConditions.of(NodeInsight.DEGRADED, true, "Degraded", n.degradedReason())
+                : InsightConditions.of(NodeInsight.DEGRADED, false, "AsExpected", "");
         return new NodeInsight(List.of(updating, available, degraded), n.name(), HealthInsights.node(n.name()), poolRef,
                 pool.scope(), n.version().isEmpty() ? null : n.version(),
                 n.estimate() == null ? null : GoDuration.format(n.estimate()),

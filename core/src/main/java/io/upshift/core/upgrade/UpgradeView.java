@@ -7,7 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Tabwriter;
-import io.upshift.core.status.Conditions;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.version.SemVer;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,19 +27,19 @@ public final class UpgradeView {
         StringBuilder out = new StringBuilder(), err = new StringBuilder();
         var s = cv.getStatus();
         List<ClusterOperatorStatusCondition> cs = s == null || s.getConditions() == null ? List.of() : s.getConditions();
-        ClusterOperatorStatusCondition failing = StatusConditions.find(cs, "Failing");
+        ClusterOperatorStatusCondition failing = Conditions.CLUSTER.find(cs, "Failing");
         if (failing == null) err.append("warning: No current Failing info, see `upshift status` for more details.\n");
         else if (!"False".equals(failing.getStatus())) block(out, failing.getType() + "=" + failing.getStatus() + ":", failing.getReason(), failing.getMessage());
-        ClusterOperatorStatusCondition progressing = StatusConditions.find(cs, "Progressing");
+        ClusterOperatorStatusCondition progressing = Conditions.CLUSTER.find(cs, "Progressing");
         if (progressing != null && progressing.getMessage() != null && !progressing.getMessage().isEmpty()) {
             out.append("True".equals(progressing.getStatus()) ? "info: An upgrade is in progress. " + progressing.getMessage() : progressing.getMessage()).append('\n');
         } else {
             err.append("warning: No current Progressing info, see `upshift status` for more details.\n");
         }
         out.append('\n');
-        ClusterOperatorStatusCondition upgradeable = StatusConditions.find(cs, "Upgradeable");
+        ClusterOperatorStatusCondition upgradeable = Conditions.CLUSTER.find(cs, "Upgradeable");
         if (upgradeable != null && "False".equals(upgradeable.getStatus())) block(out, "Upgradeable=False", upgradeable.getReason(), upgradeable.getMessage());
-        ClusterOperatorStatusCondition accepted = StatusConditions.find(cs, "ReleaseAccepted");
+        ClusterOperatorStatusCondition accepted = Conditions.CLUSTER.find(cs, "ReleaseAccepted");
         if (accepted != null && !"True".equals(accepted.getStatus())) block(out, "ReleaseAccepted=" + accepted.getStatus(), accepted.getReason(), accepted.getMessage());
         String channel = cv.getSpec() == null ? null : cv.getSpec().getChannel();
         if (channel != null && !channel.isEmpty()) {
@@ -48,7 +48,7 @@ public final class UpgradeView {
             List<String> channels = s == null || s.getDesired() == null || s.getDesired().getChannels() == null ? List.of() : s.getDesired().getChannels();
             out.append("Channel: ").append(channel).append(channels.isEmpty() ? "" : " (available channels: " + String.join(", ", channels) + ")").append('\n');
         }
-        ClusterOperatorStatusCondition retrieved = StatusConditions.find(cs, "RetrievedUpdates");
+        ClusterOperatorStatusCondition retrieved = Conditions.CLUSTER.find(cs, "RetrievedUpdates");
         List<Release> available = s == null || s.getAvailableUpdates() == null ? List.of() : new ArrayList<>(s.getAvailableUpdates());
         if (!available.isEmpty()) {
             out.append("\nRecommended updates:\n\n");
@@ -89,7 +89,7 @@ public final class UpgradeView {
     }
 
     static Condition recommended(ConditionalUpdate c) {
-        return Conditions.find(c.getConditions(), "Recommended");
+        return Conditions.META.find(c.getConditions(), "Recommended");
     }
 
     static <T> Comparator<T> newestFirst(java.util.function.Function<T, String> version) {

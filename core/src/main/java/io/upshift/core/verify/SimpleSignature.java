@@ -1,5 +1,6 @@
 package io.upshift.core.verify;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,7 +16,7 @@ public record SimpleSignature(String dockerReference, String digest, String crea
 
     public static final String TYPE = "atomic container signature";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     public byte[] toJson() {
         ObjectNode doc = JSON.createObjectNode();

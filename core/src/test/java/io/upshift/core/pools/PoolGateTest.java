@@ -1,5 +1,6 @@
 package io.upshift.core.pools;
 
+import io.upshift.core.conditions.Conditions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
@@ -23,7 +24,7 @@ class PoolGateTest {
         PoolProgress worker = pool("worker", true, "rendered-worker-old", "rendered-worker-old", "rendered-worker-new");
         ClusterOperatorStatus s = PoolGate.status("4.19.2", null, List.of(
                 new PoolGate.Pool("master", master, 0, true), new PoolGate.Pool("worker", worker, 2, false)), NOW);
-        var upgradeable = StatusConditions.find(s.getConditions(), "Upgradeable");
+        var upgradeable = Conditions.CLUSTER.find(s.getConditions(), "Upgradeable");
         assertThat(upgradeable.getStatus()).isEqualTo("False");
         assertThat(upgradeable.getReason()).isEqualTo("PoolBehindControlPlane");
         assertThat(upgradeable.getMessage()).isEqualTo("One or more machine config pools are not ready for the next minor update: "
@@ -37,13 +38,13 @@ class PoolGateTest {
         ClusterOperatorStatus before = new ClusterOperatorStatus();
         before.setVersions(List.of(new io.fabric8.openshift.api.model.config.v1.OperandVersion("operator", "4.19.1")));
         ClusterOperatorStatus s = PoolGate.status("4.19.2", before, List.of(new PoolGate.Pool("master", master, 0, false)), NOW);
-        assertThat(StatusConditions.find(s.getConditions(), "Upgradeable").getMessage()).endsWith("pool master is updating (1 of 2 nodes updated)");
-        assertThat(StatusConditions.find(s.getConditions(), "Progressing").getStatus()).isEqualTo("True");
+        assertThat(Conditions.CLUSTER.find(s.getConditions(), "Upgradeable").getMessage()).endsWith("pool master is updating (1 of 2 nodes updated)");
+        assertThat(Conditions.CLUSTER.find(s.getConditions(), "Progressing").getStatus()).isEqualTo("True");
         assertThat(s.getVersions().get(0).getVersion()).isEqualTo("4.19.1");
 
         PoolProgress done = pool("master", false, "rendered-master-new");
         ClusterOperatorStatus after = PoolGate.status("4.19.2", s, List.of(new PoolGate.Pool("master", done, 0, true)), NOW);
-        assertThat(StatusConditions.find(after.getConditions(), "Upgradeable").getStatus()).isEqualTo("True");
+        assertThat(Conditions.CLUSTER.find(after.getConditions(), "Upgradeable").getStatus()).isEqualTo("True");
         assertThat(after.getVersions().get(0).getVersion()).isEqualTo("4.19.2");
     }
 

@@ -1,5 +1,6 @@
 package io.upshift.operator.agent;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Node;
@@ -47,7 +48,7 @@ import static io.upshift.core.pools.NodeAnnotations.WORKING;
  */
 public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
-    private static final ObjectMapper JSON = Serialization.jsonMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
     /** Where the agent remembers, on the host, which config it wrote and in which boot. */
     static final String MARKER = "/etc/upshift/pending-config";
 
@@ -75,7 +76,7 @@ public final class NodeAgent implements AutoCloseable {
         this.os = os;
         this.options = options;
         this.clock = clock;
-        this.events = new Events(client, clock, LOG::info, "v1", "Node", nodeName, "upshift-agent");
+        this.events = new Events(client, clock, "v1", "Node", nodeName, "upshift-agent");
         this.drainer = new Drainer(client, clock, options, LOG::info, (pod, budget) ->
                 events.warning(DrainBlocks.REASON, "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod));
         this.thread = new Thread(this::run, "agent-" + nodeName);

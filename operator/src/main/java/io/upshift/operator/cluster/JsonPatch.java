@@ -1,5 +1,6 @@
 package io.upshift.operator.cluster;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -14,7 +15,7 @@ import java.util.Map;
  * replaced, not appended (the test API server appends lists in merge patches), and annotations others set survive.
  */
 public final class JsonPatch {
-    private static final ObjectMapper JSON = Serialization.jsonMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
     public static final PatchContext CONTEXT = PatchContext.of(PatchType.JSON);
 
     private final ArrayNode ops = JSON.createArrayNode();

@@ -1,5 +1,6 @@
 package io.upshift.operator.cvo;
 
+import io.upshift.core.conditions.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.openshift.api.model.config.v1.ClusterCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -57,7 +58,7 @@ final class AvailableUpdatesSync {
         if (state == null) state = AvailableUpdates.seed(request, null, now); // status keeps its lists until the first answer
         AvailableUpdates before = state;
         state = client.refresh(state, request, now);
-        if (state == before && status.getConditions() != null && StatusConditions.find(status.getConditions(), "RetrievedUpdates") != null) return;
+        if (state == before && status.getConditions() != null && Conditions.CLUSTER.find(status.getConditions(), "RetrievedUpdates") != null) return;
         status.setConditions(StatusConditions.set(status.getConditions(), "RetrievedUpdates", state.status(), state.reason(), state.message(), now));
         var current = state.current(request, now);
         if (current.isEmpty()) {

@@ -1,5 +1,7 @@
 package io.upshift.operator.cvo;
 
+import io.upshift.core.conditions.Conditions;
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -57,7 +59,7 @@ import java.util.function.Consumer;
  */
 public final class ClusterVersionController implements AutoCloseable {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private final KubernetesClient client;
     private final ControllerOptions options;
@@ -108,7 +110,7 @@ public final class ClusterVersionController implements AutoCloseable {
         this.cache = new LiveCache(client, log);
         this.applier = new ManifestApplier(client, cache, log);
         this.writer = new StatusWriter(client, clock, log);
-        this.events = new Events(client, clock, log, "config.openshift.io/v1", "ClusterVersion", "version", "upshift-cluster-version");
+        this.events = new Events(client, clock, "config.openshift.io/v1", "ClusterVersion", "version", "upshift-cluster-version");
         this.pool = Executors.newFixedThreadPool(Math.max(options.updatingWorkers(), options.reconcilingWorkers()), r -> {
             Thread t = new Thread(r, "cvo-worker");
             t.setDaemon(true);
@@ -268,7 +270,7 @@ public final class ClusterVersionController implements AutoCloseable {
                 String currentVersion = status.getDesired().getVersion();
                 if (currentVersion != null && SemVer.isValid(currentVersion)) {
                     List<Precondition> results = Preconditions.check(new Preconditions.Input(SemVer.parse(currentVersion), SemVer.parse(loaded.version()),
-                            history, StatusConditions.find(status.getConditions(), "Upgradeable"),
+                            history, Conditions.CLUSTER.find(status.getConditions(), "Upgradeable"),
                             status.getAvailableUpdates() == null ? List.of() : status.getAvailableUpdates(),
                             status.getConditionalUpdates() == null ? List.of() : status.getConditionalUpdates(), cv.getSpec().getChannel()));
                     List<String> blocks = new ArrayList<>();
@@ -509,7 +511,7 @@ public final class ClusterVersionController implements AutoCloseable {
                 status.setConditions(StatusConditions.set(status.getConditions(), "Progressing", "True",
                         "True".equals(failing.status()) ? failing.reason() : "", message, now));
             }
-            if (StatusConditions.find(status.getConditions(), "Available") == null) {
+            if (Conditions.CLUSTER.find(status.getConditions(), "Available") == null) {
                 status.setConditions(StatusConditions.set(status.getConditions(), "Available", "False", "", "", now));
             }
         }

@@ -1,5 +1,6 @@
 package io.upshift.operator.cvo;
 
+import io.upshift.core.conditions.Conditions;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
@@ -86,7 +87,7 @@ public final class Metrics implements AutoCloseable {
         }
         m.append("# HELP cluster_operator_up 1 if a cluster operator is Available=True.\n# TYPE cluster_operator_up gauge\n");
         for (ClusterOperator co : operators) {
-            ClusterOperatorStatusCondition available = co.getStatus() == null ? null : StatusConditions.find(co.getStatus().getConditions(), "Available");
+            ClusterOperatorStatusCondition available = co.getStatus() == null ? null : Conditions.CLUSTER.find(co.getStatus().getConditions(), "Available");
             String version = co.getStatus() == null || co.getStatus().getVersions() == null ? "" : co.getStatus().getVersions().stream()
                     .filter(v -> "operator".equals(v.getName())).map(OperandVersion::getVersion).findFirst().orElse("");
             line(m, "cluster_operator_up", available != null && "True".equals(available.getStatus()) ? 1 : 0,

@@ -1,5 +1,6 @@
 package io.upshift.operator.cvo;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,7 +17,7 @@ final class Readiness {
     record NotReady(String reason, String message, OperatorLevel.Effect effect) {
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private Readiness() {
     }

@@ -1,5 +1,6 @@
 package io.upshift.operator.cvo;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -32,7 +33,7 @@ final class StatusWriter {
     static final String CRD = "clusterversions.config.openshift.io";
     private static final ResourceDefinitionContext CV = LiveObjects.context("config.openshift.io/v1", "ClusterVersion", false);
     private static final ResourceDefinitionContext CRDS = LiveObjects.context("apiextensions.k8s.io/v1", "CustomResourceDefinition", false);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private final KubernetesClient client;
     private final Clock clock;

@@ -1,5 +1,7 @@
 package io.upshift.operator.pools;
 
+import io.upshift.core.conditions.Conditions;
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -24,7 +26,7 @@ import org.slf4j.LoggerFactory;
 final class OperatorStatusWriter {
     static final String NAME = "machine-config";
     private static final Logger LOG = LoggerFactory.getLogger(OperatorStatusWriter.class);
-    private static final ObjectMapper JSON = Serialization.jsonMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private final KubernetesClient client;
     private final String releaseVersion;
@@ -52,7 +54,7 @@ final class OperatorStatusWriter {
         if (JSON.valueToTree(status).equals(JSON.valueToTree(co.getStatus()))) return;
         client.resources(ClusterOperator.class).withName(NAME).subresource("status")
                 .patch(JsonPatch.CONTEXT, new JsonPatch(co).set("/status", status).toString());
-        ClusterOperatorStatusCondition upgradeable = StatusConditions.find(status.getConditions(), "Upgradeable");
+        ClusterOperatorStatusCondition upgradeable = Conditions.CLUSTER.find(status.getConditions(), "Upgradeable");
         LOG.info("clusteroperators/{}: version {}, Upgradeable={}{}", NAME, status.getVersions().get(0).getVersion(), upgradeable.getStatus(),
                 upgradeable.getMessage() == null ? "" : ": " + upgradeable.getMessage());
     }

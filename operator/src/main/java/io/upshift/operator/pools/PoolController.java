@@ -1,5 +1,6 @@
 package io.upshift.operator.pools;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PoolController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
-    private static final ObjectMapper JSON = Serialization.jsonMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private final KubernetesClient client;
     private final Clock clock;

@@ -1,5 +1,6 @@
 package io.upshift.operator.status;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
@@ -44,7 +45,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class UpdateStatusController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UpdateStatusController.class);
-    private static final ObjectMapper JSON = Serialization.jsonMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private final KubernetesClient client;
     private final Clock clock;

@@ -1,5 +1,6 @@
 package io.upshift.operator.pools;
 
+import io.upshift.core.conditions.Conditions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -115,7 +116,7 @@ class NodePoolRolloutTest {
             PoolHarness.await("the operator's report", Duration.ofSeconds(10), () -> {
                 ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
                 return co != null && co.getStatus() != null && "4.19.0".equals(co.getStatus().getVersions().get(0).getVersion())
-                        && "False".equals(StatusConditions.find(co.getStatus().getConditions(), "Upgradeable").getStatus());
+                        && "False".equals(Conditions.CLUSTER.find(co.getStatus().getConditions(), "Upgradeable").getStatus());
             });
             for (String w : List.of("worker-0", "worker-1")) {
                 assertThat(h.annotation(w, NodeAnnotations.DESIRED_CONFIG)).isEqualTo(oldWorker); // untouched
@@ -123,7 +124,7 @@ class NodePoolRolloutTest {
             }
             ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
             assertThat(CO_CRD.violations(co)).isEmpty();
-            ClusterOperatorStatusCondition gate = StatusConditions.find(co.getStatus().getConditions(), "Upgradeable");
+            ClusterOperatorStatusCondition gate = Conditions.CLUSTER.find(co.getStatus().getConditions(), "Upgradeable");
             assertThat(gate.getMessage()).isEqualTo("One or more machine config pools are not ready for the next minor update: "
                     + "pool worker has 2 of 2 nodes on a minor older than 4.19, paused");
             assertThat(h.condition("worker", "Updating").getMessage())
@@ -147,7 +148,7 @@ class NodePoolRolloutTest {
                 return p;
             });
             PoolHarness.await("the workers on 4.19 and the gate open", Duration.ofSeconds(30), () -> h.settled("worker")
-                    && "True".equals(StatusConditions.find(h.client.resources(ClusterOperator.class).withName("machine-config").get()
+                    && "True".equals(Conditions.CLUSTER.find(h.client.resources(ClusterOperator.class).withName("machine-config").get()
                     .getStatus().getConditions(), "Upgradeable").getStatus()));
         }
     }

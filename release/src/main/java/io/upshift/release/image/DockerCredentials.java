@@ -1,5 +1,6 @@
 package io.upshift.release.image;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.upshift.core.release.Reason;
@@ -22,7 +23,7 @@ public record DockerCredentials(Path source, JsonNode auths) {
     public record Login(String username, String password) {
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     /** No credentials: anonymous access. */
     public static DockerCredentials none() {

@@ -1,5 +1,6 @@
 package io.upshift.release.image;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.tools.jib.api.DescriptorDigest;
@@ -38,7 +39,7 @@ public final class ImageBuilder {
     public static final String CONFIG_MEDIA_TYPE = "application/vnd.oci.image.config.v1+json";
     public static final String VERSION_LABEL = "io.openshift.release";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private ImageBuilder() {
     }

@@ -1,5 +1,6 @@
 package io.upshift.release.image;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.upshift.core.release.Reason;
@@ -11,7 +12,7 @@ import java.util.List;
 /** Reads an image manifest (OCI or Docker v2 schema 2); indexes and manifest lists are refused by name. */
 final class ManifestJson {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private ManifestJson() {
     }

@@ -1,5 +1,6 @@
 package io.upshift.release.image;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -24,7 +25,7 @@ public final class OciLayoutStore implements ImageStore {
     public static final String MANIFEST_MEDIA_TYPE = "application/vnd.oci.image.manifest.v1+json";
     static final String REF_NAME = "org.opencontainers.image.ref.name";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     @Override
     public String push(BuiltImage image, ImageRef ref, Progress progress) throws ReleaseException {

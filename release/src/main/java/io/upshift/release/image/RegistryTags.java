@@ -1,5 +1,6 @@
 package io.upshift.release.image;
 
+import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.upshift.core.release.Reason;
@@ -21,7 +22,7 @@ import java.util.List;
  */
 public final class RegistryTags {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private final DockerCredentials credentials;
     private final boolean insecure;
