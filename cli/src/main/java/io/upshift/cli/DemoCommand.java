@@ -69,7 +69,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     VerboseOption verbose;
 
-    @Option(names = "--controller-log", description = "Also print the controller's log lines.")
+    @Option(names = "--controller-log", description = "Also print the controllers' log lines (on stderr).")
     boolean controllerLog;
 
     @Override
@@ -78,7 +78,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (masters == 0 && workers > 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "worker nodes need a control plane: give --masters at least 1, or --workers 0 too");
         MockServerLog.quiet();
-        if (!controllerLog) System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error"); // the pool controller and agents: transient warnings are in status
+        // the controllers' and agents' log lines would tear up the status view; their warnings show in status anyway
+        if (!controllerLog) System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error");
         PrintWriter out = spec.commandLine().getOut();
         boolean refresh = !plain && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
@@ -100,9 +101,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private int run(PrintWriter out, boolean refresh, Path work) throws Exception {
         try (DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work, masters, workers),
-                line -> { out.println("  " + line); out.flush(); })
-                .controllerLog(controllerLog ? line -> { out.println("  controller: " + line); out.flush(); } : line -> { })
-                .start()) {
+                line -> { out.println("  " + line); out.flush(); }).start()) {
             out.println("Embedded API server at " + demo.client().getMasterUrl() + "; installing " + DemoRun.FROM + " ...");
             out.flush();
             Instant installStart = Instant.now();

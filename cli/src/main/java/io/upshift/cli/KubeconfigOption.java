@@ -18,6 +18,17 @@ final class KubeconfigOption {
     String kubeconfig;
 
     KubernetesClient connect() {
+        return new KubernetesClientBuilder().withConfig(config()).build();
+    }
+
+    /** The configuration of the cluster the options name, with a user agent naming the command. */
+    Config config(String userAgent) {
+        Config config = config();
+        config.setUserAgent(userAgent);
+        return config;
+    }
+
+    private Config config() {
         Config config;
         if (kubeconfig != null) {
             try {
@@ -33,6 +44,6 @@ final class KubeconfigOption {
             config = Config.autoConfigure(null);
         }
         config.setRequestRetryBackoffLimit(1);
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return config;
     }
 }

@@ -3,6 +3,7 @@ package io.upshift.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.core.status.Alert;
 import io.upshift.operator.Leadership;
+import io.upshift.operator.cluster.WriteFence;
 import io.upshift.operator.alerts.AlertsClient;
 import io.upshift.core.risk.RuleMatcher;
 import io.upshift.operator.cvo.ClusterVersionController;
@@ -72,9 +73,12 @@ final class OperatorCommand implements Callable<Integer> {
         Supplier<Optional<List<Alert>>> alerts = alertsSource();
         AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
         AtomicReference<ClusterVersionController> cvo = new AtomicReference<>();
-        try (KubernetesClient client = kube.connect();
+        // The controllers write through a fence that closes the moment the Lease is lost: no write after that.
+        WriteFence fence = new WriteFence();
+        try (KubernetesClient leaseClient = kube.connect();
+             KubernetesClient client = fence.client(kube.config("upshift-operator"));
              Metrics metrics = metricsPort > 0 ? Metrics.serve(client, metricsPort) : null) {
-            Leadership leadership = new Leadership(client, namespace, lease, me,
+            Leadership leadership = new Leadership(leaseClient, namespace, lease, me,
                     () -> {
                         UpdateStatusController c = new UpdateStatusController(client, Clock.systemUTC(),
                                 Duration.ofSeconds(1), resync, alerts);
@@ -83,14 +87,17 @@ final class OperatorCommand implements Callable<Integer> {
                         if (release != null) cvo.set(startClusterVersionController(client));
                     },
                     () -> {
+                        fence.close();
                         UpdateStatusController c = controller.getAndSet(null);
-                        if (c != null) {
-                            c.close();
-                        }
+                        if (c != null) c.close();
                         ClusterVersionController v = cvo.getAndSet(null);
-                        if (v != null) v.close();
+                        if (v != null) v.kill();
                     });
-            leadership.holdUntilLost();
+            // told to stop while leading: the controllers finish and write their last status, then the Lease goes
+            leadership.holdUntilLost(() -> {
+                ClusterVersionController v = cvo.getAndSet(null);
+                if (v != null) v.close();
+            });
         }
         // Leadership ended without a shutdown: exit non-zero so that the Deployment restarts us.
         return 1;
@@ -106,7 +113,7 @@ final class OperatorCommand implements Callable<Integer> {
             ClusterVersionController c = ClusterVersionController.create(client, options,
                     new io.upshift.release.image.Releases(registry.credentials(), registry.insecure, w -> log.warn(w)),
                     new SignatureStores(HttpSignatureStore.defaultClient()),
-                    new UpdateClient(Duration.ofSeconds(60), new java.util.SplittableRandom(), w -> log.warn(w)), rules, Clock.systemUTC(), log::info);
+                    new UpdateClient(Duration.ofSeconds(60), new java.util.SplittableRandom(), w -> log.warn(w)), rules, Clock.systemUTC());
             c.start();
             return c;
         } catch (io.upshift.core.release.ReleaseException e) {

@@ -2,6 +2,7 @@ package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.operator.Leadership;
+import io.upshift.operator.cluster.WriteFence;
 import io.upshift.operator.pools.PoolController;
 import io.upshift.operator.pools.PoolControllerOptions;
 import java.net.InetAddress;
@@ -41,14 +42,19 @@ final class PoolsCommand implements Callable<Integer> {
         AtomicReference<PoolController> controller = new AtomicReference<>();
         PoolControllerOptions defaults = PoolControllerOptions.defaults(releaseVersion);
         PoolControllerOptions options = new PoolControllerOptions(releaseVersion, nodeName, renderGrace, defaults.minInterval(), defaults.resync());
-        try (KubernetesClient client = kube.connect()) {
-            Leadership leadership = new Leadership(client, namespace, "upshift-pools", me,
+        WriteFence fence = new WriteFence(); // closed the moment the Lease is lost: no write after that
+        try (KubernetesClient leaseClient = kube.connect(); KubernetesClient client = fence.client(kube.config("upshift-pools"))) {
+            Leadership leadership = new Leadership(leaseClient, namespace, "upshift-pools", me,
                     () -> controller.set(new PoolController(client, Clock.systemUTC(), options).start()),
                     () -> {
+                        fence.close();
                         PoolController c = controller.getAndSet(null);
                         if (c != null) c.close();
                     });
-            leadership.holdUntilLost();
+            leadership.holdUntilLost(() -> {
+                PoolController c = controller.getAndSet(null);
+                if (c != null) c.close();
+            });
         }
         return 1; // leadership lost without a shutdown: let the Deployment restart us
     }

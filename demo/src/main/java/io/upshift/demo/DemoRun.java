@@ -2,7 +2,9 @@ package io.upshift.demo;
 
 import io.upshift.testkit.SimulatedCluster;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
@@ -54,6 +56,8 @@ public final class DemoRun implements AutoCloseable {
     }
 
     public static final String FROM = "4.18.1";
+    /** The User-Agent of the cluster-version controller's requests. */
+    public static final String CONTROLLER = "upshift-cluster-version";
     public static final String TO = "4.18.2";
 
     private final Settings settings;
@@ -71,14 +75,8 @@ public final class DemoRun implements AutoCloseable {
     private Path store;
     private Path fromCrd;
     private java.util.function.UnaryOperator<ControllerOptions> tuning = o -> o;
-    private java.util.function.Function<KubernetesClient, KubernetesClient> controllerClient = c -> c;
-    private Consumer<String> controllerLog = line -> { };
-
-    /** Where the controller's own log lines go (default: nowhere). */
-    public DemoRun controllerLog(Consumer<String> sink) {
-        this.controllerLog = sink;
-        return this;
-    }
+    private java.util.function.UnaryOperator<ConfigBuilder> controllerConfig = c -> c;
+    private KubernetesClient controllerClient;
 
     public DemoRun(Settings settings, Consumer<String> log) {
         this.settings = settings;
@@ -163,10 +161,15 @@ public final class DemoRun implements AutoCloseable {
         return this;
     }
 
-    /** The API client the controller uses, given the demo's (tests put a faulty network in between). */
-    public DemoRun controllerClient(java.util.function.Function<KubernetesClient, KubernetesClient> f) {
-        this.controllerClient = f;
+    /** Adjusts the configuration of the controller's API client (applies from the next controller start). */
+    public DemoRun controllerConfig(java.util.function.UnaryOperator<ConfigBuilder> c) {
+        this.controllerConfig = c;
         return this;
+    }
+
+    /** The embedded API server: its request log, and the faults it can inject. */
+    public EmbeddedApiServer server() {
+        return server;
     }
 
     /** Adjusts the controller's options (applies from the next controller start). */
@@ -187,9 +190,10 @@ public final class DemoRun implements AutoCloseable {
         synchronized (controllerLock) {
             ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, settings.workDir().resolve("payload-cache"))
                     .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)));
-            controller = ClusterVersionController.create(controllerClient.apply(client), options, new Releases(DockerCredentials.none(), false, w -> { }),
+            controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER))).build()).build();
+            controller = ClusterVersionController.create(controllerClient, options, new Releases(DockerCredentials.none(), false, w -> { }),
                     new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom(), w -> { }),
-                    rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock, controllerLog);
+                    rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock);
             controller.start();
         }
     }
@@ -198,6 +202,7 @@ public final class DemoRun implements AutoCloseable {
     public void restartController() {
         synchronized (controllerLock) {
             controller.kill();
+            controllerClient.close(); // its process is gone, and its connections with it
             restarts++;
             startController();
         }
@@ -275,6 +280,7 @@ public final class DemoRun implements AutoCloseable {
     @Override
     public void close() {
         if (controller != null) controller.kill();
+        if (controllerClient != null) controllerClient.close();
         if (cluster != null) cluster.close();
         if (nodes != null) nodes.close();
         if (client != null) client.close();

@@ -1,7 +1,6 @@
 package io.upshift.demo;
 
 import io.upshift.core.conditions.Conditions;
-import io.upshift.testkit.FlakyApi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
@@ -15,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import io.upshift.testkit.Faults;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,27 +91,17 @@ class DemoRefusalsTest {
 
     @Test
     void aManifestTheApiRejectsMakesFailingNameTheFileAndResource() throws Exception {
-        FlakyApi[] api = new FlakyApi[1];
-        try (DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> { }).controllerClient(c -> {
-            try {
-                if (api[0] == null) api[0] = new FlakyApi(java.net.URI.create(c.getMasterUrl().toString()), 0, 1);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            var config = new io.fabric8.kubernetes.client.ConfigBuilder().withMasterUrl(api[0].url()).withRequestRetryBackoffLimit(0).withNamespace("test")
-                    .withOnlyHttpWatches(true).build();
-            return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
-        }).start()) {
+        try (DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> { })
+                .controllerConfig(c -> c.withRequestRetryBackoffLimit(0)).start()) {
             assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
-            api[0].rejectWritesTo = "/deployments/etcd-operator";
+            demo.server().dispatcher().faults(Faults.share(DemoRun.CONTROLLER, 0, 1).rejectWritesTo("/deployments/etcd-operator",
+                    "Deployment.apps \"etcd-operator\" is invalid: spec.template.spec.containers[0].image: Required value"));
             demo.requestUpdate();
             ClusterOperatorStatusCondition failing = awaitCondition(demo, "Failing", c -> "True".equals(c.getStatus()));
             assertThat(failing.getReason()).isEqualTo("UpdatePayloadFailed");
             assertThat(failing.getMessage()).startsWith("Could not update Deployment \"openshift-etcd/etcd-operator\" (")
                     .contains("0000_10_etcd_01_deployment.yaml): Deployment.apps \"etcd-operator\" is invalid");
             assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getState()).isEqualTo("Partial");
-        } finally {
-            if (api[0] != null) api[0].close();
         }
     }
 

@@ -11,10 +11,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs work only while holding a coordination.k8s.io Lease, so that of several replicas exactly one acts. Losing
- * the lease stops the work; the process is then expected to exit and be restarted (crash-only).
+ * the lease stops the work at once ({@code onLoss}: the caller closes its write fence before anything else); the
+ * process is then expected to exit and be restarted (crash-only).
  */
 public final class Leadership implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
+
+    /**
+     * How long a lease lasts, how long the leader keeps trying to renew it before giving up, and how often it tries.
+     * Upstream's cluster-version operator: 137 s, 107 s and 26 s, so that a leader renews about twice a minute and a
+     * new leader takes over within about two minutes of a lost one.
+     */
+    public record Timings(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+        public static Timings upstream() {
+            return new Timings(Duration.ofSeconds(137), Duration.ofSeconds(107), Duration.ofSeconds(26));
+        }
+    }
+
     private final CompletableFuture<?> running;
 
     /**
@@ -22,12 +35,16 @@ public final class Leadership implements AutoCloseable {
      * @param onLoss called when leadership is lost or released
      */
     public Leadership(KubernetesClient client, String namespace, String lease, String identity, Runnable onLead, Runnable onLoss) {
+        this(client, namespace, lease, identity, Timings.upstream(), onLead, onLoss);
+    }
+
+    public Leadership(KubernetesClient client, String namespace, String lease, String identity, Timings timings, Runnable onLead, Runnable onLoss) {
         running = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
                 .withName(lease)
                 .withLock(new LeaseLock(namespace, lease, identity))
-                .withLeaseDuration(Duration.ofSeconds(15))
-                .withRenewDeadline(Duration.ofSeconds(10))
-                .withRetryPeriod(Duration.ofSeconds(2))
+                .withLeaseDuration(timings.leaseDuration())
+                .withRenewDeadline(timings.renewDeadline())
+                .withRetryPeriod(timings.retryPeriod())
                 .withReleaseOnCancel(true)
                 .withLeaderCallbacks(new LeaderCallbacks(
                         () -> {
@@ -48,11 +65,15 @@ public final class Leadership implements AutoCloseable {
     }
 
     /**
-     * What a controller process does with its Lease: hold it until leadership ends, releasing it when the process is
-     * told to stop (so that the next replica need not wait for it to expire).
+     * What a controller process does with its Lease: hold it until leadership ends. When the process is told to stop,
+     * {@code beforeRelease} runs first (the controllers finish and write their last status while still leading), then
+     * the Lease is released, so that the next replica need not wait for it to expire.
      */
-    public void holdUntilLost() throws Exception {
-        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "release-lease"));
+    public void holdUntilLost(Runnable beforeRelease) throws Exception {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            beforeRelease.run();
+            close();
+        }, "release-lease"));
         await();
     }
 

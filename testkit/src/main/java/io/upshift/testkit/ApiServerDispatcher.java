@@ -33,8 +33,9 @@ import java.util.regex.Pattern;
  *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers);</li>
  *   <li>pods can be listed by {@code fieldSelector=spec.nodeName}.</li>
  * </ul>
- * It also records every request ({@link #requests()}) and can drop fields of a kind on every write, as an older
- * API server drops fields it does not know ({@link #dropOnWrite}).
+ * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as an older
+ * API server drops fields it does not know ({@link #dropOnWrite}), and can put a faulty network in front of one client
+ * ({@link #faults}).
  */
 public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private static final Pattern EVICTION = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
@@ -42,6 +43,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     private final RequestLog requests = new RequestLog();
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
+    private volatile Faults faults;
     /** Writes are serialised here, so that a precondition checked before a write still holds during it. */
     private final Object writes = new Object();
 
@@ -55,9 +57,39 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return this;
     }
 
+    /** From now on, the requests of the client {@code faults} names go through that faulty network. */
+    public ApiServerDispatcher faults(Faults faults) {
+        this.faults = faults;
+        return this;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         requests.record(request);
+        Faults f = faults;
+        switch (f == null ? Faults.Fault.NONE : f.decide(request)) {
+            case SERVER_ERROR -> {
+                return status(500, "InternalError", "injected failure");
+            }
+            case CONFLICT -> {
+                return status(409, "Conflict", "injected conflict");
+            }
+            case INVALID -> {
+                return status(422, "Invalid", f.rejection());
+            }
+            case LOST_ANSWER -> {
+                MockResponse answer = answer(request);
+                if (answer.getBody() == null || answer.getBody().size() == 0) answer.setBody("{}");
+                return answer.setBodyDelay(Faults.LOST);
+            }
+            case NONE -> {
+                return answer(request);
+            }
+        }
+        throw new IllegalStateException();
+    }
+
+    private MockResponse answer(RecordedRequest request) {
         String path = request.getPath();
         if ("POST".equals(request.getMethod())) {
             Matcher m = EVICTION.matcher(path.split("\\?")[0]);

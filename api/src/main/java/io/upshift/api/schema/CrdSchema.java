@@ -69,6 +69,33 @@ public final class CrdSchema {
     }
 
     /**
+     * One violation: where (the path of the object or field, as names and list indexes), which rule ({@code enum},
+     * {@code additionalProperties}, {@code type}...), the property it names when the rule is about a property of the
+     * object at {@code path} (an undeclared or a missing one), and the validator's message.
+     */
+    public record Violation(List<Object> path, String keyword, String property, String message) {
+        /** The path as {@code status.history[0].state}. */
+        public String where() {
+            StringBuilder b = new StringBuilder();
+            for (Object p : path) {
+                if (p instanceof Integer i) b.append('[').append(i).append(']');
+                else b.append(b.isEmpty() ? "" : ".").append(p);
+            }
+            return b.toString();
+        }
+    }
+
+    /** The violations of an object, structured. */
+    public List<Violation> violationsOf(Object object) {
+        JsonNode node = object instanceof JsonNode n ? n : JSON.valueToTree(object);
+        return schema.validate(node).stream().map(e -> {
+            List<Object> path = new java.util.ArrayList<>();
+            for (int i = 0; i < e.getInstanceLocation().getNameCount(); i++) path.add(e.getInstanceLocation().getElement(i));
+            return new Violation(path, e.getKeyword(), e.getProperty(), e.getMessage());
+        }).toList();
+    }
+
+    /**
      * OpenAPI to JSON Schema: objects with declared properties and no {@code x-kubernetes-preserve-unknown-fields}
      * admit no other fields; {@code nullable: true} admits null.
      */

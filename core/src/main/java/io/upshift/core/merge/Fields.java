@@ -35,11 +35,6 @@ final class Fields {
         if (!Semantic.isZero(want) && !Semantic.equal(existing.get(field), want)) existing.set(field, want.deepCopy());
     }
 
-    /** Whole replace with {@code value} when the manifest does not set the field (a default applied before comparing). */
-    static void replaceOrDefault(ObjectNode existing, JsonNode required, String field, JsonNode value) {
-        JsonNode want = Semantic.isZero(required.get(field)) ? value : required.get(field);
-        if (!Semantic.equal(existing.get(field), want)) existing.set(field, want.deepCopy());
-    }
 
     /** Keys set, never removed (labels, annotations, ConfigMap data, nodeSelector). */
     static void mergeMap(ObjectNode existing, JsonNode required, String field) {
@@ -99,10 +94,4 @@ final class Fields {
         return n != null && n.isObject() ? n : JsonNodeFactory.instance.objectNode();
     }
 
-    /** A copy of {@code n} with {@code field} set to {@code value} when it is not set. */
-    static ObjectNode withDefault(JsonNode n, String field, JsonNode value) {
-        ObjectNode copy = n.isObject() ? ((ObjectNode) n).deepCopy() : JsonNodeFactory.instance.objectNode();
-        if (Semantic.isZero(copy.get(field))) copy.set(field, value);
-        return copy;
-    }
 }

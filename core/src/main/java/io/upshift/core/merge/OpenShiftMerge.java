@@ -2,16 +2,14 @@ package io.upshift.core.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 
 /** OpenShift's own kinds with a merge of their own: SecurityContextConstraints, ImageStream, OperatorGroup. */
 final class OpenShiftMerge {
     private OpenShiftMerge() {
     }
 
-    /** Top-level fields, each replaced whole; an unset allowPrivilegeEscalation means true. */
+    /** Top-level fields, each replaced whole. */
     static void securityContextConstraints(ObjectNode e, JsonNode r) {
         for (String f : new String[] {"priority", "allowPrivilegedContainer", "allowHostDirVolumePlugin", "allowHostNetwork",
                 "allowHostPorts", "allowHostPID", "allowHostIPC", "readOnlyRootFilesystem", "defaultAddCapabilities",
@@ -20,7 +18,7 @@ final class OpenShiftMerge {
                 "allowedUnsafeSysctls", "forbiddenSysctls"}) {
             Fields.replace(e, r, f);
         }
-        Fields.replaceOrDefault(e, r, "allowPrivilegeEscalation", BooleanNode.TRUE);
+        Fields.replace(e, r, "allowPrivilegeEscalation");
     }
 
     /** Tags by name: added when missing, their source and import policy set; tags others added stay. */
@@ -38,8 +36,7 @@ final class OpenShiftMerge {
                 have.add(tag.deepCopy());
                 continue;
             }
-            ObjectNode importPolicy = Fields.withDefault(Fields.in(tag, "importPolicy"), "importMode", TextNode.valueOf("Legacy"));
-            if (!Semantic.equal(match.get("importPolicy"), importPolicy)) match.set("importPolicy", importPolicy);
+            Fields.replace(match, tag, "importPolicy");
             Fields.replace(match, tag, "from");
         }
     }
@@ -51,7 +48,6 @@ final class OpenShiftMerge {
         Fields.replace(spec, want, "targetNamespaces");
         Fields.replaceIfSet(spec, want, "serviceAccountName");
         Fields.replace(spec, want, "staticProvidedAPIs");
-        ObjectNode strategy = e.objectNode().put("name", "Default");
-        Fields.replaceOrDefault(spec, want, "upgradeStrategy", strategy);
+        Fields.replace(spec, want, "upgradeStrategy");
     }
 }

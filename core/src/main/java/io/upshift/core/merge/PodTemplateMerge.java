@@ -2,10 +2,8 @@ package io.upshift.core.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,10 +23,9 @@ final class PodTemplateMerge {
     }
 
     private static void ensurePodSpec(ObjectNode e, JsonNode r) {
-        boolean hostNetwork = r.path("hostNetwork").asBoolean(false);
-        Fields.keyedList(e, r, "initContainers", "name", (have, want) -> ensureContainer(have, want, hostNetwork));
-        Fields.keyedList(e, r, "containers", "name", (have, want) -> ensureContainer(have, want, hostNetwork));
-        Fields.keyedList(e, r, "volumes", "name", (have, want) -> wholeReplace(have, defaultVolume(want)));
+        Fields.keyedList(e, r, "initContainers", "name", PodTemplateMerge::ensureContainer);
+        Fields.keyedList(e, r, "containers", "name", PodTemplateMerge::ensureContainer);
+        Fields.keyedList(e, r, "volumes", "name", PodTemplateMerge::wholeReplace);
         Fields.replaceIfSet(e, r, "restartPolicy");
         Fields.replace(e, r, "automountServiceAccountToken");
         Fields.replaceIfSet(e, r, "serviceAccountName");
@@ -38,24 +35,24 @@ final class PodTemplateMerge {
         Fields.replaceIfSet(e, r, "priorityClassName");
         Fields.replace(e, r, "priority");
         Fields.replace(e, r, "shareProcessNamespace");
-        Fields.replaceOrDefault(e, r, "dnsPolicy", TextNode.valueOf("ClusterFirst"));
-        Fields.replaceOrDefault(e, r, "terminationGracePeriodSeconds", IntNode.valueOf(30));
+        Fields.replace(e, r, "dnsPolicy");
+        Fields.replace(e, r, "terminationGracePeriodSeconds");
         ensurePodSecurityContext(e, r);
         ensureAffinity(e, r);
         ensureTolerations(e, r);
     }
 
-    private static void ensureContainer(ObjectNode e, JsonNode r, boolean hostNetwork) {
+    private static void ensureContainer(ObjectNode e, JsonNode r) {
         Fields.replaceIfSet(e, r, "name");
         Fields.replaceIfSet(e, r, "image");
         Fields.replaceIfSet(e, r, "workingDir");
         Fields.replace(e, r, "command");
         Fields.replace(e, r, "args");
-        Fields.replace(e, withEnvDefaults(r), "env");
+        Fields.replace(e, r, "env");
         Fields.replace(e, r, "envFrom");
         ensureResources(Fields.object(e, "resources"), Fields.in(r, "resources"));
         if (e.get("resources").isEmpty()) e.remove("resources");
-        Fields.keyedList(e, r, "ports", "name", (have, want) -> wholeReplace(have, defaultPort(want, hostNetwork)));
+        Fields.keyedList(e, r, "ports", "name", PodTemplateMerge::wholeReplace);
         Fields.keyedList(e, r, "volumeMounts", "mountPath", PodTemplateMerge::wholeReplace);
         ensureProbe(e, r, "livenessProbe");
         ensureProbe(e, r, "readinessProbe");
@@ -72,19 +69,9 @@ final class PodTemplateMerge {
         }
     }
 
-    /** A probe the manifest drops is removed; one it sets is compared with the API server's defaults filled in. */
+    /** A probe the manifest drops is removed; one it sets replaces the live one whole. */
     private static void ensureProbe(ObjectNode e, JsonNode r, String field) {
-        JsonNode want = r.get(field);
-        if (Semantic.isZero(want)) {
-            e.remove(field);
-            return;
-        }
-        ObjectNode probe = ((ObjectNode) want).deepCopy();
-        for (String[] d : new String[][] {{"timeoutSeconds", "1"}, {"periodSeconds", "10"}, {"successThreshold", "1"}, {"failureThreshold", "3"}}) {
-            if (Semantic.isZero(probe.get(d[0]))) probe.put(d[0], Integer.parseInt(d[1]));
-        }
-        if (probe.get("httpGet") instanceof ObjectNode get && Semantic.isZero(get.get("scheme"))) get.put("scheme", "HTTP");
-        if (!Semantic.equal(e.get(field), probe)) e.set(field, probe);
+        Fields.replace(e, r, field);
     }
 
     private static void ensureContainerSecurityContext(ObjectNode e, JsonNode r) {
@@ -183,38 +170,6 @@ final class PodTemplateMerge {
         have.setAll((ObjectNode) want.deepCopy());
     }
 
-    /** Env values from a field reference name its apiVersion (defaulted to v1 by the API server). */
-    private static JsonNode withEnvDefaults(JsonNode container) {
-        JsonNode env = container.get("env");
-        if (env == null || !env.isArray()) return container;
-        ObjectNode copy = ((ObjectNode) container).deepCopy();
-        for (JsonNode v : copy.get("env")) {
-            if (v.path("valueFrom").get("fieldRef") instanceof ObjectNode ref && Semantic.isZero(ref.get("apiVersion"))) ref.put("apiVersion", "v1");
-        }
-        return copy;
-    }
 
-    private static JsonNode defaultPort(JsonNode port, boolean hostNetwork) {
-        ObjectNode p = Fields.withDefault(port, "protocol", TextNode.valueOf("TCP"));
-        if (hostNetwork && Semantic.isZero(p.get("hostPort"))) p.set("hostPort", p.path("containerPort"));
-        return p;
-    }
 
-    /** A volume with the API server's defaults: an emptyDir when it names no source, mode 420 for projected files. */
-    private static JsonNode defaultVolume(JsonNode volume) {
-        ObjectNode v = ((ObjectNode) volume).deepCopy();
-        if (v.size() == 1 && v.has("name")) v.putObject("emptyDir");
-        for (String source : new String[] {"secret", "configMap", "downwardAPI", "projected"}) {
-            if (v.get(source) instanceof ObjectNode s && Semantic.isZero(s.get("defaultMode"))) s.put("defaultMode", 420);
-        }
-        if (v.path("projected").get("sources") instanceof ArrayNode sources) {
-            for (JsonNode s : sources) {
-                if (s.get("serviceAccountToken") instanceof ObjectNode token && Semantic.isZero(token.get("expirationSeconds"))) {
-                    token.put("expirationSeconds", 3600);
-                }
-            }
-        }
-        if (v.get("hostPath") instanceof ObjectNode host && !host.has("type")) host.put("type", "");
-        return v;
-    }
 }

@@ -20,7 +20,6 @@ final class RbacMerge {
 
     static void binding(ObjectNode e, JsonNode r) {
         Fields.replace(e, r, "subjects");
-        ObjectNode roleRef = Fields.withDefault(Fields.in(r, "roleRef"), "apiGroup", e.textNode("rbac.authorization.k8s.io"));
-        if (!Semantic.equal(e.get("roleRef"), roleRef)) e.set("roleRef", roleRef);
+        Fields.replace(e, r, "roleRef");
     }
 }

@@ -14,6 +14,9 @@ import java.util.Set;
  * containers, volumes, ports, env and other whole-replaced fields the manifest no longer sets go; labels, annotations,
  * ConfigMap keys, tolerations and nodeSelector keys are only ever added or changed.
  * <p>
+ * The API server's defaults are filled in on both sides first ({@link ServerDefaults}), so that a field one side leaves
+ * to its default compares equal to the default.
+ * <p>
  * Kinds without a merge of their own (Secrets, custom resources...) have each top-level field the manifest sets
  * replaced whole, and metadata merged as above. (Upstream's generic merge also replaces labels and annotations whole
  * and rewrites on any field only the live object has, which loops on server defaults.)
@@ -32,13 +35,15 @@ public final class ResourceMerge {
     }
 
     public static Merged merge(JsonNode live, JsonNode manifest) {
-        JsonNode required = required(manifest);
-        ObjectNode existing = live.deepCopy();
-        ObjectMetaMerge.ensure(Fields.object(existing, "metadata"), Fields.in(required, "metadata"));
+        ObjectNode required = required(manifest);
         String apiVersion = required.path("apiVersion").asText();
-        String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+        String groupKind = (apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "") + "/" + required.path("kind").asText();
+        ServerDefaults.apply(groupKind, required);
+        ObjectNode defaulted = ServerDefaults.apply(groupKind, live.deepCopy());
+        ObjectNode existing = defaulted.deepCopy();
+        ObjectMetaMerge.ensure(Fields.object(existing, "metadata"), Fields.in(required, "metadata"));
         JsonNode spec = Fields.in(required, "spec");
-        switch (group + "/" + required.path("kind").asText()) {
+        switch (groupKind) {
             case "/Namespace", "config.openshift.io/ClusterOperator" -> { }
             case "/ServiceAccount" -> Fields.replace(existing, required, "automountServiceAccountToken");
             case "/ConfigMap" -> {
@@ -61,7 +66,7 @@ public final class ResourceMerge {
             case "operators.coreos.com/OperatorGroup" -> OpenShiftMerge.operatorGroup(existing, required);
             default -> generic(existing, required);
         }
-        return new Merged(existing, Semantic.difference(live, existing, ""));
+        return new Merged(existing, Semantic.difference(defaulted, existing, ""));
     }
 
     /** Each top-level field the manifest sets, replaced whole. */

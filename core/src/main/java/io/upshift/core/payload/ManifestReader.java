@@ -48,7 +48,9 @@ public final class ManifestReader {
             while ((token = p.nextToken()) != null) {
                 int line = p.currentTokenLocation().getLineNr();
                 JsonNode node = mapper.readTree(p);
-                if (token == JsonToken.VALUE_NULL || node == null || node.isNull() || node.isMissingNode()) continue;
+                // an empty document ("---" then "---") reads as null, or as an empty string depending on the YAML loader's options
+                if (token == JsonToken.VALUE_NULL || node == null || node.isNull() || node.isMissingNode()
+                        || node.isTextual() && node.textValue().isEmpty()) continue;
                 if (!(node instanceof ObjectNode object)) {
                     throw invalid(file, line, "expected an object, found " + node.getNodeType().name().toLowerCase());
                 }

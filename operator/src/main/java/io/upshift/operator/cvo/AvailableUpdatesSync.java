@@ -49,8 +49,8 @@ final class AvailableUpdatesSync {
         this.clock = clock;
     }
 
-    /** Refreshes when due and writes the outcome into {@code status}. */
-    void sync(ClusterVersion cv, ClusterVersionStatus status) {
+    /** Refreshes when due and writes the outcome into {@code status}; returns when the next refresh is due. */
+    Instant sync(ClusterVersion cv, ClusterVersionStatus status) {
         Instant now = clock.instant();
         String version = status.getDesired() == null ? "" : status.getDesired().getVersion();
         UpdatesRequest request = new UpdatesRequest(cv.getSpec().getUpstream(), cv.getSpec().getChannel(), "amd64",
@@ -58,7 +58,9 @@ final class AvailableUpdatesSync {
         if (state == null) state = AvailableUpdates.seed(request, null, now); // status keeps its lists until the first answer
         AvailableUpdates before = state;
         state = client.refresh(state, request, now);
-        if (state == before && status.getConditions() != null && Conditions.CLUSTER.find(status.getConditions(), "RetrievedUpdates") != null) return;
+        if (state == before && status.getConditions() != null && Conditions.CLUSTER.find(status.getConditions(), "RetrievedUpdates") != null) {
+            return state.nextRefresh();
+        }
         status.setConditions(StatusConditions.set(status.getConditions(), "RetrievedUpdates", state.status(), state.reason(), state.message(), now));
         var current = state.current(request, now);
         if (current.isEmpty()) {
@@ -66,7 +68,7 @@ final class AvailableUpdatesSync {
                 status.setAvailableUpdates(null);
                 status.setConditionalUpdates(null);
             }
-            return;
+            return state.nextRefresh();
         }
         RetrievedUpdates u = current.get();
         List<Release> available = new ArrayList<>();
@@ -83,12 +85,22 @@ final class AvailableUpdatesSync {
             List<ConditionalUpdateRisk> risks = new ArrayList<>();
             for (Risk r : c.risks()) risks.add(risk(r));
             cu.setRisks(risks);
-            cu.setConditions(List.of(condition(rec, now)));
+            cu.setConditions(List.of(condition(rec, previous(status, c.release().version()), now)));
             conditional.add(cu);
             if ("True".equals(rec.status())) available.add(release(c.release())); // Recommended=True is offered plainly too
         }
         status.setAvailableUpdates(available);
         status.setConditionalUpdates(conditional.isEmpty() ? null : conditional);
+        return state.nextRefresh();
+    }
+
+    /** The Recommended condition status held for {@code version}, if any. */
+    private static Condition previous(ClusterVersionStatus status, String version) {
+        if (status.getConditionalUpdates() == null) return null;
+        for (ConditionalUpdate u : status.getConditionalUpdates()) {
+            if (u.getRelease() != null && version.equals(u.getRelease().getVersion())) return Conditions.META.find(u.getConditions(), "Recommended");
+        }
+        return null;
     }
 
     private static Release release(Target t) {
@@ -121,13 +133,15 @@ final class AvailableUpdatesSync {
         return out;
     }
 
-    private static Condition condition(RiskCondition rc, Instant now) {
+    /** The condition, keeping the transition time of {@code before} while the status stays the same. */
+    private static Condition condition(RiskCondition rc, Condition before, Instant now) {
         Condition c = new Condition();
         c.setType(rc.type());
         c.setStatus(rc.status());
         c.setReason(rc.reason());
         c.setMessage(rc.message());
-        c.setLastTransitionTime(now.toString());
+        c.setLastTransitionTime(before != null && rc.status().equals(before.getStatus()) && before.getLastTransitionTime() != null
+                ? before.getLastTransitionTime() : now.toString());
         return c;
     }
 }

@@ -13,7 +13,9 @@ import java.time.Duration;
  * @param updatingWorkers    workers while updating (the reference's 16)
  * @param reconcilingWorkers workers while reconciling (2)
  * @param taskWait           how long one pass waits for a task to be done before reporting it and moving on
- * @param reconcileInterval  pause between reconcile passes of an applied release
+ * @param reconcileInterval  the minimum reconcile interval: each process draws its own, between this and twice it, for the pause
+ *                           between Reconciling passes (upstream: 2-4 minutes); failed passes are retried after a
+ *                           sixteenth of it, doubling
  * @param progressInterval   at most one progress status write per interval
  * @param thresholds         when waiting turns Failing Unknown, and Degraded Failing True
  * @param prometheus         where PromQL risk rules are evaluated; null reports them as not evaluable
@@ -23,7 +25,7 @@ public record ControllerOptions(String ownRelease, Path payloadCache, int updati
                                 Failing.Thresholds thresholds, URI prometheus) {
 
     public static ControllerOptions defaults(String ownRelease, Path payloadCache) {
-        return new ControllerOptions(ownRelease, payloadCache, 16, 2, Duration.ofSeconds(30), Duration.ofMinutes(3),
+        return new ControllerOptions(ownRelease, payloadCache, 16, 2, Duration.ofSeconds(30), Duration.ofMinutes(2),
                 Duration.ofSeconds(1), Failing.Thresholds.standard(), null);
     }
 

@@ -3,30 +3,53 @@ package io.upshift.operator.cvo;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.upshift.core.payload.Manifest;
+import io.upshift.operator.cluster.Changes;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads of the objects a payload applies, served from informer caches (one per kind, started on first use and
- * waited for until filled) instead of one API request per object per pass. A kind that cannot be watched yet (its
- * CRD is not established), or whose watch is down, is read from the API directly. Writes never go through here.
+ * waited for until filled) instead of one API request per object per pass; every change they see is signalled to
+ * {@code changes}, so that tasks waiting for an object wake at once. A kind that cannot be watched yet (its CRD is not
+ * established), or whose watch is down, is read from the API directly. Writes never go through here.
  */
-final class LiveCache implements AutoCloseable {
+final class LiveCache implements ObjectReader, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LiveCache.class);
 
     private final KubernetesClient client;
-    private final Consumer<String> log;
+    private final Changes changes;
     private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
+    private final ResourceEventHandler<GenericKubernetesResource> signal;
 
-    LiveCache(KubernetesClient client, Consumer<String> log) {
+    LiveCache(KubernetesClient client, Changes changes) {
         this.client = client;
-        this.log = log;
+        this.changes = changes;
+        this.signal = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(GenericKubernetesResource obj) {
+                changes.signal();
+            }
+
+            @Override
+            public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
+                changes.signal();
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
+                changes.signal();
+            }
+        };
     }
 
     /** The object as last seen by its kind's informer; from the API when the kind has none. */
-    GenericKubernetesResource get(Manifest m) {
+    @Override
+    public GenericKubernetesResource get(Manifest m) {
         SharedIndexInformer<GenericKubernetesResource> informer = informer(m);
         // a cache whose watch is down may be stale: read the API until the watch is back
         if (informer == null || !informer.isWatching()) return LiveObjects.of(client, m).get();
@@ -40,7 +63,8 @@ final class LiveCache implements AutoCloseable {
         if (existing != null) return existing;
         try {
             var resources = client.genericKubernetesResources(LiveObjects.context(m));
-            SharedIndexInformer<GenericKubernetesResource> informer = m.namespace().isEmpty() ? resources.inform() : resources.inAnyNamespace().inform();
+            SharedIndexInformer<GenericKubernetesResource> informer = m.namespace().isEmpty() ? resources.inform(signal)
+                    : resources.inAnyNamespace().inform(signal);
             SharedIndexInformer<GenericKubernetesResource> raced = informers.putIfAbsent(gvk, informer);
             if (raced != null) {
                 informer.close();
@@ -48,7 +72,7 @@ final class LiveCache implements AutoCloseable {
             }
             return informer;
         } catch (KubernetesClientException e) {
-            log.accept(gvk + ": no informer yet, reading from the API: " + e.getMessage());
+            LOG.info("{}: no informer yet, reading from the API: {}", gvk, e.getMessage());
             return null;
         }
     }

@@ -22,6 +22,12 @@ final class LiveObjects {
         return m.namespace().isEmpty() ? resources.withName(m.name()) : resources.inNamespace(m.namespace()).withName(m.name());
     }
 
+    /** The API handle for writing {@code item}, the manifest's object in the form to write. */
+    static Resource<GenericKubernetesResource> of(KubernetesClient client, Manifest m, GenericKubernetesResource item) {
+        var resources = client.genericKubernetesResources(context(m));
+        return m.namespace().isEmpty() ? resources.resource(item) : resources.inNamespace(m.namespace()).resource(item);
+    }
+
     /** The API path of a manifest's kind: namespaced when the manifest names a namespace. */
     static ResourceDefinitionContext context(Manifest m) {
         return context(m.apiVersion(), m.kind(), !m.namespace().isEmpty());

@@ -3,12 +3,13 @@ package io.upshift.operator.cvo;
 import io.upshift.core.conditions.Conditions;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.OperandVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
-import io.upshift.core.cvo.StatusConditions;
+import io.upshift.operator.cluster.Informers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -19,24 +20,30 @@ import java.util.List;
 /**
  * The controller's {@code /metrics} in the Prometheus text format, computed from ClusterVersion and ClusterOperators
  * at each scrape: cluster_version, cluster_version_available_updates, cluster_version_payload, cluster_operator_up,
- * cluster_operator_conditions (names as the reference operator exports them).
+ * cluster_operator_conditions (names as the reference operator exports them). It reads them from informers of its
+ * own, so that a scrape costs the API server nothing.
  */
 public final class Metrics implements AutoCloseable {
 
     private final HttpServer server;
+    private final Informers informers;
 
-    private Metrics(HttpServer server) {
+    private Metrics(HttpServer server, Informers informers) {
         this.server = server;
+        this.informers = informers;
     }
 
     public static Metrics serve(KubernetesClient client, int port) throws IOException {
+        Informers informers = new Informers(() -> { });
+        SharedIndexInformer<ClusterVersion> versions = informers.cache(client.resources(ClusterVersion.class).withName("version").runnableInformer(0));
+        SharedIndexInformer<ClusterOperator> operators = informers.cache(client.resources(ClusterOperator.class).runnableInformer(0));
+        informers.start();
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
         server.createContext("/metrics", x -> {
             byte[] body;
             int status = 200;
             try {
-                body = render(client.resources(ClusterVersion.class).withName("version").get(),
-                        client.resources(ClusterOperator.class).list().getItems(), null).getBytes(StandardCharsets.UTF_8);
+                body = render(versions.getStore().getByKey("version"), Informers.byName(operators), null).getBytes(StandardCharsets.UTF_8);
             } catch (RuntimeException e) {
                 status = 503;
                 body = ("# cannot read the cluster: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8);
@@ -48,7 +55,7 @@ public final class Metrics implements AutoCloseable {
             }
         });
         server.start();
-        return new Metrics(server);
+        return new Metrics(server, informers);
     }
 
     public int port() {
@@ -127,5 +134,6 @@ public final class Metrics implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        informers.close();
     }
 }

@@ -1,0 +1,103 @@
+package io.upshift.core.cvo;
+
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesStatus;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
+import io.fabric8.openshift.api.model.config.v1.Release;
+import io.upshift.api.json.Mappers;
+import io.upshift.core.capability.Capabilities;
+import io.upshift.core.conditions.Conditions;
+import io.upshift.core.taskgraph.Mode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The ClusterVersion status the cluster should show, from what the controller knows at a moment: the status as the
+ * cluster holds it, the resolution of {@code spec.desiredUpdate}, the sync worker's report and the aggregated
+ * Upgradeable condition. A pure function: equal inputs give equal status, so a level cluster gets no write.
+ */
+public final class VersionStatus {
+
+    /** Everything status is computed from; {@code current} is the cluster's status with the update graph's answer applied. */
+    public record Input(ClusterVersion cv, ClusterVersionStatus current, DesiredUpdates.Resolution resolution, SyncStatus sync,
+                        Upgradeable upgradeable, Capabilities capabilities, Instant now) {
+    }
+
+    private VersionStatus() {
+    }
+
+    public static ClusterVersionStatus next(Input in) {
+        ClusterVersionStatus s = copy(in.current());
+        Instant now = in.now();
+        s.setObservedGeneration(in.cv().getMetadata().getGeneration() == null ? 1L : in.cv().getMetadata().getGeneration());
+        if (s.getVersionHash() == null) s.setVersionHash("");
+        if (s.getDesired() == null) s.setDesired(new Release());
+        if (s.getHistory() == null) s.setHistory(new ArrayList<>());
+        capabilities(s, in.capabilities(), in.sync(), now);
+        DesiredUpdates.Resolution r = in.resolution();
+        set(s, "Invalid", r.valid() ? "False" : "True", r.valid() ? "" : r.invalidReason(), r.valid() ? "" : r.invalidMessage(), now);
+        SyncStatus sync = in.sync();
+        if (sync.acceptance() instanceof SyncStatus.Acceptance.Refused refused) {
+            set(s, "ReleaseAccepted", "False", refused.reason(), refused.message(), now);
+        } else if (sync.acceptance() instanceof SyncStatus.Acceptance.Accepted accepted) {
+            record(s, accepted, now);
+            progress(s, sync, accepted, now);
+        }
+        Upgradeable u = in.upgradeable();
+        set(s, "Upgradeable", u.status(), u.reason(), u.message(), now);
+        if (Conditions.CLUSTER.find(s.getConditions(), "Available") == null) set(s, "Available", "False", "", "", now);
+        return s;
+    }
+
+    /** The accepted release becomes status.desired and, unless history[0] already is it, a new Partial history entry. */
+    private static void record(ClusterVersionStatus s, SyncStatus.Acceptance.Accepted a, Instant now) {
+        set(s, "ReleaseAccepted", "True", "PayloadLoaded",
+                "Payload loaded version=\"" + a.version() + "\" image=\"" + a.image() + "\" architecture=\"" + a.architecture() + "\"", now);
+        Release desired = new Release();
+        desired.setVersion(a.version());
+        desired.setImage(a.image());
+        if (!a.url().isEmpty()) desired.setUrl(a.url());
+        if (!a.channels().isEmpty()) desired.setChannels(new ArrayList<>(new TreeSet<>(a.channels())));
+        s.setDesired(desired);
+        s.setHistory(History.begin(s.getHistory(), a.version(), a.image(), a.verified(), a.acceptedRisks(), now));
+    }
+
+    /** Available, Progressing and Failing from the passes over the accepted release. */
+    private static void progress(ClusterVersionStatus s, SyncStatus sync, SyncStatus.Acceptance.Accepted a, Instant now) {
+        if (sync.total() == 0) return; // no pass has reported yet
+        String version = a.version();
+        Failing failing = sync.failing();
+        set(s, "Failing", failing.status(), failing.reason(), failing.message(), now);
+        if (sync.completed()) {
+            s.setHistory(History.complete(s.getHistory(), a.image(), sync.completedAt()));
+            set(s, "Available", "True", "", "Done applying " + version, now);
+            set(s, "Progressing", "False", "", "Cluster version is " + version, now);
+        } else if (sync.mode() != Mode.RECONCILING) {
+            boolean failed = "True".equals(failing.status());
+            String message = failed ? "Unable to apply " + version + ": " + failing.message()
+                    : new Progress(version, sync.done(), sync.total(), sync.waitingOn(), sync.resuming()).message();
+            set(s, "Progressing", "True", failed ? failing.reason() : "", message, now);
+        }
+    }
+
+    private static void capabilities(ClusterVersionStatus s, Capabilities caps, SyncStatus sync, Instant now) {
+        ClusterVersionCapabilitiesStatus c = new ClusterVersionCapabilitiesStatus();
+        c.setEnabledCapabilities(new ArrayList<>(new TreeSet<>(caps.enabled())));
+        c.setKnownCapabilities(new ArrayList<>(new TreeSet<>(caps.known())));
+        s.setCapabilities(c);
+        boolean none = sync.implicitlyEnabled().isEmpty();
+        set(s, "ImplicitlyEnabledCapabilities", none ? "False" : "True", none ? "AsExpected" : "CapabilitiesImplicitlyEnabled",
+                none ? "Capabilities match configured spec"
+                        : "The following capabilities could not be disabled: " + String.join(", ", new TreeSet<>(sync.implicitlyEnabled())), now);
+    }
+
+    private static void set(ClusterVersionStatus s, String type, String status, String reason, String message, Instant now) {
+        s.setConditions(StatusConditions.set(s.getConditions(), type, status, reason, message, now));
+    }
+
+    private static ClusterVersionStatus copy(ClusterVersionStatus s) {
+        return s == null ? new ClusterVersionStatus() : Mappers.JSON.convertValue(Mappers.JSON.valueToTree(s), ClusterVersionStatus.class);
+    }
+}

@@ -1,0 +1,187 @@
+package io.upshift.operator.cvo;
+
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.core.capability.Capabilities;
+import io.upshift.core.conditions.Conditions;
+import io.upshift.core.cvo.DesiredUpdates;
+import io.upshift.core.cvo.History;
+import io.upshift.core.cvo.ImplicitCapabilities;
+import io.upshift.core.cvo.Precondition;
+import io.upshift.core.cvo.Preconditions;
+import io.upshift.core.cvo.SyncStatus;
+import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.payload.Payload;
+import io.upshift.core.release.Reason;
+import io.upshift.core.release.ReleaseException;
+import io.upshift.core.version.SemVer;
+import io.upshift.operator.cluster.Events;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Accepting a target release, as a chain of named steps read top to bottom in {@link #accept}: resolve the pullspec to
+ * a digest, retrieve and load the payload, verify its version, verify its signature with the trust of the release the
+ * cluster runs, check the preconditions. Each step passes its result on or refuses the target with the reason the
+ * ReleaseAccepted condition shows; {@code force} turns a failed verification or blocking precondition into an accepted
+ * risk. Recording the acceptance in history is the last step; the status recorder makes it, from the outcome.
+ */
+final class Acceptance {
+    private static final Logger LOG = LoggerFactory.getLogger(Acceptance.class);
+
+    /** The outcome of a step or of the chain: passed on with a value, or refused. */
+    sealed interface Step<T> {
+        record Passed<T>(T value) implements Step<T> {
+        }
+
+        record Refused<T>(SyncStatus.Acceptance.Refused why) implements Step<T> {
+        }
+    }
+
+    /** The accepted target: its payload, what history records, the capabilities it cannot disable. */
+    record Accepted(Payload payload, SyncStatus.Acceptance.Accepted record, Set<String> implicitlyEnabled) {
+    }
+
+    /** What the verification and preconditions steps found that force accepted: the history entry's accepted risks. */
+    private record Checked(boolean verified, List<String> risks) {
+    }
+
+    /** Failures of the payload's content, once the image was retrieved. */
+    private static final Set<Reason> LOAD_FAILURES = Set.of(Reason.PAYLOAD_NOT_FOUND, Reason.RELEASE_METADATA_INVALID,
+            Reason.RELEASE_METADATA_WRONG_KIND, Reason.IMAGE_REFERENCES_INVALID, Reason.IMAGE_REFERENCES_MISMATCH, Reason.MANIFEST_INVALID);
+
+    private final PayloadSource payloads;
+    private final Events events;
+
+    Acceptance(PayloadSource payloads, Events events) {
+        this.payloads = payloads;
+        this.events = events;
+    }
+
+    Step<Accepted> accept(DesiredUpdates.Target target, ClusterVersion cv, Capabilities enabled) {
+        ClusterVersionStatus status = cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
+        List<UpdateHistory> history = status.getHistory() == null ? List.of() : status.getHistory();
+        events.normal("RetrievePayload", "Retrieving and verifying payload version=\"" + target.version() + "\" image=\"" + target.image() + "\"");
+
+        Step<String> pinned = resolve(target);
+        if (!(pinned instanceof Step.Passed<String> digest)) return refused(pinned);
+        Step<Payload> retrieved = retrieve(target, digest.value());
+        if (!(retrieved instanceof Step.Passed<Payload> loaded)) return refused(retrieved);
+        Payload payload = loaded.value();
+        Step<Payload> versioned = verifyVersion(target, payload);
+        if (!(versioned instanceof Step.Passed<Payload>)) return refused(versioned);
+
+        boolean install = history.isEmpty();
+        boolean resume = !install && target.image().equals(history.get(0).getImage());
+        Checked checked = new Checked(resume && Boolean.TRUE.equals(history.get(0).getVerified()), List.of());
+        Set<String> implicit = Set.of();
+        if (!install && !resume) {
+            Optional<Payload> running = runningPayload(history);
+            implicit = running.map(r -> ImplicitCapabilities.of(r.manifests(), payload.manifests(), enabled)).orElse(Set.of());
+            Step<Checked> verified = verifySignature(target, digest.value(), running, cv);
+            if (!(verified instanceof Step.Passed<Checked> v)) return refused(verified);
+            Step<Checked> preconditions = checkPreconditions(target, payload, status, cv, v.value());
+            if (!(preconditions instanceof Step.Passed<Checked> p)) return refused(preconditions);
+            checked = p.value();
+        }
+        events.normal("PayloadLoaded", "Payload loaded version=\"" + payload.version() + "\" image=\"" + target.image() + "\"");
+        return new Step.Passed<>(new Accepted(payload, new SyncStatus.Acceptance.Accepted(payload.version(), target.image(), payload.metadata().url(),
+                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()), "amd64"), implicit));
+    }
+
+    /** A tag is resolved to the digest it names now; the rest of the chain uses that digest. */
+    private Step<String> resolve(DesiredUpdates.Target target) {
+        try {
+            return new Step.Passed<>(payloads.pin(target.image()));
+        } catch (ReleaseException e) {
+            return refuse("RetrievePayload", "Retrieving payload failed version=\"" + target.version() + "\" image=\"" + target.image() + "\" failure=" + e);
+        }
+    }
+
+    private Step<Payload> retrieve(DesiredUpdates.Target target, String digest) {
+        try {
+            return new Step.Passed<>(payloads.load(digest, InclusionRules.defaults()));
+        } catch (ReleaseException e) {
+            String step = LOAD_FAILURES.contains(e.reason()) ? "LoadPayload" : "RetrievePayload";
+            return refuse(step, (step.equals("LoadPayload") ? "Loading payload failed" : "Retrieving payload failed") + " version=\""
+                    + target.version() + "\" image=\"" + target.image() + "\" failure=" + e);
+        }
+    }
+
+    private Step<Payload> verifyVersion(DesiredUpdates.Target target, Payload payload) {
+        if (target.version().isEmpty() || target.version().equals(payload.version())) return new Step.Passed<>(payload);
+        return refuse("VerifyPayloadVersion", "release image version " + payload.version() + " does not match the expected upstream version " + target.version());
+    }
+
+    /** Verified with the running release's verification ConfigMap; unverifiable only when forced, as an accepted risk. */
+    private Step<Checked> verifySignature(DesiredUpdates.Target target, String digest, Optional<Payload> running, ClusterVersion cv) {
+        try {
+            if (running.isEmpty()) throw new ReleaseException(Reason.VERIFIER_NOT_CONFIGURED, "the running release's payload is not available to verify with");
+            payloads.verify(digest, running.get(), signatureStores(cv));
+            return new Step.Passed<>(new Checked(true, List.of()));
+        } catch (ReleaseException e) {
+            if (!target.force()) {
+                return refuse("RetrievePayload", "Retrieving payload failed version=\"" + target.version() + "\" image=\"" + target.image()
+                        + "\" failure=The update cannot be verified: " + e);
+            }
+            events.warning("VerifyPayloadFailed", "Forced through an unverified payload: " + e);
+            return new Step.Passed<>(new Checked(false, List.of("The update cannot be verified: " + e)));
+        }
+    }
+
+    private Step<Checked> checkPreconditions(DesiredUpdates.Target target, Payload payload, ClusterVersionStatus status, ClusterVersion cv, Checked so) {
+        String current = status.getDesired() == null ? null : status.getDesired().getVersion();
+        if (current == null || !SemVer.isValid(current)) return new Step.Passed<>(so);
+        List<Precondition> results = Preconditions.check(new Preconditions.Input(SemVer.parse(current), SemVer.parse(payload.version()),
+                status.getHistory(), Conditions.CLUSTER.find(status.getConditions(), "Upgradeable"),
+                status.getAvailableUpdates() == null ? List.of() : status.getAvailableUpdates(),
+                status.getConditionalUpdates() == null ? List.of() : status.getConditionalUpdates(), cv.getSpec().getChannel()));
+        List<String> risks = new ArrayList<>(so.risks());
+        List<String> blocks = new ArrayList<>();
+        for (Precondition p : results) {
+            if (p.blocking() && !target.force()) blocks.add("Precondition \"" + p.name() + "\" failed because of \"" + p.reason() + "\": " + p.message());
+            else risks.add(p.name() + ": " + p.message());
+        }
+        if (!blocks.isEmpty()) {
+            return refuse("PreconditionChecks", "Preconditions failed for payload loaded version=\"" + payload.version() + "\" image=\""
+                    + target.image() + "\": " + String.join("; ", blocks));
+        }
+        events.normal(risks.size() == so.risks().size() ? "PreconditionsPassed" : "PreconditionWarn", risks.size() == so.risks().size()
+                ? "preconditions passed for payload loaded version=\"" + payload.version() + "\"" : String.join("; ", risks));
+        return new Step.Passed<>(new Checked(so.verified(), risks));
+    }
+
+    /** The payload of the release the cluster last completed: the trust anchor for verifying the next one. */
+    private Optional<Payload> runningPayload(List<UpdateHistory> history) {
+        Optional<UpdateHistory> done = History.lastCompleted(history);
+        if (done.isEmpty()) return Optional.empty();
+        try {
+            return Optional.of(payloads.load(payloads.pin(done.get().getImage()), InclusionRules.defaults()));
+        } catch (ReleaseException e) {
+            LOG.warn("clusterversion/version: the running release {} cannot be loaded: {}", done.get().getImage(), e.toString());
+            return Optional.empty();
+        }
+    }
+
+    private static List<URI> signatureStores(ClusterVersion cv) {
+        List<URI> out = new ArrayList<>();
+        if (cv.getSpec().getSignatureStores() != null) cv.getSpec().getSignatureStores().forEach(s -> out.add(URI.create(s.getUrl())));
+        return out;
+    }
+
+    private <T> Step<T> refuse(String reason, String message) {
+        events.warning(reason + "Failed", message);
+        return new Step.Refused<>(new SyncStatus.Acceptance.Refused(reason, message));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> Step<T> refused(Step<?> step) {
+        return (Step<T>) step;
+    }
+}

@@ -1,0 +1,232 @@
+package io.upshift.operator.cvo;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.upshift.api.json.Mappers;
+import io.upshift.core.cvo.OperatorLevel;
+import io.upshift.core.cvo.TaskError;
+import io.upshift.core.inclusion.Inclusion;
+import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.payload.Manifest;
+import io.upshift.core.payload.Payload;
+import io.upshift.core.taskgraph.Mode;
+import io.upshift.core.taskgraph.Task;
+import io.upshift.core.taskgraph.TaskGraph;
+import io.upshift.operator.cluster.Changes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One pass over a payload's task graph: each task applies its manifest and waits, woken by every cache change, until
+ * its object is ready (ClusterOperators: until they report the payload's versions), at most {@code taskWait}; a
+ * failed API call is tried again a few times first. Tasks run on a bounded number of workers, run-level by run-level.
+ * A pass stops early when {@code cancelled} says so (a new target, or the controller stopping).
+ */
+final class GraphPass {
+    private static final Logger LOG = LoggerFactory.getLogger(GraphPass.class);
+
+    /** How the pass ended, and what the status shows of it. */
+    record Outcome(int done, int total, List<TaskError> errors, List<String> waitingOn, boolean complete) {
+    }
+
+    /** How far a pass is, after each task. */
+    record Progress(int done, int total, List<String> waitingOn) {
+    }
+
+    private final ManifestApplier applier;
+    private final LiveCache cache;
+    private final Changes changes;
+    private final ExecutorService pool;
+    private final ControllerOptions options;
+    private final Clock clock;
+    /** Since when each object has not been ready, across passes over the same target: Failing's thresholds count from it. */
+    private final Map<String, Instant> unlevelSince = new ConcurrentHashMap<>();
+    private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
+
+    GraphPass(ManifestApplier applier, LiveCache cache, Changes changes, ExecutorService pool, ControllerOptions options, Clock clock) {
+        this.applier = applier;
+        this.cache = cache;
+        this.changes = changes;
+        this.pool = pool;
+        this.options = options;
+        this.clock = clock;
+    }
+
+    /** A new target: waiting times start again. */
+    void reset() {
+        unlevelSince.clear();
+    }
+
+    Outcome run(Payload payload, Mode mode, int attempt, InclusionRules rules, Consumer<Progress> progress, BooleanSupplier cancelled)
+            throws InterruptedException {
+        TaskGraph graph = TaskGraph.build(payload.manifests(), mode, attempt);
+        int workers = mode == Mode.RECONCILING ? options.reconcilingWorkers() : mode == Mode.INITIALIZING ? graph.nodes().size() : options.updatingWorkers();
+        int floor = mode == Mode.RECONCILING ? 0 : alreadyDone(payload, rules, mode);
+        precreateOperators(payload, rules, mode);
+        AtomicInteger done = new AtomicInteger();
+        GraphRun.Result result = GraphRun.run(graph, Math.max(1, workers), pool, t -> cancelled.getAsBoolean() ? Optional.of(cancelledError(t))
+                : runTask(t, payload, mode, rules, cancelled), () -> progress.accept(new Progress(Math.max(floor, done.incrementAndGet()),
+                graph.taskCount(), sorted(waitingOn))));
+        if (!result.complete()) {
+            LOG.info("clusterversion/version: {} pass for {}: {} of {} done; {} errors{}{}", mode, payload.version(), result.done(), graph.taskCount(),
+                    result.errors().size(), result.errors().isEmpty() ? "" : ", first: " + result.errors().get(0).message(),
+                    result.notStarted().isEmpty() ? "" : "; " + result.notStarted().size() + " incomplete task nodes, beginning with " + result.notStarted().get(0));
+        }
+        return new Outcome(Math.max(floor, result.done()), graph.taskCount(), result.errors(), waitingNames(result.errors()), result.complete());
+    }
+
+    /** ClusterOperators are created first, so that they are visible (and report) before their run-level comes. */
+    private void precreateOperators(Payload payload, InclusionRules rules, Mode mode) {
+        for (Manifest m : payload.manifests()) {
+            if ("ClusterOperator".equals(m.kind()) && Inclusion.decide(m, rules).included()) {
+                try {
+                    applier.apply(m, mode);
+                } catch (KubernetesClientException e) {
+                    LOG.info("clusteroperator/{}: not pre-created: {}", m.name(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * Tasks already done when a pass starts: what a restarted controller, or the next pass, reports as done from the
+     * start instead of counting up from 0 again. Reads only.
+     */
+    private int alreadyDone(Payload payload, InclusionRules rules, Mode mode) {
+        int n = 0;
+        for (Manifest m : payload.manifests()) {
+            try {
+                if (!Inclusion.decide(m, rules).included()) n++;
+                else if (applier.applied(m) && ("ClusterOperator".equals(m.kind()) ? operatorLevel(m, mode).isEmpty() : readiness(m, null).isEmpty())) n++;
+            } catch (KubernetesClientException | IllegalArgumentException e) {
+                // counted as not done; the pass itself will report what is wrong
+            }
+        }
+        return n;
+    }
+
+    private Optional<TaskError> runTask(Task t, Payload payload, Mode mode, InclusionRules rules, BooleanSupplier cancelled) {
+        Manifest m = t.manifest();
+        if (!Inclusion.decide(m, rules).included()) return Optional.empty();
+        String name = "ClusterOperator".equals(m.kind()) ? m.name() : Readiness.describe(m);
+        // As the reference's per-task backoff: a failed API call (a conflict included: the next try reads again and
+        // recomputes) is tried a few times before the task fails.
+        GenericKubernetesResource written;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                written = applier.apply(m, mode).written();
+                break;
+            } catch (KubernetesClientException e) {
+                if (attempt < 4 && retriable(e)) {
+                    if (!sleep(100L << attempt)) return Optional.of(error(name, "Interrupted", "interrupted", OperatorLevel.Effect.NONE));
+                    continue;
+                }
+                String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+                return Optional.of(error(name, "UpdatePayloadFailed", "Could not update " + Readiness.describe(m) + " (" + t.index() + " of "
+                        + payload.manifests().size() + ", " + m.file() + "): " + why, OperatorLevel.Effect.FAIL));
+            } catch (IllegalArgumentException e) {
+                return Optional.of(error(name, "UpdatePayloadFailed", "Could not update " + Readiness.describe(m) + " (" + t.index() + " of "
+                        + payload.manifests().size() + ", " + m.file() + "): " + e.getMessage(), OperatorLevel.Effect.FAIL));
+            }
+        }
+        return awaitReady(m, name, mode, written, cancelled);
+    }
+
+    /** Waits, woken by each cache change, until the object is ready, fails, or {@code taskWait} passes. */
+    private Optional<TaskError> awaitReady(Manifest m, String name, Mode mode, GenericKubernetesResource written, BooleanSupplier cancelled) {
+        long deadline = System.nanoTime() + options.taskWait().toNanos();
+        boolean isOperator = "ClusterOperator".equals(m.kind());
+        if (isOperator) waitingOn.add(m.name());
+        try {
+            while (true) {
+                long seen = changes.seen();
+                Optional<TaskError> e;
+                try {
+                    e = isOperator ? operatorLevel(m, mode) : readiness(m, written);
+                } catch (KubernetesClientException apiError) {
+                    e = Optional.of(error(name, "ApiUnavailable", "cannot read " + Readiness.describe(m) + ": " + apiError.getMessage(), OperatorLevel.Effect.NONE));
+                }
+                if (e.isEmpty()) {
+                    unlevelSince.remove(name);
+                    return e;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || cancelled.getAsBoolean() || e.get().effect() == OperatorLevel.Effect.FAIL && !isOperator) return e;
+                try {
+                    changes.await(seen, Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return e;
+                }
+            }
+        } finally {
+            if (isOperator) waitingOn.remove(m.name());
+        }
+    }
+
+    /** Server errors, conflicts, throttling and lost connections are worth another try; rejections are not. */
+    private static boolean retriable(KubernetesClientException e) {
+        int code = e.getCode();
+        return code < 400 || code == 408 || code == 409 || code == 429 || code >= 500;
+    }
+
+    private static boolean sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private Optional<TaskError> operatorLevel(Manifest m, Mode mode) {
+        Map<String, String> expected = new LinkedHashMap<>();
+        m.object().path("status").path("versions").forEach(v -> expected.put(v.path("name").asText(), v.path("version").asText()));
+        GenericKubernetesResource generic = cache.get(m);
+        ClusterOperator live = generic == null ? null : Mappers.JSON.convertValue(generic, ClusterOperator.class);
+        OperatorLevel level = OperatorLevel.check(m.name(), expected, live, mode == Mode.INITIALIZING);
+        return level.level() ? Optional.empty() : Optional.of(error(m.name(), level.reason(), level.message(), level.effect()));
+    }
+
+    /** Whether the object is done; {@code written} is this task's write, if it wrote (see {@link Readiness#observed}). */
+    private Optional<TaskError> readiness(Manifest m, GenericKubernetesResource written) {
+        Readiness.NotReady r = Readiness.check(m, Readiness.observed(cache.get(m), written));
+        return r == null ? Optional.empty() : Optional.of(error(Readiness.describe(m), r.reason(), r.message(), r.effect()));
+    }
+
+    private TaskError cancelledError(Task t) {
+        return error(t.manifest().name(), "Cancelled", "the pass was cancelled", OperatorLevel.Effect.NONE);
+    }
+
+    private TaskError error(String name, String reason, String message, OperatorLevel.Effect effect) {
+        Instant since = unlevelSince.computeIfAbsent(name, k -> clock.instant());
+        return new TaskError(name, reason, message, effect, since);
+    }
+
+    /** The ClusterOperators a pass that did not complete was waiting on. */
+    private static List<String> waitingNames(List<TaskError> errors) {
+        return errors.stream().filter(e -> e.effect() == OperatorLevel.Effect.NONE || e.effect() == OperatorLevel.Effect.FAIL_AFTER_INTERVAL)
+                .map(TaskError::name).sorted().distinct().toList();
+    }
+
+    private static List<String> sorted(Set<String> names) {
+        return new ArrayList<>(new TreeSet<>(names));
+    }
+}

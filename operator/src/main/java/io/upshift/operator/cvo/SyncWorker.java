@@ -1,0 +1,246 @@
+package io.upshift.operator.cvo;
+
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.core.capability.Capabilities;
+import io.upshift.core.cvo.DesiredUpdates;
+import io.upshift.core.cvo.Failing;
+import io.upshift.core.cvo.History;
+import io.upshift.core.cvo.OperatorLevel;
+import io.upshift.core.cvo.SyncStatus;
+import io.upshift.core.inclusion.ComponentOverride;
+import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.taskgraph.Mode;
+import io.upshift.operator.cluster.Changes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sync worker, as upstream's: it owns the accepted release, its payload and the passes over its task graph, on a
+ * thread of its own, and reports where it stands as a {@link SyncStatus} after every step. The controller hands it
+ * work ({@link #update}); a pass in progress is cancelled when the work changes. After a complete pass it waits for the
+ * reconcile interval (a Reconciling pass every 2-4 minutes); after a pass that failed, or a target it refused, it
+ * retries after a backoff that doubles from a sixteenth of that interval up to the interval. A pass that only waited
+ * (operators still rolling out) is followed by the next one at once.
+ */
+final class SyncWorker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SyncWorker.class);
+    /** How long a reported acceptance may take to show in the cluster before the worker looks at its work again. */
+    private static final Duration RECORDING = Duration.ofSeconds(30);
+
+    /** What the controller asks for: the target, and what decides which of its manifests apply. */
+    record Work(DesiredUpdates.Target target, List<ComponentOverride> overrides, Capabilities capabilities) {
+        InclusionRules rules() {
+            return InclusionRules.none().withCapabilities(capabilities).withOverrides(overrides);
+        }
+    }
+
+    private final Acceptance acceptance;
+    private final GraphPass pass;
+    private final ClusterCaches caches;
+    private final Changes changes;
+    private final ControllerOptions options;
+    private final Clock clock;
+    private final Consumer<SyncStatus> report;
+    private final SplittableRandom random = new SplittableRandom();
+    private final Duration reconcileInterval;
+    private final Thread thread;
+
+    private Work desired; // guarded by this
+    private boolean workChanged; // guarded by this
+    private Instant next = Instant.MIN; // guarded by this: when to run again without new work
+    private volatile SyncStatus status = SyncStatus.IDLE;
+    private volatile boolean stopping;
+    private Acceptance.Accepted accepted;
+    private int failures;
+    private int reconcileAttempt;
+
+    SyncWorker(Acceptance acceptance, GraphPass pass, ClusterCaches caches, Changes changes, ControllerOptions options, Clock clock,
+               Consumer<SyncStatus> report) {
+        this.acceptance = acceptance;
+        this.pass = pass;
+        this.caches = caches;
+        this.changes = changes;
+        this.options = options;
+        this.clock = clock;
+        this.report = report;
+        // as upstream: the interval is drawn once per process, between the minimum and twice it
+        this.reconcileInterval = Duration.ofNanos((long) (options.reconcileInterval().toNanos() * (1 + random.nextDouble())));
+        this.thread = new Thread(this::run, "cluster-version-sync-worker");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Asks for {@code work}; nothing happens when it is the work already asked for. */
+    synchronized void update(Work work) {
+        if (work.equals(desired)) return;
+        desired = work;
+        workChanged = true;
+        notifyAll();
+    }
+
+    SyncStatus status() {
+        return status;
+    }
+
+    private void run() {
+        while (!stopping) {
+            try {
+                Work work = awaitWork();
+                if (work != null) syncOnce(work);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (stopping) return;
+                LOG.warn("clusterversion/version: sync failed, retrying: {}", e.toString());
+                retryLater();
+            }
+        }
+    }
+
+    /** The work to do once it changed or its next run is due; null when woken for nothing. */
+    private synchronized Work awaitWork() throws InterruptedException {
+        while (!stopping && (desired == null || !workChanged && clock.instant().isBefore(next))) {
+            if (desired == null) wait();
+            else wait(Math.max(1, Duration.between(clock.instant(), next).toMillis()));
+        }
+        workChanged = false;
+        return stopping ? null : desired;
+    }
+
+    private synchronized boolean workChanged() {
+        return workChanged || stopping;
+    }
+
+    private void syncOnce(Work work) throws InterruptedException {
+        DesiredUpdates.Target target = work.target();
+        if (accepted == null || !target.image().equals(accepted.record().image())) {
+            if (!accept(work)) return;
+        }
+        if (!awaitRecorded(target.image())) {
+            retryLater();
+            return;
+        }
+        ClusterVersion cv = caches.clusterVersion();
+        Mode mode = History.mode(cv.getStatus().getHistory(), target.image());
+        GraphPass.Outcome outcome = pass.run(accepted.payload(), mode, reconcileAttempt, work.rules(),
+                p -> publish(status.withProgress(mode, p.done(), p.total(), p.waitingOn())), this::workChanged);
+        if (mode == Mode.RECONCILING) reconcileAttempt++;
+        if (workChanged() && !outcome.complete()) return; // cancelled: the new work decides what to report
+        Instant now = clock.instant();
+        Failing failing = outcome.complete() ? Failing.NONE : Failing.of(outcome.errors(), now, options.thresholds());
+        publish(status.afterPass(mode, outcome.done(), outcome.total(), outcome.waitingOn(), failing, outcome.complete(), now));
+        if (outcome.complete()) {
+            failures = 0;
+            runAgainIn(reconcileInterval);
+        } else if (onlyWaiting(outcome)) {
+            failures = 0;
+            runAgainIn(Duration.ZERO);
+        } else {
+            retryLater();
+        }
+    }
+
+    /** Runs the acceptance chain; false (and a retry after a backoff) when the target is refused. */
+    private boolean accept(Work work) {
+        DesiredUpdates.Target target = work.target();
+        ClusterVersion cv = caches.clusterVersion();
+        List<UpdateHistory> history = cv.getStatus() == null || cv.getStatus().getHistory() == null ? List.of() : cv.getStatus().getHistory();
+        boolean resuming = !history.isEmpty() && target.image().equals(history.get(0).getImage()) && History.PARTIAL.equals(history.get(0).getState());
+        SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
+        publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
+        Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities());
+        if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {
+            accepted = null;
+            publish(status.withAcceptance(t, refused.why(), false));
+            retryLater();
+            return false;
+        }
+        accepted = ((Acceptance.Step.Passed<Acceptance.Accepted>) outcome).value();
+        pass.reset();
+        reconcileAttempt = 0;
+        failures = 0;
+        publish(status.withAcceptance(new SyncStatus.Target(target.image(), accepted.payload().version()), accepted.record(), resuming)
+                .withImplicitlyEnabled(accepted.implicitlyEnabled()));
+        return true;
+    }
+
+    /**
+     * Accepted means recorded in the cluster (status.desired and history[0]), not just reported: the worker applies
+     * nothing until the cluster shows it, so that a status write lost to an API error or a kill leads to accepting
+     * again, never to applying a target history does not show.
+     */
+    private boolean awaitRecorded(String image) throws InterruptedException {
+        long deadline = System.nanoTime() + RECORDING.toNanos();
+        while (!workChanged()) {
+            long seen = changes.seen();
+            if (recorded(caches.clusterVersion(), image)) return true;
+            long left = deadline - System.nanoTime();
+            if (left <= 0) return false;
+            changes.await(seen, Duration.ofNanos(left));
+        }
+        return false;
+    }
+
+    static boolean recorded(ClusterVersion cv, String image) {
+        if (cv == null || cv.getStatus() == null || cv.getStatus().getDesired() == null || cv.getStatus().getHistory() == null) return false;
+        List<UpdateHistory> history = cv.getStatus().getHistory();
+        return image.equals(cv.getStatus().getDesired().getImage()) && !history.isEmpty() && image.equals(history.get(0).getImage());
+    }
+
+    /** A pass that did not complete only because objects are still becoming ready: nothing failed. */
+    private static boolean onlyWaiting(GraphPass.Outcome outcome) {
+        return outcome.errors().stream().allMatch(e -> e.effect() == OperatorLevel.Effect.NONE);
+    }
+
+    /** Upstream's error backoff: a sixteenth of the reconcile interval, doubled per failure in a row, at most the interval; 20% jitter. */
+    private void retryLater() {
+        failures++;
+        Duration interval = failures < 4 ? reconcileInterval.dividedBy(16).multipliedBy(1L << failures) : reconcileInterval;
+        Duration jittered = Duration.ofNanos((long) (interval.toNanos() * (1 + 0.2 * random.nextDouble())));
+        LOG.info("clusterversion/version: trying again in {} s", jittered.toSeconds());
+        runAgainIn(jittered);
+    }
+
+    private synchronized void runAgainIn(Duration wait) {
+        next = clock.instant().plus(wait);
+    }
+
+    private void publish(SyncStatus s) {
+        status = s;
+        report.accept(s);
+    }
+
+    /** As kill -9 would: stop at once, mid-pass or not. */
+    void kill() {
+        synchronized (this) {
+            stopping = true;
+            notifyAll();
+        }
+        thread.interrupt();
+    }
+
+    /** Stops after the task in progress; waits up to 10 s for it. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            stopping = true;
+            notifyAll();
+        }
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        thread.interrupt();
+    }
+}
