@@ -46,7 +46,6 @@ class RollbackTest {
 
             CliRun.Result rollback = run("rollback", "--kubeconfig", kubeconfig.toString());
             assertThat(rollback.out()).startsWith("Requested rollback from " + DemoRun.TO + " to " + DemoRun.FROM);
-            Thread.sleep(1000);
             assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
             ClusterVersion cv = demo.clusterVersion();
             assertThat(cv.getStatus().getHistory()).extracting(UpdateHistory::getVersion).containsExactly(DemoRun.FROM, DemoRun.TO, DemoRun.FROM);

@@ -2,6 +2,7 @@ package io.upshift.demo;
 
 import io.upshift.core.conditions.Conditions;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
@@ -29,15 +30,8 @@ class DemoRefusalsTest {
         return cv.getStatus() == null ? null : Conditions.CLUSTER.find(cv.getStatus().getConditions(), type);
     }
 
-    static ClusterOperatorStatusCondition awaitCondition(DemoRun demo, String type, Predicate<ClusterOperatorStatusCondition> want) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(60);
-        ClusterOperatorStatusCondition c = null;
-        while (Instant.now().isBefore(deadline)) {
-            c = condition(demo, type);
-            if (c != null && want.test(c)) return c;
-            Thread.sleep(100);
-        }
-        throw new AssertionError(type + " never matched; last: " + (c == null ? null : c.getStatus() + " " + c.getReason() + " " + c.getMessage()));
+    static ClusterOperatorStatusCondition awaitCondition(DemoRun demo, String type, Predicate<ClusterOperatorStatusCondition> want) {
+        return await(type).atMost(Duration.ofSeconds(60)).until(() -> condition(demo, type), c -> c != null && want.test(c));
     }
 
     DemoRun installed() throws Exception {

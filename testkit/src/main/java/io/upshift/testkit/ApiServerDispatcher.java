@@ -44,6 +44,11 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private final RequestLog requests = new RequestLog();
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
     private volatile Faults faults;
+    private final List<Interleaved> interleaved = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Another writer's merge patch of {@code path}, carried out just before the first request that {@code which} matches. */
+    private record Interleaved(java.util.function.Predicate<RequestLog.Request> which, String path, String mergePatch) {
+    }
     /** Writes are serialised here, so that a precondition checked before a write still holds during it. */
     private final Object writes = new Object();
 
@@ -57,6 +62,15 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return this;
     }
 
+    /**
+     * Just before the first request {@code which} matches is answered, another writer's JSON merge patch of
+     * {@code path} lands: the request then finds the object changed since its client read it, as on a busy cluster.
+     */
+    public ApiServerDispatcher beforeFirst(java.util.function.Predicate<RequestLog.Request> which, String path, String mergePatch) {
+        interleaved.add(new Interleaved(which, path, mergePatch));
+        return this;
+    }
+
     /** From now on, the requests of the client {@code faults} names go through that faulty network. */
     public ApiServerDispatcher faults(Faults faults) {
         this.faults = faults;
@@ -65,7 +79,14 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-        requests.record(request);
+        RequestLog.Request seen = requests.record(request);
+        for (Interleaved i : interleaved) {
+            if (i.which().test(seen) && interleaved.remove(i)) {
+                super.handlePatch(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.PATCH, i.path(),
+                        io.fabric8.mockwebserver.http.Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
+                        new Buffer(i.mergePatch().getBytes(StandardCharsets.UTF_8))));
+            }
+        }
         Faults f = faults;
         switch (f == null ? Faults.Fault.NONE : f.decide(request)) {
             case SERVER_ERROR -> {

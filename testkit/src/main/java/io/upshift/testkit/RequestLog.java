@@ -31,9 +31,11 @@ public final class RequestLog {
 
     private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
 
-    void record(RecordedRequest request) {
+    Request record(RecordedRequest request) {
         String agent = request.getHeader("User-Agent");
-        requests.add(new Request(request.getMethod(), request.getPath(), agent == null ? "" : agent));
+        Request r = new Request(request.getMethod(), request.getPath(), agent == null ? "" : agent);
+        requests.add(r);
+        return r;
     }
 
     /** The requests so far that match. */

@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.upshift.core.status.DrainBlocks;
 import io.upshift.operator.cluster.Events;
-import io.upshift.operator.cluster.JsonPatch;
+import io.upshift.operator.cluster.MergePatch;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,6 +66,8 @@ public final class NodeAgent implements AutoCloseable {
     private volatile Watch watch;
     /** The resourceVersion the agent's last write produced. */
     private volatile String ownWrite = "";
+    /** The node as the watch (or the agent's own last write) last showed it; read from the API while there is no watch. */
+    private volatile Node seen;
     private volatile boolean stopped;
     private Instant degradedAt;
 
@@ -122,6 +124,7 @@ public final class NodeAgent implements AutoCloseable {
         watch = client.nodes().withName(nodeName).watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Node node) {
+                seen = action == Action.DELETED ? null : node;
                 // the echo of the agent's own last write tells it nothing new
                 if (!node.getMetadata().getResourceVersion().equals(ownWrite)) wake.release();
             }
@@ -129,6 +132,7 @@ public final class NodeAgent implements AutoCloseable {
             @Override
             public void onClose(WatcherException cause) {
                 watch = null;
+                seen = null;
                 wake.release();
             }
         });
@@ -140,7 +144,7 @@ public final class NodeAgent implements AutoCloseable {
      * @return true when it did something (so the next step should follow at once)
      */
     public boolean step() throws InterruptedException {
-        Node node = client.nodes().withName(nodeName).get();
+        Node node = current();
         if (node == null) throw new IllegalStateException("node " + nodeName + " not found");
         Map<String, String> a = node.getMetadata().getAnnotations() == null ? Map.of() : node.getMetadata().getAnnotations();
         String desired = a.getOrDefault(DESIRED_CONFIG, "");
@@ -169,14 +173,14 @@ public final class NodeAgent implements AutoCloseable {
             degrade(node, "missing MachineConfig " + desired);
             return;
         }
-        node = patch(node, new JsonPatch(node).annotate(STATE, WORKING).annotate(REASON, "")
-                .set("/spec/unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired));
+        node = write(node, n -> MergePatch.against(n).annotate(STATE, WORKING).annotate(REASON, "")
+                .set("spec.unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired));
         Drainer.Result drained = drainer.drain(nodeName);
         if (!drained.drained()) {
             String reason = "failed to drain node: " + nodeName + " after " + human(options.drainTimeout())
                     + ". Please see machine-config-controller logs for more information";
             events.warning("FailedToDrain", reason + " (evictions refused: " + String.join(", ", drained.refused()) + ")");
-            degrade(client.nodes().withName(nodeName).get(), reason);
+            degrade(node, reason);
             return;
         }
         try {
@@ -188,31 +192,54 @@ public final class NodeAgent implements AutoCloseable {
             degrade(node, "failed to apply " + desired + ": " + e.getMessage());
             return;
         }
-        patch(node, new JsonPatch(node).annotate(LAST_APPLIED_DRAIN, "drain-" + desired).annotate(STATE, REBOOTING));
+        node = write(node, n -> MergePatch.against(n).annotate(LAST_APPLIED_DRAIN, "drain-" + desired).annotate(STATE, REBOOTING));
         LOG.info("nodes/{}: rebooting into {}", nodeName, desired);
         os.reboot();
-        finish(client.nodes().withName(nodeName).get(), desired);
+        finish(node, desired);
     }
 
     /** Done and uncordoned in one write: no moment where the node is Done but still cordoned, whatever kills the agent. */
     private void finish(Node node, String desired) {
-        patch(node, new JsonPatch(node).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
-                .annotate(DESIRED_DRAIN, "uncordon-" + desired).set("/spec/unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired));
+        write(node, n -> MergePatch.against(n).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
+                .annotate(DESIRED_DRAIN, "uncordon-" + desired).set("spec.unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired));
         host.delete(MARKER); // a later update to this same config must be applied again, not taken as done
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
     }
 
     private void degrade(Node node, String reason) {
-        patch(node, new JsonPatch(node).annotate(STATE, DEGRADED).annotate(REASON, reason));
+        write(node, n -> MergePatch.against(n).annotate(STATE, DEGRADED).annotate(REASON, reason));
         degradedAt = clock.instant();
         LOG.warn("nodes/{}: Degraded: {}", nodeName, reason);
     }
 
-    private Node patch(Node node, JsonPatch patch) {
-        if (patch.isEmpty()) return node;
-        Node written = client.nodes().withName(nodeName).patch(JsonPatch.CONTEXT, patch.toString());
-        ownWrite = written.getMetadata().getResourceVersion();
-        return written;
+    /** The node as the watch shows it, or from the API while there is no watch. */
+    private Node current() {
+        Node node = watch == null ? null : seen;
+        if (node == null) node = client.nodes().withName(nodeName).get();
+        if (node == null) throw new IllegalStateException("node " + nodeName + " not found");
+        return node;
+    }
+
+    /**
+     * Writes the agent's fields onto {@code node}, conditional on the node as read: when someone wrote the node
+     * meanwhile (409), the patch is made again against the node as it is now (the agent's fields are its own, the rest
+     * is left as the other writer left it).
+     */
+    private Node write(Node node, java.util.function.Function<Node, MergePatch> patchOf) {
+        for (int attempt = 0; ; attempt++) {
+            MergePatch patch = patchOf.apply(node);
+            if (patch.isEmpty()) return node;
+            try {
+                Node written = client.nodes().withName(nodeName).patch(MergePatch.CONTEXT, patch.toString());
+                ownWrite = written.getMetadata().getResourceVersion();
+                seen = written;
+                return written;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt >= 4) throw e;
+                node = client.nodes().withName(nodeName).get();
+                if (node == null) throw e;
+            }
+        }
     }
 
     /** The config written before the last reboot and the boot id then, or null. */

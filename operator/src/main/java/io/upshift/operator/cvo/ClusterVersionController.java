@@ -65,7 +65,7 @@ public final class ClusterVersionController implements AutoCloseable {
      */
     public static ClusterVersionController create(KubernetesClient client, ControllerOptions options, Releases releases, SignatureStores stores,
                                                   UpdateClient updateClient, RuleMatcher rules, Clock clock) {
-        PayloadSource payloads = new PayloadSource(releases, options.payloadCache(), client, stores, w -> LOG.warn("payload: {}", w));
+        PayloadSource payloads = new RegistryPayloads(releases, options.payloadCache(), client, stores, w -> LOG.warn("payload: {}", w));
         return new ClusterVersionController(client, options, payloads, new AvailableUpdatesSync(updateClient, rules, clock), clock);
     }
 

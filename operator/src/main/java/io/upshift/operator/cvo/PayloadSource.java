@@ -1,75 +1,21 @@
 package io.upshift.operator.cvo;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.core.inclusion.InclusionRules;
-import io.upshift.core.payload.Manifest;
 import io.upshift.core.payload.Payload;
-import io.upshift.core.payload.PayloadLoader;
-import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
-import io.upshift.core.verify.SignatureStore;
 import io.upshift.core.verify.SignatureVerifier;
-import io.upshift.core.verify.VerifierConfig;
-import io.upshift.release.image.ImageRef;
-import io.upshift.release.image.ImageStore;
-import io.upshift.release.image.Releases;
-import io.upshift.release.image.ResolvedImage;
-import io.upshift.release.signatures.ConfigMapSignatureStore;
-import io.upshift.release.signatures.SignatureStores;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
-/**
- * Release payloads for the controller: pulled once per digest into a cache directory (a restart reuses it), loaded
- * with the cluster's inclusion rules, and verified with the trust the running release declares.
- */
-final class PayloadSource {
-
-    private final Releases releases;
-    private final Path cache;
-    private final KubernetesClient client;
-    private final SignatureStores stores;
-    private final Consumer<String> warnings;
-
-    PayloadSource(Releases releases, Path cache, KubernetesClient client, SignatureStores stores, Consumer<String> warnings) {
-        this.releases = releases;
-        this.cache = cache;
-        this.client = client;
-        this.stores = stores;
-        this.warnings = warnings;
-    }
+/** Where the controller gets release payloads from, and how it verifies them (a seam: tests give payloads directly). */
+interface PayloadSource {
 
     /** The pullspec pinned by digest; a tag is resolved first. */
-    String pin(String pullspec) throws ReleaseException {
-        ImageRef ref = ImageRef.parse(pullspec);
-        if (ref.digest() != null) return pullspec;
-        return releases.resolve(ref).pullspec();
-    }
+    String pin(String pullspec) throws ReleaseException;
 
-    Payload load(String pullspec, InclusionRules rules) throws ReleaseException {
-        ImageRef ref = ImageRef.parse(pullspec);
-        if (ref.digest() == null) throw new ReleaseException(Reason.NOT_BY_DIGEST, pullspec + " is not pinned by digest");
-        Path dir = cache.resolve(ref.digest().replace(':', '-'));
-        if (!Files.isDirectory(dir)) {
-            ResolvedImage image = releases.extract(ref, dir, ImageStore.Progress.NONE);
-            if (!image.digest().equals(ref.digest())) throw new ReleaseException(Reason.BLOB_DIGEST_MISMATCH, pullspec + " resolved to " + image.digest());
-        }
-        return PayloadLoader.load(dir, pullspec, rules, warnings);
-    }
+    /** The payload of a release pinned by digest, its manifests filtered by {@code rules}. */
+    Payload load(String pullspec, InclusionRules rules) throws ReleaseException;
 
-    /**
-     * Verifies {@code pullspec} with the verification ConfigMap of {@code trusted} (the release the cluster runs):
-     * cluster ConfigMaps first, then {@code specStores} when set, else the ConfigMap's own stores.
-     */
-    SignatureVerifier.Verified verify(String pullspec, Payload trusted, List<URI> specStores) throws ReleaseException {
-        List<Manifest> all = new ArrayList<>(trusted.manifests());
-        trusted.excluded().forEach(e -> all.add(e.manifest()));
-        VerifierConfig config = VerifierConfig.fromPayload(all);
-        List<SignatureStore> cluster = List.of(new ConfigMapSignatureStore(client, ConfigMapSignatureStore.NAMESPACE));
-        return config.verifier(cluster, specStores, stores::open).verify(pullspec);
-    }
+    /** Verifies {@code pullspec} with the verification ConfigMap of {@code trusted}, the release the cluster runs. */
+    SignatureVerifier.Verified verify(String pullspec, Payload trusted, List<URI> specStores) throws ReleaseException;
 }

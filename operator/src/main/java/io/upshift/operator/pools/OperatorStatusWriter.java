@@ -12,7 +12,6 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.pools.PoolGate;
-import io.upshift.operator.cluster.JsonPatch;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
@@ -20,8 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the machine-config ClusterOperator's status from the pools, when it differs from the cached one. Right
- * after a write the cache may not have it yet; the same status is then written once more, which changes nothing.
+ * Writes the machine-config ClusterOperator's status from the pools, when it differs from the cached one, as an update
+ * conditional on the ClusterOperator as read (a 409 means the next pass computes from the newer one). Right after a
+ * write the cache may not have it yet: nothing is written while the cache still holds the version the write was made
+ * against.
  */
 final class OperatorStatusWriter {
     static final String NAME = "machine-config";
@@ -31,6 +32,7 @@ final class OperatorStatusWriter {
     private final KubernetesClient client;
     private final String releaseVersion;
     private final Supplier<ClusterOperator> cached;
+    private String writtenFrom = "";
 
     /** @param cached the ClusterOperator as the controller's cache holds it, or null */
     OperatorStatusWriter(KubernetesClient client, String releaseVersion, Supplier<ClusterOperator> cached) {
@@ -50,10 +52,13 @@ final class OperatorStatusWriter {
                 co = client.resources(ClusterOperator.class).withName(NAME).get();
             }
         }
+        if (writtenFrom.equals(co.getMetadata().getResourceVersion())) return;
         ClusterOperatorStatus status = PoolGate.status(releaseVersion, co.getStatus(), pools, now);
         if (JSON.valueToTree(status).equals(JSON.valueToTree(co.getStatus()))) return;
-        client.resources(ClusterOperator.class).withName(NAME).subresource("status")
-                .patch(JsonPatch.CONTEXT, new JsonPatch(co).set("/status", status).toString());
+        ClusterOperator next = JSON.convertValue(JSON.valueToTree(co), ClusterOperator.class);
+        next.setStatus(status);
+        client.resource(next).updateStatus();
+        writtenFrom = co.getMetadata().getResourceVersion();
         ClusterOperatorStatusCondition upgradeable = Conditions.CLUSTER.find(status.getConditions(), "Upgradeable");
         LOG.info("clusteroperators/{}: version {}, Upgradeable={}{}", NAME, status.getVersions().get(0).getVersion(), upgradeable.getStatus(),
                 upgradeable.getMessage() == null ? "" : ": " + upgradeable.getMessage());

@@ -26,7 +26,7 @@ import io.upshift.core.pools.PoolProgress;
 import io.upshift.core.pools.RenderedConfig;
 import io.upshift.operator.cluster.Debouncer;
 import io.upshift.operator.cluster.Informers;
-import io.upshift.operator.cluster.JsonPatch;
+import io.upshift.operator.cluster.MergePatch;
 import io.upshift.operator.cluster.ParallelWrites;
 import java.time.Clock;
 import java.time.Instant;
@@ -96,7 +96,8 @@ public final class PoolController implements AutoCloseable {
         try {
             reconcile();
         } catch (KubernetesClientException e) {
-            LOG.warn("pool reconcile failed (HTTP {}): {}; retrying", e.getCode(), e.getMessage());
+            if (e.getCode() == 409) LOG.info("pool reconcile: an object changed since it was read; reading again");
+            else LOG.warn("pool reconcile failed (HTTP {}): {}; retrying", e.getCode(), e.getMessage());
             debouncer.trigger();
         } catch (RuntimeException e) {
             LOG.error("pool reconcile failed: {}", e.toString(), e);
@@ -213,7 +214,7 @@ public final class PoolController implements AutoCloseable {
      */
     private void claimRendered(MachineConfig mc, String previousVersion) {
         String name = mc.getMetadata().getName();
-        client.resources(MachineConfig.class).withName(name).patch(JsonPatch.CONTEXT, new JsonPatch(mc)
+        client.resources(MachineConfig.class).withName(name).patch(MergePatch.CONTEXT, MergePatch.against(mc)
                 .annotate(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
                 .annotate(NodeAnnotations.PREFIX + "generated-by-controller-version", options.releaseVersion()).toString());
         LOG.info("machineconfigs/{}: rendered by release {} before, now marked as release {}'s", name,
@@ -226,19 +227,23 @@ public final class PoolController implements AutoCloseable {
         rendered.sources().forEach(s -> sources.addObject().put("apiVersion", "machineconfiguration.openshift.io/v1")
                 .put("kind", "MachineConfig").put("name", s));
         client.resources(MachineConfigPool.class).withName(pool.getMetadata().getName())
-                .patch(JsonPatch.CONTEXT, new JsonPatch(pool).set("/spec/configuration", configuration).toString());
+                .patch(MergePatch.CONTEXT, MergePatch.against(pool).set("spec.configuration", configuration).toString());
         LOG.info("machineconfigpools/{}: target config {}", pool.getMetadata().getName(), rendered.name());
     }
 
-    /** Tells a node its new config and taints it, so that new workloads prefer nodes that stay. */
+    /**
+     * Tells a node its new config and taints it, so that new workloads prefer nodes that stay. The taints are the
+     * node's as read plus the update taint, written only if nobody changed the node since (else the next pass reads
+     * it again): a taint another controller added in between is never dropped.
+     */
     private void startUpdate(Node node, String target) {
         String nodeName = node.getMetadata().getName();
         List<Taint> taints = new ArrayList<>(taints(node));
         if (!hasUpdateTaint(node)) {
             taints.add(new Taint("PreferNoSchedule", NodeAnnotations.UPDATE_TAINT, null, null));
         }
-        client.nodes().withName(nodeName).patch(JsonPatch.CONTEXT, new JsonPatch(node)
-                .annotate(NodeAnnotations.DESIRED_CONFIG, target).set("/spec/taints", taints).toString());
+        client.nodes().withName(nodeName).patch(MergePatch.CONTEXT, MergePatch.against(node)
+                .annotate(NodeAnnotations.DESIRED_CONFIG, target).set("spec.taints", taints).toString());
         LOG.info("nodes/{}: desiredConfig {}", nodeName, target);
     }
 
@@ -250,21 +255,23 @@ public final class PoolController implements AutoCloseable {
         return taints(node).stream().anyMatch(PoolController::isUpdateTaint);
     }
 
-    /** A node that finished its config loses the update taint. */
+    /** A node that finished its config loses the update taint (conditionally, as {@link #startUpdate}). */
     private void endUpdateTaint(Node node) {
         List<Taint> taints = taints(node);
-        client.nodes().withName(node.getMetadata().getName()).patch(JsonPatch.CONTEXT,
-                new JsonPatch(node).set("/spec/taints", taints.stream().filter(t -> !isUpdateTaint(t)).toList()).toString());
+        client.nodes().withName(node.getMetadata().getName()).patch(MergePatch.CONTEXT,
+                MergePatch.against(node).set("spec.taints", taints.stream().filter(t -> !isUpdateTaint(t)).toList()).toString());
     }
 
     private static boolean isUpdateTaint(Taint t) {
         return NodeAnnotations.UPDATE_TAINT.equals(t.getKey()) && "PreferNoSchedule".equals(t.getEffect());
     }
 
+    /** The pool's status, when it changed, as an update conditional on the pool as read. */
     private void writeStatus(MachineConfigPool pool, MachineConfigPoolStatus status) {
         if (JSON.valueToTree(status).equals(JSON.valueToTree(pool.getStatus()))) return;
-        client.resources(MachineConfigPool.class).withName(pool.getMetadata().getName()).subresource("status")
-                .patch(JsonPatch.CONTEXT, new JsonPatch(pool).set("/status", status).toString());
+        MachineConfigPool next = JSON.convertValue(JSON.valueToTree(pool), MachineConfigPool.class);
+        next.setStatus(status);
+        client.resource(next).updateStatus();
     }
 
     /**

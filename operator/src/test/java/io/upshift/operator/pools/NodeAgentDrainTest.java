@@ -1,6 +1,7 @@
 package io.upshift.operator.pools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -36,7 +37,7 @@ class NodeAgentDrainTest {
         h.node("w1", "worker", "a", 10);
         h.startController("4.18.0");
         agents.run();
-        PoolHarness.await("4.18.0 on both nodes", Duration.ofSeconds(30), () -> h.settled("worker"));
+        await("4.18.0 on both nodes").atMost(Duration.ofSeconds(30)).until(() -> h.settled("worker"));
         workloads.run();
         h.clusterVersion("4.18.0", "4.19.0");
         h.config("00-worker", "worker", "new", "os@4.19");
@@ -60,11 +61,11 @@ class NodeAgentDrainTest {
                         .withNewSelector().addToMatchLabels("app", "web").endSelector().endSpec().build()).create();
             });
 
-            PoolHarness.await("w0 draining, free-1 evicted", Duration.ofSeconds(20), () ->
+            await("w0 draining, free-1 evicted").atMost(Duration.ofSeconds(20)).until(() ->
                     h.annotation("w0", NodeAnnotations.DESIRED_DRAIN).startsWith("drain-rendered-worker-")
                             && h.client.pods().inNamespace("shop").withName("free-1").get() == null);
             String[] seen = {""};
-            PoolHarness.await("the drain insight", Duration.ofSeconds(10), () -> (seen[0] = h.status()).contains("Node w0 cannot drain"));
+            await("the drain insight").atMost(Duration.ofSeconds(10)).until(() -> (seen[0] = h.status()).contains("Node w0 cannot drain"));
             String draining = seen[0];
             assertThat(draining).contains("Node w0 cannot drain: PodDisruptionBudget shop/web does not allow evicting pod shop/web-1");
             assertThat(draining).containsPattern("w0\\s+Progressing\\s+Draining\\s+4\\.18\\.0");
@@ -72,11 +73,11 @@ class NodeAgentDrainTest {
             assertThat(h.client.pods().inNamespace("shop").withName("web-1").get()).isNotNull();
             assertThat(h.client.pods().inNamespace("shop").withName("logs-w0").get()).isNotNull(); // DaemonSet pods stay
 
-            PoolHarness.await("w0 Degraded after the drain timeout", Duration.ofSeconds(20), () ->
+            await("w0 Degraded after the drain timeout").atMost(Duration.ofSeconds(20)).until(() ->
                     NodeAnnotations.DEGRADED.equals(h.annotation("w0", NodeAnnotations.STATE)));
             assertThat(h.annotation("w0", NodeAnnotations.REASON))
                     .isEqualTo("failed to drain node: w0 after 8 seconds. Please see machine-config-controller logs for more information");
-            PoolHarness.await("the pool's NodeDegraded", Duration.ofSeconds(10), () -> h.conditionTrue("worker", "NodeDegraded"));
+            await("the pool's NodeDegraded").atMost(Duration.ofSeconds(10)).until(() -> h.conditionTrue("worker", "NodeDegraded"));
             assertThat(h.status()).containsPattern("w0\\s+Degraded\\s+Draining\\s+4\\.18\\.0\\s+\\?\\s+failed to drain node: w0 after 8 seconds");
             assertThat(h.annotation("w1", NodeAnnotations.DESIRED_CONFIG)).doesNotStartWith(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG)); // w0 still uses the capacity
         }
@@ -86,16 +87,16 @@ class NodeAgentDrainTest {
     void anAgentKilledWhileRebootingResumesAndFinishes() throws Exception {
         try (PoolHarness h = new PoolHarness(hosts)) {
             installThenUpdate(h, h::startAgents, () -> { });
-            PoolHarness.await("w0 rebooting", Duration.ofSeconds(20), () -> NodeAnnotations.REBOOTING.equals(h.annotation("w0", NodeAnnotations.STATE)));
+            await("w0 rebooting").atMost(Duration.ofSeconds(20)).until(() -> NodeAnnotations.REBOOTING.equals(h.annotation("w0", NodeAnnotations.STATE)));
             h.agents.remove("w0").close(); // killed mid-reboot: the host never came back under this agent
             assertThat(h.status()).containsPattern("w0\\s+Progressing\\s+Rebooting\\s+4\\.18\\.0");
             assertThat(h.annotation("w0", NodeAnnotations.CURRENT_CONFIG)).isNotEqualTo(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG));
             h.startAgent("w0");
-            PoolHarness.await("both nodes on 4.19.0", Duration.ofSeconds(30), () -> h.settled("worker")
+            await("both nodes on 4.19.0").atMost(Duration.ofSeconds(30)).until(() -> h.settled("worker")
                     && h.annotation("w1", NodeAnnotations.CURRENT_CONFIG).equals(h.pool("worker").getSpec().getConfiguration().getName()));
             assertThat(NodePoolRolloutTest.read(hosts.resolve("w0/etc/upshift-test/00-worker"))).isEqualTo("new");
             assertThat(hosts.resolve("w0/etc/upshift/pending-config")).doesNotExist();
-            PoolHarness.await("the status engine sees them updated", Duration.ofSeconds(10), () ->
+            await("the status engine sees them updated").atMost(Duration.ofSeconds(10)).until(() ->
                     h.status().matches("(?s).*w0\\s+Completed\\s+Updated\\s+4\\.19\\.0.*"));
             assertThat(h.status()).containsPattern("w1\\s+Completed\\s+Updated\\s+4\\.19\\.0");
         }

@@ -2,6 +2,7 @@ package io.upshift.operator.pools;
 
 import io.upshift.core.conditions.Conditions;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
@@ -58,12 +59,12 @@ class NodePoolRolloutTest {
             });
             sampler.start();
             h.startController("4.19.0");
-            PoolHarness.await("the first config on every node", Duration.ofSeconds(60), () -> h.settled("worker"));
+            await("the first config on every node").atMost(Duration.ofSeconds(60)).until(() -> h.settled("worker"));
             String first = h.pool("worker").getSpec().getConfiguration().getName();
 
             h.config("00-worker", "worker", "two", "os@sha256:2"); // a new config: a second rollout
-            PoolHarness.await("a new target", Duration.ofSeconds(10), () -> !first.equals(h.pool("worker").getSpec().getConfiguration().getName()));
-            PoolHarness.await("the second config on every node", Duration.ofSeconds(60), () -> h.settled("worker"));
+            await("a new target").atMost(Duration.ofSeconds(10)).until(() -> !first.equals(h.pool("worker").getSpec().getConfiguration().getName()));
+            await("the second config on every node").atMost(Duration.ofSeconds(60)).until(() -> h.settled("worker"));
             sampling.set(false);
             sampler.join();
 
@@ -76,7 +77,7 @@ class NodePoolRolloutTest {
                 assertThat(h.client.nodes().withName("worker-" + i).get().getSpec().getTaints()).isNullOrEmpty();
                 assertThat(h.annotation("worker-" + i, NodeAnnotations.LAST_APPLIED_DRAIN)).isEqualTo("uncordon-" + second);
             }
-            PoolHarness.await("the pool's status", Duration.ofSeconds(10), () -> h.pool("worker").getStatus() != null
+            await("the pool's status").atMost(Duration.ofSeconds(10)).until(() -> h.pool("worker").getStatus() != null
                     && Integer.valueOf(10).equals(h.pool("worker").getStatus().getUpdatedMachineCount())
                     // the pass that saw all ten Done and ready (not one that saw the last Done node still cordoned)
                     && Integer.valueOf(10).equals(h.pool("worker").getStatus().getReadyMachineCount())
@@ -84,6 +85,24 @@ class NodePoolRolloutTest {
             MachineConfigPool pool = h.pool("worker");
             assertThat(POOL_CRD.violations(pool)).isEmpty();
             assertThat(h.condition("worker", "Updated").getMessage()).isEqualTo("All nodes are updated with MachineConfig " + second);
+        }
+    }
+
+    @Test
+    void aTaintAnotherWriterAddsBetweenTheControllersReadAndItsWriteSurvives() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            h.pool("worker", 1, false);
+            h.config("00-worker", "worker", "one", "os@sha256:1");
+            h.node("w0", "worker", "a", 1);
+            h.startAgents();
+            // the controller's first write of the node finds that someone tainted it after the controller read it
+            h.server.dispatcher().beforeFirst(r -> r.userAgent().equals(PoolHarness.CONTROLLER) && r.isWrite() && r.path().startsWith("/api/v1/nodes/w0"),
+                    "/api/v1/nodes/w0", "{\"spec\":{\"taints\":[{\"key\":\"example.com/maintenance\",\"effect\":\"NoSchedule\"}]}}");
+            h.startController("4.19.0");
+            await("the node updated").atMost(Duration.ofSeconds(30)).until(() -> h.settled("worker"));
+            assertThat(h.client.nodes().withName("w0").get().getSpec().getTaints()).extracting(t -> t.getKey()).containsExactly("example.com/maintenance");
+            assertThat(h.server.requests().matching(r -> r.userAgent().equals(PoolHarness.CONTROLLER) && r.isWrite()
+                    && r.path().startsWith("/api/v1/nodes/w0"))).hasSizeGreaterThanOrEqualTo(3); // refused, then told, then untainted
         }
     }
 
@@ -99,7 +118,7 @@ class NodePoolRolloutTest {
             h.node("worker-1", "worker", "b", 5);
             h.startAgents();
             h.startController("4.18.3");
-            PoolHarness.await("4.18 everywhere", Duration.ofSeconds(30), () -> h.settled("master") && h.settled("worker"));
+            await("4.18 everywhere").atMost(Duration.ofSeconds(30)).until(() -> h.settled("master") && h.settled("worker"));
             String oldWorker = h.pool("worker").getSpec().getConfiguration().getName();
 
             // The update to 4.19: the administrator pauses the workers; a new controller renders new configs.
@@ -110,10 +129,10 @@ class NodePoolRolloutTest {
             h.config("00-master", "master", "m2", "os@4.19");
             h.config("00-worker", "worker", "w2", "os@4.19");
             h.startController("4.19.0");
-            PoolHarness.await("4.19 on the control plane", Duration.ofSeconds(30), () -> h.settled("master")
+            await("4.19 on the control plane").atMost(Duration.ofSeconds(30)).until(() -> h.settled("master")
                     && h.pool("master").getSpec().getConfiguration().getName().startsWith("rendered-master-")
                     && "m2".equals(read(hosts.resolve("master-0/etc/upshift-test/00-master"))));
-            PoolHarness.await("the operator's report", Duration.ofSeconds(10), () -> {
+            await("the operator's report").atMost(Duration.ofSeconds(10)).until(() -> {
                 ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
                 return co != null && co.getStatus() != null && "4.19.0".equals(co.getStatus().getVersions().get(0).getVersion())
                         && "False".equals(Conditions.CLUSTER.find(co.getStatus().getConditions(), "Upgradeable").getStatus());
@@ -147,7 +166,7 @@ class NodePoolRolloutTest {
                 p.getSpec().setPaused(false);
                 return p;
             });
-            PoolHarness.await("the workers on 4.19 and the gate open", Duration.ofSeconds(30), () -> h.settled("worker")
+            await("the workers on 4.19 and the gate open").atMost(Duration.ofSeconds(30)).until(() -> h.settled("worker")
                     && "True".equals(Conditions.CLUSTER.find(h.client.resources(ClusterOperator.class).withName("machine-config").get()
                     .getStatus().getConditions(), "Upgradeable").getStatus()));
         }
@@ -160,13 +179,13 @@ class NodePoolRolloutTest {
 
             // The new release's configs arrive while the old controller still runs: it renders them, as 4.18.1's.
             h.config("00-master", "master", "m2", "os@4.18.2");
-            PoolHarness.await("a config rendered by the old controller", Duration.ofSeconds(10),
+            await("a config rendered by the old controller").atMost(Duration.ofSeconds(10)).until(
                     () -> !first.equals(h.pool("master").getSpec().getConfiguration().getName()));
             String second = h.pool("master").getSpec().getConfiguration().getName();
             assertThat(releaseOf(h, second)).isEqualTo("4.18.1");
 
             h.startController("4.18.2");
-            PoolHarness.await("the operator reporting 4.18.2", Duration.ofSeconds(30), () -> {
+            await("the operator reporting 4.18.2").atMost(Duration.ofSeconds(30)).until(() -> {
                 ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
                 return co != null && co.getStatus() != null && co.getStatus().getVersions() != null
                         && "4.18.2".equals(co.getStatus().getVersions().get(0).getVersion());
@@ -188,7 +207,7 @@ class NodePoolRolloutTest {
             h.startAgents();
             Thread.sleep(500); // the agent has looked once, found nothing to do, and waits
             h.startController("4.19.0");
-            PoolHarness.await("the node updated", Duration.ofSeconds(20), () -> h.settled("worker"));
+            await("the node updated").atMost(Duration.ofSeconds(20)).until(() -> h.settled("worker"));
             assertThat(h.machines.get("worker-0").reboots()).isEqualTo(1);
         }
     }
@@ -204,11 +223,11 @@ class NodePoolRolloutTest {
             }
             h.startAgents();
             h.startController("4.19.0");
-            PoolHarness.await("the first config everywhere", Duration.ofSeconds(30), () -> h.settled("worker"));
+            await("the first config everywhere").atMost(Duration.ofSeconds(30)).until(() -> h.settled("worker"));
             String first = h.pool("worker").getSpec().getConfiguration().getName();
 
             h.config("00-worker", "worker", "two", "os@2");
-            PoolHarness.await("a new target", Duration.ofSeconds(10), () -> !first.equals(h.pool("worker").getSpec().getConfiguration().getName()));
+            await("a new target").atMost(Duration.ofSeconds(10)).until(() -> !first.equals(h.pool("worker").getSpec().getConfiguration().getName()));
             java.util.Random random = new java.util.Random(7);
             int duringRollout = 0;
             // Any moment: mid-drain, mid-write, mid-reboot, between two writes; a new agent starts on the same host at once.
@@ -220,7 +239,7 @@ class NodePoolRolloutTest {
                 h.startAgent(victim);
             }
             assertThat(duringRollout).isGreaterThanOrEqualTo(20);
-            PoolHarness.await("the new config everywhere", Duration.ofSeconds(60), () -> h.settled("worker"));
+            await("the new config everywhere").atMost(Duration.ofSeconds(60)).until(() -> h.settled("worker"));
             String second = h.pool("worker").getSpec().getConfiguration().getName();
             for (int i = 0; i < 4; i++) {
                 assertThat(read(hosts.resolve("worker-" + i + "/etc/upshift-test/00-worker"))).isEqualTo("two");

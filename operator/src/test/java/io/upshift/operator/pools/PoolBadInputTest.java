@@ -1,6 +1,7 @@
 package io.upshift.operator.pools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.upshift.core.pools.NodeAnnotations;
@@ -27,7 +28,7 @@ class PoolBadInputTest {
                 h.config("00-worker", "worker", "one", "os@1");
                 h.node("w0", "worker", "a", 1);
                 h.startController("4.19.0");
-                PoolHarness.await("the pool degraded for " + bad, Duration.ofSeconds(10), () ->
+                await("the pool degraded for " + bad).atMost(Duration.ofSeconds(10)).until( () ->
                         h.conditionTrue("worker", "Degraded") && h.condition("worker", "Degraded").getMessage().startsWith("spec.maxUnavailable"));
                 assertThat(h.condition("worker", "Degraded").getMessage()).contains(String.valueOf(bad));
                 assertThat(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG)).isNull();
@@ -46,7 +47,7 @@ class PoolBadInputTest {
                     .withNewMetadata().withName("99-worker-escape").addToLabels("machineconfiguration.openshift.io/role", "worker").endMetadata()
                     .withNewSpec().withConfig(Map.of("ignition", Map.of("version", "3.2.0"), "storage", Map.of("files", List.of(escape))))
                     .endSpec().build()).create();
-            PoolHarness.await("RenderDegraded", Duration.ofSeconds(10), () -> h.conditionTrue("worker", "RenderDegraded"));
+            await("RenderDegraded").atMost(Duration.ofSeconds(10)).until(() -> h.conditionTrue("worker", "RenderDegraded"));
             assertThat(h.condition("worker", "RenderDegraded").getMessage()).isEqualTo(
                     "Failed to render configuration for pool worker: MachineConfig 99-worker-escape: file path \"/etc/../../outside\" contains \"..\"");
             assertThat(h.pool("worker").getSpec().getConfiguration().getName()).isEqualTo(before);
@@ -66,7 +67,7 @@ class PoolBadInputTest {
             Files.writeString(hosts.resolve("w0/etc/upshift-test"), "a file where the config needs a directory");
             h.startAgents();
             h.startController("4.19.0");
-            PoolHarness.await("w0 Degraded", Duration.ofSeconds(20), () -> NodeAnnotations.DEGRADED.equals(h.annotation("w0", NodeAnnotations.STATE)));
+            await("w0 Degraded").atMost(Duration.ofSeconds(20)).until(() -> NodeAnnotations.DEGRADED.equals(h.annotation("w0", NodeAnnotations.STATE)));
             assertThat(h.annotation("w0", NodeAnnotations.REASON)).startsWith("failed to apply rendered-worker-")
                     .contains("cannot write /etc/upshift-test/00-worker");
             assertThat(h.annotation("w0", NodeAnnotations.CURRENT_CONFIG)).isNull();

@@ -26,6 +26,7 @@ import io.upshift.operator.agent.SimulatedHost;
 import io.upshift.operator.pools.PoolController;
 import io.upshift.operator.pools.PoolControllerOptions;
 import java.nio.file.Path;
+import org.awaitility.Awaitility;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +34,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BooleanSupplier;
 
 /** An embedded API server with evictions, pools and nodes, a pool controller and one agent per node on simulated hosts. */
 final class PoolHarness implements AutoCloseable {
@@ -42,8 +42,11 @@ final class PoolHarness implements AutoCloseable {
             Duration.ofHours(1), Duration.ofMillis(100));
 
     final EmbeddedApiServer server = new EmbeddedApiServer();
+    /** The pool controller's requests carry this User-Agent. */
+    static final String CONTROLLER = "upshift-pools";
     final KubernetesClient client;
     final KubernetesClient agentClient;
+    final KubernetesClient controllerClient;
     final Path hosts;
     final Map<String, SimulatedHost> machines = new ConcurrentHashMap<>();
     final Map<String, NodeAgent> agents = new ConcurrentHashMap<>();
@@ -52,7 +55,8 @@ final class PoolHarness implements AutoCloseable {
 
     PoolHarness(Path hosts) {
         client = server.client();
-        agentClient = NodeAgent.client(client.getConfiguration());
+        agentClient = NodeAgent.client(server.config("upshift-agent"));
+        controllerClient = server.client(CONTROLLER);
         this.hosts = hosts;
     }
 
@@ -99,7 +103,7 @@ final class PoolHarness implements AutoCloseable {
 
     PoolController startController(String releaseVersion) {
         if (controller != null) controller.close();
-        controller = new PoolController(client, Clock.systemUTC(), new PoolControllerOptions(releaseVersion, "", Duration.ofMinutes(10),
+        controller = new PoolController(controllerClient, Clock.systemUTC(), new PoolControllerOptions(releaseVersion, "", Duration.ofMinutes(10),
                 Duration.ofMillis(50), Duration.ofMillis(300))).start();
         return controller;
     }
@@ -114,7 +118,7 @@ final class PoolHarness implements AutoCloseable {
         node(node, role, "a", 10);
         startAgents();
         startController(release);
-        await("the first config on " + node, Duration.ofSeconds(30), () -> settled(role));
+        Awaitility.await("the first config on " + node).atMost(Duration.ofSeconds(30)).until(() -> settled(role));
         return pool(role).getSpec().getConfiguration().getName();
     }
 
@@ -173,19 +177,12 @@ final class PoolHarness implements AutoCloseable {
         });
     }
 
-    static void await(String what, Duration limit, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what);
-            Thread.sleep(50);
-        }
-    }
-
     @Override
     public void close() {
         agents.values().forEach(NodeAgent::close);
         if (controller != null) controller.close();
         agentClient.close();
+        controllerClient.close();
         client.close();
         server.close();
     }

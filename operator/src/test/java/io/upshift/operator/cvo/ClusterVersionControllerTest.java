@@ -1,0 +1,196 @@
+package io.upshift.operator.cvo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.operator.Leadership;
+import io.upshift.operator.cluster.WriteFence;
+import io.upshift.testkit.Faults;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cluster-version controller and its sync worker step by step, on the embedded API server with releases given
+ * directly: what status shows at each step, how many requests it makes, how it retries, and what it does on losing
+ * its Lease.
+ */
+class ClusterVersionControllerTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aLevelClusterCostsNoRequestAndNoWriteThroughReconcilePasses() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            assertThat(h.condition("Progressing").getMessage()).isEqualTo("Cluster version is 4.1.0");
+            long[] last = {-1};
+            await("writes settled").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                long now = h.controller.writes();
+                boolean same = now == last[0];
+                last[0] = now;
+                return same;
+            });
+            int calls = h.controllerCalls();
+            long writes = h.controller.writes();
+            Thread.sleep(5000); // several Reconciling passes (one every 1-2 s here) and status syncs
+            assertThat(h.controller.writes()).isEqualTo(writes);
+            assertThat(h.controllerRequests(r -> !r.isWatch()).subList(calls, h.controllerCalls())).isEmpty();
+        }
+    }
+
+    @Test
+    void anUpdateIsAcceptedRecordedAndAppliedWithStatusAtEachStep() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            String b = h.payloads.release("4.1.1", "4.1.1", true);
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            h.holdOperator(true);
+            h.requestUpdate("4.1.1", b, false);
+            // accepted and recorded first ...
+            ClusterOperatorStatusCondition accepted = await().atMost(Duration.ofSeconds(10)).until(() -> h.condition("ReleaseAccepted"),
+                    c -> c.getMessage() != null && c.getMessage().contains("4.1.1"));
+            assertThat(accepted.getStatus()).isEqualTo("True");
+            assertThat(accepted.getReason()).isEqualTo("PayloadLoaded");
+            List<UpdateHistory> history = h.clusterVersion().getStatus().getHistory();
+            assertThat(history).extracting(UpdateHistory::getVersion).containsExactly("4.1.1", "4.1.0");
+            assertThat(history.get(0).getState()).isEqualTo("Partial");
+            assertThat(history.get(0).getVerified()).isTrue();
+            // ... then applied, waiting on the operator that has not rolled out
+            ClusterOperatorStatusCondition waiting = await().atMost(Duration.ofSeconds(10)).until(() -> h.condition("Progressing"),
+                    c -> c.getMessage().contains("waiting on test-operator"));
+            assertThat(waiting.getStatus()).isEqualTo("True");
+            assertThat(waiting.getMessage()).startsWith("Working towards 4.1.1: ");
+            assertThat(h.settingsData()).containsEntry("version", "4.1.1");
+            // the operator rolls out: done
+            h.holdOperator(false);
+            await().atMost(Duration.ofSeconds(20)).until(() -> h.completed("4.1.1"));
+            assertThat(h.condition("Progressing").getStatus()).isEqualTo("False");
+            assertThat(h.condition("Progressing").getMessage()).isEqualTo("Cluster version is 4.1.1");
+            assertThat(h.condition("Available").getMessage()).isEqualTo("Done applying 4.1.1");
+            assertThat(h.condition("Failing").getStatus()).isEqualTo("False");
+        }
+    }
+
+    @Test
+    void aRefusedTargetIsRetriedWithBackoffWritesStatusOnceAndCountsOnOneEvent() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            String wrong = h.payloads.release("4.1.5", "4.1.6", true); // its payload says it is another version
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            int loadsBefore = h.payloads.loads.get();
+            h.requestUpdate("4.1.5", wrong, false);
+            ClusterOperatorStatusCondition refused = await().atMost(Duration.ofSeconds(10)).until(() -> h.condition("ReleaseAccepted"),
+                    c -> "False".equals(c.getStatus()));
+            assertThat(refused.getReason()).isEqualTo("VerifyPayloadVersion");
+            long writes = h.controller.writes();
+            List<Integer> attempts = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Thread.sleep(500);
+                attempts.add(h.payloads.loads.get() - loadsBefore);
+            }
+            // upstream's backoff, a reconcile interval (1-2 s here) / 16 doubling: about 6 tries in 4 s, then one per interval
+            int tries = attempts.get(attempts.size() - 1);
+            assertThat(tries).as("tries by half-second: %s", attempts).isBetween(3, 9);
+            assertThat(attempts.get(7) - attempts.get(3)).as("later tries are fewer: %s", attempts).isLessThanOrEqualTo(attempts.get(3));
+            assertThat(h.controller.writes()).as("status is not rewritten while the refusal stays the same").isEqualTo(writes);
+            List<Event> events = h.client.v1().events().inNamespace("default").list().getItems().stream()
+                    .filter(e -> "VerifyPayloadVersionFailed".equals(e.getReason())).toList();
+            assertThat(events).hasSize(1);
+            assertThat(events.get(0).getCount()).isGreaterThanOrEqualTo(tries - 1);
+        }
+    }
+
+    @Test
+    void aManifestTheApiKeepsRefusingKeepsOneProgressingMessageAndNoRewrites() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            String b = h.payloads.release("4.1.1", "4.1.1", true);
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            h.server.dispatcher().faults(Faults.share(ControllerHarness.CONTROLLER, 0, 1)
+                    .rejectWritesTo("/configmaps/settings", "ConfigMap \"settings\" is invalid: data: Too long"));
+            h.requestUpdate("4.1.1", b, false);
+            ClusterOperatorStatusCondition failing = await().atMost(Duration.ofSeconds(20)).until(() -> h.condition("Failing"),
+                    c -> "True".equals(c.getStatus()));
+            assertThat(failing.getReason()).isEqualTo("UpdatePayloadFailed");
+            String progressing = h.condition("Progressing").getMessage();
+            assertThat(progressing).startsWith("Unable to apply 4.1.1: Could not update ConfigMap \"test-ns/settings\"")
+                    .contains("ConfigMap \"settings\" is invalid: data: Too long");
+            long writes = h.controller.writes();
+            List<String> seen = new CopyOnWriteArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Thread.sleep(500); // several passes retried meanwhile
+                seen.add(h.condition("Progressing").getMessage());
+            }
+            assertThat(seen).containsOnly(progressing);
+            assertThat(h.controller.writes()).isEqualTo(writes);
+        }
+    }
+
+    @Test
+    void everyWriteConflictingOnItsFirstAttemptStillConverges() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            String b = h.payloads.release("4.1.1", "4.1.1", true);
+            h.server.dispatcher().faults(Faults.conflictOnFirstWrite(ControllerHarness.CONTROLLER));
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            h.requestUpdate("4.1.1", b, false);
+            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.1"));
+            assertThat(h.clusterVersion().getStatus().getHistory()).extracting(UpdateHistory::getVersion).containsExactly("4.1.1", "4.1.0");
+            assertThat(h.settingsData()).containsEntry("version", "4.1.1");
+            int conflicts = h.controllerRequests(r -> r.isWrite()).size() - (int) h.controller.writes();
+            assertThat(conflicts).as("writes refused once each").isPositive();
+        }
+    }
+
+    @Test
+    void aLeaseLostMidPassStopsEveryWriteAtOnce() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            String b = h.payloads.release("4.1.1", "4.1.1", true, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: later\n  namespace: test-ns\n"
+                    + "  annotations:\n" + FakePayloads.INCLUDED + "data: {a: b}\n");
+            WriteFence fence = new WriteFence();
+            AtomicBoolean lost = new AtomicBoolean();
+            Leadership.Timings fast = new Leadership.Timings(Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(300));
+            try (Leadership leadership = new Leadership(h.client, "upshift", "upshift-operator", "replica-a", fast,
+                    () -> h.start(ControllerHarness.options(a, dir.resolve("cache")), fence::client),
+                    () -> {
+                        fence.close(); // only the fence: the controller runs on, and must not get a write out
+                        lost.set(true);
+                    })) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+                h.holdOperator(true); // the update's pass waits on the operator: the Lease goes mid-pass
+                h.requestUpdate("4.1.1", b, false);
+                await().atMost(Duration.ofSeconds(10)).until(() -> "4.1.1".equals(h.settingsData().get("version")));
+                // another replica takes the Lease
+                h.client.leases().inNamespace("upshift").withName("upshift-operator").edit(l -> {
+                    l.getSpec().setHolderIdentity("replica-b");
+                    l.getSpec().setLeaseDurationSeconds(600);
+                    l.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+                    return l;
+                });
+                await("the loss noticed").atMost(Duration.ofSeconds(10)).untilTrue(lost);
+                int writes = h.controllerRequests(r -> r.isWrite()).size();
+                h.holdOperator(false); // the world moves on: a running controller would now write progress and the next run-level
+                Thread.sleep(3000);
+                assertThat(h.controllerRequests(r -> r.isWrite()).subList(writes, h.controllerRequests(r -> r.isWrite()).size())).isEmpty();
+                assertThat(h.client.configMaps().inNamespace("test-ns").withName("later").get()).isNull();
+            }
+        }
+    }
+}
