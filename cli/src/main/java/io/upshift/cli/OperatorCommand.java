@@ -113,7 +113,7 @@ final class OperatorCommand implements Callable<Integer> {
             ClusterVersionController c = ClusterVersionController.create(client, options,
                     new io.upshift.release.image.Releases(registry.credentials(), registry.insecure, w -> log.warn(w)),
                     new SignatureStores(HttpSignatureStore.defaultClient()),
-                    new UpdateClient(Duration.ofSeconds(60), new java.util.SplittableRandom(), w -> log.warn(w)), rules, Clock.systemUTC());
+                    new UpdateClient(Duration.ofSeconds(60), new java.util.SplittableRandom()), rules, Clock.systemUTC());
             c.start();
             return c;
         } catch (io.upshift.core.release.ReleaseException e) {

@@ -1,6 +1,7 @@
 package io.upshift.demo;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.upshift.testkit.EmbeddedApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -47,9 +48,17 @@ public final class DemoNodes implements AutoCloseable {
     });
     private PoolController controller;
 
-    public DemoNodes(KubernetesClient client, Path hosts, int masters, int workers, Duration reboot, Clock clock) {
-        this.client = client;
-        this.agentClient = NodeAgent.client(client.getConfiguration());
+    /** The pool controller's requests carry this User-Agent, the agents' {@link #AGENTS}. */
+    public static final String POOLS = "upshift-pools";
+    public static final String AGENTS = "upshift-agent";
+
+    private final KubernetesClient setup;
+
+    /** Nodes registered with {@code server}'s client; the pool controller and the agents talk with clients of their own. */
+    public DemoNodes(EmbeddedApiServer server, Path hosts, int masters, int workers, Duration reboot, Clock clock) {
+        this.setup = server.client();
+        this.client = server.client(POOLS);
+        this.agentClient = NodeAgent.client(server.config(AGENTS));
         this.hosts = hosts;
         this.masters = masters;
         this.workers = workers;
@@ -65,7 +74,7 @@ public final class DemoNodes implements AutoCloseable {
     }
 
     private void node(String name, String role, int index) {
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels("node-role.kubernetes.io/" + role, "")
+        setup.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).addToLabels("node-role.kubernetes.io/" + role, "")
                 .addToLabels(PoolMembers.ZONE_LABEL, "zone-" + (char) ('a' + index % 3))
                 .withCreationTimestamp(clock.instant().minusSeconds(60L * index).toString()).endMetadata()
                 .withNewSpec().endSpec()
@@ -91,12 +100,12 @@ public final class DemoNodes implements AutoCloseable {
 
     /** Every pool is Updated, to a config rendered by {@code version}'s controller. */
     public boolean updated(String version) {
-        List<MachineConfigPool> pools = client.resources(MachineConfigPool.class).list().getItems();
+        List<MachineConfigPool> pools = setup.resources(MachineConfigPool.class).list().getItems();
         return !pools.isEmpty() && pools.stream().allMatch(p -> {
             if (p.getStatus() == null || p.getStatus().getConfiguration() == null || p.getStatus().getConditions() == null) return false;
             boolean done = p.getStatus().getConditions().stream().anyMatch(c -> "Updated".equals(c.getType()) && "True".equals(c.getStatus()));
             String target = p.getStatus().getConfiguration().getName();
-            MachineConfig rendered = target == null ? null : client.resources(MachineConfig.class).withName(target).get();
+            MachineConfig rendered = target == null ? null : setup.resources(MachineConfig.class).withName(target).get();
             return done && rendered != null && rendered.getMetadata().getAnnotations() != null
                     && version.equals(rendered.getMetadata().getAnnotations().get(NodeAnnotations.RELEASE_IMAGE_VERSION));
         });
@@ -115,5 +124,7 @@ public final class DemoNodes implements AutoCloseable {
             if (controller != null) controller.close();
         }
         agentClient.close();
+        client.close();
+        setup.close();
     }
 }

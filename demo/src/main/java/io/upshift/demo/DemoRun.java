@@ -100,6 +100,11 @@ public final class DemoRun implements AutoCloseable {
         return server.requests().size();
     }
 
+    /** Passes over the task graph the current controller ran. */
+    public long controllerPasses() {
+        return controller.passes();
+    }
+
     /** API writes the current controller made. */
     public long controllerWrites() {
         return controller.writes();
@@ -126,7 +131,7 @@ public final class DemoRun implements AutoCloseable {
             restartController();
         });
         if (settings.hasNodes()) {
-            nodes = new DemoNodes(client, work.resolve("hosts"), settings.masters(), settings.workers(), settings.rolloutDelay().dividedBy(2), clock).start();
+            nodes = new DemoNodes(server, work.resolve("hosts"), settings.masters(), settings.workers(), settings.rolloutDelay().dividedBy(2), clock).start();
             cluster.handOver(DemoPayloads.MACHINE_CONFIG, nodes::release);
         }
         cluster.start();
@@ -192,7 +197,7 @@ public final class DemoRun implements AutoCloseable {
                     .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)));
             controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER))).build()).build();
             controller = ClusterVersionController.create(controllerClient, options, new Releases(DockerCredentials.none(), false, w -> { }),
-                    new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom(), w -> { }),
+                    new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom()),
                     rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock);
             controller.start();
         }

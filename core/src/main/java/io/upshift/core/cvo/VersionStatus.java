@@ -20,8 +20,8 @@ import java.util.TreeSet;
  */
 public final class VersionStatus {
 
-    /** Everything status is computed from; {@code current} is the cluster's status with the update graph's answer applied. */
-    public record Input(ClusterVersion cv, ClusterVersionStatus current, DesiredUpdates.Resolution resolution, SyncStatus sync,
+    /** Everything status is computed from. */
+    public record Input(ClusterVersion cv, DesiredUpdates.Resolution resolution, SyncStatus sync, UpdatesReport updates,
                         Upgradeable upgradeable, Capabilities capabilities, Instant now) {
     }
 
@@ -29,12 +29,13 @@ public final class VersionStatus {
     }
 
     public static ClusterVersionStatus next(Input in) {
-        ClusterVersionStatus s = copy(in.current());
+        ClusterVersionStatus s = copy(in.cv().getStatus());
         Instant now = in.now();
         s.setObservedGeneration(in.cv().getMetadata().getGeneration() == null ? 1L : in.cv().getMetadata().getGeneration());
         if (s.getVersionHash() == null) s.setVersionHash("");
         if (s.getDesired() == null) s.setDesired(new Release());
         if (s.getHistory() == null) s.setHistory(new ArrayList<>());
+        updates(s, in.updates(), now);
         capabilities(s, in.capabilities(), in.sync(), now);
         DesiredUpdates.Resolution r = in.resolution();
         set(s, "Invalid", r.valid() ? "False" : "True", r.valid() ? "" : r.invalidReason(), r.valid() ? "" : r.invalidMessage(), now);
@@ -49,6 +50,15 @@ public final class VersionStatus {
         set(s, "Upgradeable", u.status(), u.reason(), u.message(), now);
         if (Conditions.CLUSTER.find(s.getConditions(), "Available") == null) set(s, "Available", "False", "", "", now);
         return s;
+    }
+
+    /** RetrievedUpdates and the update lists, when the update graph said something new. */
+    private static void updates(ClusterVersionStatus s, UpdatesReport r, Instant now) {
+        if (!r.changed()) return;
+        set(s, "RetrievedUpdates", r.status(), r.reason(), r.message(), now);
+        if (r.lists() == null) return;
+        s.setAvailableUpdates(r.lists().available());
+        s.setConditionalUpdates(r.lists().conditional());
     }
 
     /** The accepted release becomes status.desired and, unless history[0] already is it, a new Partial history entry. */

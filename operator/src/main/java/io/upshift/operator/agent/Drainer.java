@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Drains a node through the Eviction API (policy/v1), so PodDisruptionBudgets are honoured: DaemonSet and static
@@ -19,6 +20,7 @@ import java.util.function.Consumer;
  * refusals have lasted 10 minutes, until {@code drainTimeout}.
  */
 final class Drainer {
+    private static final Logger LOG = LoggerFactory.getLogger(Drainer.class);
     private static final Duration SLOW_AFTER = Duration.ofMinutes(10);
 
     /** The outcome: drained, or the pods still refused when time ran out. */
@@ -28,15 +30,13 @@ final class Drainer {
     private final KubernetesClient client;
     private final Clock clock;
     private final AgentOptions options;
-    private final Consumer<String> log;
     private final BiConsumer<String, String> firstRefusal;
 
     /** @param firstRefusal told the first refused pod of a drain and the budget that refused it */
-    Drainer(KubernetesClient client, Clock clock, AgentOptions options, Consumer<String> log, BiConsumer<String, String> firstRefusal) {
+    Drainer(KubernetesClient client, Clock clock, AgentOptions options, BiConsumer<String, String> firstRefusal) {
         this.client = client;
         this.clock = clock;
         this.options = options;
-        this.log = log;
         this.firstRefusal = firstRefusal;
     }
 
@@ -50,7 +50,7 @@ final class Drainer {
             for (Pod pod : pods) {
                 String name = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
                 if (client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).evict()) {
-                    log.accept("nodes/" + node + ": evicted pod " + name);
+                    LOG.info("nodes/{}: evicted pod {}", node, name);
                 } else {
                     if (refused.isEmpty() && refusedSince == null) firstRefusal.accept(name, budgetOf(pod));
                     refused.add(name);
@@ -60,7 +60,7 @@ final class Drainer {
             Instant now = clock.instant();
             if (refusedSince == null) refusedSince = now;
             if (!now.isBefore(start.plus(options.drainTimeout()))) return new Result(false, refused);
-            log.accept("nodes/" + node + ": eviction refused (disruption budget) for " + String.join(", ", refused) + "; retrying");
+            LOG.info("nodes/{}: eviction refused (disruption budget) for {}; retrying", node, String.join(", ", refused));
             Duration wait = Duration.between(refusedSince, now).compareTo(SLOW_AFTER) >= 0 ? options.drainSlowRetry() : options.drainRetry();
             Thread.sleep(Math.max(1, Math.min(wait.toMillis(), Duration.between(now, start.plus(options.drainTimeout())).toMillis())));
         }

@@ -79,7 +79,7 @@ public final class NodeAgent implements AutoCloseable {
         this.options = options;
         this.clock = clock;
         this.events = new Events(client, clock, "v1", "Node", nodeName, "upshift-agent");
-        this.drainer = new Drainer(client, clock, options, LOG::info, (pod, budget) ->
+        this.drainer = new Drainer(client, clock, options, (pod, budget) ->
                 events.warning(DrainBlocks.REASON, "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod));
         this.thread = new Thread(this::run, "agent-" + nodeName);
         this.thread.setDaemon(true);

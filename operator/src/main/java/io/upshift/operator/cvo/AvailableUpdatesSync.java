@@ -10,7 +10,7 @@ import io.fabric8.openshift.api.model.config.v1.ConditionalUpdateRisk;
 import io.fabric8.openshift.api.model.config.v1.PromQLClusterCondition;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.core.cvo.DesiredUpdates;
-import io.upshift.core.cvo.StatusConditions;
+import io.upshift.core.cvo.UpdatesReport;
 import io.upshift.core.graph.Risk;
 import io.upshift.core.risk.MatchCache;
 import io.upshift.core.risk.RiskCondition;
@@ -49,31 +49,28 @@ final class AvailableUpdatesSync {
         this.clock = clock;
     }
 
-    /** Refreshes when due and writes the outcome into {@code status}; returns when the next refresh is due. */
-    Instant sync(ClusterVersion cv, ClusterVersionStatus status) {
+    /** Refreshes when due; returns what status should show of it. {@code desired} names the risks the administrator accepts. */
+    UpdatesReport sync(ClusterVersion cv, DesiredUpdates.Resolution desired) {
         Instant now = clock.instant();
+        ClusterVersionStatus status = cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
         String version = status.getDesired() == null ? "" : status.getDesired().getVersion();
         UpdatesRequest request = new UpdatesRequest(cv.getSpec().getUpstream(), cv.getSpec().getChannel(), "amd64",
                 cv.getSpec().getClusterID(), version == null ? "" : version);
         if (state == null) state = AvailableUpdates.seed(request, null, now); // status keeps its lists until the first answer
         AvailableUpdates before = state;
         state = client.refresh(state, request, now);
-        if (state == before && status.getConditions() != null && Conditions.CLUSTER.find(status.getConditions(), "RetrievedUpdates") != null) {
-            return state.nextRefresh();
+        if (state == before && Conditions.CLUSTER.find(status.getConditions(), "RetrievedUpdates") != null) {
+            return UpdatesReport.unchanged(state.nextRefresh());
         }
-        status.setConditions(StatusConditions.set(status.getConditions(), "RetrievedUpdates", state.status(), state.reason(), state.message(), now));
         var current = state.current(request, now);
         if (current.isEmpty()) {
-            if (!"True".equals(state.status())) {
-                status.setAvailableUpdates(null);
-                status.setConditionalUpdates(null);
-            }
-            return state.nextRefresh();
+            // no answer to show: a failure clears the lists, anything else leaves them as they are
+            UpdatesReport.Lists lists = "True".equals(state.status()) ? null : new UpdatesReport.Lists(null, null);
+            return new UpdatesReport(true, state.status(), state.reason(), state.message(), lists, state.nextRefresh());
         }
         RetrievedUpdates u = current.get();
         List<Release> available = new ArrayList<>();
         for (Target t : u.available()) available.add(release(t));
-        DesiredUpdates.Resolution desired = DesiredUpdates.resolve(cv, null);
         Set<String> accept = new HashSet<>(desired.valid() ? desired.target().acceptRisks() : List.of());
         Map<String, RiskCondition> applies = new HashMap<>();
         List<ConditionalUpdate> conditional = new ArrayList<>();
@@ -89,9 +86,8 @@ final class AvailableUpdatesSync {
             conditional.add(cu);
             if ("True".equals(rec.status())) available.add(release(c.release())); // Recommended=True is offered plainly too
         }
-        status.setAvailableUpdates(available);
-        status.setConditionalUpdates(conditional.isEmpty() ? null : conditional);
-        return state.nextRefresh();
+        return new UpdatesReport(true, state.status(), state.reason(), state.message(),
+                new UpdatesReport.Lists(available, conditional.isEmpty() ? null : conditional), state.nextRefresh());
     }
 
     /** The Recommended condition status held for {@code version}, if any. */

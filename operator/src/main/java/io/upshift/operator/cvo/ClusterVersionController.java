@@ -9,6 +9,7 @@ import io.upshift.core.capability.Capabilities;
 import io.upshift.core.cvo.CapabilitySets;
 import io.upshift.core.cvo.DesiredUpdates;
 import io.upshift.core.cvo.SyncStatus;
+import io.upshift.core.cvo.UpdatesReport;
 import io.upshift.core.cvo.Upgradeable;
 import io.upshift.core.cvo.VersionStatus;
 import io.upshift.core.inclusion.ComponentOverride;
@@ -65,7 +66,7 @@ public final class ClusterVersionController implements AutoCloseable {
      */
     public static ClusterVersionController create(KubernetesClient client, ControllerOptions options, Releases releases, SignatureStores stores,
                                                   UpdateClient updateClient, RuleMatcher rules, Clock clock) {
-        PayloadSource payloads = new RegistryPayloads(releases, options.payloadCache(), client, stores, w -> LOG.warn("payload: {}", w));
+        PayloadSource payloads = new RegistryPayloads(releases, options.payloadCache(), client, stores);
         return new ClusterVersionController(client, options, payloads, new AvailableUpdatesSync(updateClient, rules, clock), clock);
     }
 
@@ -138,10 +139,9 @@ public final class ClusterVersionController implements AutoCloseable {
         SyncStatus sync = worker.status();
         Capabilities capabilities = enabledCapabilities(cv, sync.implicitlyEnabled());
         if (resolution.valid()) worker.update(new SyncWorker.Work(resolution.target(), overrides(cv), capabilities));
-        ClusterVersionStatus current = cv.getStatus() == null ? new ClusterVersionStatus()
-                : Mappers.JSON.convertValue(Mappers.JSON.valueToTree(cv.getStatus()), ClusterVersionStatus.class);
-        scheduleRefresh(updates.sync(cv, current), now);
-        ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, current, resolution, sync,
+        UpdatesReport graph = updates.sync(cv, resolution);
+        scheduleRefresh(graph.nextRefresh(), now);
+        ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph,
                 Upgradeable.of(caches.operators(), cv.getSpec().getOverrides()), capabilities, now));
         Duration held = recorder.record(cv, next, caches.clusterVersionCrd());
         if (!held.isZero()) queue.addAfter(KEY, held);
@@ -176,6 +176,11 @@ public final class ClusterVersionController implements AutoCloseable {
         cv.getSpec().getOverrides().forEach(o -> out.add(new ComponentOverride(o.getKind(), o.getGroup(), o.getNamespace(), o.getName(),
                 Boolean.TRUE.equals(o.getUnmanaged()))));
         return out;
+    }
+
+    /** Passes over the task graph this controller ran (of any mode). */
+    public long passes() {
+        return worker.passes();
     }
 
     /** API writes (creates, updates, deletes, status) this controller made: for the no-write-when-level tests. */

@@ -77,12 +77,13 @@ final class GraphPass {
             throws InterruptedException {
         TaskGraph graph = TaskGraph.build(payload.manifests(), mode, attempt);
         int workers = mode == Mode.RECONCILING ? options.reconcilingWorkers() : mode == Mode.INITIALIZING ? graph.nodes().size() : options.updatingWorkers();
-        int floor = mode == Mode.RECONCILING ? 0 : alreadyDone(payload, rules, mode);
-        precreateOperators(payload, rules, mode);
+        Set<Manifest> included = included(payload, rules);
+        int floor = mode == Mode.RECONCILING ? 0 : alreadyDone(payload, included, mode);
+        precreateOperators(payload, included, mode);
         AtomicInteger done = new AtomicInteger();
         GraphRun.Result result = GraphRun.run(graph, Math.max(1, workers), pool, t -> cancelled.getAsBoolean() ? Optional.of(cancelledError(t))
-                : runTask(t, payload, mode, rules, cancelled), () -> progress.accept(new Progress(Math.max(floor, done.incrementAndGet()),
-                graph.taskCount(), sorted(waitingOn))));
+                : included.contains(t.manifest()) ? runTask(t, payload, mode, cancelled) : Optional.empty(),
+                () -> progress.accept(new Progress(Math.max(floor, done.incrementAndGet()), graph.taskCount(), sorted(waitingOn))));
         if (!result.complete()) {
             LOG.info("clusterversion/version: {} pass for {}: {} of {} done; {} errors{}{}", mode, payload.version(), result.done(), graph.taskCount(),
                     result.errors().size(), result.errors().isEmpty() ? "" : ", first: " + result.errors().get(0).message(),
@@ -91,10 +92,17 @@ final class GraphPass {
         return new Outcome(Math.max(floor, result.done()), graph.taskCount(), result.errors(), waitingNames(result.errors()), result.complete());
     }
 
+    /** The manifests the cluster's overrides and capabilities let apply this pass, decided once per pass. */
+    private static Set<Manifest> included(Payload payload, InclusionRules rules) {
+        Set<Manifest> out = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Manifest m : payload.manifests()) if (Inclusion.decide(m, rules).included()) out.add(m);
+        return out;
+    }
+
     /** ClusterOperators are created first, so that they are visible (and report) before their run-level comes. */
-    private void precreateOperators(Payload payload, InclusionRules rules, Mode mode) {
+    private void precreateOperators(Payload payload, Set<Manifest> included, Mode mode) {
         for (Manifest m : payload.manifests()) {
-            if ("ClusterOperator".equals(m.kind()) && Inclusion.decide(m, rules).included()) {
+            if ("ClusterOperator".equals(m.kind()) && included.contains(m)) {
                 try {
                     applier.apply(m, mode);
                 } catch (KubernetesClientException e) {
@@ -108,11 +116,11 @@ final class GraphPass {
      * Tasks already done when a pass starts: what a restarted controller, or the next pass, reports as done from the
      * start instead of counting up from 0 again. Reads only.
      */
-    private int alreadyDone(Payload payload, InclusionRules rules, Mode mode) {
+    private int alreadyDone(Payload payload, Set<Manifest> included, Mode mode) {
         int n = 0;
         for (Manifest m : payload.manifests()) {
             try {
-                if (!Inclusion.decide(m, rules).included()) n++;
+                if (!included.contains(m)) n++;
                 else if (applier.applied(m) && ("ClusterOperator".equals(m.kind()) ? operatorLevel(m, mode).isEmpty() : readiness(m, null).isEmpty())) n++;
             } catch (KubernetesClientException | IllegalArgumentException e) {
                 // counted as not done; the pass itself will report what is wrong
@@ -121,9 +129,8 @@ final class GraphPass {
         return n;
     }
 
-    private Optional<TaskError> runTask(Task t, Payload payload, Mode mode, InclusionRules rules, BooleanSupplier cancelled) {
+    private Optional<TaskError> runTask(Task t, Payload payload, Mode mode, BooleanSupplier cancelled) {
         Manifest m = t.manifest();
-        if (!Inclusion.decide(m, rules).included()) return Optional.empty();
         String name = "ClusterOperator".equals(m.kind()) ? m.name() : Readiness.describe(m);
         // As the reference's per-task backoff: a failed API call (a conflict included: the next try reads again and
         // recomputes) is tried a few times before the task fails.

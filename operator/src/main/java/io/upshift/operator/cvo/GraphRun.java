@@ -25,6 +25,10 @@ final class GraphRun {
         }
     }
 
+    /** How one node of the graph ended: its id, and its error (null when all its tasks were done). */
+    private record NodeOutcome(int id, TaskError error) {
+    }
+
     private GraphRun() {
     }
 
@@ -35,13 +39,13 @@ final class GraphRun {
         int[] waiting = new int[n];
         boolean[] blocked = new boolean[n];
         for (TaskGraph.Node node : graph.nodes()) waiting[node.id()] = node.in().size();
-        ExecutorCompletionService<Object[]> done = new ExecutorCompletionService<>(pool);
+        ExecutorCompletionService<NodeOutcome> done = new ExecutorCompletionService<>(pool);
         List<Integer> ready = new ArrayList<>(graph.roots());
         List<TaskError> errors = new ArrayList<>();
         AtomicInteger tasksDone = new AtomicInteger();
         boolean[] started = new boolean[n];
         int running = 0;
-        List<Future<Object[]>> futures = new ArrayList<>();
+        List<Future<NodeOutcome>> futures = new ArrayList<>();
         try {
             while (!ready.isEmpty() || running > 0) {
                 while (!ready.isEmpty() && running < workers) {
@@ -51,27 +55,26 @@ final class GraphRun {
                     futures.add(done.submit(() -> {
                         for (Task t : graph.nodes().get(id).tasks()) {
                             Optional<TaskError> e = apply.apply(t);
-                            if (e.isPresent()) return new Object[] {id, e.get()};
+                            if (e.isPresent()) return new NodeOutcome(id, e.get());
                             tasksDone.incrementAndGet();
                             progress.run();
                         }
-                        return new Object[] {id, null};
+                        return new NodeOutcome(id, null);
                     }));
                 }
-                Object[] r;
+                NodeOutcome r;
                 try {
                     r = done.take().get();
                 } catch (java.util.concurrent.ExecutionException e) {
                     throw new IllegalStateException("task runner failed: " + e.getCause(), e.getCause());
                 }
                 running--;
-                int id = (Integer) r[0];
-                if (r[1] != null) {
-                    errors.add((TaskError) r[1]);
-                    blockDescendants(graph, id, blocked);
+                if (r.error() != null) {
+                    errors.add(r.error());
+                    blockDescendants(graph, r.id(), blocked);
                     continue;
                 }
-                for (int next : graph.nodes().get(id).out()) {
+                for (int next : graph.nodes().get(r.id()).out()) {
                     if (--waiting[next] == 0 && !blocked[next]) ready.add(next);
                 }
             }

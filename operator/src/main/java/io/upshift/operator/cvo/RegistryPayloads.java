@@ -21,7 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Release payloads from registries and OCI layouts: pulled once per digest into a cache directory (a restart reuses
@@ -33,14 +34,13 @@ final class RegistryPayloads implements PayloadSource {
     private final Path cache;
     private final KubernetesClient client;
     private final SignatureStores stores;
-    private final Consumer<String> warnings;
+    private static final Logger LOG = LoggerFactory.getLogger(RegistryPayloads.class);
 
-    RegistryPayloads(Releases releases, Path cache, KubernetesClient client, SignatureStores stores, Consumer<String> warnings) {
+    RegistryPayloads(Releases releases, Path cache, KubernetesClient client, SignatureStores stores) {
         this.releases = releases;
         this.cache = cache;
         this.client = client;
         this.stores = stores;
-        this.warnings = warnings;
     }
 
     @Override
@@ -59,7 +59,7 @@ final class RegistryPayloads implements PayloadSource {
             ResolvedImage image = releases.extract(ref, dir, ImageStore.Progress.NONE);
             if (!image.digest().equals(ref.digest())) throw new ReleaseException(Reason.BLOB_DIGEST_MISMATCH, pullspec + " resolved to " + image.digest());
         }
-        return PayloadLoader.load(dir, pullspec, rules, warnings);
+        return PayloadLoader.load(dir, pullspec, rules, w -> LOG.warn("release {}: {}", pullspec, w));
     }
 
     /** Cluster ConfigMaps first, then {@code specStores} when set, else the verification ConfigMap's own stores. */

@@ -60,6 +60,7 @@ final class SyncWorker implements AutoCloseable {
     private Acceptance.Accepted accepted;
     private int failures;
     private int reconcileAttempt;
+    private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
 
     SyncWorker(Acceptance acceptance, GraphPass pass, ClusterCaches caches, Changes changes, ControllerOptions options, Clock clock,
                Consumer<SyncStatus> report) {
@@ -90,6 +91,11 @@ final class SyncWorker implements AutoCloseable {
 
     SyncStatus status() {
         return status;
+    }
+
+    /** Passes over the task graph run so far. */
+    long passes() {
+        return passes.get();
     }
 
     private void run() {
@@ -135,6 +141,7 @@ final class SyncWorker implements AutoCloseable {
         GraphPass.Outcome outcome = pass.run(accepted.payload(), mode, reconcileAttempt, work.rules(),
                 p -> publish(status.withProgress(mode, p.done(), p.total(), p.waitingOn())), this::workChanged);
         if (mode == Mode.RECONCILING) reconcileAttempt++;
+        passes.incrementAndGet();
         if (workChanged() && !outcome.complete()) return; // cancelled: the new work decides what to report
         Instant now = clock.instant();
         Failing failing = outcome.complete() ? Failing.NONE : Failing.of(outcome.errors(), now, options.thresholds());

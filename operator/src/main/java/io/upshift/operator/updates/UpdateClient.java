@@ -17,7 +17,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.random.RandomGenerator;
 
 /**
@@ -33,13 +34,12 @@ public final class UpdateClient {
     private final HttpClient http;
     private final Duration timeout;
     private final RandomGenerator random;
-    private final Consumer<String> warnings;
+    private static final Logger LOG = LoggerFactory.getLogger(UpdateClient.class);
 
-    public UpdateClient(Duration timeout, RandomGenerator random, Consumer<String> warnings) {
+    public UpdateClient(Duration timeout, RandomGenerator random) {
         this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
         this.timeout = timeout;
         this.random = random;
-        this.warnings = warnings;
     }
 
     /** The next state: unchanged when no refresh is due, else the outcome of one attempt. */
@@ -80,6 +80,6 @@ public final class UpdateClient {
         } catch (GraphException e) {
             throw new UpdatesException("ResponseInvalid", e.getMessage(), e);
         }
-        return GraphUpdates.compute(graph, SemVer.parse(request.version()), request.channel(), warnings);
+        return GraphUpdates.compute(graph, SemVer.parse(request.version()), request.channel(), w -> LOG.warn("update graph {}: {}", request.uri(), w));
     }
 }

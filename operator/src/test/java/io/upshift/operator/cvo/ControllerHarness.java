@@ -77,7 +77,7 @@ final class ControllerHarness implements AutoCloseable {
             throw new RuleMatcher.RuleException("no Prometheus here");
         };
         controller = new ClusterVersionController(controllerClient, options, payloads,
-                new AvailableUpdatesSync(new UpdateClient(Duration.ofSeconds(1), new SplittableRandom(1), w -> { }), noPrometheus, Clock.systemUTC()),
+                new AvailableUpdatesSync(new UpdateClient(Duration.ofSeconds(1), new SplittableRandom(1)), noPrometheus, Clock.systemUTC()),
                 Clock.systemUTC());
         controller.start();
         return controller;

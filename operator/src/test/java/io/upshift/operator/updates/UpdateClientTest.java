@@ -30,7 +30,7 @@ class UpdateClientTest {
     final AtomicReference<String> body = new AtomicReference<>(GRAPH);
     final AtomicInteger status = new AtomicInteger(200), requests = new AtomicInteger();
     final AtomicReference<String> query = new AtomicReference<>();
-    final UpdateClient client = new UpdateClient(Duration.ofSeconds(2), new SplittableRandom(1), w -> { });
+    final UpdateClient client = new UpdateClient(Duration.ofSeconds(2), new SplittableRandom(1));
 
     @BeforeEach
     void start() throws Exception {
