@@ -59,6 +59,8 @@ public final class ClusterVersionController implements AutoCloseable {
     private volatile boolean stopping;
     private boolean reportedMissing;
     private Instant refreshScheduled = Instant.MIN;
+    private final java.util.concurrent.atomic.AtomicBoolean progressPending = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean operatorsPending = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * A controller pulling releases with {@code releases}, reading signature stores with {@code stores}, asking the
@@ -75,8 +77,11 @@ public final class ClusterVersionController implements AutoCloseable {
         this.updates = updates;
         this.clock = clock;
         this.caches = new ClusterCaches(client, () -> {
-            changes.signal();
+            changes.signal(ClusterCaches.KEY);
             queue.add(KEY);
+        }, () -> {
+            // ClusterOperators change by the hundred during an update; Upgradeable follows within a second
+            if (operatorsPending.compareAndSet(false, true)) queue.addAfter(KEY, Duration.ofSeconds(1));
         });
         this.liveCache = new LiveCache(client, changes);
         this.applier = new ManifestApplier(client, liveCache);
@@ -88,7 +93,11 @@ public final class ClusterVersionController implements AutoCloseable {
             return t;
         });
         this.worker = new SyncWorker(new Acceptance(payloads, events), new GraphPass(applier, liveCache, changes, pool, options, clock),
-                caches, changes, options, clock, s -> queue.add(KEY));
+                caches, changes, options, clock, (s, progressOnly) -> {
+                    // a task done moves only the count, which status shows at most once per progress interval
+                    if (!progressOnly) queue.add(KEY);
+                    else if (progressPending.compareAndSet(false, true)) queue.addAfter(KEY, options.progressInterval());
+                });
         this.loop = new Thread(this::run, "cluster-version-controller");
         this.loop.setDaemon(true);
     }
@@ -132,6 +141,8 @@ public final class ClusterVersionController implements AutoCloseable {
      * when due, and the status that follows written when it differs from the cluster's.
      */
     void sync() {
+        progressPending.set(false);
+        operatorsPending.set(false);
         ClusterVersion cv = caches.clusterVersion();
         if (!exists(cv)) return;
         Instant now = clock.instant();

@@ -75,18 +75,25 @@ final class GraphPass {
 
     Outcome run(Payload payload, Mode mode, int attempt, InclusionRules rules, Consumer<Progress> progress, BooleanSupplier cancelled)
             throws InterruptedException {
+        long start = System.nanoTime();
         TaskGraph graph = TaskGraph.build(payload.manifests(), mode, attempt);
         int workers = mode == Mode.RECONCILING ? options.reconcilingWorkers() : mode == Mode.INITIALIZING ? graph.nodes().size() : options.updatingWorkers();
         Set<Manifest> included = included(payload, rules);
         int floor = mode == Mode.RECONCILING ? 0 : alreadyDone(payload, included, mode);
+        long counted = System.nanoTime();
         precreateOperators(payload, included, mode);
+        LOG.debug("{} pass for {}: {} already done, counted in {} ms; operators created in {} ms", mode, payload.version(), floor,
+                (counted - start) / 1_000_000, (System.nanoTime() - counted) / 1_000_000);
         AtomicInteger done = new AtomicInteger();
         GraphRun.Result result = GraphRun.run(graph, Math.max(1, workers), pool, t -> cancelled.getAsBoolean() ? Optional.of(cancelledError(t))
                 : included.contains(t.manifest()) ? runTask(t, payload, mode, cancelled) : Optional.empty(),
                 () -> progress.accept(new Progress(Math.max(floor, done.incrementAndGet()), graph.taskCount(), sorted(waitingOn))));
-        if (!result.complete()) {
-            LOG.info("clusterversion/version: {} pass for {}: {} of {} done; {} errors{}{}", mode, payload.version(), result.done(), graph.taskCount(),
-                    result.errors().size(), result.errors().isEmpty() ? "" : ", first: " + result.errors().get(0).message(),
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        if (result.complete()) {
+            LOG.info("clusterversion/version: {} pass for {} complete in {} ms ({} tasks)", mode, payload.version(), ms, graph.taskCount());
+        } else {
+            LOG.info("clusterversion/version: {} pass for {} ended after {} ms: {} of {} done; {} errors{}{}", mode, payload.version(), ms, result.done(),
+                    graph.taskCount(), result.errors().size(), result.errors().isEmpty() ? "" : ", first: " + result.errors().get(0).message(),
                     result.notStarted().isEmpty() ? "" : "; " + result.notStarted().size() + " incomplete task nodes, beginning with " + result.notStarted().get(0));
         }
         return new Outcome(Math.max(floor, result.done()), graph.taskCount(), result.errors(), waitingNames(result.errors()), result.complete());
@@ -155,14 +162,15 @@ final class GraphPass {
         return awaitReady(m, name, mode, written, cancelled);
     }
 
-    /** Waits, woken by each cache change, until the object is ready, fails, or {@code taskWait} passes. */
+    /** Waits, woken by each change of its object in the cache, until the object is ready, fails, or {@code taskWait} passes. */
     private Optional<TaskError> awaitReady(Manifest m, String name, Mode mode, GenericKubernetesResource written, BooleanSupplier cancelled) {
         long deadline = System.nanoTime() + options.taskWait().toNanos();
         boolean isOperator = "ClusterOperator".equals(m.kind());
         if (isOperator) waitingOn.add(m.name());
         try {
+            String key = LiveCache.key(m);
             while (true) {
-                long seen = changes.seen();
+                long seen = changes.seen(key);
                 Optional<TaskError> e;
                 try {
                     e = isOperator ? operatorLevel(m, mode) : readiness(m, written);
@@ -171,12 +179,13 @@ final class GraphPass {
                 }
                 if (e.isEmpty()) {
                     unlevelSince.remove(name);
+                    LOG.debug("{}: ready after {} ms", name, (System.nanoTime() - deadline + options.taskWait().toNanos()) / 1_000_000);
                     return e;
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || cancelled.getAsBoolean() || e.get().effect() == OperatorLevel.Effect.FAIL && !isOperator) return e;
                 try {
-                    changes.await(seen, Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
+                    changes.await(key, seen, Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
                     return e;

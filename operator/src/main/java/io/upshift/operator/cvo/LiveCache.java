@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads of the objects a payload applies, served from informer caches (one per kind, started on first use and
  * waited for until filled) instead of one API request per object per pass; every change they see is signalled to
- * {@code changes}, so that tasks waiting for an object wake at once. A kind that cannot be watched yet (its CRD is not
+ * {@code changes} under the object's key, so that a task waiting for an object wakes at once. A kind that cannot be watched yet (its CRD is not
  * established), or whose watch is down, is read from the API directly. Writes never go through here.
  */
 final class LiveCache implements ObjectReader, AutoCloseable {
@@ -32,19 +32,29 @@ final class LiveCache implements ObjectReader, AutoCloseable {
         this.signal = new ResourceEventHandler<>() {
             @Override
             public void onAdd(GenericKubernetesResource obj) {
-                changes.signal();
+                changes.signal(key(obj));
             }
 
             @Override
             public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-                changes.signal();
+                changes.signal(key(newObj));
             }
 
             @Override
             public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
-                changes.signal();
+                changes.signal(key(obj));
             }
         };
+    }
+
+    /** The key {@link Changes} knows the manifest's object by. */
+    static String key(Manifest m) {
+        return Changes.key(m.apiVersion(), m.kind(), m.namespace(), m.name());
+    }
+
+    private static String key(GenericKubernetesResource o) {
+        String ns = o.getMetadata().getNamespace();
+        return Changes.key(o.getApiVersion(), o.getKind(), ns == null ? "" : ns, o.getMetadata().getName());
     }
 
     /** The object as last seen by its kind's informer; from the API when the kind has none. */

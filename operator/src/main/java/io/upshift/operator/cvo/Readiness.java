@@ -4,6 +4,7 @@ import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.cvo.OperatorLevel;
 import io.upshift.core.payload.Manifest;
 
@@ -45,13 +46,14 @@ final class Readiness {
         long generation = o.path("metadata").path("generation").asLong(0);
         switch (m.group() + "/" + m.kind()) {
             case "apps/Deployment": {
-                if (condition(status, "Progressing", "False", "ProgressDeadlineExceeded")) {
+                JsonNode conditions = status.path("conditions");
+                if (Conditions.JSON.isFalse(conditions, "Progressing") && "ProgressDeadlineExceeded".equals(Conditions.JSON.reason(conditions, "Progressing"))) {
                     return new NotReady("WorkloadNotProgressing", describe(m) + " is not progressing: " + message(status, "Progressing"), OperatorLevel.Effect.FAIL);
                 }
                 long replicas = o.path("spec").path("replicas").asLong(1);
                 boolean done = status.path("observedGeneration").asLong(-1) >= generation
                         && status.path("updatedReplicas").asLong(0) >= replicas && status.path("availableReplicas").asLong(0) >= replicas
-                        && condition(status, "Available", "True", null);
+                        && Conditions.JSON.isTrue(conditions, "Available");
                 return done ? null : new NotReady("WorkloadNotAvailable", describe(m) + " is not yet available with all replicas updated", OperatorLevel.Effect.NONE);
             }
             case "apps/DaemonSet": {
@@ -62,13 +64,13 @@ final class Readiness {
             }
             case "batch/Job": {
                 if (status.path("succeeded").asLong(0) >= 1) return null;
-                if (condition(status, "Failed", "True", null)) {
+                if (Conditions.JSON.isTrue(status.path("conditions"), "Failed")) {
                     return new NotReady("JobFailed", describe(m) + " failed: " + message(status, "Failed"), OperatorLevel.Effect.FAIL);
                 }
                 return new NotReady("JobNotComplete", describe(m) + " has not completed", OperatorLevel.Effect.NONE);
             }
             case "apiextensions.k8s.io/CustomResourceDefinition":
-                return condition(status, "Established", "True", null) ? null
+                return Conditions.JSON.isTrue(status.path("conditions"), "Established") ? null
                         : new NotReady("CustomResourceDefinitionNotEstablished", describe(m) + " is not yet established", OperatorLevel.Effect.NONE);
             default:
                 return null;
@@ -79,16 +81,9 @@ final class Readiness {
         return m.kind() + " \"" + (m.namespace().isEmpty() ? "" : m.namespace() + "/") + m.name() + "\"";
     }
 
-    private static boolean condition(JsonNode status, String type, String value, String reason) {
-        for (JsonNode c : status.path("conditions")) {
-            if (type.equals(c.path("type").asText()) && value.equals(c.path("status").asText())
-                    && (reason == null || reason.equals(c.path("reason").asText()))) return true;
-        }
-        return false;
-    }
 
     private static String message(JsonNode status, String type) {
-        for (JsonNode c : status.path("conditions")) if (type.equals(c.path("type").asText())) return c.path("message").asText("");
-        return "";
+        JsonNode c = Conditions.JSON.find(status.path("conditions"), type);
+        return c == null ? "" : c.path("message").asText("");
     }
 }

@@ -11,6 +11,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.upshift.api.json.Mappers;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.core.cvo.StatusConditions;
+import io.upshift.core.merge.Semantic;
 import io.upshift.operator.cluster.Events;
 import java.io.ByteArrayInputStream;
 import java.time.Clock;
@@ -65,17 +66,23 @@ final class StatusRecorder {
         if (writtenFrom.equals(cv.getMetadata().getResourceVersion())) return Duration.ZERO; // its watch event brings us back
         useSchemaOf(crd);
         Instant now = clock.instant();
-        ObjectNode fitted = fit(cv, capabilitiesFitted(status, now), now);
-        JsonNode current = Mappers.JSON.valueToTree(cv.getStatus());
-        if (fitted.get("status").equals(withExplicitNulls(current))) return Duration.ZERO;
+        ClusterVersionStatus candidate = capabilitiesFitted(status, now);
+        JsonNode current = withExplicitNulls(Mappers.JSON.valueToTree(cv.getStatus()));
+        // cheap checks first: validating against the CRD costs more than all the rest of a sync
+        JsonNode unvalidated = withExplicitNulls(Mappers.JSON.valueToTree(candidate));
+        if (without(current, "StatusReported").equals(without(unvalidated, "StatusReported"))) return Duration.ZERO;
         Duration wait = Duration.between(now, lastWrite.plus(progressInterval));
-        if (!wait.isNegative() && !wait.isZero() && onlyProgressMoved(current, fitted.get("status"))) return wait;
+        if (!wait.isNegative() && !wait.isZero() && without(current, "Progressing", "StatusReported")
+                .equals(without(unvalidated, "Progressing", "StatusReported"))) return wait;
+        ObjectNode fitted = fit(cv, candidate, now);
+        if (fitted.get("status").equals(current)) return Duration.ZERO;
         GenericKubernetesResource written = client.genericKubernetesResources(LiveObjects.context("config.openshift.io/v1", "ClusterVersion", false))
                 .resource(Mappers.JSON.convertValue(fitted, GenericKubernetesResource.class)).updateStatus();
         writes.incrementAndGet();
         lastWrite = now;
         writtenFrom = cv.getMetadata().getResourceVersion();
-        LOG.debug("clusterversion/{}: status written (resourceVersion {})", cv.getMetadata().getName(), written.getMetadata().getResourceVersion());
+        LOG.debug("clusterversion/{}: status written (resourceVersion {}), {} changed", cv.getMetadata().getName(),
+                written.getMetadata().getResourceVersion(), Semantic.difference(current, fitted.get("status"), ".status"));
         return Duration.ZERO;
     }
 
@@ -162,15 +169,14 @@ final class StatusRecorder {
         return copy;
     }
 
-    private static boolean onlyProgressMoved(JsonNode current, JsonNode next) {
-        return withoutProgressing(current).equals(withoutProgressing(next));
-    }
-
-    private static JsonNode withoutProgressing(JsonNode status) {
+    /** The status without the conditions of these types. */
+    private static JsonNode without(JsonNode status, String... types) {
         if (!(status instanceof ObjectNode s)) return status;
         ObjectNode copy = s.deepCopy();
         if (copy.get("conditions") instanceof ArrayNode conditions) {
-            for (int i = conditions.size() - 1; i >= 0; i--) if ("Progressing".equals(conditions.get(i).path("type").asText())) conditions.remove(i);
+            for (int i = conditions.size() - 1; i >= 0; i--) {
+                if (java.util.Arrays.asList(types).contains(conditions.get(i).path("type").asText())) conditions.remove(i);
+            }
         }
         return copy;
     }

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,10 +33,26 @@ final class SyncWorker implements AutoCloseable {
     /** How long a reported acceptance may take to show in the cluster before the worker looks at its work again. */
     private static final Duration RECORDING = Duration.ofSeconds(30);
 
+    /** Where the worker's reports go: each new status, and whether only the progress of a pass moved. */
+    interface Reports {
+        void report(SyncStatus status, boolean progressOnly);
+    }
+
     /** What the controller asks for: the target, and what decides which of its manifests apply. */
     record Work(DesiredUpdates.Target target, List<ComponentOverride> overrides, Capabilities capabilities) {
         InclusionRules rules() {
             return InclusionRules.none().withCapabilities(capabilities).withOverrides(overrides);
+        }
+
+        /**
+         * The same work, a version learnt aside: once a release given by image alone is recorded, the desired update
+         * names its version too, and that is no reason to start again.
+         */
+        boolean sameAs(Work other) {
+            DesiredUpdates.Target a = target, b = other.target;
+            boolean versions = a.version().equals(b.version()) || a.version().isEmpty() || b.version().isEmpty();
+            return versions && a.image().equals(b.image()) && a.force() == b.force() && a.acceptRisks().equals(b.acceptRisks())
+                    && overrides.equals(other.overrides) && capabilities.equals(other.capabilities);
         }
     }
 
@@ -47,7 +62,7 @@ final class SyncWorker implements AutoCloseable {
     private final Changes changes;
     private final ControllerOptions options;
     private final Clock clock;
-    private final Consumer<SyncStatus> report;
+    private final Reports report;
     private final SplittableRandom random = new SplittableRandom();
     private final Duration reconcileInterval;
     private final Thread thread;
@@ -63,7 +78,7 @@ final class SyncWorker implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
 
     SyncWorker(Acceptance acceptance, GraphPass pass, ClusterCaches caches, Changes changes, ControllerOptions options, Clock clock,
-               Consumer<SyncStatus> report) {
+                       Reports report) {
         this.acceptance = acceptance;
         this.pass = pass;
         this.caches = caches;
@@ -83,7 +98,7 @@ final class SyncWorker implements AutoCloseable {
 
     /** Asks for {@code work}; nothing happens when it is the work already asked for. */
     synchronized void update(Work work) {
-        if (work.equals(desired)) return;
+        if (desired != null && desired.sameAs(work)) return;
         desired = work;
         workChanged = true;
         notifyAll();
@@ -139,7 +154,7 @@ final class SyncWorker implements AutoCloseable {
         ClusterVersion cv = caches.clusterVersion();
         Mode mode = History.mode(cv.getStatus().getHistory(), target.image());
         GraphPass.Outcome outcome = pass.run(accepted.payload(), mode, reconcileAttempt, work.rules(),
-                p -> publish(status.withProgress(mode, p.done(), p.total(), p.waitingOn())), this::workChanged);
+                p -> publish(status.withProgress(mode, p.done(), p.total(), p.waitingOn()), true), this::workChanged);
         if (mode == Mode.RECONCILING) reconcileAttempt++;
         passes.incrementAndGet();
         if (workChanged() && !outcome.complete()) return; // cancelled: the new work decides what to report
@@ -189,11 +204,11 @@ final class SyncWorker implements AutoCloseable {
     private boolean awaitRecorded(String image) throws InterruptedException {
         long deadline = System.nanoTime() + RECORDING.toNanos();
         while (!workChanged()) {
-            long seen = changes.seen();
+            long seen = changes.seen(ClusterCaches.KEY);
             if (recorded(caches.clusterVersion(), image)) return true;
             long left = deadline - System.nanoTime();
             if (left <= 0) return false;
-            changes.await(seen, Duration.ofNanos(left));
+            changes.await(ClusterCaches.KEY, seen, Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
         }
         return false;
     }
@@ -223,8 +238,12 @@ final class SyncWorker implements AutoCloseable {
     }
 
     private void publish(SyncStatus s) {
+        publish(s, false);
+    }
+
+    private void publish(SyncStatus s, boolean progressOnly) {
         status = s;
-        report.accept(s);
+        report.report(s, progressOnly);
     }
 
     /** As kill -9 would: stop at once, mid-pass or not. */
