@@ -142,6 +142,29 @@ class ClusterVersionControllerTest {
     }
 
     @Test
+    void aStatusFieldTheInstalledCrdRejectsIsLeftOutAndNamedWhileTheRestIsWritten() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir);
+             var in = io.upshift.api.schema.CrdSchema.class.getResourceAsStream("/crds/clusterversions.config.openshift.io.yaml")) {
+            // an older ClusterVersion CRD, without status.availableUpdates
+            com.fasterxml.jackson.databind.JsonNode crd = io.upshift.api.json.Mappers.YAML.readTree(in);
+            ((com.fasterxml.jackson.databind.node.ObjectNode) crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/status/properties"))
+                    .remove("availableUpdates");
+            h.client.apiextensions().v1().customResourceDefinitions().resource(io.upshift.api.json.Mappers.JSON.convertValue(crd,
+                    io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class)).create();
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            ClusterOperatorStatusCondition reported = h.condition("StatusReported");
+            assertThat(reported.getStatus()).isEqualTo("False");
+            assertThat(reported.getReason()).isEqualTo("RejectedByInstalledCRD");
+            assertThat(reported.getMessage()).startsWith("The ClusterVersion CRD installed in the cluster rejects status.availableUpdates");
+            assertThat(h.client.v1().events().inNamespace("default").list().getItems())
+                    .anyMatch(e -> "StatusRejectedByCRD".equals(e.getReason()) && e.getMessage().contains("status.availableUpdates"));
+            assertThat(h.condition("Progressing").getMessage()).isEqualTo("Cluster version is 4.1.0");
+        }
+    }
+
+    @Test
     void everyWriteConflictingOnItsFirstAttemptStillConverges() throws Exception {
         try (ControllerHarness h = new ControllerHarness(dir)) {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
