@@ -77,12 +77,7 @@ public final class LocalPrometheus implements AutoCloseable {
 
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Processes.stop(process);
         exporter.stop(0);
     }
 }

@@ -66,11 +66,6 @@ public final class LocalRegistry implements AutoCloseable {
 
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Processes.stop(process);
     }
 }

@@ -79,15 +79,18 @@ final class GraphPass {
         TaskGraph graph = TaskGraph.build(payload.manifests(), mode, attempt);
         int workers = mode == Mode.RECONCILING ? options.reconcilingWorkers() : mode == Mode.INITIALIZING ? graph.nodes().size() : options.updatingWorkers();
         Set<Manifest> included = included(payload, rules);
-        int floor = mode == Mode.RECONCILING ? 0 : alreadyDone(payload, included, mode);
-        long counted = System.nanoTime();
+        // what is already done only sets where progress counts from: counted beside the pass, not before it
+        AtomicInteger floor = new AtomicInteger();
+        if (mode != Mode.RECONCILING) {
+            Thread counter = new Thread(() -> floor.accumulateAndGet(alreadyDone(payload, included, mode), Math::max), "cluster-version-count");
+            counter.setDaemon(true);
+            counter.start();
+        }
         precreateOperators(payload, included, mode);
-        LOG.debug("{} pass for {}: {} already done, counted in {} ms; operators created in {} ms", mode, payload.version(), floor,
-                (counted - start) / 1_000_000, (System.nanoTime() - counted) / 1_000_000);
         AtomicInteger done = new AtomicInteger();
         GraphRun.Result result = GraphRun.run(graph, Math.max(1, workers), pool, t -> cancelled.getAsBoolean() ? Optional.of(cancelledError(t))
                 : included.contains(t.manifest()) ? runTask(t, payload, mode, cancelled) : Optional.empty(),
-                () -> progress.accept(new Progress(Math.max(floor, done.incrementAndGet()), graph.taskCount(), sorted(waitingOn))));
+                () -> progress.accept(new Progress(Math.max(floor.get(), done.incrementAndGet()), graph.taskCount(), sorted(waitingOn))));
         long ms = (System.nanoTime() - start) / 1_000_000;
         if (result.complete()) {
             LOG.info("clusterversion/version: {} pass for {} complete in {} ms ({} tasks)", mode, payload.version(), ms, graph.taskCount());
@@ -96,7 +99,7 @@ final class GraphPass {
                     graph.taskCount(), result.errors().size(), result.errors().isEmpty() ? "" : ", first: " + result.errors().get(0).message(),
                     result.notStarted().isEmpty() ? "" : "; " + result.notStarted().size() + " incomplete task nodes, beginning with " + result.notStarted().get(0));
         }
-        return new Outcome(Math.max(floor, result.done()), graph.taskCount(), result.errors(), waitingNames(result.errors()), result.complete());
+        return new Outcome(Math.max(floor.get(), result.done()), graph.taskCount(), result.errors(), waitingNames(result.errors()), result.complete());
     }
 
     /** The manifests the cluster's overrides and capabilities let apply this pass, decided once per pass. */

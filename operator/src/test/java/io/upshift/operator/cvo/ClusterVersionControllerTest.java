@@ -55,8 +55,7 @@ class ClusterVersionControllerTest {
         try (ControllerHarness h = new ControllerHarness(dir)) {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             String b = h.payloads.release("4.1.1", "4.1.1", true);
-            h.start(ControllerHarness.options(a, dir.resolve("cache")));
-            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            installed(h, a);
             h.holdOperator(true);
             h.requestUpdate("4.1.1", b, false);
             // accepted and recorded first ...
@@ -89,8 +88,7 @@ class ClusterVersionControllerTest {
         try (ControllerHarness h = new ControllerHarness(dir)) {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             String wrong = h.payloads.release("4.1.5", "4.1.6", true); // its payload says it is another version
-            h.start(ControllerHarness.options(a, dir.resolve("cache")));
-            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            installed(h, a);
             int loadsBefore = h.payloads.loads.get();
             h.requestUpdate("4.1.5", wrong, false);
             ClusterOperatorStatusCondition refused = await().atMost(Duration.ofSeconds(10)).until(() -> h.condition("ReleaseAccepted"),
@@ -119,8 +117,7 @@ class ClusterVersionControllerTest {
         try (ControllerHarness h = new ControllerHarness(dir)) {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             String b = h.payloads.release("4.1.1", "4.1.1", true);
-            h.start(ControllerHarness.options(a, dir.resolve("cache")));
-            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            installed(h, a);
             h.server.dispatcher().faults(Faults.share(ControllerHarness.CONTROLLER, 0, 1)
                     .rejectWritesTo("/configmaps/settings", "ConfigMap \"settings\" is invalid: data: Too long"));
             h.requestUpdate("4.1.1", b, false);
@@ -152,8 +149,7 @@ class ClusterVersionControllerTest {
             h.client.apiextensions().v1().customResourceDefinitions().resource(io.upshift.api.json.Mappers.JSON.convertValue(crd,
                     io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class)).create();
             String a = h.payloads.release("4.1.0", "4.1.0", true);
-            h.start(ControllerHarness.options(a, dir.resolve("cache")));
-            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            installed(h, a);
             ClusterOperatorStatusCondition reported = h.condition("StatusReported");
             assertThat(reported.getStatus()).isEqualTo("False");
             assertThat(reported.getReason()).isEqualTo("RejectedByInstalledCRD");
@@ -170,8 +166,7 @@ class ClusterVersionControllerTest {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             String b = h.payloads.release("4.1.1", "4.1.1", true);
             h.server.dispatcher().faults(Faults.conflictOnFirstWrite(ControllerHarness.CONTROLLER));
-            h.start(ControllerHarness.options(a, dir.resolve("cache")));
-            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            installed(h, a);
             h.requestUpdate("4.1.1", b, false);
             await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.1"));
             assertThat(h.clusterVersion().getStatus().getHistory()).extracting(UpdateHistory::getVersion).containsExactly("4.1.1", "4.1.0");
@@ -215,5 +210,11 @@ class ClusterVersionControllerTest {
                 assertThat(h.client.configMaps().inNamespace("test-ns").withName("later").get()).isNull();
             }
         }
+    }
+
+    /** Starts the controller running release {@code a} (4.1.0) and waits until it installed it. */
+    private void installed(ControllerHarness h, String a) {
+        h.start(ControllerHarness.options(a, dir.resolve("cache")));
+        await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
     }
 }
