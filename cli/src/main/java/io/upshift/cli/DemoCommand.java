@@ -6,7 +6,6 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.demo.DemoRun;
 import io.upshift.testkit.MockServerLog;
-import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Details;
 import io.upshift.core.render.StatusRenderer;
 import io.upshift.core.status.UpdateAssessment;

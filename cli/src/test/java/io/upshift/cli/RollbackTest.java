@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.cli.CliRun;
-import io.upshift.core.cvo.StatusConditions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

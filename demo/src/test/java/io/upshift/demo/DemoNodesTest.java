@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
-import io.upshift.core.cvo.StatusConditions;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.core.pools.NodeAnnotations;
 import java.nio.file.Files;

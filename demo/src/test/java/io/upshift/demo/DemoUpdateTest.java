@@ -8,7 +8,6 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.api.schema.CrdSchema;
-import io.upshift.core.cvo.StatusConditions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

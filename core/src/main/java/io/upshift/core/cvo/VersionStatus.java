@@ -10,7 +10,6 @@ import io.upshift.core.conditions.Conditions;
 import io.upshift.core.taskgraph.Mode;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.TreeSet;
 
 /**

@@ -3,7 +3,6 @@ package io.upshift.core.graph;
 import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.upshift.core.version.SemVer;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,14 +1,12 @@
 package io.upshift.core.payload;
 
 import io.upshift.api.json.Mappers;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import java.io.IOException;

@@ -6,7 +6,6 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdateRisk;
 import io.fabric8.openshift.api.model.config.v1.Release;
-import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.render.Tabwriter;
 import io.upshift.core.conditions.Conditions;
 import io.upshift.core.version.SemVer;

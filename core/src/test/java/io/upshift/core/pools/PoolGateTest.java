@@ -4,7 +4,6 @@ import io.upshift.core.conditions.Conditions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
-import io.upshift.core.cvo.StatusConditions;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

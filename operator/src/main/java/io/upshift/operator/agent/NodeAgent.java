@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.upshift.core.status.DrainBlocks;
 import io.upshift.operator.cluster.Events;

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
-import io.upshift.api.json.Mappers;
 import io.upshift.core.capability.Capabilities;
 import io.upshift.core.cvo.CapabilitySets;
 import io.upshift.core.cvo.DesiredUpdates;

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;

@@ -11,7 +11,6 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.core.cvo.Precondition;
 import io.upshift.core.cvo.Preconditions;
-import io.upshift.core.cvo.StatusConditions;
 import io.upshift.core.cvo.Upgradeable;
 import io.upshift.core.pools.NodeAnnotations;
 import io.upshift.core.version.SemVer;
