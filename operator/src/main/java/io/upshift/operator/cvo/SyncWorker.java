@@ -229,7 +229,7 @@ final class SyncWorker implements AutoCloseable {
         failures++;
         Duration interval = failures < 4 ? reconcileInterval.dividedBy(16).multipliedBy(1L << failures) : reconcileInterval;
         Duration jittered = Duration.ofNanos((long) (interval.toNanos() * (1 + 0.2 * random.nextDouble())));
-        LOG.info("clusterversion/version: trying again in {} s", jittered.toSeconds());
+        LOG.info("clusterversion/version: trying again in {} ms", jittered.toMillis());
         runAgainIn(jittered);
     }
 

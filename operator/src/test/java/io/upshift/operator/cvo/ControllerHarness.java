@@ -36,6 +36,7 @@ final class ControllerHarness implements AutoCloseable {
     final KubernetesClient client = server.client();
     final FakePayloads payloads;
     private final SharedIndexInformer<ConfigMap> settings;
+    private final SharedIndexInformer<ClusterOperator> operator;
     private volatile boolean operatorHeld;
     KubernetesClient controllerClient;
     ClusterVersionController controller;
@@ -57,6 +58,22 @@ final class ControllerHarness implements AutoCloseable {
 
             @Override
             public void onDelete(ConfigMap cm, boolean unknown) {
+            }
+        });
+        // as a real operator, it also reports when its ClusterOperator appears (created after its ConfigMap, say)
+        operator = client.resources(ClusterOperator.class).withName("test-operator").inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(ClusterOperator co) {
+                ConfigMap cm = settings.getStore().getByKey("test-ns/settings");
+                if (cm != null) report(cm);
+            }
+
+            @Override
+            public void onUpdate(ClusterOperator before, ClusterOperator co) {
+            }
+
+            @Override
+            public void onDelete(ClusterOperator co, boolean unknown) {
             }
         });
     }
@@ -109,7 +126,7 @@ final class ControllerHarness implements AutoCloseable {
                 return co;
             });
         } catch (KubernetesClientException e) {
-            // not created yet: the controller creates it before it waits for it, and the next change reports again
+            // not created yet: it reports when the ClusterOperator appears
         }
     }
 
@@ -160,6 +177,7 @@ final class ControllerHarness implements AutoCloseable {
         if (controller != null) controller.kill();
         if (controllerClient != null) controllerClient.close();
         settings.close();
+        operator.close();
         server.close();
     }
 }
