@@ -75,6 +75,11 @@ public final class CrdSchema {
     public record Violation(List<Object> path, String keyword, String property, String message) {
         /** The path as {@code status.history[0].state}. */
         public String where() {
+            return where(path);
+        }
+
+        /** A path of names and list indexes as {@code status.history[0].state}. */
+        public static String where(List<Object> path) {
             StringBuilder b = new StringBuilder();
             for (Object p : path) {
                 if (p instanceof Integer i) b.append('[').append(i).append(']');

@@ -49,6 +49,9 @@ final class StatusRecorder {
     /** The resourceVersion the last write was computed from: while the cache still holds it, it has not seen that write. */
     private String writtenFrom = "";
     private String lastRejection = "";
+    /** The last status validated against the CRD, and the status it gave: validating costs more than the rest of a sync. */
+    private JsonNode validatedFrom;
+    private JsonNode validated;
     final AtomicLong writes = new AtomicLong();
 
     StatusRecorder(KubernetesClient client, Clock clock, Duration progressInterval, Events events) {
@@ -66,23 +69,26 @@ final class StatusRecorder {
         if (writtenFrom.equals(cv.getMetadata().getResourceVersion())) return Duration.ZERO; // its watch event brings us back
         useSchemaOf(crd);
         Instant now = clock.instant();
-        ClusterVersionStatus candidate = capabilitiesFitted(status, now);
         JsonNode current = withExplicitNulls(Mappers.JSON.valueToTree(cv.getStatus()));
-        // cheap checks first: validating against the CRD costs more than all the rest of a sync
-        JsonNode unvalidated = withExplicitNulls(Mappers.JSON.valueToTree(candidate));
-        if (without(current, "StatusReported").equals(without(unvalidated, "StatusReported"))) return Duration.ZERO;
+        JsonNode candidate = withExplicitNulls(Mappers.JSON.valueToTree(capabilitiesFitted(status, now)));
+        // while only the progress count moves, the write waits (before anything costly: this is most syncs of an update)
         Duration wait = Duration.between(now, lastWrite.plus(progressInterval));
         if (!wait.isNegative() && !wait.isZero() && without(current, "Progressing", "StatusReported")
-                .equals(without(unvalidated, "Progressing", "StatusReported"))) return wait;
-        ObjectNode fitted = fit(cv, candidate, now);
-        if (fitted.get("status").equals(current)) return Duration.ZERO;
+                .equals(without(candidate, "Progressing", "StatusReported"))) return wait;
+        if (!candidate.equals(validatedFrom)) {
+            validated = fit(candidate, now);
+            validatedFrom = candidate;
+        }
+        if (validated.equals(current)) return Duration.ZERO;
+        ObjectNode object = Mappers.JSON.valueToTree(cv);
+        object.set("status", validated);
         GenericKubernetesResource written = client.genericKubernetesResources(LiveObjects.context("config.openshift.io/v1", "ClusterVersion", false))
-                .resource(Mappers.JSON.convertValue(fitted, GenericKubernetesResource.class)).updateStatus();
+                .resource(Mappers.JSON.convertValue(object, GenericKubernetesResource.class)).updateStatus();
         writes.incrementAndGet();
         lastWrite = now;
         writtenFrom = cv.getMetadata().getResourceVersion();
         LOG.debug("clusterversion/{}: status written (resourceVersion {}), {} changed", cv.getMetadata().getName(),
-                written.getMetadata().getResourceVersion(), Semantic.difference(current, fitted.get("status"), ".status"));
+                written.getMetadata().getResourceVersion(), Semantic.difference(current, validated, ".status"));
         return Duration.ZERO;
     }
 
@@ -109,12 +115,12 @@ final class StatusRecorder {
     }
 
     /**
-     * The ClusterVersion to write: {@code cv} with {@code status}, less what the installed CRD would reject (each
-     * such part named in StatusReported=False and, when that changes, a Warning event).
+     * The status to write, less what the installed CRD would reject (each such part named in StatusReported=False and,
+     * when that changes, a Warning event).
      */
-    private ObjectNode fit(ClusterVersion cv, ClusterVersionStatus status, Instant now) {
-        ObjectNode object = Mappers.JSON.valueToTree(cv);
-        object.set("status", withExplicitNulls(Mappers.JSON.valueToTree(status)));
+    private JsonNode fit(JsonNode status, Instant now) {
+        ObjectNode object = Mappers.JSON.createObjectNode();
+        object.set("status", status.deepCopy());
         List<String> rejected = new ArrayList<>();
         for (int round = 0; schema != null && round < 5; round++) {
             List<CrdSchema.Violation> violations = schema.violationsOf(object).stream()
@@ -126,12 +132,11 @@ final class StatusRecorder {
         ClusterVersionStatus s = Mappers.JSON.convertValue(object.get("status"), ClusterVersionStatus.class);
         s.setConditions(StatusConditions.set(s.getConditions(), "StatusReported", rejected.isEmpty() ? "True" : "False",
                 rejected.isEmpty() ? "AsExpected" : "RejectedByInstalledCRD", message, now));
-        object.set("status", withExplicitNulls(Mappers.JSON.valueToTree(s)));
         if (!message.equals(lastRejection)) {
             lastRejection = message;
             if (!rejected.isEmpty()) events.warning("StatusRejectedByCRD", message);
         }
-        return object;
+        return withExplicitNulls(Mappers.JSON.valueToTree(s));
     }
 
     /** Removes the parts the violations name; false when none could be removed. */
@@ -152,7 +157,7 @@ final class StatusRecorder {
             if (parent instanceof ArrayNode a && last instanceof Integer i && i < a.size()) a.remove(i);
             else if (parent instanceof ObjectNode o && last instanceof String f && o.has(f)) o.remove(f);
             else continue;
-            rejected.add(new CrdSchema.Violation(path, v.keyword(), v.property(), v.message()).where() + " (" + v.message() + ")");
+            rejected.add(CrdSchema.Violation.where(path) + " (" + v.message() + ")");
             removed = true;
         }
         return removed;
@@ -184,6 +189,7 @@ final class StatusRecorder {
     /** The installed CRD's schema and capability enum, read again when the CRD changes. */
     private void useSchemaOf(CustomResourceDefinition crd) {
         if (crd == null) {
+            if (crdVersion != null) validatedFrom = null;
             schema = null;
             capabilityEnum = null;
             crdVersion = null;
@@ -191,13 +197,14 @@ final class StatusRecorder {
         }
         String rv = crd.getMetadata().getResourceVersion();
         if (rv != null && rv.equals(crdVersion)) return;
+        crdVersion = rv;
+        validatedFrom = null;
         try {
             byte[] bytes = Mappers.JSON.writeValueAsBytes(crd);
             schema = CrdSchema.of(new ByteArrayInputStream(bytes), "v1");
             JsonNode items = Mappers.JSON.readTree(bytes).at("/spec/versions").path(0)
                     .at("/schema/openAPIV3Schema/properties/status/properties/capabilities/properties/enabledCapabilities/items/enum");
             capabilityEnum = items instanceof ArrayNode a ? toSet(a) : null;
-            crdVersion = rv;
         } catch (java.io.IOException | RuntimeException e) {
             LOG.warn("customresourcedefinition/{}: cannot read its schema, writing status unvalidated: {}", ClusterCaches.CRD, e.getMessage());
             schema = null;
