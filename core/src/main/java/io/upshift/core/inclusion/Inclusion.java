@@ -51,7 +51,7 @@ public record Inclusion(boolean included, String reason) {
         }
         if (rules.capabilities() != null && (why = capabilities(m, rules)) != null) return excluded(why);
         for (ComponentOverride o : rules.overrides()) {
-            if (o.unmanaged() && o.matches(m)) return excluded("overridden: unmanaged in ClusterVersion spec.overrides");
+            if (o.unmanaged() && o.matches(m)) return excluded("overridden"); // upstream's word: unmanaged in ClusterVersion spec.overrides
         }
         return INCLUDED;
     }
@@ -70,7 +70,7 @@ public record Inclusion(boolean included, String reason) {
                         + "; known values are: " + String.join(",", new java.util.TreeSet<>(KNOWN_FEATURE_SETS));
             }
         }
-        return sets.contains(required) ? null : "\"" + required + "\" is required, and " + FEATURE_SET + "=" + annotation;
+        return sets.contains(required) ? null : "\"" + required + "\" is required, and " + FEATURE_SET + "=" + String.join(",", new java.util.TreeSet<>(sets));
     }
 
     private static String featureGates(Set<String> enabled, String annotation) {

@@ -15,8 +15,11 @@ import java.util.List;
 public record Payload(String releaseImage, ReleaseMetadata metadata, ImageReferences images, List<Manifest> manifests,
                       List<Excluded> excluded, String manifestHash, List<String> warnings) {
 
-    /** A manifest and why it does not apply. */
-    public record Excluded(Manifest manifest, String reason) {
+    /**
+     * A manifest left out at load, why, and where it stood: {@code before} manifests of {@link #manifests()} come
+     * before it in the payload.
+     */
+    public record Excluded(Manifest manifest, String reason, int before) {
     }
 
     public Payload {

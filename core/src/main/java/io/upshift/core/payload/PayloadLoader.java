@@ -13,7 +13,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -41,6 +43,18 @@ public final class PayloadLoader {
      */
     public static Payload load(Path dir, String releaseImage, InclusionRules rules, Consumer<String> warnings)
             throws ReleaseException {
+        return load(dir, releaseImage, rules, null, warnings);
+    }
+
+    /**
+     * As {@link #load(Path, String, InclusionRules, Consumer)}, with the enabled feature gates read off the payload
+     * itself when the cluster does not say which are enabled for it.
+     *
+     * @param gatesOf given every document of the payload (in payload order, before any is left out), the enabled
+     *                feature gates to load it with; null keeps those of {@code rules}
+     */
+    public static Payload load(Path dir, String releaseImage, InclusionRules rules,
+                               Function<List<Manifest>, Set<String>> gatesOf, Consumer<String> warnings) throws ReleaseException {
         Path operatorDir = dir.resolve(OPERATOR_DIR), releaseDir = dir.resolve(RELEASE_DIR);
         for (Path required : List.of(operatorDir, releaseDir)) {
             if (!Files.isDirectory(required)) {
@@ -53,12 +67,10 @@ public final class PayloadLoader {
             throw new ReleaseException(Reason.IMAGE_REFERENCES_MISMATCH, RELEASE_DIR + "/" + ImageReferences.FILE
                     + ": the ImageStream is named \"" + images.name() + "\" but " + ReleaseMetadata.FILE + " gives version \"" + metadata.version() + "\"");
         }
-        InclusionRules loadRules = rules.withMajorVersion(metadata.semVer().major());
         ManifestTemplate template = new ManifestTemplate(releaseImage,
                 rules.profile() == null ? InclusionRules.DEFAULT_PROFILE : rules.profile(), images.images());
 
-        List<Manifest> included = new ArrayList<>();
-        List<Payload.Excluded> excluded = new ArrayList<>();
+        List<Manifest> documents = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (Path sub : List.of(operatorDir, releaseDir)) {
@@ -83,11 +95,7 @@ public final class PayloadLoader {
                     }
                 }
                 try {
-                    for (Manifest m : ManifestReader.read(file.getFileName().toString(), text)) {
-                        Inclusion decision = Inclusion.decide(m, loadRules);
-                        if (decision.included()) included.add(m);
-                        else excluded.add(new Payload.Excluded(m, decision.reason()));
-                    }
+                    documents.addAll(ManifestReader.read(file.getFileName().toString(), text));
                 } catch (ReleaseException e) {
                     errors.add(sub.getFileName() + "/" + e.getMessage());
                 }
@@ -97,6 +105,15 @@ public final class PayloadLoader {
             String shown = String.join("; ", errors.subList(0, Math.min(ERRORS_SHOWN, errors.size())));
             String more = errors.size() > ERRORS_SHOWN ? " (and " + (errors.size() - ERRORS_SHOWN) + " more)" : "";
             throw new ReleaseException(Reason.MANIFEST_INVALID, (errors.size() == 1 ? "" : errors.size() + " invalid manifest files: ") + shown + more);
+        }
+        InclusionRules loadRules = (gatesOf == null ? rules : rules.withFeatureSet(rules.featureSet(), gatesOf.apply(documents)))
+                .withMajorVersion(metadata.semVer().major());
+        List<Manifest> included = new ArrayList<>();
+        List<Payload.Excluded> excluded = new ArrayList<>();
+        for (Manifest m : documents) {
+            Inclusion decision = Inclusion.decide(m, loadRules);
+            if (decision.included()) included.add(m);
+            else excluded.add(new Payload.Excluded(m, decision.reason(), included.size()));
         }
         return new Payload(releaseImage, metadata, images, included, excluded, hash(included), skipped);
     }

@@ -1,5 +1,7 @@
 package io.upshift.core.taskgraph;
 
+import io.upshift.core.payload.Manifest;
+import io.upshift.core.payload.PayloadVerdicts;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -28,6 +30,28 @@ public final class GraphText {
             for (Task t : n.tasks()) {
                 s.append("  ").append(String.format("%4d  ", t.index())).append(t.manifest().file())
                         .append("  ").append(t.manifest().id()).append('\n');
+            }
+        }
+        return s.toString();
+    }
+
+    /**
+     * For tools, tab-separated: one {@code node} line per node in index order (its index, the nodes it waits for,
+     * the file of each of its manifests in order, a file once per document), then a {@code skipped} line per document
+     * loaded but not applied and an {@code excluded} line per document not loaded (file, kind, namespace/name, reason).
+     */
+    public static String tsv(TaskGraph graph, List<PayloadVerdicts.Row> verdicts) {
+        StringBuilder s = new StringBuilder();
+        for (TaskGraph.Node n : graph.nodes()) {
+            s.append("node\t").append(n.id()).append("\tin=[").append(n.in().stream().map(String::valueOf).collect(Collectors.joining(",")))
+                    .append("]\t").append(n.tasks().stream().map(t -> t.manifest().file()).collect(Collectors.joining(","))).append('\n');
+        }
+        for (PayloadVerdicts.Verdict v : List.of(PayloadVerdicts.Verdict.SKIPPED, PayloadVerdicts.Verdict.EXCLUDED)) {
+            for (PayloadVerdicts.Row r : verdicts) {
+                if (r.verdict() != v) continue;
+                Manifest m = r.manifest();
+                s.append(v.name().toLowerCase(java.util.Locale.ROOT)).append('\t').append(m.file()).append('\t').append(m.kind())
+                        .append('\t').append(m.namespace()).append('/').append(m.name()).append('\t').append(r.reason()).append('\n');
             }
         }
         return s.toString();

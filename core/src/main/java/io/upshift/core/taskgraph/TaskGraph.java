@@ -11,17 +11,19 @@ import java.util.function.Function;
  * The order in which a payload's manifests are applied: a directed acyclic graph of nodes, each a list of tasks run
  * in order; a node may start once every node before it ({@link Node#in()}) succeeded. Independent of any executor.
  *
- * <p>Built as the reference builds it: every batch/v1 Job becomes its own node with everything before it ahead of
- * it and everything after it behind it; each stretch between Jobs is broken by run-level and component
- * ({@link RunLevels}). Where many nodes would each have to precede many others, an empty spacer node joins them
- * instead of M x N edges.
+ * <p>Built as the reference's sync worker builds it, step for step, so that node numbers, edges and spacers are the
+ * ones the cluster-version operator would report for the same payload: one node holding every task; then every
+ * batch/v1 Job split into a node of its own, with what comes before it ahead and what comes after it behind
+ * ({@link GraphShape#splitOnJobs}); then each node broken into parallel groups by run-level and component
+ * ({@link RunLevels}), chained from the node itself (left emptied, as the left anchor), with an empty spacer wherever
+ * many groups would each have to precede many others, and an empty right anchor towards what the node led to.
  */
 public final class TaskGraph {
 
     /** Reconciling permutes the same way for this many attempts, shifting the start each time. */
     static final int SHIFT_STRIDE = 8;
 
-    /** One node; a spacer has no tasks. */
+    /** One node; a spacer (or an anchor) has no tasks. */
     public record Node(int id, List<Task> tasks, List<Integer> in, List<Integer> out) {
         public boolean isSpacer() {
             return tasks.isEmpty();
@@ -45,25 +47,24 @@ public final class TaskGraph {
     public static TaskGraph build(List<Manifest> manifests, Mode mode, int attempt) {
         List<Task> tasks = new ArrayList<>(manifests.size());
         for (int i = 0; i < manifests.size(); i++) tasks.add(new Task(i + 1, manifests.get(i)));
-        Function<List<Task>, List<List<List<Task>>>> breaker = switch (mode) {
+        GraphShape shape = new GraphShape(tasks);
+        shape.splitOnJobs();
+        shape.parallelize(breaker(mode, attempt));
+        return new TaskGraph(mode, shape.freeze(), tasks.size());
+    }
+
+    /** How a node's tasks are broken into steps of parallel groups in {@code mode}. */
+    private static Function<List<Task>, List<List<List<Task>>>> breaker(Mode mode, int attempt) {
+        return switch (mode) {
             case UPDATING -> RunLevels::byRunLevel;
             case INITIALIZING -> RunLevels::flattened;
-            case RECONCILING -> t -> shifted(permuted(RunLevels.flattened(t), attempt / SHIFT_STRIDE), attempt % SHIFT_STRIDE);
-        };
-        Builder b = new Builder();
-        List<Integer> frontier = List.of();
-        List<Task> stretch = new ArrayList<>();
-        for (Task t : tasks) {
-            if (t.manifest().isJob()) {
-                frontier = b.addStretch(stretch, breaker, frontier);
-                frontier = b.chain(frontier, b.add(List.of(t)));
-                stretch = new ArrayList<>();
-            } else {
-                stretch.add(t);
+            case RECONCILING -> {
+                // one generator for the whole graph, as upstream: each node's shuffle moves it on
+                Random random = new Random(attempt / SHIFT_STRIDE);
+                int iteration = attempt % SHIFT_STRIDE;
+                yield t -> shifted(permuted(RunLevels.flattened(t), random), iteration);
             }
-        }
-        b.addStretch(stretch, breaker, frontier);
-        return new TaskGraph(mode, b.freeze(), tasks.size());
+        };
     }
 
     public Mode mode() {
@@ -84,8 +85,7 @@ public final class TaskGraph {
         return nodes.stream().filter(n -> n.in().isEmpty()).map(Node::id).toList();
     }
 
-    private static List<List<List<Task>>> permuted(List<List<List<Task>>> steps, long seed) {
-        Random random = new Random(seed);
+    private static List<List<List<Task>>> permuted(List<List<List<Task>>> steps, Random random) {
         for (List<List<Task>> step : steps) Collections.shuffle(step, random);
         return steps;
     }
@@ -98,55 +98,5 @@ public final class TaskGraph {
             Collections.rotate(step, -shift);
         }
         return steps;
-    }
-
-    /** Mutable while building; frozen into immutable nodes. */
-    private static final class Builder {
-        private final List<List<Task>> tasks = new ArrayList<>();
-        private final List<List<Integer>> in = new ArrayList<>();
-        private final List<List<Integer>> out = new ArrayList<>();
-
-        int add(List<Task> nodeTasks) {
-            tasks.add(List.copyOf(nodeTasks));
-            in.add(new ArrayList<>());
-            out.add(new ArrayList<>());
-            return tasks.size() - 1;
-        }
-
-        void edge(int from, int to) {
-            out.get(from).add(to);
-            in.get(to).add(from);
-        }
-
-        /** Makes {@code node} follow every node of {@code frontier}; returns the new frontier. */
-        List<Integer> chain(List<Integer> frontier, int node) {
-            for (int f : frontier) edge(f, node);
-            return List.of(node);
-        }
-
-        /** Adds a stretch of tasks after {@code frontier}, broken into parallel steps; returns its last nodes. */
-        List<Integer> addStretch(List<Task> stretch, Function<List<Task>, List<List<List<Task>>>> breaker, List<Integer> frontier) {
-            if (stretch.isEmpty()) return frontier;
-            for (List<List<Task>> step : breaker.apply(stretch)) {
-                if (step.isEmpty()) continue;
-                if (frontier.size() > 1 && step.size() > 1) frontier = chain(frontier, add(List.of()));
-                List<Integer> next = new ArrayList<>(step.size());
-                for (List<Task> group : step) {
-                    int node = add(group);
-                    for (int f : frontier) edge(f, node);
-                    next.add(node);
-                }
-                frontier = next;
-            }
-            return frontier;
-        }
-
-        List<Node> freeze() {
-            List<Node> nodes = new ArrayList<>(tasks.size());
-            for (int i = 0; i < tasks.size(); i++) {
-                nodes.add(new Node(i, tasks.get(i), List.copyOf(in.get(i)), List.copyOf(out.get(i))));
-            }
-            return Collections.unmodifiableList(nodes);
-        }
     }
 }
