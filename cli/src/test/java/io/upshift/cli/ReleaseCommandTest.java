@@ -41,9 +41,9 @@ class ReleaseCommandTest {
                 .contains("  run-level 10: 1\n  run-level 20: 2\n");
 
         CliRun.Result graph = run("release", "graph", layout);
-        assertThat(graph.out()).startsWith("Updating graph of release 2.1.0: 3 manifests in 3 nodes (0 spacers), 16 workers")
-                .contains("node 2 after 0: 1 manifest");
-        assertThat(run("release", "graph", layout, "--dot").out()).startsWith("digraph tasks {").contains("  0 -> 1;");
+        assertThat(graph.out()).startsWith("Updating graph of release 2.1.0: 3 manifests in 3 nodes (1 spacers), 16 workers")
+                .contains("node 2 after 1: 1 manifest");
+        assertThat(run("release", "graph", layout, "--format=dot").out()).startsWith("digraph tasks {").contains("  0 -> 1;");
 
         Path store = dir.resolve("sigs");
         CliRun.Result signed = run("release", "sign", layout, "--key", dir.resolve("signer.key").toString(), "--store", store.toString());
@@ -56,6 +56,38 @@ class ReleaseCommandTest {
 
         assertThat(run("release", "extract", layout, "--to", dir.resolve("out").toString()).code()).isZero();
         assertThat(dir.resolve("out/release-manifests/0000_20_c_three.yaml")).exists();
+    }
+
+    @Test
+    void graphForAClusterConfigurationAsTabSeparatedLines() throws Exception {
+        Path p = payload();
+        Files.writeString(p.resolve("release-manifests/0000_20_b_two.yaml"), "\n    capability.openshift.io/name: Console\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(p.resolve("release-manifests/0000_30_d_tech.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n  namespace: ns\n"
+                + "  annotations:\n    include.release.openshift.io/self-managed-high-availability: \"true\"\n    release.openshift.io/feature-set: TechPreviewNoUpgrade\n"
+                + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e\n  namespace: ns\n"
+                + "  annotations:\n    include.release.openshift.io/self-managed-high-availability: \"true\"\n    exclude.release.openshift.io/internal-openshift-hosted: \"true\"\n");
+        Files.writeString(p.resolve("release-manifests/release-metadata"), "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"2.1.0\"}");
+        Files.writeString(p.resolve("release-manifests/image-references"), "{\"kind\":\"ImageStream\",\"apiVersion\":\"image.openshift.io/v1\",\"metadata\":{\"name\":\"2.1.0\"}}");
+
+        CliRun.Result tsv = run("release", "graph", p.toString(), "--format=tsv", "--mode=UPDATING", "--baseline-capabilities=None",
+                "--exclude=internal-openshift-hosted");
+        assertThat(tsv.code()).as(tsv.err()).isZero();
+        assertThat(tsv.out()).isEqualTo("""
+                node\t0\tin=[]\t
+                node\t1\tin=[0]\t0000_10_a_one.yaml
+                node\t2\tin=[1]\t0000_20_b_two.yaml
+                node\t3\tin=[1]\t0000_20_c_three.yaml
+                skipped\t0000_20_b_two.yaml\tConfigMap\tns/0000-20-b-two\tdisabled capabilities: Console
+                excluded\t0000_30_d_tech.yaml\tConfigMap\tns/d\t"Default" is required, and release.openshift.io/feature-set=TechPreviewNoUpgrade
+                excluded\t0000_30_d_tech.yaml\tConfigMap\tns/e\texclude.release.openshift.io/internal-openshift-hosted=true
+                """);
+        CliRun.Result tech = run("release", "graph", p.toString(), "--format=tsv", "--feature-set=TechPreviewNoUpgrade", "--capabilities=Console");
+        assertThat(tech.out()).contains("node\t4\tin=[2,3]\t0000_30_d_tech.yaml,0000_30_d_tech.yaml\n").doesNotContain("skipped");
+        CliRun.Result flat = run("release", "graph", p.toString(), "--format=tsv", "--mode=initializing");
+        assertThat(flat.out()).startsWith("node\t0\tin=[]\t\nnode\t1\tin=[0]\t0000_10_a_one.yaml\nnode\t2\tin=[0]\t0000_20_b_two.yaml\n");
+        assertThat(run("release", "graph", p.toString(), "--mode=sideways").err())
+                .isEqualTo("upshift: --mode must be updating, initializing or reconciling, not \"sideways\"\n");
+        assertThat(run("release", "graph", p.toString(), "--baseline-capabilities=v9").err()).startsWith("upshift: --baseline-capabilities \"v9\" is not one of None, v4.11");
     }
 
     @Test

@@ -1,24 +1,38 @@
 package io.upshift.cli.release;
 
+import io.upshift.core.capability.Capabilities;
+import io.upshift.core.cvo.CapabilitySets;
+import io.upshift.core.inclusion.FeatureGates;
 import io.upshift.core.inclusion.InclusionRules;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.payload.PayloadLoader;
+import io.upshift.core.payload.PayloadVerdicts;
 import io.upshift.core.taskgraph.GraphText;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.core.taskgraph.TaskGraph;
+import io.upshift.release.image.FileTrees;
 import io.upshift.release.image.ImageRef;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "graph", mixinStandardHelpOptions = true,
-        description = "Print the order in which a release's manifests are applied: run-levels in series, components in parallel.")
+        description = {"Show what Upshift will do with a payload before any cluster does: the order in which its manifests are "
+                + "applied (run-levels in series, components in parallel) for a cluster configuration, and which manifests "
+                + "it leaves out and why."})
 public final class GraphCommand implements Callable<Integer> {
+
+    private static final Set<String> FEATURE_SETS = Set.of("Default", "TechPreviewNoUpgrade", "DevPreviewNoUpgrade", "CustomNoUpgrade", "OKD");
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -26,39 +40,98 @@ public final class GraphCommand implements Callable<Integer> {
     @Parameters(paramLabel = "REF|DIR", description = "A release image or a payload directory.")
     String source;
 
-    @Option(names = "--mode", defaultValue = "UPDATING", paramLabel = "MODE",
-            description = "UPDATING (default), INITIALIZING or RECONCILING.")
-    Mode mode;
+    @Option(names = "--mode", defaultValue = "updating", paramLabel = "MODE",
+            description = "updating (default), initializing or reconciling; any case.")
+    String mode;
 
-    @Option(names = "--attempt", defaultValue = "0", description = "Reconcile attempt, which picks the permutation.")
+    @Option(names = "--attempt", defaultValue = "0", paramLabel = "N", description = "Reconcile attempt, which picks the permutation.")
     int attempt;
 
-    @Option(names = "--dot", description = "Print Graphviz DOT instead of text.")
-    boolean dot;
+    @Option(names = "--profile", defaultValue = InclusionRules.DEFAULT_PROFILE, paramLabel = "P",
+            description = "Cluster profile (default ${DEFAULT-VALUE}).")
+    String profile;
+
+    @Option(names = "--baseline-capabilities", defaultValue = "vCurrent", paramLabel = "SET",
+            description = "Baseline capability set: None, v4.11 ... vCurrent (default).")
+    String baseline;
+
+    @Option(names = "--capabilities", split = ",", paramLabel = "A,B", description = "Capabilities enabled beyond the baseline.")
+    List<String> additional = List.of();
+
+    @Option(names = "--feature-set", defaultValue = "Default", paramLabel = "F",
+            description = "Default (default), TechPreviewNoUpgrade, DevPreviewNoUpgrade, CustomNoUpgrade or OKD.")
+    String featureSet;
+
+    @Option(names = "--feature-gates", split = ",", paramLabel = "A,B",
+            description = "The enabled feature gates (default: those the payload's own FeatureGate manifest enables for the profile and feature set).")
+    List<String> featureGates;
+
+    @Option(names = "--exclude", paramLabel = "ID", description = "Leave out manifests annotated exclude.release.openshift.io/ID: \"true\".")
+    String exclude;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
+            description = "text (default), tsv (for tools: node, skipped and excluded lines) or dot (Graphviz).")
+    String format;
 
     @Mixin
     RegistryOptions registry;
 
     @Override
     public Integer call() throws Exception {
-        var err = spec.commandLine().getErr();
-        Payload payload;
-        Path dir = Path.of(source);
-        if (Files.isDirectory(dir)) {
-            payload = PayloadLoader.load(dir, source, InclusionRules.defaults(), w -> err.println("warning: " + w));
-        } else {
-            Path tmp = Files.createTempDirectory("upshift-graph-");
-            try {
-                var image = registry.releases(err).extract(ImageRef.parse(source), tmp.resolve("payload"), new ProgressLine(err, "pulled"));
-                payload = PayloadLoader.load(tmp.resolve("payload"), image.pullspec(), InclusionRules.defaults(), w -> err.println("warning: " + w));
-            } finally {
-                io.upshift.release.image.FileTrees.deleteQuietly(tmp);
-            }
+        Mode graphMode = mode();
+        String output = format.toLowerCase(Locale.ROOT);
+        if (!List.of("text", "tsv", "dot").contains(output)) throw usage("--format must be text, tsv or dot, not \"" + format + "\"");
+        Capabilities capabilities = capabilities();
+        if (!FEATURE_SETS.contains(featureSet)) {
+            throw usage("--feature-set \"" + featureSet + "\" is not one of " + String.join(", ", new java.util.TreeSet<>(FEATURE_SETS)));
         }
-        TaskGraph graph = TaskGraph.build(payload.manifests(), mode, attempt);
-        var out = spec.commandLine().getOut();
-        out.print(dot ? GraphText.dot(graph) : GraphText.text(graph, "release " + payload.version()));
+        String set = featureSet.equals("Default") ? "" : featureSet;
+        InclusionRules rules = InclusionRules.defaults().withProfile(profile).withExcludeIdentifier(exclude)
+                .withFeatureSet(set, featureGates == null ? Set.of() : Set.copyOf(featureGates));
+        Payload payload = load(rules, featureGates == null ? docs -> FeatureGates.ofPayload(docs, profile, set) : null);
+        TaskGraph graph = TaskGraph.build(payload.manifests(), graphMode, attempt);
+        List<PayloadVerdicts.Row> verdicts = PayloadVerdicts.of(payload, InclusionRules.none().withCapabilities(capabilities));
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(switch (output) {
+            case "tsv" -> GraphText.tsv(graph, verdicts);
+            case "dot" -> GraphText.dot(graph);
+            default -> GraphText.text(graph, "release " + payload.version()) + GraphText.leftOut(verdicts);
+        });
         out.flush();
         return 0;
+    }
+
+    private Mode mode() {
+        for (Mode m : Mode.values()) if (m.name().equalsIgnoreCase(mode)) return m;
+        throw usage("--mode must be updating, initializing or reconciling, not \"" + mode + "\"");
+    }
+
+    private Capabilities capabilities() {
+        if (!CapabilitySets.BASELINES.containsKey(baseline)) {
+            throw usage("--baseline-capabilities \"" + baseline + "\" is not one of " + String.join(", ", CapabilitySets.BASELINES.keySet()));
+        }
+        for (String c : additional) {
+            if (!CapabilitySets.known().contains(c)) {
+                throw usage("--capabilities: \"" + c + "\" is not a known capability (" + String.join(", ", CapabilitySets.known()) + ")");
+            }
+        }
+        return CapabilitySets.enabled(baseline, additional, List.of(), Set.of());
+    }
+
+    private Payload load(InclusionRules rules, java.util.function.Function<List<io.upshift.core.payload.Manifest>, Set<String>> gatesOf) throws Exception {
+        var err = spec.commandLine().getErr();
+        Path dir = Path.of(source);
+        if (Files.isDirectory(dir)) return PayloadLoader.load(dir, source, rules, gatesOf, w -> err.println("warning: " + w));
+        Path tmp = Files.createTempDirectory("upshift-graph-");
+        try {
+            var image = registry.releases(err).extract(ImageRef.parse(source), tmp.resolve("payload"), new ProgressLine(err, "pulled"));
+            return PayloadLoader.load(tmp.resolve("payload"), image.pullspec(), rules, gatesOf, w -> err.println("warning: " + w));
+        } finally {
+            FileTrees.deleteQuietly(tmp);
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
     }
 }

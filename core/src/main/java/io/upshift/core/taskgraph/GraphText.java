@@ -35,6 +35,21 @@ public final class GraphText {
         return s.toString();
     }
 
+    /** The documents a graph leaves out, for people: those skipped when applying, then those excluded when loading. */
+    public static String leftOut(List<PayloadVerdicts.Row> verdicts) {
+        StringBuilder s = new StringBuilder();
+        for (PayloadVerdicts.Verdict v : List.of(PayloadVerdicts.Verdict.SKIPPED, PayloadVerdicts.Verdict.EXCLUDED)) {
+            List<PayloadVerdicts.Row> rows = verdicts.stream().filter(r -> r.verdict() == v).toList();
+            if (rows.isEmpty()) continue;
+            s.append('\n').append(v == PayloadVerdicts.Verdict.SKIPPED ? "skipped when applying" : "excluded when loading")
+                    .append(" (").append(rows.size()).append(")\n");
+            for (PayloadVerdicts.Row r : rows) {
+                s.append("  ").append(r.manifest().file()).append("  ").append(r.manifest().id()).append(": ").append(r.reason()).append('\n');
+            }
+        }
+        return s.toString();
+    }
+
     /**
      * For tools, tab-separated: one {@code node} line per node in index order (its index, the nodes it waits for,
      * the file of each of its manifests in order, a file once per document), then a {@code skipped} line per document
