@@ -58,6 +58,14 @@ final class OperatorCommand implements Callable<Integer> {
             description = "Where pulled payloads are unpacked, one directory per digest (default: ${DEFAULT-VALUE}).")
     java.nio.file.Path payloadCache;
 
+    @Option(names = "--cluster-profile", defaultValue = "${env:CLUSTER_PROFILE:-self-managed-high-availability}", paramLabel = "P",
+            description = "The cluster profile manifests must opt in to (default: $CLUSTER_PROFILE, else self-managed-high-availability).")
+    String clusterProfile;
+
+    @Option(names = "--exclude-manifests", defaultValue = "${env:EXCLUDE_MANIFESTS}", paramLabel = "ID",
+            description = "Leave out manifests annotated exclude.release.openshift.io/ID: \"true\" (default: $EXCLUDE_MANIFESTS).")
+    String excludeManifests;
+
     @Option(names = "--prometheus-url", paramLabel = "URL", description = "Prometheus to evaluate PromQL update risks against.")
     java.net.URI prometheus;
 
@@ -106,7 +114,8 @@ final class OperatorCommand implements Callable<Integer> {
     private ClusterVersionController startClusterVersionController(KubernetesClient client) {
         try {
             var log = LoggerFactory.getLogger(ClusterVersionController.class);
-            ControllerOptions options = ControllerOptions.defaults(release, payloadCache).withPrometheus(prometheus);
+            ControllerOptions options = ControllerOptions.defaults(release, payloadCache).withPrometheus(prometheus)
+                    .withInclusion(clusterProfile, excludeManifests == null || excludeManifests.isBlank() ? null : excludeManifests);
             RuleMatcher rules = prometheus == null
                     ? rule -> { throw new RuleMatcher.RuleException("no Prometheus configured (--prometheus-url)"); }
                     : new PrometheusMatcher(prometheus, clusterId(client), Duration.ofSeconds(10));

@@ -2,8 +2,8 @@ package io.upshift.cli.release;
 
 import io.upshift.core.capability.Capabilities;
 import io.upshift.core.cvo.CapabilitySets;
-import io.upshift.core.inclusion.FeatureGates;
 import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.payload.PayloadLoader;
 import io.upshift.core.payload.PayloadVerdicts;
@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -86,9 +87,8 @@ public final class GraphCommand implements Callable<Integer> {
             throw usage("--feature-set \"" + featureSet + "\" is not one of " + String.join(", ", new java.util.TreeSet<>(FEATURE_SETS)));
         }
         String set = featureSet.equals("Default") ? "" : featureSet;
-        InclusionRules rules = InclusionRules.defaults().withProfile(profile).withExcludeIdentifier(exclude)
-                .withFeatureSet(set, featureGates == null ? Set.of() : Set.copyOf(featureGates));
-        Payload payload = load(rules, featureGates == null ? docs -> FeatureGates.ofPayload(docs, profile, set) : null);
+        Payload payload = load(new LoadRules(profile, exclude, set,
+                featureGates == null ? new LoadRules.Gates.ByVersion(Map.of()) : new LoadRules.Gates.Fixed(Set.copyOf(featureGates))));
         TaskGraph graph = TaskGraph.build(payload.manifests(), graphMode, attempt);
         List<PayloadVerdicts.Row> verdicts = PayloadVerdicts.of(payload, InclusionRules.none().withCapabilities(capabilities));
         PrintWriter out = spec.commandLine().getOut();
@@ -118,14 +118,14 @@ public final class GraphCommand implements Callable<Integer> {
         return CapabilitySets.enabled(baseline, additional, List.of(), Set.of());
     }
 
-    private Payload load(InclusionRules rules, java.util.function.Function<List<io.upshift.core.payload.Manifest>, Set<String>> gatesOf) throws Exception {
+    private Payload load(LoadRules rules) throws Exception {
         var err = spec.commandLine().getErr();
         Path dir = Path.of(source);
-        if (Files.isDirectory(dir)) return PayloadLoader.load(dir, source, rules, gatesOf, w -> err.println("warning: " + w));
+        if (Files.isDirectory(dir)) return PayloadLoader.load(dir, source, rules, w -> err.println("warning: " + w));
         Path tmp = Files.createTempDirectory("upshift-graph-");
         try {
             var image = registry.releases(err).extract(ImageRef.parse(source), tmp.resolve("payload"), new ProgressLine(err, "pulled"));
-            return PayloadLoader.load(tmp.resolve("payload"), image.pullspec(), rules, gatesOf, w -> err.println("warning: " + w));
+            return PayloadLoader.load(tmp.resolve("payload"), image.pullspec(), rules, w -> err.println("warning: " + w));
         } finally {
             FileTrees.deleteQuietly(tmp);
         }

@@ -3,7 +3,8 @@ package io.upshift.core.inclusion;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.upshift.core.payload.Manifest;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -24,13 +25,15 @@ public final class FeatureGates {
         return featureGate == null ? "" : featureGate.path("spec").path("featureSet").asText("");
     }
 
-    /** The gates FeatureGate {@code cluster}'s status enables for {@code version}, if it has an entry for it. */
-    public static Optional<Set<String>> ofCluster(JsonNode featureGate, String version) {
-        if (featureGate == null) return Optional.empty();
+    /** The gates FeatureGate {@code cluster}'s status enables, per release version it has an entry for. */
+    public static Map<String, Set<String>> byVersion(JsonNode featureGate) {
+        Map<String, Set<String>> out = new TreeMap<>();
+        if (featureGate == null) return out;
         for (JsonNode entry : featureGate.path("status").path("featureGates")) {
-            if (entry.path("version").asText("").equals(version)) return Optional.of(enabled(entry));
+            String version = entry.path("version").asText("");
+            if (!version.isEmpty()) out.putIfAbsent(version, enabled(entry));
         }
-        return Optional.empty();
+        return out;
     }
 
     /**

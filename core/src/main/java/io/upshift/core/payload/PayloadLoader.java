@@ -2,6 +2,7 @@ package io.upshift.core.payload;
 
 import io.upshift.core.inclusion.Inclusion;
 import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.release.ImageReferences;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
@@ -13,9 +14,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
 /**
@@ -46,15 +46,17 @@ public final class PayloadLoader {
         return load(dir, releaseImage, rules, null, warnings);
     }
 
+    /** Loads the payload at {@code dir} with a cluster's load-time rules, which may depend on the payload's version and content. */
+    public static Payload load(Path dir, String releaseImage, LoadRules rules, Consumer<String> warnings) throws ReleaseException {
+        return load(dir, releaseImage, rules.rules("", List.of()), rules::rules, warnings);
+    }
+
     /**
-     * As {@link #load(Path, String, InclusionRules, Consumer)}, with the enabled feature gates read off the payload
-     * itself when the cluster does not say which are enabled for it.
-     *
-     * @param gatesOf given every document of the payload (in payload order, before any is left out), the enabled
-     *                feature gates to load it with; null keeps those of {@code rules}
+     * @param rulesOf given the payload's version and every document it holds (in payload order, before any is left
+     *                out), the rules to load it with; null keeps {@code rules}, which also give the profile templates see
      */
-    public static Payload load(Path dir, String releaseImage, InclusionRules rules,
-                               Function<List<Manifest>, Set<String>> gatesOf, Consumer<String> warnings) throws ReleaseException {
+    private static Payload load(Path dir, String releaseImage, InclusionRules rules,
+                                BiFunction<String, List<Manifest>, InclusionRules> rulesOf, Consumer<String> warnings) throws ReleaseException {
         Path operatorDir = dir.resolve(OPERATOR_DIR), releaseDir = dir.resolve(RELEASE_DIR);
         for (Path required : List.of(operatorDir, releaseDir)) {
             if (!Files.isDirectory(required)) {
@@ -106,8 +108,7 @@ public final class PayloadLoader {
             String more = errors.size() > ERRORS_SHOWN ? " (and " + (errors.size() - ERRORS_SHOWN) + " more)" : "";
             throw new ReleaseException(Reason.MANIFEST_INVALID, (errors.size() == 1 ? "" : errors.size() + " invalid manifest files: ") + shown + more);
         }
-        InclusionRules loadRules = (gatesOf == null ? rules : rules.withFeatureSet(rules.featureSet(), gatesOf.apply(documents)))
-                .withMajorVersion(metadata.semVer().major());
+        InclusionRules loadRules = (rulesOf == null ? rules : rulesOf.apply(metadata.version(), documents)).withMajorVersion(metadata.semVer().major());
         List<Manifest> included = new ArrayList<>();
         List<Payload.Excluded> excluded = new ArrayList<>();
         for (Manifest m : documents) {

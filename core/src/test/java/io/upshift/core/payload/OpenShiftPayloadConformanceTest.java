@@ -3,8 +3,8 @@ package io.upshift.core.payload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.upshift.core.cvo.CapabilitySets;
-import io.upshift.core.inclusion.FeatureGates;
 import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.core.taskgraph.TaskGraph;
 import java.io.IOException;
@@ -31,9 +31,7 @@ class OpenShiftPayloadConformanceTest {
     @BeforeAll
     static void load() throws Exception {
         Assumptions.assumeTrue(Files.isDirectory(FIXTURE), "shared fixtures not present");
-        InclusionRules rules = InclusionRules.defaults();
-        payload = PayloadLoader.load(FIXTURE, "quay.io/openshift-release-dev/ocp-release@sha256:" + "0".repeat(64), rules,
-                docs -> FeatureGates.ofPayload(docs, rules.profile(), rules.featureSet()), w -> { });
+        payload = PayloadLoader.load(FIXTURE, "quay.io/openshift-release-dev/ocp-release@sha256:" + "0".repeat(64), LoadRules.defaults(), w -> { });
         verdicts = PayloadVerdicts.of(payload, InclusionRules.none().withCapabilities(CapabilitySets.enabled("vCurrent", List.of(), List.of(), java.util.Set.of())));
     }
 

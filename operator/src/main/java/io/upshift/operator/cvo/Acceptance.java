@@ -11,7 +11,7 @@ import io.upshift.core.cvo.ImplicitCapabilities;
 import io.upshift.core.cvo.Precondition;
 import io.upshift.core.cvo.Preconditions;
 import io.upshift.core.cvo.SyncStatus;
-import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
@@ -64,14 +64,14 @@ final class Acceptance {
         this.events = events;
     }
 
-    Step<Accepted> accept(DesiredUpdates.Target target, ClusterVersion cv, Capabilities enabled) {
+    Step<Accepted> accept(DesiredUpdates.Target target, ClusterVersion cv, Capabilities enabled, LoadRules rules) {
         ClusterVersionStatus status = cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
         List<UpdateHistory> history = status.getHistory() == null ? List.of() : status.getHistory();
         events.normal("RetrievePayload", "Retrieving and verifying payload version=\"" + target.version() + "\" image=\"" + target.image() + "\"");
 
         Step<String> pinned = resolve(target);
         if (!(pinned instanceof Step.Passed<String> digest)) return refused(pinned);
-        Step<Payload> retrieved = retrieve(target, digest.value());
+        Step<Payload> retrieved = retrieve(target, digest.value(), rules);
         if (!(retrieved instanceof Step.Passed<Payload> loaded)) return refused(retrieved);
         Payload payload = loaded.value();
         Step<Payload> versioned = verifyVersion(target, payload);
@@ -82,7 +82,7 @@ final class Acceptance {
         Checked checked = new Checked(resume && Boolean.TRUE.equals(history.get(0).getVerified()), List.of());
         Set<String> implicit = Set.of();
         if (!install && !resume) {
-            Optional<Payload> running = runningPayload(history);
+            Optional<Payload> running = runningPayload(history, rules);
             implicit = running.map(r -> ImplicitCapabilities.of(r.manifests(), payload.manifests(), enabled)).orElse(Set.of());
             Step<Checked> verified = verifySignature(target, digest.value(), running, cv);
             if (!(verified instanceof Step.Passed<Checked> v)) return refused(verified);
@@ -104,9 +104,9 @@ final class Acceptance {
         }
     }
 
-    private Step<Payload> retrieve(DesiredUpdates.Target target, String digest) {
+    private Step<Payload> retrieve(DesiredUpdates.Target target, String digest, LoadRules rules) {
         try {
-            return new Step.Passed<>(payloads.load(digest, InclusionRules.defaults()));
+            return new Step.Passed<>(payloads.load(digest, rules));
         } catch (ReleaseException e) {
             String step = LOAD_FAILURES.contains(e.reason()) ? "LoadPayload" : "RetrievePayload";
             return refuse(step, (step.equals("LoadPayload") ? "Loading payload failed" : "Retrieving payload failed") + " version=\""
@@ -158,11 +158,11 @@ final class Acceptance {
     }
 
     /** The payload of the release the cluster last completed: the trust anchor for verifying the next one. */
-    private Optional<Payload> runningPayload(List<UpdateHistory> history) {
+    private Optional<Payload> runningPayload(List<UpdateHistory> history, LoadRules rules) {
         Optional<UpdateHistory> done = History.lastCompleted(history);
         if (done.isEmpty()) return Optional.empty();
         try {
-            return Optional.of(payloads.load(payloads.pin(done.get().getImage()), InclusionRules.defaults()));
+            return Optional.of(payloads.load(payloads.pin(done.get().getImage()), rules));
         } catch (ReleaseException e) {
             LOG.warn("clusterversion/version: the running release {} cannot be loaded: {}", done.get().getImage(), e.toString());
             return Optional.empty();

@@ -5,18 +5,23 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.FeatureGate;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.upshift.api.json.Mappers;
 import io.upshift.operator.cluster.Informers;
 import java.util.List;
 
 /**
  * What the cluster-version controller reads besides the payload's objects, each from an informer: the ClusterVersion
- * {@code version}, the ClusterOperators (for Upgradeable) and the installed ClusterVersion CRD (what status it
- * accepts). Once the caches are filled, a change of the ClusterVersion or the CRD calls {@code onChange}, a change of a
+ * {@code version}, the ClusterOperators (for Upgradeable), the installed ClusterVersion CRD (what status it
+ * accepts) and the FeatureGate {@code cluster} (which manifests a payload holds for this cluster). Once the caches are
+ * filled, a change of the ClusterVersion, the CRD or the FeatureGate calls {@code onChange}, a change of a
  * ClusterOperator {@code onOperatorChange}.
  */
 final class ClusterCaches implements AutoCloseable {
     static final String NAME = "version";
     static final String CRD = "clusterversions.config.openshift.io";
+    static final String FEATURE_GATE = "cluster";
     /** The key {@link io.upshift.operator.cluster.Changes} knows the ClusterVersion by. */
     static final String KEY = io.upshift.operator.cluster.Changes.key("config.openshift.io/v1", "ClusterVersion", "", NAME);
 
@@ -25,6 +30,7 @@ final class ClusterCaches implements AutoCloseable {
     private final SharedIndexInformer<ClusterVersion> version;
     private final SharedIndexInformer<ClusterOperator> operators;
     private final SharedIndexInformer<CustomResourceDefinition> crd;
+    private final SharedIndexInformer<FeatureGate> featureGate;
 
     ClusterCaches(KubernetesClient client, Runnable onChange, Runnable onOperatorChange) {
         informers = new Informers(onChange);
@@ -32,6 +38,7 @@ final class ClusterCaches implements AutoCloseable {
         version = informers.add(client.resources(ClusterVersion.class).withName(NAME).runnableInformer(0));
         operators = operatorInformers.add(client.resources(ClusterOperator.class).runnableInformer(0));
         crd = informers.add(client.apiextensions().v1().customResourceDefinitions().withName(CRD).runnableInformer(0));
+        featureGate = informers.add(client.resources(FeatureGate.class).withName(FEATURE_GATE).runnableInformer(0));
     }
 
     /** Starts the informers and waits until their caches are filled. */
@@ -52,6 +59,12 @@ final class ClusterCaches implements AutoCloseable {
     /** The ClusterVersion CRD installed in the cluster, or null. */
     CustomResourceDefinition clusterVersionCrd() {
         return crd.getStore().getByKey(CRD);
+    }
+
+    /** The FeatureGate {@code cluster} as JSON, or null when there is none. */
+    JsonNode featureGate() {
+        FeatureGate gate = featureGate.getStore().getByKey(FEATURE_GATE);
+        return gate == null ? null : Mappers.JSON.valueToTree(gate);
     }
 
     @Override

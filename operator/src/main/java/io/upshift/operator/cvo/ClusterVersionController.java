@@ -11,7 +11,10 @@ import io.upshift.core.cvo.SyncStatus;
 import io.upshift.core.cvo.UpdatesReport;
 import io.upshift.core.cvo.Upgradeable;
 import io.upshift.core.cvo.VersionStatus;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.upshift.core.inclusion.ComponentOverride;
+import io.upshift.core.inclusion.FeatureGates;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.risk.RuleMatcher;
 import io.upshift.operator.cluster.Backoff;
 import io.upshift.operator.cluster.Changes;
@@ -148,13 +151,20 @@ public final class ClusterVersionController implements AutoCloseable {
         DesiredUpdates.Resolution resolution = DesiredUpdates.resolve(cv, options.ownRelease());
         SyncStatus sync = worker.status();
         Capabilities capabilities = enabledCapabilities(cv, sync.implicitlyEnabled());
-        if (resolution.valid()) worker.update(new SyncWorker.Work(resolution.target(), overrides(cv), capabilities));
+        if (resolution.valid()) worker.update(new SyncWorker.Work(resolution.target(), overrides(cv), capabilities, loadRules()));
         UpdatesReport graph = updates.sync(cv, resolution);
         scheduleRefresh(graph.nextRefresh(), now);
         ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph,
                 Upgradeable.of(caches.operators(), cv.getSpec().getOverrides()), capabilities, now));
         Duration held = recorder.record(cv, next, caches.clusterVersionCrd());
         if (!held.isZero()) queue.addAfter(KEY, held);
+    }
+
+    /** The configured profile and exclude id, with the feature set and gates of the FeatureGate {@code cluster}. */
+    private LoadRules loadRules() {
+        JsonNode gate = caches.featureGate();
+        return new LoadRules(options.profile(), options.excludeIdentifier(), FeatureGates.featureSet(gate),
+                new LoadRules.Gates.ByVersion(FeatureGates.byVersion(gate)));
     }
 
     /** Without a ClusterVersion there is nothing to do; said once, and the informer wakes the controller when one comes. */

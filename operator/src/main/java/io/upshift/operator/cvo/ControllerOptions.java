@@ -1,6 +1,7 @@
 package io.upshift.operator.cvo;
 
 import io.upshift.core.cvo.Failing;
+import io.upshift.core.inclusion.InclusionRules;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,25 +20,37 @@ import java.time.Duration;
  * @param progressInterval   at most one progress status write per interval
  * @param thresholds         when waiting turns Failing Unknown, and Degraded Failing True
  * @param prometheus         where PromQL risk rules are evaluated; null reports them as not evaluable
+ * @param profile            the cluster profile manifests must opt in to (upstream's {@code CLUSTER_PROFILE})
+ * @param excludeIdentifier  manifests annotated {@code exclude.release.openshift.io/<id>: "true"} are left out
+ *                           (upstream's {@code EXCLUDE_MANIFESTS}); null: none
  */
 public record ControllerOptions(String ownRelease, Path payloadCache, int updatingWorkers, int reconcilingWorkers,
                                 Duration taskWait, Duration reconcileInterval, Duration progressInterval,
-                                Failing.Thresholds thresholds, URI prometheus) {
+                                Failing.Thresholds thresholds, URI prometheus, String profile, String excludeIdentifier) {
 
     public static ControllerOptions defaults(String ownRelease, Path payloadCache) {
         return new ControllerOptions(ownRelease, payloadCache, 16, 2, Duration.ofSeconds(30), Duration.ofMinutes(2),
-                Duration.ofSeconds(1), Failing.Thresholds.standard(), null);
+                Duration.ofSeconds(1), Failing.Thresholds.standard(), null, InclusionRules.DEFAULT_PROFILE, null);
     }
 
     public ControllerOptions withTiming(Duration wait, Duration reconcile, Duration progress) {
-        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, wait, reconcile, progress, thresholds, prometheus);
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, wait, reconcile, progress, thresholds, prometheus,
+                profile, excludeIdentifier);
     }
 
     public ControllerOptions withPrometheus(URI uri) {
-        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval, thresholds, uri);
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
+                thresholds, uri, profile, excludeIdentifier);
     }
 
     public ControllerOptions withThresholds(Failing.Thresholds t) {
-        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval, t, prometheus);
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
+                t, prometheus, profile, excludeIdentifier);
+    }
+
+    /** Another cluster profile and exclude id. */
+    public ControllerOptions withInclusion(String clusterProfile, String exclude) {
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
+                thresholds, prometheus, clusterProfile, exclude);
     }
 }

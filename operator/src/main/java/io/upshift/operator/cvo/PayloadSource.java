@@ -1,6 +1,6 @@
 package io.upshift.operator.cvo;
 
-import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.release.ReleaseException;
 import io.upshift.core.verify.SignatureVerifier;
@@ -13,8 +13,8 @@ interface PayloadSource {
     /** The pullspec pinned by digest; a tag is resolved first. */
     String pin(String pullspec) throws ReleaseException;
 
-    /** The payload of a release pinned by digest, its manifests filtered by {@code rules}. */
-    Payload load(String pullspec, InclusionRules rules) throws ReleaseException;
+    /** The payload of a release pinned by digest, its manifests filtered by the cluster's load-time {@code rules}. */
+    Payload load(String pullspec, LoadRules rules) throws ReleaseException;
 
     /** Verifies {@code pullspec} with the verification ConfigMap of {@code trusted}, the release the cluster runs. */
     SignatureVerifier.Verified verify(String pullspec, Payload trusted, List<URI> specStores) throws ReleaseException;

@@ -1,7 +1,7 @@
 package io.upshift.operator.cvo;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.payload.Manifest;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.payload.PayloadLoader;
@@ -51,7 +51,7 @@ final class RegistryPayloads implements PayloadSource {
     }
 
     @Override
-    public Payload load(String pullspec, InclusionRules rules) throws ReleaseException {
+    public Payload load(String pullspec, LoadRules rules) throws ReleaseException {
         ImageRef ref = ImageRef.parse(pullspec);
         if (ref.digest() == null) throw new ReleaseException(Reason.NOT_BY_DIGEST, pullspec + " is not pinned by digest");
         Path dir = cache.resolve(ref.digest().replace(':', '-'));

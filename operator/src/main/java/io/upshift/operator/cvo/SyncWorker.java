@@ -10,6 +10,7 @@ import io.upshift.core.cvo.OperatorLevel;
 import io.upshift.core.cvo.SyncStatus;
 import io.upshift.core.inclusion.ComponentOverride;
 import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.operator.cluster.Changes;
 import java.time.Clock;
@@ -38,8 +39,11 @@ final class SyncWorker implements AutoCloseable {
         void report(SyncStatus status, boolean progressOnly);
     }
 
-    /** What the controller asks for: the target, and what decides which of its manifests apply. */
-    record Work(DesiredUpdates.Target target, List<ComponentOverride> overrides, Capabilities capabilities) {
+    /**
+     * What the controller asks for: the target, and what decides which of its manifests apply: when loading
+     * ({@code loading}: profile, exclude id, feature set and gates) and when applying (overrides, capabilities).
+     */
+    record Work(DesiredUpdates.Target target, List<ComponentOverride> overrides, Capabilities capabilities, LoadRules loading) {
         InclusionRules rules() {
             return InclusionRules.none().withCapabilities(capabilities).withOverrides(overrides);
         }
@@ -52,7 +56,7 @@ final class SyncWorker implements AutoCloseable {
             DesiredUpdates.Target a = target, b = other.target;
             boolean versions = a.version().equals(b.version()) || a.version().isEmpty() || b.version().isEmpty();
             return versions && a.image().equals(b.image()) && a.force() == b.force() && a.acceptRisks().equals(b.acceptRisks())
-                    && overrides.equals(other.overrides) && capabilities.equals(other.capabilities);
+                    && overrides.equals(other.overrides) && capabilities.equals(other.capabilities) && loading.equals(other.loading);
         }
     }
 
@@ -73,6 +77,7 @@ final class SyncWorker implements AutoCloseable {
     private volatile SyncStatus status = SyncStatus.IDLE;
     private volatile boolean stopping;
     private Acceptance.Accepted accepted;
+    private LoadRules acceptedLoading;
     private int failures;
     private int reconcileAttempt;
     private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
@@ -144,7 +149,7 @@ final class SyncWorker implements AutoCloseable {
 
     private void syncOnce(Work work) throws InterruptedException {
         DesiredUpdates.Target target = work.target();
-        if (accepted == null || !target.image().equals(accepted.record().image())) {
+        if (accepted == null || !target.image().equals(accepted.record().image()) || !work.loading().equals(acceptedLoading)) {
             if (!accept(work)) return;
         }
         if (!awaitRecorded(target.image())) {
@@ -180,17 +185,24 @@ final class SyncWorker implements AutoCloseable {
         boolean resuming = !history.isEmpty() && target.image().equals(history.get(0).getImage()) && History.PARTIAL.equals(history.get(0).getState());
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
         publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
-        Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities());
+        Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities(), work.loading());
         if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {
             accepted = null;
             publish(status.withAcceptance(t, refused.why(), false));
             retryLater();
             return false;
         }
+        Acceptance.Accepted before = accepted;
         accepted = ((Acceptance.Step.Passed<Acceptance.Accepted>) outcome).value();
-        pass.reset();
-        reconcileAttempt = 0;
-        failures = 0;
+        acceptedLoading = work.loading();
+        // new load rules (a feature gate turned on) that leave the same manifests to apply: the pass goes on where it is
+        boolean same = before != null && before.record().image().equals(target.image())
+                && before.payload().manifestHash().equals(accepted.payload().manifestHash());
+        if (!same) {
+            pass.reset();
+            reconcileAttempt = 0;
+            failures = 0;
+        }
         publish(status.withAcceptance(new SyncStatus.Target(target.image(), accepted.payload().version()), accepted.record(), resuming)
                 .withImplicitlyEnabled(accepted.implicitlyEnabled()));
         return true;

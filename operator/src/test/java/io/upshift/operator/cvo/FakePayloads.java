@@ -1,6 +1,6 @@
 package io.upshift.operator.cvo;
 
-import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.payload.PayloadLoader;
 import io.upshift.core.release.Reason;
@@ -74,7 +74,7 @@ final class FakePayloads implements PayloadSource {
     }
 
     @Override
-    public Payload load(String pullspec, InclusionRules rules) throws ReleaseException {
+    public Payload load(String pullspec, LoadRules rules) throws ReleaseException {
         loads.incrementAndGet();
         return PayloadLoader.load(releases.get(pin(pullspec)), pullspec, rules, w -> { });
     }
