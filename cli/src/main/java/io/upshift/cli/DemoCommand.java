@@ -68,8 +68,16 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     VerboseOption verbose;
 
+    @Option(names = "--payload", paramLabel = "DIR",
+            description = "Install and update a real payload directory (manifests/, release-manifests/; e.g. an OpenShift release's) instead of "
+                    + "the simulated components: its version, then its next patch; every ClusterOperator it declares is simulated, and there are no nodes.")
+    Path payload;
+
     @Option(names = "--controller-log", description = "Also print the controllers' log lines (on stderr).")
     boolean controllerLog;
+
+    /** Nodes the demo runs: none with a real payload. */
+    private int nodes;
 
     @Override
     public Integer call() throws Exception {
@@ -82,12 +90,20 @@ public final class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         boolean refresh = !plain && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
-        out.println("Building and signing releases " + DemoRun.FROM + " and " + DemoRun.TO + " (" + operators + " operators over "
-                + runLevels + " run-levels" + (masters + workers > 0 ? ", and machine-config for " + masters + " control-plane and " + workers + " worker nodes" : "")
-                + ") in " + work);
-        out.flush();
         try {
-            return run(out, refresh, work);
+            DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work,
+                    masters, workers, payload), line -> { out.println("  " + line); out.flush(); });
+            if (payload == null) {
+                nodes = masters + workers;
+                out.println("Building and signing releases " + demo.from() + " and " + demo.to() + " (" + operators + " operators over " + runLevels
+                        + " run-levels" + (nodes > 0 ? ", and machine-config for " + masters + " control-plane and " + workers + " worker nodes" : "")
+                        + ") in " + work);
+            } else {
+                out.println("Building and signing releases " + demo.from() + " and " + demo.to() + " from the payload " + payload
+                        + " (every ClusterOperator it declares simulated; no nodes) in " + work);
+            }
+            out.flush();
+            return run(out, refresh, demo);
         } finally {
             if (keepWorkDir) {
                 out.println("Kept " + work + " (releases, signatures, the simulated hosts' files).");
@@ -98,24 +114,23 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private int run(PrintWriter out, boolean refresh, Path work) throws Exception {
-        try (DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work, masters, workers),
-                line -> { out.println("  " + line); out.flush(); }).start()) {
-            out.println("Embedded API server at " + demo.client().getMasterUrl() + "; installing " + DemoRun.FROM + " ...");
+    private int run(PrintWriter out, boolean refresh, DemoRun started) throws Exception {
+        try (DemoRun demo = started.start()) {
+            out.println("Embedded API server at " + demo.client().getMasterUrl() + "; installing " + demo.from() + " ...");
             out.flush();
             Instant installStart = Instant.now();
-            if (!demo.await(DemoRun.FROM, timeout, () -> { }) || !demo.awaitNodes(DemoRun.FROM, timeout, () -> { })) {
-                throw new IllegalStateException("install of " + DemoRun.FROM + " did not complete in " + timeout);
+            if (!demo.await(demo.from(), timeout, () -> { }) || !demo.awaitNodes(demo.from(), timeout, () -> { })) {
+                throw new IllegalStateException("install of " + demo.from() + " did not complete in " + timeout);
             }
-            out.printf("Installed %s in %.1f s%s. Requesting the update to %s.%n%n", DemoRun.FROM, seconds(installStart),
-                    masters + workers > 0 ? ", all " + (masters + workers) + " nodes on it" : "", DemoRun.TO);
+            out.printf("Installed %s in %.1f s%s. Requesting the update to %s.%n%n", demo.from(), seconds(installStart),
+                    nodes > 0 ? ", all " + nodes + " nodes on it" : "", demo.to());
             out.flush();
             demo.requestUpdate();
             Instant start = Instant.now();
             Random random = new Random(seed);
             long[] nextKill = {killEvery > 0 ? System.nanoTime() + (long) (random.nextDouble() * 2 * killEvery * 1e9) : Long.MAX_VALUE};
             int[] kills = {0};
-            boolean done = demo.await(DemoRun.TO, timeout, () -> {
+            boolean done = demo.await(demo.to(), timeout, () -> {
                 if (System.nanoTime() > nextKill[0]) {
                     demo.restartController();
                     kills[0]++;
@@ -126,15 +141,16 @@ public final class DemoCommand implements Callable<Integer> {
             });
             if (!done) {
                 show(out, demo, refresh);
-                throw new IllegalStateException("the update to " + DemoRun.TO + " did not complete in " + timeout);
+                throw new IllegalStateException("the update to " + demo.to() + " did not complete in " + timeout);
             }
             double controlPlane = seconds(start);
-            boolean nodesDone = demo.awaitNodes(DemoRun.TO, timeout, () -> show(out, demo, refresh));
+            boolean nodesDone = demo.awaitNodes(demo.to(), timeout, () -> show(out, demo, refresh));
             show(out, demo, refresh);
-            if (!nodesDone) throw new IllegalStateException("the nodes did not all reach " + DemoRun.TO + " in " + timeout);
-            out.printf("%nUpdated %s -> %s in %.1f s; the simulated work's critical path is %.1f s. Controller restarts: %d (%d deliberate kills).%n",
-                    DemoRun.FROM, DemoRun.TO, controlPlane, demo.criticalPath().toMillis() / 1000.0, demo.restarts(), kills[0]);
-            if (masters + workers > 0) out.printf("All %d nodes run %s after %.1f s.%n", masters + workers, DemoRun.TO, seconds(start));
+            if (!nodesDone) throw new IllegalStateException("the nodes did not all reach " + demo.to() + " in " + timeout);
+            String path = demo.realPayload() ? "" : String.format("; the simulated work's critical path is %.1f s", demo.criticalPath().toMillis() / 1000.0);
+            out.printf("%nUpdated %s -> %s in %.1f s%s. Controller restarts: %d (%d deliberate kills).%n",
+                    demo.from(), demo.to(), controlPlane, path, demo.restarts(), kills[0]);
+            if (nodes > 0) out.printf("All %d nodes run %s after %.1f s.%n", nodes, demo.to(), seconds(start));
             out.flush();
         }
         return 0;

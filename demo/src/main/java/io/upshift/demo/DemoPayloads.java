@@ -67,12 +67,7 @@ public final class DemoPayloads {
         Files.writeString(m.resolve("0000_00_cluster-version-operator_02_namespace.yaml"),
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: upshift\n  annotations:\n" + INCLUDE);
         Files.writeString(m.resolve("0000_00_cluster-version-operator_03_deployment.yaml"), deployment("upshift", "upshift-controller", "{{.ReleaseImage}}", version, null));
-        StringBuilder key = new StringBuilder();
-        publicKey.lines().forEach(l -> key.append("    ").append(l).append('\n'));
-        Files.writeString(m.resolve("0000_00_cluster-version-operator_04_verification.yaml"),
-                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: release-verification\n  namespace: openshift-config-managed\n  annotations:\n" + INCLUDE
-                        + "    release.openshift.io/verification-config-map: \"\"\ndata:\n  verifier-public-key-demo: |\n" + key
-                        + "  store-local: " + store.toUri() + "\n");
+        Files.writeString(m.resolve("0000_00_cluster-version-operator_04_verification.yaml"), verification(publicKey, store));
         Files.writeString(r.resolve("0000_00_config-managed_00_namespace.yaml"),
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openshift-config-managed\n  annotations:\n" + INCLUDE);
         for (Component c : components) {
@@ -86,6 +81,15 @@ public final class DemoPayloads {
                     + "\n  annotations:\n" + INCLUDE + "spec: {}\nstatus:\n  versions:\n  - name: operator\n    version: " + version + "\n");
         }
         return dir;
+    }
+
+    /** The verification ConfigMap trusting {@code publicKey}, its signatures in the directory {@code store}. */
+    static String verification(String publicKey, Path store) {
+        StringBuilder key = new StringBuilder();
+        publicKey.lines().forEach(l -> key.append("    ").append(l).append('\n'));
+        return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: release-verification\n  namespace: openshift-config-managed\n  annotations:\n" + INCLUDE
+                + "    release.openshift.io/verification-config-map: \"\"\ndata:\n  verifier-public-key-demo: |\n" + key
+                + "  store-local: " + store.toUri() + "\n";
     }
 
     /**

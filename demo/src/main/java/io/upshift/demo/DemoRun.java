@@ -43,15 +43,21 @@ public final class DemoRun implements AutoCloseable {
 
     /**
      * Demo settings: {@code masters} and {@code workers} nodes are rolled by the real pool controller and node
-     * agents (none: the machine-config component is left out).
+     * agents (none: the machine-config component is left out). With a {@code payload} directory (a real release's),
+     * the demo's releases are that payload and its next patch, every ClusterOperator it declares simulated; it has
+     * no nodes then (a real payload's machine configs are rendered by the machine-config operator, not shipped).
      */
-    public record Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir, int masters, int workers) {
+    public record Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir, int masters, int workers, Path payload) {
         public Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir) {
-            this(operators, runLevels, rolloutDelay, seed, workDir, 0, 0);
+            this(operators, runLevels, rolloutDelay, seed, workDir, 0, 0, null);
+        }
+
+        public Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir, int masters, int workers) {
+            this(operators, runLevels, rolloutDelay, seed, workDir, masters, workers, null);
         }
 
         boolean hasNodes() {
-            return masters + workers > 0;
+            return payload == null && masters + workers > 0;
         }
     }
 
@@ -78,9 +84,29 @@ public final class DemoRun implements AutoCloseable {
     private java.util.function.UnaryOperator<ConfigBuilder> controllerConfig = c -> c;
     private KubernetesClient controllerClient;
 
-    public DemoRun(Settings settings, Consumer<String> log) {
+    private final PayloadCopies copies;
+    private final Map<String, Map<String, Map<String, String>>> declared = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** @throws io.upshift.core.release.ReleaseException when the settings name a payload directory that is none */
+    public DemoRun(Settings settings, Consumer<String> log) throws io.upshift.core.release.ReleaseException {
         this.settings = settings;
         this.log = log;
+        this.copies = settings.payload() == null ? null : new PayloadCopies(settings.payload());
+    }
+
+    /** The release installed first. */
+    public String from() {
+        return copies == null ? FROM : copies.from();
+    }
+
+    /** The release the demo updates to. */
+    public String to() {
+        return copies == null ? TO : copies.to();
+    }
+
+    /** True when the demo runs a real payload rather than its own simulated components. */
+    public boolean realPayload() {
+        return copies != null;
     }
 
     public KubernetesClient client() {
@@ -119,17 +145,17 @@ public final class DemoRun implements AutoCloseable {
         Path work = settings.workDir();
         keys = SigningKeys.generate("Upshift demo <demo@upshift.invalid>", clock.instant());
         store = Files.createDirectories(work.resolve("signatures"));
-        releaseA = publish(FROM, List.of(), true, fromCrd);
-        releaseB = publish(TO, List.of(FROM), true);
+        releaseA = publish(from(), List.of(), true, fromCrd);
+        releaseB = publish(to(), List.of(from()), true);
 
         server = new EmbeddedApiServer();
         client = server.client();
         client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
-                .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel("stable-4.18").endSpec().build()).create();
+                .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel(channel()).endSpec().build()).create();
         cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, image -> {
             log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
             restartController();
-        });
+        }).declaredOperators(version -> declared.getOrDefault(version, Map.of()));
         if (settings.hasNodes()) {
             nodes = new DemoNodes(server, work.resolve("hosts"), settings.masters(), settings.workers(), settings.rolloutDelay().dividedBy(2), clock).start();
             cluster.handOver(DemoPayloads.MACHINE_CONFIG, nodes::release);
@@ -147,11 +173,15 @@ public final class DemoRun implements AutoCloseable {
     /** As {@link #publish(String, List, boolean)}, the payload carrying {@code clusterVersionCrd} instead of Upshift's. */
     public String publish(String version, List<String> previous, boolean signed, Path clusterVersionCrd) throws Exception {
         Path work = settings.workDir();
-        List<DemoPayloads.Component> components = components();
+        Path dir = work.resolve("payload-" + version + "-" + System.nanoTime());
+        if (copies != null) {
+            copies.write(dir, version, DemoPayloads.verification(keys.publicArmored(), store));
+            declared.put(version, PayloadCopies.declaredOperators(dir));
+        } else {
+            DemoPayloads.write(dir, version, components(), keys.publicArmored(), store, clusterVersionCrd);
+        }
         Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
-        ResolvedImage image = releases.publish(DemoPayloads.write(work.resolve("payload-" + version + "-" + System.nanoTime()), version, components,
-                        keys.publicArmored(), store, clusterVersionCrd),
-                version, previous, ImageRef.parse("oci:" + work.resolve("releases") + ":" + version), ImageStore.Progress.NONE);
+        ResolvedImage image = releases.publish(dir, version, previous, ImageRef.parse("oci:" + work.resolve("releases") + ":" + version), ImageStore.Progress.NONE);
         if (signed) {
             Signer signer = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
             new DirectoryStore(store).add(image.digest(), signer.sign(new SimpleSignature(image.ref().repositoryName(), image.digest(), "upshift demo",
@@ -214,7 +244,13 @@ public final class DemoRun implements AutoCloseable {
     }
 
     public void requestUpdate() {
-        requestUpdate(TO, releaseB, false);
+        requestUpdate(to(), releaseB, false);
+    }
+
+    /** The channel the demo's cluster is on: {@code stable-} and the first release's minor version. */
+    private String channel() {
+        io.upshift.core.version.SemVer v = io.upshift.core.version.SemVer.parse(from());
+        return "stable-" + v.major() + "." + v.minor();
     }
 
     /** Sets spec.desiredUpdate as an administrator would (version or image may be null). */

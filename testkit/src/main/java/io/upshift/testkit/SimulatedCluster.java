@@ -20,18 +20,23 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * What the kubelets, controllers and operators of a real cluster would do, for the embedded API server (which runs
  * none of them): CRDs become Established; a Deployment whose release version changes rolls out after a simulated
- * delay; an operator whose Deployment rolled out reports that version on its ClusterOperator. {@code onSelfUpdate}
- * is called when the controller's own Deployment changes, as Kubernetes would replace its pod.
+ * delay (any change of its spec does); an operator whose Deployment rolled out reports that version on its
+ * ClusterOperator. Operators of a real payload, which carry no such link, report the versions the payload declares for
+ * them ({@link #declaredOperators}). {@code onSelfUpdate} is called when the controller's own Deployment changes, as
+ * Kubernetes would replace its pod.
  */
 public final class SimulatedCluster implements AutoCloseable {
     /** A Deployment's label naming the ClusterOperator it runs: its operator reports once the Deployment rolled out. */
     public static final String OPERATOR_LABEL = "upshift.io/cluster-operator";
     /** A Deployment's annotation naming the release version its operator reports once rolled out. */
     public static final String VERSION_ANNOTATION = "upshift.io/release-version";
+    /** Namespaces of the cluster-version controller's own Deployment: Upshift's, and OpenShift's in a real payload. */
+    private static final java.util.Set<String> SELF = java.util.Set.of("upshift", "openshift-cluster-version");
 
     private final KubernetesClient client;
     private final Duration delay;
@@ -44,6 +49,8 @@ public final class SimulatedCluster implements AutoCloseable {
     private final java.util.Set<String> degraded = ConcurrentHashMap.newKeySet();
     private final Map<String, String> operatorVersion = new ConcurrentHashMap<>();
     private final Map<String, Consumer<String>> handedOver = new ConcurrentHashMap<>();
+    private volatile Function<String, Map<String, Map<String, String>>> declared = v -> Map.of();
+    private final Map<String, Instant> levelDue = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean stopped;
 
@@ -63,6 +70,16 @@ public final class SimulatedCluster implements AutoCloseable {
      */
     public SimulatedCluster handOver(String operator, Consumer<String> onRollout) {
         handedOver.put(operator, onRollout);
+        return this;
+    }
+
+    /**
+     * The operators of a real payload: once the cluster works towards a release ({@code status.desired} of the
+     * ClusterVersion), each ClusterOperator that release declares reports the versions it declares (operand name to
+     * version), a simulated rollout delay later, Available and not Degraded.
+     */
+    public SimulatedCluster declaredOperators(Function<String, Map<String, Map<String, String>>> byRelease) {
+        this.declared = byRelease;
         return this;
     }
 
@@ -88,11 +105,12 @@ public final class SimulatedCluster implements AutoCloseable {
         establishCrds();
         keepReporting();
         Instant now = clock.instant();
+        levelDeclared(now);
         for (Deployment d : client.apps().deployments().inAnyNamespace().list().getItems()) {
             String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
             String version = d.getMetadata().getAnnotations() == null ? "" : d.getMetadata().getAnnotations().getOrDefault(VERSION_ANNOTATION, "");
             String image = d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
-            String want = version + " " + image;
+            String want = version + " " + image + " " + d.getMetadata().getGeneration();
             if (want.equals(rolledOut.get(key))) continue;
             String operator = d.getMetadata().getLabels() == null ? null : d.getMetadata().getLabels().get(OPERATOR_LABEL);
             Instant due = rolloutDue.get(key + " " + want);
@@ -104,7 +122,7 @@ public final class SimulatedCluster implements AutoCloseable {
                 if (operator != null && rolledOut.containsKey(key) && !handedOver.containsKey(operator)) progressing(operator, version);
             }
             if (now.isBefore(due)) continue;
-            boolean self = "upshift".equals(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
+            boolean self = SELF.contains(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
             markAvailable(d);
             rolledOut.put(key, want);
             if (operator != null && handedOver.containsKey(operator)) {
@@ -115,6 +133,30 @@ public final class SimulatedCluster implements AutoCloseable {
             }
             if (self) onSelfUpdate.accept(image);
         }
+    }
+
+    private void levelDeclared(Instant now) {
+        io.fabric8.openshift.api.model.config.v1.ClusterVersion cv = client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class)
+                .withName("version").get();
+        if (cv == null || cv.getStatus() == null || cv.getStatus().getDesired() == null) return;
+        String release = cv.getStatus().getDesired().getVersion();
+        Map<String, Map<String, String>> want = release == null ? Map.of() : declared.apply(release);
+        if (want == null || want.isEmpty()) return;
+        for (ClusterOperator co : client.resources(ClusterOperator.class).list().getItems()) {
+            Map<String, String> versions = want.get(co.getMetadata().getName());
+            if (versions == null || versions.equals(reported(co))) continue;
+            Instant due = levelDue.computeIfAbsent(co.getMetadata().getName() + " " + release,
+                    k -> now.plusMillis((long) (delay.toMillis() * (0.5 + random.nextDouble()))));
+            if (!now.isBefore(due)) report(co.getMetadata().getName(), versions);
+        }
+    }
+
+    private static Map<String, String> reported(ClusterOperator co) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (co.getStatus() != null && co.getStatus().getVersions() != null) {
+            for (OperandVersion v : co.getStatus().getVersions()) out.put(v.getName(), v.getVersion());
+        }
+        return out;
     }
 
     /** Operators keep reporting, as real ones do: one whose ClusterOperator appeared late, or was reset, reports again. */
@@ -171,6 +213,10 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     private void report(String operator, String version) {
+        report(operator, Map.of("operator", version));
+    }
+
+    private void report(String operator, Map<String, String> versions) {
         ClusterOperator co = client.resources(ClusterOperator.class).withName(operator).get();
         if (co == null) return;
         ClusterOperatorStatus s = new ClusterOperatorStatus();
@@ -183,10 +229,14 @@ public final class SimulatedCluster implements AutoCloseable {
                 : condition("Degraded", "False", "AsExpected", "", now));
         conditions.add(condition("Upgradeable", "True", "AsExpected", "", now));
         s.setConditions(conditions);
-        OperandVersion v = new OperandVersion();
-        v.setName("operator");
-        v.setVersion(version);
-        s.setVersions(List.of(v));
+        List<OperandVersion> operands = new ArrayList<>();
+        versions.forEach((name, version) -> {
+            OperandVersion v = new OperandVersion();
+            v.setName(name);
+            v.setVersion(version);
+            operands.add(v);
+        });
+        s.setVersions(operands);
         patchStatus(client.resources(ClusterOperator.class).withName(operator), s);
     }
 
