@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.upshift.core.payload.Manifest;
 import io.upshift.core.payload.ManifestReader;
+import io.upshift.core.proxy.ClusterProxy;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.operator.cluster.Changes;
 import io.upshift.testkit.EmbeddedApiServer;
@@ -31,7 +32,7 @@ class ManifestApplierTest {
     final EmbeddedApiServer server = new EmbeddedApiServer();
     final KubernetesClient client = server.client();
     final LiveCache cache = new LiveCache(client, new Changes());
-    final ManifestApplier applier = new ManifestApplier(client, cache);
+    final ManifestApplier applier = new ManifestApplier(client, cache, cache::clusterProxy);
 
     @AfterEach
     void tearDown() {
@@ -101,7 +102,7 @@ class ManifestApplierTest {
         live.getMetadata().getLabels().put("owner", "someone");
         client.apps().deployments().inNamespace("ns").resource(live).update(); // someone else labels it
         // the applier computes replicas 2 from the scaled object, read before the label was added
-        ManifestApplier stale = new ManifestApplier(client, m -> scaled);
+        ManifestApplier stale = new ManifestApplier(client, m -> scaled, () -> ClusterProxy.NONE);
         assertThatThrownBy(() -> stale.apply(d, Mode.UPDATING)).isInstanceOfSatisfying(KubernetesClientException.class,
                 e -> assertThat(e.getCode()).isEqualTo(409));
         settle(d);
@@ -112,8 +113,9 @@ class ManifestApplierTest {
     }
 
     @Test
-    void configMapKeysOthersAddStayWhileASecretsDataIsThePayloads() throws Exception {
-        Manifest cm = manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\n  namespace: ns\ndata:\n  a: '1'\n");
+    void configMapAndSecretKeysOthersAddStay() throws Exception {
+        Manifest cm = manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\n  namespace: ns\n  labels:\n"
+                + "    config.openshift.io/inject-trusted-cabundle: 'true'\ndata:\n  a: '1'\n");
         applyAndSettle(cm);
         ConfigMap live = client.configMaps().inNamespace("ns").withName("conf").get();
         live.setData(Map.of("a", "1", "ca-bundle.crt", "injected"));
@@ -128,22 +130,26 @@ class ManifestApplierTest {
         assertThat(s.getData()).containsEntry("token", "YWJj");
         assertThat(applyAndSettle(secret)).isEqualTo(ManifestApplier.Outcome.UNCHANGED); // stringData compared as data
         s.getData().put("extra", "eA==");
+        s.getData().put("token", "b3RoZXI=");
         client.secrets().inNamespace("ns").resource(s).update();
         settle(secret);
         assertThat(applyAndSettle(secret)).isEqualTo(ManifestApplier.Outcome.UPDATED);
-        assertThat(client.secrets().inNamespace("ns").withName("s").get().getData()).containsOnlyKeys("token");
+        assertThat(client.secrets().inNamespace("ns").withName("s").get().getData()).containsEntry("token", "YWJj").containsEntry("extra", "eA==");
     }
 
     @Test
-    void aChangedJobIsUpdatedAndCreateOnlyAndDeleteAreHonoured() throws Exception {
-        String job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: ns\nspec:\n  template:\n    spec:\n"
-                + "      restartPolicy: Never\n      containers:\n      - {name: m, image: 'migrate:VERSION'}\n";
-        applyAndSettle(manifest(job.replace("VERSION", "1")));
+    void aChangedJobIsUpdatedNotRecreatedAndCreateOnlyAndDeleteAreHonoured() throws Exception {
+        String job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: ns\n  labels: {step: LABEL}\nspec:\n"
+                + "  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: m, image: 'migrate:VERSION'}\n";
+        applyAndSettle(manifest(job.replace("VERSION", "1").replace("LABEL", "a")));
         String uid = client.batch().v1().jobs().inNamespace("ns").withName("migrate").get().getMetadata().getUid();
-        assertThat(applyAndSettle(manifest(job.replace("VERSION", "2")))).isEqualTo(ManifestApplier.Outcome.UPDATED);
+        // the pod template of a Job is immutable: it stays, while what may change is updated in place
+        assertThat(applyAndSettle(manifest(job.replace("VERSION", "2").replace("LABEL", "b")))).isEqualTo(ManifestApplier.Outcome.UPDATED);
         Job j = client.batch().v1().jobs().inNamespace("ns").withName("migrate").get();
-        assertThat(j.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("migrate:2");
+        assertThat(j.getMetadata().getLabels()).containsEntry("step", "b");
+        assertThat(j.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("migrate:1");
         assertThat(j.getMetadata().getUid()).isEqualTo(uid);
+        assertThat(server.dispatcher().requests().matching(r -> "DELETE".equals(r.method()))).isEmpty();
 
         Manifest once = manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: seed\n  namespace: ns\n  annotations:\n"
                 + "    release.openshift.io/create-only: 'true'\ndata: {a: '1'}\n");
@@ -189,7 +195,7 @@ class ManifestApplierTest {
         long writes = applier.writes.get();
         // a restarted controller: new caches, no memory
         try (LiveCache fresh = new LiveCache(client, new Changes())) {
-            ManifestApplier restarted = new ManifestApplier(client, fresh);
+            ManifestApplier restarted = new ManifestApplier(client, fresh, fresh::clusterProxy);
             assertThat(restarted.apply(crd, Mode.RECONCILING).outcome()).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
             assertThat(restarted.writes.get()).isZero();
         }
