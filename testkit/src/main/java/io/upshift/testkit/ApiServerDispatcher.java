@@ -31,7 +31,9 @@ import java.util.regex.Pattern;
  *       never conflicts there);</li>
  *   <li>the Eviction subresource ({@code POST .../pods/<name>/eviction}) deletes the pod unless a
  *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers);</li>
- *   <li>pods can be listed by {@code fieldSelector=spec.nodeName}.</li>
+ *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};</li>
+ *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster IP, a claim's spec,
+ *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck}).</li>
  * </ul>
  * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as an older
  * API server drops fields it does not know ({@link #dropOnWrite}), and can put a faulty network in front of one client
@@ -52,8 +54,15 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     /** Writes are serialised here, so that a precondition checked before a write still holds during it. */
     private final Object writes = new Object();
 
+    private final List<String> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     public RequestLog requests() {
         return requests;
+    }
+
+    /** The messages of the writes refused so far for changing an immutable field, oldest first. */
+    public List<String> immutableRefusals() {
+        return List.copyOf(refusals);
     }
 
     /** From now on, {@code field} is removed wherever it occurs in written objects of {@code kind}. */
@@ -137,6 +146,9 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             if (path.endsWith("/status")) {
                 MockResponse conflict = statusConflict(path, request);
                 if (conflict != null) return conflict;
+            } else {
+                MockResponse refused = immutableChange(path, request, false);
+                if (refused != null) return refused;
             }
             return super.handleUpdate(request);
         }
@@ -145,6 +157,12 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handlePatch(RecordedRequest request) {
         synchronized (writes) {
+            String path = request.getPath().split("\\?")[0];
+            String type = request.getHeader("Content-Type");
+            if (!path.endsWith("/status") && type != null && type.startsWith("application/merge-patch+json")) {
+                MockResponse refused = immutableChange(path, request, true);
+                if (refused != null) return refused;
+            }
             return super.handlePatch(request);
         }
     }
@@ -177,6 +195,22 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     public void touchResourceVersion(JsonNode currentResource, JsonNode updatedResource) {
         drop(updatedResource);
         super.touchResourceVersion(currentResource, updatedResource);
+    }
+
+    /** 422 as kube-apiserver answers a write that changes an immutable field ({@link ImmutableFieldCheck}); null to go on. */
+    private MockResponse immutableChange(String path, RecordedRequest request, boolean mergePatch) {
+        MockResponse current = handleGet(path);
+        if (current.code() != 200) return null;
+        try {
+            JsonNode have = asNode(current.getBody().readUtf8());
+            JsonNode body = asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            String refusal = ImmutableFieldCheck.refusal(have, mergePatch ? mergePatch(have.deepCopy(), body) : body);
+            if (refusal == null) return null;
+            refusals.add(refusal);
+            return status(422, "Invalid", refusal);
+        } catch (KubernetesCrudDispatcherException e) {
+            return null; // not JSON: the write itself will refuse it
+        }
     }
 
     private MockResponse statusConflict(String path, RecordedRequest request) {

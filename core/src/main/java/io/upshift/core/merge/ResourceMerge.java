@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -12,20 +13,30 @@ import java.util.Set;
  * {@code lib/resourcemerge} does: the live object is changed only where the manifest's kind says the payload owns it,
  * so fields the API server defaults and fields other writers own survive. What the result removes follows upstream:
  * containers, volumes, ports, env and other whole-replaced fields the manifest no longer sets go; labels, annotations,
- * ConfigMap keys, tolerations and nodeSelector keys are only ever added or changed.
+ * ConfigMap and Secret keys, tolerations and nodeSelector keys are only ever added or changed.
  * <p>
  * The API server's defaults are filled in on both sides first ({@link ServerDefaults}), so that a field one side leaves
  * to its default compares equal to the default.
  * <p>
- * Kinds without a merge of their own (Secrets, custom resources...) have each top-level field the manifest sets
+ * Fields the API server will not change once set (selectors, a Service's cluster IP, a claim's spec...) keep their
+ * live value whatever the manifest says ({@link ImmutableFields}); {@link Merged#held} names them.
+ * <p>
+ * Kinds without a merge of their own (StatefulSets, custom resources...) have each top-level field the manifest sets
  * replaced whole, and metadata merged as above. (Upstream's generic merge also replaces labels and annotations whole
  * and rewrites on any field only the live object has, which loops on server defaults.)
  */
 public final class ResourceMerge {
     private static final Set<String> NOT_CONTENT = Set.of("apiVersion", "kind", "metadata", "status");
 
-    /** The live object with the manifest merged in, and the first path where it differs from the live one (null: nothing to write). */
-    public record Merged(ObjectNode object, String difference) {
+    /**
+     * The live object with the manifest merged in, the first path where it differs from the live one (null: nothing
+     * to write), and the immutable fields where the manifest asks for another value than the live one, which stays.
+     */
+    public record Merged(ObjectNode object, String difference, List<String> held) {
+        public Merged(ObjectNode object, String difference) {
+            this(object, difference, List.of());
+        }
+
         public boolean changed() {
             return difference != null;
         }
@@ -46,9 +57,13 @@ public final class ResourceMerge {
         switch (groupKind) {
             case "/Namespace", "config.openshift.io/ClusterOperator" -> { }
             case "/ServiceAccount" -> Fields.replace(existing, required, "automountServiceAccountToken");
-            case "/ConfigMap" -> {
+            // keys others add (CA bundles injected into a ConfigMap, say) stay; a Secret's too, unlike upstream's
+            // generic merge, which took its data whole
+            case "/ConfigMap", "/Secret" -> {
                 Fields.mergeMap(existing, required, "data");
                 Fields.mergeMap(existing, required, "binaryData");
+                Fields.replaceIfSet(existing, required, "type");
+                Fields.replaceIfSet(existing, required, "immutable");
             }
             case "/Service" -> ServiceMerge.service(Fields.object(existing, "spec"), spec);
             case "apps/Deployment" -> WorkloadMerge.deployment(Fields.object(existing, "spec"), spec);
@@ -66,7 +81,10 @@ public final class ResourceMerge {
             case "operators.coreos.com/OperatorGroup" -> OpenShiftMerge.operatorGroup(existing, required);
             default -> generic(existing, required);
         }
-        return new Merged(existing, Semantic.difference(defaulted, existing, ""));
+        List<String> held = ImmutableFields.hold(groupKind, defaulted, existing, required);
+        String difference = Semantic.difference(defaulted, existing, "");
+        ImmutableFields.asStored(groupKind, live, existing);
+        return new Merged(existing, difference, held);
     }
 
     /** Each top-level field the manifest sets, replaced whole. */

@@ -70,6 +70,7 @@ final class ServerDefaults {
                     if (hook.get("objectSelector") == null) hook.putObject("objectSelector");
                     fill(hook, "timeoutSeconds", 10);
                     for (JsonNode rule : hook.path("rules")) if (rule instanceof ObjectNode r) fill(r, "scope", "*");
+                    if (groupKind.endsWith("/MutatingWebhookConfiguration")) fill(hook, "reinvocationPolicy", "Never");
                 }
             }
             case "security.openshift.io/SecurityContextConstraints" -> {

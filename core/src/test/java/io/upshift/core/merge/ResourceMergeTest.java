@@ -120,7 +120,7 @@ class ResourceMergeTest {
     }
 
     @Test
-    void aSecretsDataIsThePayloadsWholeAndStringDataComparesAsData() {
+    void aSecretKeepsKeysOthersAddAndItsStringDataComparesAsData() {
         JsonNode live = yaml("""
                 apiVersion: v1
                 kind: Secret
@@ -136,9 +136,102 @@ class ResourceMergeTest {
                 type: Opaque
                 """);
         ResourceMerge.Merged merged = ResourceMerge.merge(live, manifest);
-        assertThat(merged.difference()).isEqualTo(".data.extra");
-        assertThat(merged.object().get("data").fieldNames()).toIterable().containsExactly("token");
+        assertThat(merged.changed()).isFalse();
+        assertThat(merged.object().get("data").fieldNames()).toIterable().containsExactly("token", "extra");
         assertThat(merged.object().has("stringData")).isFalse();
+        ResourceMerge.Merged changed = ResourceMerge.merge(live, yaml(manifest.toString().replace("\"secret\"", "\"other\"")));
+        assertThat(changed.difference()).isEqualTo(".data.token");
+        assertThat(changed.object().at("/data/extra").asText()).isEqualTo("eA==");
+    }
+
+    @Test
+    void immutableFieldsKeepTheirLiveValueAndAreNamedWhileTheRestIsMerged() {
+        ObjectNode live = (ObjectNode) yaml(DEPLOYMENT_LIVE);
+        ((ObjectNode) live.at("/spec/selector/matchLabels")).put("tier", "front");
+        String manifest = DEPLOYMENT.replace("image: web:2", "image: web:3");
+        ResourceMerge.Merged merged = ResourceMerge.merge(live, yaml(manifest));
+        assertThat(merged.held()).containsExactly("spec.selector");
+        assertThat(merged.object().at("/spec/selector")).isEqualTo(live.at("/spec/selector"));
+        assertThat(merged.object().at("/spec/template/spec/containers/0/image").asText()).isEqualTo("web:3");
+        // nothing else to change: the selector alone is no reason to write
+        ResourceMerge.Merged only = ResourceMerge.merge(live, yaml(DEPLOYMENT));
+        assertThat(only.changed()).isFalse();
+        assertThat(only.held()).containsExactly("spec.selector");
+    }
+
+    @Test
+    void aServiceKeepsTheClusterIpItWasGivenEvenWhenTheManifestNamesAnother() {
+        JsonNode live = yaml("""
+                apiVersion: v1
+                kind: Service
+                metadata: {name: web, namespace: shop}
+                spec: {clusterIP: 10.0.0.7, clusterIPs: [10.0.0.7], type: ClusterIP, ports: [{name: http, port: 80, targetPort: 80, protocol: TCP}]}
+                """);
+        ResourceMerge.Merged merged = ResourceMerge.merge(live, yaml("""
+                apiVersion: v1
+                kind: Service
+                metadata: {name: web, namespace: shop}
+                spec: {clusterIP: 10.0.0.9, ports: [{name: http, port: 80}]}
+                """));
+        assertThat(merged.changed()).isFalse();
+        assertThat(merged.held()).containsExactly("spec.clusterIP");
+    }
+
+    @Test
+    void aJobIsUpdatedWhereItMayChangeAndItsPodTemplateStays() {
+        String job = """
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: migrate, namespace: x}
+                spec: {activeDeadlineSeconds: 600, template: {spec: {restartPolicy: Never, containers: [{name: m, image: "migrate:1"}]}}}
+                """;
+        ObjectNode live = ResourceMerge.merge(yaml(job), yaml(job)).object();
+        ((ObjectNode) live.at("/spec")).set("selector", yaml("{matchLabels: {controller-uid: u1}}"));
+        ((ObjectNode) live.at("/spec/template")).set("metadata", yaml("{labels: {controller-uid: u1, job-name: migrate}}"));
+        assertThat(ResourceMerge.merge(live, yaml(job)).changed()).isFalse();
+        ResourceMerge.Merged merged = ResourceMerge.merge(live, yaml(job.replace("migrate:1", "migrate:2").replace("600", "900")));
+        assertThat(merged.difference()).isEqualTo(".spec.activeDeadlineSeconds");
+        assertThat(merged.held()).containsExactly("spec.template");
+        assertThat(merged.object().at("/spec/template")).isEqualTo(live.at("/spec/template"));
+        assertThat(merged.object().at("/spec/selector")).isEqualTo(live.at("/spec/selector"));
+    }
+
+    @Test
+    void aClaimMayOnlyGrowItsRequestAndKeepsWhatTheBinderAndDefaultsSet() {
+        String manifest = """
+                apiVersion: v1
+                kind: PersistentVolumeClaim
+                metadata: {name: data, namespace: x}
+                spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+                """;
+        ObjectNode live = (ObjectNode) yaml(manifest);
+        ((ObjectNode) live.at("/spec")).put("volumeName", "pv-1").put("volumeMode", "Filesystem").put("storageClassName", "standard");
+        assertThat(ResourceMerge.merge(live, yaml(manifest)).changed()).isFalse();
+        ResourceMerge.Merged grown = ResourceMerge.merge(live, yaml(manifest.replace("1Gi", "2Gi").replace("ReadWriteOnce", "ReadWriteMany")));
+        assertThat(grown.difference()).isEqualTo(".spec.resources.requests.storage");
+        assertThat(grown.held()).containsExactly("spec.accessModes");
+        assertThat(grown.object().at("/spec/volumeName").asText()).isEqualTo("pv-1");
+        assertThat(grown.object().at("/spec/accessModes/0").asText()).isEqualTo("ReadWriteOnce");
+    }
+
+    @Test
+    void anImmutableConfigMapsDataStays() {
+        JsonNode live = yaml("""
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: frozen, namespace: x}
+                immutable: true
+                data: {a: "1"}
+                """);
+        ResourceMerge.Merged merged = ResourceMerge.merge(live, yaml("""
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: frozen, namespace: x}
+                immutable: true
+                data: {a: "2", b: "3"}
+                """));
+        assertThat(merged.changed()).isFalse();
+        assertThat(merged.held()).containsExactly("data");
     }
 
     @Test
@@ -208,6 +301,32 @@ class ResourceMergeTest {
                 """;
         ObjectNode live = (ObjectNode) ResourceMerge.merge(yaml(manifest), yaml(manifest)).object();
         ((ObjectNode) live.at("/webhooks/0/clientConfig")).put("caBundle", "Q0E=");
+        ResourceMerge.Merged merged = ResourceMerge.merge(live, yaml(manifest));
+        assertThat(merged.changed()).isFalse();
+        assertThat(merged.object().at("/webhooks/0/clientConfig/caBundle").asText()).isEqualTo("Q0E=");
+    }
+
+    @Test
+    void aMutatingWebhooksInjectedCaBundleStaysAndItsServerDefaultsAreNoDifference() {
+        String manifest = """
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: MutatingWebhookConfiguration
+                metadata: {name: mutate, annotations: {service.beta.openshift.io/inject-cabundle: "true"}}
+                webhooks:
+                - name: mutate.example.com
+                  admissionReviewVersions: [v1]
+                  sideEffects: None
+                  clientConfig: {service: {name: mutate, namespace: x}}
+                  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+                """;
+        // as the API server stores it: every default filled in, and the service CA operator's bundle
+        ObjectNode live = (ObjectNode) yaml(manifest);
+        ObjectNode hook = (ObjectNode) live.at("/webhooks/0");
+        hook.put("failurePolicy", "Fail").put("matchPolicy", "Equivalent").put("timeoutSeconds", 10).put("reinvocationPolicy", "Never");
+        hook.putObject("namespaceSelector");
+        hook.putObject("objectSelector");
+        ((ObjectNode) hook.at("/rules/0")).put("scope", "*");
+        ((ObjectNode) hook.at("/clientConfig")).put("caBundle", "Q0E=");
         ResourceMerge.Merged merged = ResourceMerge.merge(live, yaml(manifest));
         assertThat(merged.changed()).isFalse();
         assertThat(merged.object().at("/webhooks/0/clientConfig/caBundle").asText()).isEqualTo("Q0E=");

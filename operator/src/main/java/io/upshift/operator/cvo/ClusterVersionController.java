@@ -86,7 +86,7 @@ public final class ClusterVersionController implements AutoCloseable {
             if (operatorsPending.compareAndSet(false, true)) queue.addAfter(KEY, Duration.ofSeconds(1));
         });
         this.liveCache = new LiveCache(client, changes);
-        this.applier = new ManifestApplier(client, liveCache);
+        this.applier = new ManifestApplier(client, liveCache, liveCache::clusterProxy);
         Events events = new Events(client, clock, "config.openshift.io/v1", "ClusterVersion", ClusterCaches.NAME, "upshift-cluster-version");
         this.recorder = new StatusRecorder(client, clock, options.progressInterval(), events);
         this.pool = Executors.newFixedThreadPool(Math.max(options.updatingWorkers(), options.reconcilingWorkers()), r -> {

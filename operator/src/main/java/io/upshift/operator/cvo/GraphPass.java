@@ -86,9 +86,9 @@ final class GraphPass {
             counter.setDaemon(true);
             counter.start();
         }
-        precreateOperators(payload, included, mode);
         AtomicInteger done = new AtomicInteger();
-        GraphRun.Result result = GraphRun.run(graph, Math.max(1, workers), pool, t -> cancelled.getAsBoolean() ? Optional.of(cancelledError(t))
+        GraphRun.Result result = GraphRun.run(graph, Math.max(1, workers), pool, node -> precreateOperators(node, included, cancelled),
+                t -> cancelled.getAsBoolean() ? Optional.of(cancelledError(t))
                 : included.contains(t.manifest()) ? runTask(t, payload, mode, cancelled) : Optional.empty(),
                 () -> progress.accept(new Progress(Math.max(floor.get(), done.incrementAndGet()), graph.taskCount(), sorted(waitingOn))));
         long ms = (System.nanoTime() - start) / 1_000_000;
@@ -109,15 +109,20 @@ final class GraphPass {
         return out;
     }
 
-    /** ClusterOperators are created first, so that they are visible (and report) before their run-level comes. */
-    private void precreateOperators(Payload payload, Set<Manifest> included, Mode mode) {
-        for (Manifest m : payload.manifests()) {
-            if ("ClusterOperator".equals(m.kind()) && included.contains(m)) {
-                try {
-                    applier.apply(m, mode);
-                } catch (KubernetesClientException e) {
-                    LOG.info("clusteroperator/{}: not pre-created: {}", m.name(), e.getMessage());
-                }
+    /**
+     * As upstream's sync worker: as a node starts, the ClusterOperators among its tasks are created if missing, so
+     * that they are visible (and their operators can report) while the node's other manifests are applied; not at
+     * the start of the pass, where operators of later run-levels would show long before anything of theirs exists.
+     * A failure is only logged: the ClusterOperator's own task applies it again.
+     */
+    private void precreateOperators(TaskGraph.Node node, Set<Manifest> included, BooleanSupplier cancelled) {
+        for (Task t : node.tasks()) {
+            Manifest m = t.manifest();
+            if (!"ClusterOperator".equals(m.kind()) || !included.contains(m) || cancelled.getAsBoolean()) continue;
+            try {
+                if (applier.precreate(m)) LOG.info("clusteroperator/{}: pre-created", m.name());
+            } catch (KubernetesClientException e) {
+                LOG.info("clusteroperator/{}: not pre-created: {}", m.name(), e.getMessage());
             }
         }
     }
@@ -131,7 +136,7 @@ final class GraphPass {
         for (Manifest m : payload.manifests()) {
             try {
                 if (!included.contains(m)) n++;
-                else if (applier.applied(m) && ("ClusterOperator".equals(m.kind()) ? operatorLevel(m, mode).isEmpty() : readiness(m, null).isEmpty())) n++;
+                else if (applier.applied(m) && ("ClusterOperator".equals(m.kind()) ? operatorLevel(m, mode).isEmpty() : readiness(m, mode, null).isEmpty())) n++;
             } catch (KubernetesClientException | IllegalArgumentException e) {
                 // counted as not done; the pass itself will report what is wrong
             }
@@ -176,7 +181,7 @@ final class GraphPass {
                 long seen = changes.seen(key);
                 Optional<TaskError> e;
                 try {
-                    e = isOperator ? operatorLevel(m, mode) : readiness(m, written);
+                    e = isOperator ? operatorLevel(m, mode) : readiness(m, mode, written);
                 } catch (KubernetesClientException apiError) {
                     e = Optional.of(error(name, "ApiUnavailable", "cannot read " + Readiness.describe(m) + ": " + apiError.getMessage(), OperatorLevel.Effect.NONE));
                 }
@@ -225,8 +230,8 @@ final class GraphPass {
     }
 
     /** Whether the object is done; {@code written} is this task's write, if it wrote (see {@link Readiness#observed}). */
-    private Optional<TaskError> readiness(Manifest m, GenericKubernetesResource written) {
-        Readiness.NotReady r = Readiness.check(m, Readiness.observed(cache.get(m), written));
+    private Optional<TaskError> readiness(Manifest m, Mode mode, GenericKubernetesResource written) {
+        Readiness.NotReady r = Readiness.check(m, Readiness.observed(cache.get(m), written), mode);
         return r == null ? Optional.empty() : Optional.of(error(Readiness.describe(m), r.reason(), r.message(), r.effect()));
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -32,9 +33,12 @@ final class GraphRun {
     private GraphRun() {
     }
 
-    /** {@code apply} returns an error for a task that is not done; {@code progress} receives each task done. */
-    static Result run(TaskGraph graph, int workers, ExecutorService pool, Function<Task, Optional<TaskError>> apply,
-                      Runnable progress) throws InterruptedException {
+    /**
+     * {@code apply} returns an error for a task that is not done; {@code progress} receives each task done;
+     * {@code nodeStart} sees each node as a worker takes it up, before its first task.
+     */
+    static Result run(TaskGraph graph, int workers, ExecutorService pool, Consumer<TaskGraph.Node> nodeStart,
+                      Function<Task, Optional<TaskError>> apply, Runnable progress) throws InterruptedException {
         int n = graph.nodes().size();
         int[] waiting = new int[n];
         boolean[] blocked = new boolean[n];
@@ -53,6 +57,7 @@ final class GraphRun {
                     started[id] = true;
                     running++;
                     futures.add(done.submit(() -> {
+                        nodeStart.accept(graph.nodes().get(id));
                         for (Task t : graph.nodes().get(id).tasks()) {
                             Optional<TaskError> e = apply.apply(t);
                             if (e.isPresent()) return new NodeOutcome(id, e.get());

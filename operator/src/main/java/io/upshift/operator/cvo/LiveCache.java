@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.payload.Manifest;
+import io.upshift.core.proxy.ClusterProxy;
 import io.upshift.operator.cluster.Changes;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,21 +62,36 @@ final class LiveCache implements ObjectReader, AutoCloseable {
     /** The object as last seen by its kind's informer; from the API when the kind has none. */
     @Override
     public GenericKubernetesResource get(Manifest m) {
-        SharedIndexInformer<GenericKubernetesResource> informer = informer(m);
-        // a cache whose watch is down may be stale: read the API until the watch is back
-        if (informer == null || !informer.isWatching()) return LiveObjects.of(client, m).get();
-        String key = m.namespace().isEmpty() ? m.name() : m.namespace() + "/" + m.name();
-        return informer.getStore().getByKey(key);
+        return get(m.apiVersion(), m.kind(), m.namespace(), m.name());
     }
 
-    private SharedIndexInformer<GenericKubernetesResource> informer(Manifest m) {
-        String gvk = m.apiVersion() + "/" + m.kind();
+    /**
+     * The cluster's egress proxy, Proxy {@code cluster}: none while it does not exist (or its kind is not installed
+     * yet), as upstream tolerates during install.
+     */
+    ClusterProxy clusterProxy() {
+        GenericKubernetesResource proxy = get("config.openshift.io/v1", "Proxy", "", "cluster");
+        return proxy == null ? ClusterProxy.NONE : ClusterProxy.of(Mappers.JSON.valueToTree(proxy));
+    }
+
+    private GenericKubernetesResource get(String apiVersion, String kind, String namespace, String name) {
+        SharedIndexInformer<GenericKubernetesResource> informer = informer(apiVersion, kind, !namespace.isEmpty());
+        // a cache whose watch is down may be stale: read the API until the watch is back
+        if (informer == null || !informer.isWatching()) {
+            var resources = client.genericKubernetesResources(LiveObjects.context(apiVersion, kind, !namespace.isEmpty()));
+            return namespace.isEmpty() ? resources.withName(name).get() : resources.inNamespace(namespace).withName(name).get();
+        }
+        return informer.getStore().getByKey(namespace.isEmpty() ? name : namespace + "/" + name);
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> informer(String apiVersion, String kind, boolean namespaced) {
+        String gvk = apiVersion + "/" + kind;
         SharedIndexInformer<GenericKubernetesResource> existing = informers.get(gvk);
         if (existing != null) return existing;
         try {
-            var resources = client.genericKubernetesResources(LiveObjects.context(m));
-            SharedIndexInformer<GenericKubernetesResource> informer = m.namespace().isEmpty() ? resources.inform(signal)
-                    : resources.inAnyNamespace().inform(signal);
+            var resources = client.genericKubernetesResources(LiveObjects.context(apiVersion, kind, namespaced));
+            SharedIndexInformer<GenericKubernetesResource> informer = namespaced ? resources.inAnyNamespace().inform(signal)
+                    : resources.inform(signal);
             SharedIndexInformer<GenericKubernetesResource> raced = informers.putIfAbsent(gvk, informer);
             if (raced != null) {
                 informer.close();

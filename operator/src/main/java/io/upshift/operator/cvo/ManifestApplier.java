@@ -9,20 +9,25 @@ import io.upshift.api.json.Mappers;
 import io.upshift.core.merge.ResourceMerge;
 import io.upshift.core.merge.Semantic;
 import io.upshift.core.payload.Manifest;
+import io.upshift.core.proxy.ClusterProxy;
+import io.upshift.core.proxy.ProxyInjection;
 import io.upshift.core.taskgraph.Mode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Applies one manifest as the upstream operator does: creates what is missing; otherwise merges the manifest into the
- * live object read from the cache, kind by kind ({@link ResourceMerge}), and writes only when that changed something,
+ * live object read from the cache, kind by kind ({@link ResourceMerge}; immutable fields keep their live value and are
+ * reported once), and writes only when that changed something,
  * as an update conditional on the resourceVersion the merge started from (a 409 means someone wrote meanwhile: the
  * caller reads again and recomputes). Create-only objects are never updated; objects marked for deletion are deleted
  * when updating. Status is never written here.
@@ -52,13 +57,56 @@ final class ManifestApplier {
 
     private final KubernetesClient client;
     private final ObjectReader cache;
+    private final Supplier<ClusterProxy> proxy;
+    /** Immutable fields already reported, per object and paths: said once, not at every pass. */
+    private final Set<String> heldReported = ConcurrentHashMap.newKeySet();
     /** Per object (uid), the mark of its last normalised write and the resourceVersion it left: until it changes, the object is level. */
     private final Map<String, String> normalisedAt = new ConcurrentHashMap<>();
     final AtomicLong writes = new AtomicLong();
 
-    ManifestApplier(KubernetesClient client, ObjectReader cache) {
+    /** @param proxy the cluster's egress proxy, read only for manifests that ask for it */
+    ManifestApplier(KubernetesClient client, ObjectReader cache, Supplier<ClusterProxy> proxy) {
         this.client = client;
         this.cache = cache;
+        this.proxy = proxy;
+    }
+
+    /**
+     * The manifest as this cluster gets it: without status, and with what upstream's resource builder fills in from
+     * the cluster (the proxy, where asked for).
+     */
+    private ObjectNode required(Manifest m) {
+        ObjectNode required = ResourceMerge.required(m.object());
+        return ProxyInjection.requested(required) ? ProxyInjection.inject(required, proxy.get()) : required;
+    }
+
+    /**
+     * Upstream's pre-creation of a ClusterOperator, just before the graph node that holds it: created when missing,
+     * with the related objects the manifest lists (so that must-gather finds them before the operator reports), never
+     * updated here. Returns whether it created it.
+     */
+    boolean precreate(Manifest m) {
+        if (cache.get(m) != null) return false;
+        GenericKubernetesResource created;
+        try {
+            created = LiveObjects.of(client, m, generic(ResourceMerge.required(m.object()))).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) return false; // created meanwhile
+            throw e;
+        }
+        writes.incrementAndGet();
+        JsonNode related = m.object().path("status").path("relatedObjects");
+        if (related.isArray() && !related.isEmpty()) {
+            ObjectNode withStatus = Mappers.JSON.valueToTree(created);
+            withStatus.putObject("status").set("relatedObjects", related.deepCopy());
+            try {
+                LiveObjects.of(client, m, generic(withStatus)).updateStatus(); // conditional on the create's resourceVersion
+                writes.incrementAndGet();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) throw e; // the operator reported first: its status wins
+            }
+        }
+        return true;
     }
 
     Applied apply(Manifest m, Mode mode) {
@@ -70,7 +118,7 @@ final class ManifestApplier {
             writes.incrementAndGet();
             return Applied.without(Outcome.DELETED);
         }
-        ObjectNode required = ResourceMerge.required(m.object());
+        ObjectNode required = required(m);
         if (live == null) {
             try {
                 GenericKubernetesResource created = LiveObjects.of(client, m, generic(required)).create();
@@ -86,12 +134,21 @@ final class ManifestApplier {
         if (m.createOnly()) return Applied.without(Outcome.UNCHANGED);
         JsonNode current = Mappers.JSON.valueToTree(live);
         ResourceMerge.Merged merged = merge(current, required);
+        reportHeld(m, current, merged);
         if (!merged.changed()) return Applied.without(Outcome.UNCHANGED);
         LOG.info("{}: updating, {} differs from the payload", Readiness.describe(m), merged.difference());
         GenericKubernetesResource updated = LiveObjects.of(client, m, generic(merged.object())).update();
         writes.incrementAndGet();
         noticeNormalisation(m, required, updated);
         return new Applied(Outcome.UPDATED, updated);
+    }
+
+    private void reportHeld(Manifest m, JsonNode current, ResourceMerge.Merged merged) {
+        if (merged.held().isEmpty()) return;
+        if (heldReported.add(current.path("metadata").path("uid").asText() + " " + merged.held())) {
+            LOG.warn("{}: the payload asks to change {}, which the API server does not allow once set; the live value stays",
+                    Readiness.describe(m), String.join(", ", merged.held()));
+        }
     }
 
     /** The merge, or only its metadata where the object is known to be as the server keeps this manifest. */
@@ -132,7 +189,7 @@ final class ManifestApplier {
         GenericKubernetesResource live = cache.get(m);
         if (m.markedForDeletion()) return live == null;
         if (live == null) return false;
-        return m.createOnly() || !merge(Mappers.JSON.valueToTree(live), ResourceMerge.required(m.object())).changed();
+        return m.createOnly() || !merge(Mappers.JSON.valueToTree(live), required(m)).changed();
     }
 
     private static GenericKubernetesResource generic(JsonNode object) {

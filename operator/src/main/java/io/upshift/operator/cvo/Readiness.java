@@ -7,10 +7,15 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.upshift.core.conditions.Conditions;
 import io.upshift.core.cvo.OperatorLevel;
 import io.upshift.core.payload.Manifest;
+import io.upshift.core.taskgraph.Mode;
 
 /**
- * Whether an applied object is done: Deployments Available with every replica updated (and not past their progress
- * deadline), DaemonSets fully rolled out, Jobs succeeded, CRDs Established. Other kinds are done once applied.
+ * Whether an applied object lets its task go on, as upstream's resource builder judges it (lib/resourcebuilder):
+ * while installing, nothing is checked; otherwise a Deployment fails only when it reports a replica failure, is
+ * neither available nor progressing, or is past its progress deadline (a rollout in progress, or one pod of many
+ * not ready, is its ClusterOperator's to report, not a reason to stall the run-level); a DaemonSet or a Deployment
+ * is waited for only while it is being deleted; a Job fails when it failed; a CRD must be Established. Other kinds
+ * are done once applied.
  */
 final class Readiness {
 
@@ -26,7 +31,7 @@ final class Readiness {
     /**
      * The object to judge: the cached one, unless the cache does not hold {@code written} (this task's write) yet —
      * another object, or an older generation; then the write's own response, whose status has not caught up with the
-     * new spec. Else a Deployment just changed would look rolled out from its previous status.
+     * new spec. Else a Deployment just fixed would be judged from the failure its previous spec reported.
      */
     static GenericKubernetesResource observed(GenericKubernetesResource cached, GenericKubernetesResource written) {
         if (written == null) return cached;
@@ -39,36 +44,23 @@ final class Readiness {
         return o.getMetadata().getGeneration() == null ? 0 : o.getMetadata().getGeneration();
     }
 
-    static NotReady check(Manifest m, GenericKubernetesResource live) {
+    static NotReady check(Manifest m, GenericKubernetesResource live, Mode mode) {
         if (live == null) return new NotReady("ResourceMissing", describe(m) + " does not exist", OperatorLevel.Effect.NONE);
+        if (mode == Mode.INITIALIZING) return null;
         JsonNode o = JSON.valueToTree(live);
         JsonNode status = o.path("status");
-        long generation = o.path("metadata").path("generation").asLong(0);
+        boolean deleting = !o.path("metadata").path("deletionTimestamp").asText("").isEmpty();
         switch (m.group() + "/" + m.kind()) {
-            case "apps/Deployment": {
-                JsonNode conditions = status.path("conditions");
-                if (Conditions.JSON.isFalse(conditions, "Progressing") && "ProgressDeadlineExceeded".equals(Conditions.JSON.reason(conditions, "Progressing"))) {
-                    return new NotReady("WorkloadNotProgressing", describe(m) + " is not progressing: " + message(status, "Progressing"), OperatorLevel.Effect.FAIL);
-                }
-                long replicas = o.path("spec").path("replicas").asLong(1);
-                boolean done = status.path("observedGeneration").asLong(-1) >= generation
-                        && status.path("updatedReplicas").asLong(0) >= replicas && status.path("availableReplicas").asLong(0) >= replicas
-                        && Conditions.JSON.isTrue(conditions, "Available");
-                return done ? null : new NotReady("WorkloadNotAvailable", describe(m) + " is not yet available with all replicas updated", OperatorLevel.Effect.NONE);
-            }
-            case "apps/DaemonSet": {
-                long desired = status.path("desiredNumberScheduled").asLong(0);
-                boolean done = status.path("observedGeneration").asLong(-1) >= generation
-                        && status.path("updatedNumberScheduled").asLong(0) >= desired && status.path("numberUnavailable").asLong(0) == 0;
-                return done ? null : new NotReady("WorkloadNotAvailable", describe(m) + " is not yet rolled out", OperatorLevel.Effect.NONE);
-            }
-            case "batch/Job": {
-                if (status.path("succeeded").asLong(0) >= 1) return null;
-                if (Conditions.JSON.isTrue(status.path("conditions"), "Failed")) {
-                    return new NotReady("JobFailed", describe(m) + " failed: " + message(status, "Failed"), OperatorLevel.Effect.FAIL);
-                }
-                return new NotReady("JobNotComplete", describe(m) + " has not completed", OperatorLevel.Effect.NONE);
-            }
+            case "apps/Deployment":
+                if (deleting) return beingDeleted(m);
+                // a status about an older generation says nothing against the spec just written
+                if (status.path("observedGeneration").asLong(0) < o.path("metadata").path("generation").asLong(0)) return null;
+                return deploymentFailure(m, status.path("conditions"));
+            case "apps/DaemonSet":
+                // the DaemonSet controller sets no conditions: unavailable pods are the operator's to report
+                return deleting ? beingDeleted(m) : null;
+            case "batch/Job":
+                return jobFailure(m, status);
             case "apiextensions.k8s.io/CustomResourceDefinition":
                 return Conditions.JSON.isTrue(status.path("conditions"), "Established") ? null
                         : new NotReady("CustomResourceDefinitionNotEstablished", describe(m) + " is not yet established", OperatorLevel.Effect.NONE);
@@ -77,13 +69,49 @@ final class Readiness {
         }
     }
 
+    private static NotReady deploymentFailure(Manifest m, JsonNode conditions) {
+        if (Conditions.JSON.isTrue(conditions, "ReplicaFailure")) {
+            return new NotReady("WorkloadNotProgressing", describe(m) + " has a replica failure " + reasonAndMessage(conditions, "ReplicaFailure"),
+                    OperatorLevel.Effect.FAIL);
+        }
+        if (Conditions.JSON.isFalse(conditions, "Available") && Conditions.JSON.isFalse(conditions, "Progressing")) {
+            return new NotReady("WorkloadNotAvailable", describe(m) + " is not available " + reasonAndMessage(conditions, "Available")
+                    + " or progressing " + reasonAndMessage(conditions, "Progressing"), OperatorLevel.Effect.FAIL);
+        }
+        if (Conditions.JSON.isFalse(conditions, "Progressing") && "ProgressDeadlineExceeded".equals(Conditions.JSON.reason(conditions, "Progressing"))) {
+            return new NotReady("WorkloadNotProgressing", describe(m) + " is not progressing: " + reasonAndMessage(conditions, "Progressing"),
+                    OperatorLevel.Effect.FAIL);
+        }
+        return null;
+    }
+
+    /**
+     * Upstream's Job check: done once a pod succeeded, and not waited for while it runs. A Job marked Failed fails the
+     * task; one with failed pods and none running is told, and tried again (it may still retry its pods).
+     */
+    private static NotReady jobFailure(Manifest m, JsonNode status) {
+        if (status.path("succeeded").asLong(0) > 0) return null;
+        if (Conditions.JSON.isTrue(status.path("conditions"), "Failed")) {
+            return new NotReady("JobFailed", describe(m) + " failed: " + reasonAndMessage(status.path("conditions"), "Failed"), OperatorLevel.Effect.FAIL);
+        }
+        if (status.path("active").asLong(0) == 0 && status.path("failed").asLong(0) > 0) {
+            return new NotReady("JobNotComplete", describe(m) + " has " + status.path("failed").asLong() + " failed pods and none running",
+                    OperatorLevel.Effect.NONE);
+        }
+        return null;
+    }
+
+    private static NotReady beingDeleted(Manifest m) {
+        return new NotReady("ResourceBeingDeleted", describe(m) + " is being deleted", OperatorLevel.Effect.NONE);
+    }
+
     static String describe(Manifest m) {
         return m.kind() + " \"" + (m.namespace().isEmpty() ? "" : m.namespace() + "/") + m.name() + "\"";
     }
 
 
-    private static String message(JsonNode status, String type) {
-        JsonNode c = Conditions.JSON.find(status.path("conditions"), type);
-        return c == null ? "" : c.path("message").asText("");
+    private static String reasonAndMessage(JsonNode conditions, String type) {
+        JsonNode c = Conditions.JSON.find(conditions, type);
+        return c == null ? "" : c.path("reason").asText("") + " (" + c.path("message").asText("") + ")";
     }
 }

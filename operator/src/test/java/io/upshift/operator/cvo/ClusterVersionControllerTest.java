@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -213,6 +214,50 @@ class ClusterVersionControllerTest {
     }
 
     /** Starts the controller running release {@code a} (4.1.0) and waits until it installed it. */
+    static String web(String selector, String image) {
+        return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: test-ns\n  annotations:\n" + FakePayloads.INCLUDED
+                + "spec:\n  selector: {matchLabels: " + selector + "}\n  template:\n    metadata: {labels: " + selector + "}\n"
+                + "    spec:\n      containers: [{name: web, image: '" + image + "'}]\n";
+    }
+
+    static String operator(String name, String version) {
+        return "apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: " + name + "\n  annotations:\n" + FakePayloads.INCLUDED
+                + "spec: {}\nstatus:\n  versions: [{name: operator, version: '" + version + "'}]\n";
+    }
+
+    @Test
+    void anUpdateChangingAnImmutableSelectorCompletesWithoutARefusedWriteAndOperatorsArePreCreatedAtTheirOwnNode() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            // run-level 20 holds two components, so it is a step of its own after run-level 10 (a lone component would
+            // join run-level 10's serial node, as upstream's graph does)
+            String a = h.payloads.release("4.1.0", "4.1.0", true, Map.of("0000_20_web_00_deployment.yaml", web("{app: web, tier: front}", "web:1"),
+                    "0000_20_late_00_clusteroperator.yaml", operator("late", "4.1.0")));
+            String b = h.payloads.release("4.1.1", "4.1.1", true, Map.of("0000_20_web_00_deployment.yaml", web("{app: web}", "web:2"),
+                    "0000_20_late_00_clusteroperator.yaml", operator("late", "4.1.1"), "0000_20_late_01_newcomer.yaml", operator("newcomer", "4.1.1")));
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await("late pre-created").atMost(Duration.ofSeconds(30)).until(() -> h.operatorExists("late"));
+            h.report("late", "4.1.0");
+            await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+
+            h.holdOperator(true);
+            h.requestUpdate("4.1.1", b, false);
+            await().atMost(Duration.ofSeconds(10)).until(() -> h.condition("Progressing"),
+                    c -> c.getMessage().contains("4.1.1") && c.getMessage().contains("waiting on test-operator"));
+            // run-level 10 is not done: the ClusterOperator of run-level 20 is not there yet
+            assertThat(h.operatorExists("newcomer")).isFalse();
+            h.holdOperator(false);
+            await("newcomer pre-created").atMost(Duration.ofSeconds(20)).until(() -> h.operatorExists("newcomer"));
+            h.report("newcomer", "4.1.1");
+            h.report("late", "4.1.1");
+            await("4.1.1 completed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.1"));
+
+            var deployment = h.client.apps().deployments().inNamespace("test-ns").withName("web").get();
+            assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("web:2");
+            assertThat(deployment.getSpec().getSelector().getMatchLabels()).containsOnlyKeys("app", "tier");
+            assertThat(h.server.dispatcher().immutableRefusals()).isEmpty();
+        }
+    }
+
     private void installed(ControllerHarness h, String a) {
         h.start(ControllerHarness.options(a, dir.resolve("cache")));
         await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));

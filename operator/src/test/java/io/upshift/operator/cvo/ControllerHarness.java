@@ -115,19 +115,27 @@ final class ControllerHarness implements AutoCloseable {
 
     private void report(ConfigMap cm) {
         if (operatorHeld || cm.getData() == null) return;
-        String version = cm.getData().get("version");
         try {
-            client.resources(ClusterOperator.class).withName("test-operator").editStatus(co -> {
-                co.setStatus(new io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusBuilder()
-                        .addNewVersion().withName("operator").withVersion(version).endVersion()
-                        .addNewCondition().withType("Available").withStatus("True").withLastTransitionTime("2026-01-01T00:00:00Z").endCondition()
-                        .addNewCondition().withType("Degraded").withStatus("False").withLastTransitionTime("2026-01-01T00:00:00Z").endCondition()
-                        .build());
-                return co;
-            });
+            report("test-operator", cm.getData().get("version"));
         } catch (KubernetesClientException e) {
             // not created yet: it reports when the ClusterOperator appears
         }
+    }
+
+    /** The ClusterOperator {@code name} reports itself available, not degraded, at {@code version}; it must exist. */
+    void report(String name, String version) {
+        client.resources(ClusterOperator.class).withName(name).editStatus(co -> {
+            co.setStatus(new io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusBuilder()
+                    .addNewVersion().withName("operator").withVersion(version).endVersion()
+                    .addNewCondition().withType("Available").withStatus("True").withLastTransitionTime("2026-01-01T00:00:00Z").endCondition()
+                    .addNewCondition().withType("Degraded").withStatus("False").withLastTransitionTime("2026-01-01T00:00:00Z").endCondition()
+                    .build());
+            return co;
+        });
+    }
+
+    boolean operatorExists(String name) {
+        return client.resources(ClusterOperator.class).withName(name).get() != null;
     }
 
     void requestUpdate(String version, String image, boolean force) {

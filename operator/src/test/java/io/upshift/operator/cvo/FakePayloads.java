@@ -39,6 +39,13 @@ final class FakePayloads implements PayloadSource {
      * {@code payloadVersion} is what its release metadata says. Returns its pullspec.
      */
     String release(String version, String payloadVersion, boolean sign, String... extra) {
+        Map<String, String> files = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < extra.length; i++) files.put("0000_20_extra_" + String.format("%02d", i) + ".yaml", extra[i]);
+        return release(version, payloadVersion, sign, files);
+    }
+
+    /** As {@link #release(String, String, boolean, String...)}, the extra manifests under the file names given (run-levels and components). */
+    String release(String version, String payloadVersion, boolean sign, Map<String, String> extra) {
         String image = "example.com/release@sha256:" + String.format("%064x", version.hashCode() & 0xffffffffL);
         Path root = dir.resolve(version);
         try {
@@ -54,7 +61,7 @@ final class FakePayloads implements PayloadSource {
             write(root, "0000_10_test_09_clusteroperator.yaml", "apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n"
                     + "  name: test-operator\n  annotations:\n" + INCLUDED + "spec: {}\nstatus:\n  versions:\n  - name: operator\n    version: \""
                     + payloadVersion + "\"\n");
-            for (int i = 0; i < extra.length; i++) write(root, "0000_20_extra_" + String.format("%02d", i) + ".yaml", extra[i]);
+            for (Map.Entry<String, String> file : extra.entrySet()) write(root, file.getKey(), file.getValue());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.upshift.core.payload.Manifest;
 import io.upshift.core.payload.ManifestReader;
+import io.upshift.core.proxy.ClusterProxy;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.operator.cluster.Changes;
 import io.upshift.testkit.EmbeddedApiServer;
@@ -31,7 +32,7 @@ class ManifestApplierTest {
     final EmbeddedApiServer server = new EmbeddedApiServer();
     final KubernetesClient client = server.client();
     final LiveCache cache = new LiveCache(client, new Changes());
-    final ManifestApplier applier = new ManifestApplier(client, cache);
+    final ManifestApplier applier = new ManifestApplier(client, cache, cache::clusterProxy);
 
     @AfterEach
     void tearDown() {
@@ -101,7 +102,7 @@ class ManifestApplierTest {
         live.getMetadata().getLabels().put("owner", "someone");
         client.apps().deployments().inNamespace("ns").resource(live).update(); // someone else labels it
         // the applier computes replicas 2 from the scaled object, read before the label was added
-        ManifestApplier stale = new ManifestApplier(client, m -> scaled);
+        ManifestApplier stale = new ManifestApplier(client, m -> scaled, () -> ClusterProxy.NONE);
         assertThatThrownBy(() -> stale.apply(d, Mode.UPDATING)).isInstanceOfSatisfying(KubernetesClientException.class,
                 e -> assertThat(e.getCode()).isEqualTo(409));
         settle(d);
@@ -112,8 +113,9 @@ class ManifestApplierTest {
     }
 
     @Test
-    void configMapKeysOthersAddStayWhileASecretsDataIsThePayloads() throws Exception {
-        Manifest cm = manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\n  namespace: ns\ndata:\n  a: '1'\n");
+    void configMapAndSecretKeysOthersAddStay() throws Exception {
+        Manifest cm = manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: conf\n  namespace: ns\n  labels:\n"
+                + "    config.openshift.io/inject-trusted-cabundle: 'true'\ndata:\n  a: '1'\n");
         applyAndSettle(cm);
         ConfigMap live = client.configMaps().inNamespace("ns").withName("conf").get();
         live.setData(Map.of("a", "1", "ca-bundle.crt", "injected"));
@@ -128,22 +130,26 @@ class ManifestApplierTest {
         assertThat(s.getData()).containsEntry("token", "YWJj");
         assertThat(applyAndSettle(secret)).isEqualTo(ManifestApplier.Outcome.UNCHANGED); // stringData compared as data
         s.getData().put("extra", "eA==");
+        s.getData().put("token", "b3RoZXI=");
         client.secrets().inNamespace("ns").resource(s).update();
         settle(secret);
         assertThat(applyAndSettle(secret)).isEqualTo(ManifestApplier.Outcome.UPDATED);
-        assertThat(client.secrets().inNamespace("ns").withName("s").get().getData()).containsOnlyKeys("token");
+        assertThat(client.secrets().inNamespace("ns").withName("s").get().getData()).containsEntry("token", "YWJj").containsEntry("extra", "eA==");
     }
 
     @Test
-    void aChangedJobIsUpdatedAndCreateOnlyAndDeleteAreHonoured() throws Exception {
-        String job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: ns\nspec:\n  template:\n    spec:\n"
-                + "      restartPolicy: Never\n      containers:\n      - {name: m, image: 'migrate:VERSION'}\n";
-        applyAndSettle(manifest(job.replace("VERSION", "1")));
+    void aChangedJobIsUpdatedNotRecreatedAndCreateOnlyAndDeleteAreHonoured() throws Exception {
+        String job = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: ns\n  labels: {step: LABEL}\nspec:\n"
+                + "  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: m, image: 'migrate:VERSION'}\n";
+        applyAndSettle(manifest(job.replace("VERSION", "1").replace("LABEL", "a")));
         String uid = client.batch().v1().jobs().inNamespace("ns").withName("migrate").get().getMetadata().getUid();
-        assertThat(applyAndSettle(manifest(job.replace("VERSION", "2")))).isEqualTo(ManifestApplier.Outcome.UPDATED);
+        // the pod template of a Job is immutable: it stays, while what may change is updated in place
+        assertThat(applyAndSettle(manifest(job.replace("VERSION", "2").replace("LABEL", "b")))).isEqualTo(ManifestApplier.Outcome.UPDATED);
         Job j = client.batch().v1().jobs().inNamespace("ns").withName("migrate").get();
-        assertThat(j.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("migrate:2");
+        assertThat(j.getMetadata().getLabels()).containsEntry("step", "b");
+        assertThat(j.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("migrate:1");
         assertThat(j.getMetadata().getUid()).isEqualTo(uid);
+        assertThat(server.dispatcher().requests().matching(r -> "DELETE".equals(r.method()))).isEmpty();
 
         Manifest once = manifest("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: seed\n  namespace: ns\n  annotations:\n"
                 + "    release.openshift.io/create-only: 'true'\ndata: {a: '1'}\n");
@@ -159,6 +165,88 @@ class ManifestApplierTest {
         assertThat(applier.apply(gone, Mode.RECONCILING).outcome()).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
         assertThat(applyAndSettle(gone)).isEqualTo(ManifestApplier.Outcome.DELETED);
         assertThat(client.configMaps().inNamespace("ns").withName("seed").get()).isNull();
+    }
+
+    @Test
+    void immutableFieldsAreNeverWrittenWhileTheRestIsUpdated() throws Exception {
+        // created by an earlier release with a wider selector
+        Manifest before = manifest(WEB.replace("matchLabels: {app: web}", "matchLabels: {app: web, tier: front}")
+                .replace("metadata: {labels: {app: web}}", "metadata: {labels: {app: web, tier: front}}"));
+        applyAndSettle(before);
+        // the API server refuses to change it, as kube-apiserver does
+        Deployment live = client.apps().deployments().inNamespace("ns").withName("web").get();
+        live.getSpec().getSelector().getMatchLabels().remove("tier");
+        assertThatThrownBy(() -> client.apps().deployments().inNamespace("ns").resource(live).update())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(422);
+                    assertThat(e.getStatus().getMessage()).startsWith("Deployment.apps \"web\" is invalid: spec.selector: Invalid value: ").endsWith("field is immutable");
+                });
+        int refused = server.dispatcher().immutableRefusals().size();
+        // the new release's selector differs: the image is updated, the selector stays, nothing is refused
+        assertThat(applyAndSettle(manifest(WEB.replace("web:1", "web:2")))).isEqualTo(ManifestApplier.Outcome.UPDATED);
+        Deployment after = client.apps().deployments().inNamespace("ns").withName("web").get();
+        assertThat(after.getSpec().getSelector().getMatchLabels()).containsOnlyKeys("app", "tier");
+        assertThat(after.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("web:2");
+        assertThat(applyAndSettle(manifest(WEB.replace("web:1", "web:2")))).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
+
+        Manifest service = manifest("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: ns\n"
+                + "spec:\n  clusterIP: 10.0.0.7\n  selector: {app: web}\n  ports: [{name: http, port: 80}]\n");
+        applyAndSettle(service);
+        Manifest moved = manifest("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: ns\n"
+                + "spec:\n  clusterIP: 10.0.0.9\n  selector: {app: web}\n  ports: [{name: http, port: 80}]\n");
+        assertThat(applyAndSettle(moved)).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
+        assertThat(client.services().inNamespace("ns").withName("web").get().getSpec().getClusterIP()).isEqualTo("10.0.0.7");
+        assertThat(server.dispatcher().immutableRefusals()).hasSize(refused);
+    }
+
+    static final String PROXIED = WEB.replace("  labels: {app: web}\n", "  labels: {app: web}\n  annotations: {config.openshift.io/inject-proxy: web}\n");
+
+    void proxyStatus(String http, String noProxy) {
+        GenericKubernetesResource proxy = new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion("config.openshift.io/v1").withKind("Proxy").withNewMetadata().withName("cluster").endMetadata().build();
+        proxy.setAdditionalProperty("spec", Map.of());
+        proxy.setAdditionalProperty("status", Map.of("httpProxy", http, "httpsProxy", http, "noProxy", noProxy));
+        var proxies = client.genericKubernetesResources("config.openshift.io/v1", "Proxy");
+        if (proxies.withName("cluster").get() == null) proxies.resource(proxy).create();
+        else proxies.withName("cluster").edit(p -> {
+            p.setAdditionalProperty("status", proxy.getAdditionalProperties().get("status"));
+            return p;
+        });
+    }
+
+    java.util.List<io.fabric8.kubernetes.api.model.EnvVar> webEnv() {
+        return client.apps().deployments().inNamespace("ns").withName("web").get().getSpec().getTemplate().getSpec().getContainers().get(0).getEnv();
+    }
+
+    @Test
+    void theClusterProxyIsSetIntoTheContainersAWorkloadNamesAndFollowsItsChanges() throws Exception {
+        Manifest d = manifest(PROXIED);
+        assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.CREATED); // no Proxy yet: nothing to inject
+        assertThat(webEnv()).isEmpty();
+        proxyStatus("http://proxy:3128", ".cluster.local");
+        await().atMost(Duration.ofSeconds(10)).until(() -> !cache.clusterProxy().isNone());
+        assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.UPDATED);
+        assertThat(webEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+                .containsExactly("HTTP_PROXY=http://proxy:3128", "HTTPS_PROXY=http://proxy:3128", "NO_PROXY=.cluster.local");
+        assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
+        proxyStatus("http://other:3128", ".cluster.local");
+        await().atMost(Duration.ofSeconds(10)).until(() -> cache.clusterProxy().httpProxy().equals("http://other:3128"));
+        assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.UPDATED);
+        assertThat(webEnv()).extracting(e -> e.getValue()).contains("http://other:3128");
+    }
+
+    @Test
+    void aClusterOperatorIsPreCreatedOnceWithItsRelatedObjects() throws Exception {
+        Manifest co = manifest("apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: web\nspec: {}\nstatus:\n"
+                + "  versions: [{name: operator, version: '1.0'}]\n  relatedObjects: [{group: '', resource: namespaces, name: ns}]\n");
+        assertThat(applier.precreate(co)).isTrue();
+        settle(co);
+        var created = client.resources(io.fabric8.openshift.api.model.config.v1.ClusterOperator.class).withName("web").get();
+        assertThat(created.getStatus().getRelatedObjects()).extracting(r -> r.getResource() + "/" + r.getName()).containsExactly("namespaces/ns");
+        assertThat(created.getStatus().getVersions()).isNullOrEmpty(); // versions are the operator's to report
+        long writes = applier.writes.get();
+        assertThat(applier.precreate(co)).isFalse();
+        assertThat(applier.writes.get()).isEqualTo(writes);
     }
 
     static final String CRD = """
@@ -189,7 +277,7 @@ class ManifestApplierTest {
         long writes = applier.writes.get();
         // a restarted controller: new caches, no memory
         try (LiveCache fresh = new LiveCache(client, new Changes())) {
-            ManifestApplier restarted = new ManifestApplier(client, fresh);
+            ManifestApplier restarted = new ManifestApplier(client, fresh, fresh::clusterProxy);
             assertThat(restarted.apply(crd, Mode.RECONCILING).outcome()).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
             assertThat(restarted.writes.get()).isZero();
         }
