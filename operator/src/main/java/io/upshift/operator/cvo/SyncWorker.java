@@ -180,7 +180,8 @@ final class SyncWorker implements AutoCloseable {
         boolean resuming = !history.isEmpty() && target.image().equals(history.get(0).getImage()) && History.PARTIAL.equals(history.get(0).getState());
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
         publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
-        Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities());
+        Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities(),
+                accepted == null ? java.util.Optional.empty() : java.util.Optional.of(accepted.payload()));
         if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {
             accepted = null;
             publish(status.withAcceptance(t, refused.why(), false));
