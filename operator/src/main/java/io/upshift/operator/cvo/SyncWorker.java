@@ -73,6 +73,8 @@ final class SyncWorker implements AutoCloseable {
     private volatile SyncStatus status = SyncStatus.IDLE;
     private volatile boolean stopping;
     private Acceptance.Accepted accepted;
+    /** The payload last accepted, kept through refusals: the trust anchor for the next target while it is the running release. */
+    private io.upshift.core.payload.Payload lastAccepted;
     private int failures;
     private int reconcileAttempt;
     private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
@@ -181,7 +183,7 @@ final class SyncWorker implements AutoCloseable {
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
         publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
         Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities(),
-                accepted == null ? java.util.Optional.empty() : java.util.Optional.of(accepted.payload()));
+                java.util.Optional.ofNullable(lastAccepted));
         if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {
             accepted = null;
             publish(status.withAcceptance(t, refused.why(), false));
@@ -189,6 +191,7 @@ final class SyncWorker implements AutoCloseable {
             return false;
         }
         accepted = ((Acceptance.Step.Passed<Acceptance.Accepted>) outcome).value();
+        lastAccepted = accepted.payload();
         pass.reset();
         reconcileAttempt = 0;
         failures = 0;
