@@ -30,6 +30,7 @@ public enum Reason {
     BLOB_TRUNCATED("BlobTruncated"),
     BLOB_DIGEST_MISMATCH("BlobDigestMismatch"),
     IMAGE_INVALID("ImageInvalid"),
+    ARCHITECTURE_MISSING("ArchitectureMissing"),
     // Extraction
     UNSAFE_LAYER_ENTRY("UnsafeLayerEntry"),
     TARGET_NOT_EMPTY("TargetNotEmpty");

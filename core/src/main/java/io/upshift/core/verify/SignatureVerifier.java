@@ -19,8 +19,11 @@ public final class SignatureVerifier {
 
     private static final Pattern DIGEST = Pattern.compile("(?:^|@)(sha256:[0-9a-f]{64})$");
 
-    /** Which signature vouched for the digest on behalf of each keyring. */
-    public record Verified(String digest, Map<String, String> signatureByKeyring) {
+    /** Which signature vouched for the digest on behalf of each keyring, and those signatures (for keeping in the cluster). */
+    public record Verified(String digest, Map<String, String> signatureByKeyring, List<byte[]> signatures) {
+        public Verified(String digest, Map<String, String> signatureByKeyring) {
+            this(digest, signatureByKeyring, List.of());
+        }
     }
 
     private final List<Keyring> keyrings;
@@ -60,6 +63,7 @@ public final class SignatureVerifier {
             throw new ReleaseException(Reason.VERIFIER_NOT_CONFIGURED, "no trusted keyring is configured: nothing can be verified");
         }
         Map<String, String> satisfied = new LinkedHashMap<>();
+        List<byte[]> signedWith = new ArrayList<>();
         List<ReleaseException> failures = new ArrayList<>();
         List<String> storeErrors = new ArrayList<>();
         int seen = 0;
@@ -76,11 +80,11 @@ public final class SignatureVerifier {
                 String source = store.name() + " signature-" + (i + 1);
                 try {
                     String keyring = check(signatures.get(i), digest, source);
-                    satisfied.putIfAbsent(keyring, source);
+                    if (satisfied.putIfAbsent(keyring, source) == null) signedWith.add(signatures.get(i));
                 } catch (ReleaseException e) {
                     failures.add(e);
                 }
-                if (satisfied.size() == keyrings.size()) return new Verified(digest, satisfied);
+                if (satisfied.size() == keyrings.size()) return new Verified(digest, satisfied, signedWith);
             }
         }
         throw failure(digest, seen, satisfied, failures, storeErrors);

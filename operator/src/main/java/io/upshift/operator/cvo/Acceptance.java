@@ -64,35 +64,46 @@ final class Acceptance {
         this.events = events;
     }
 
-    Step<Accepted> accept(DesiredUpdates.Target target, ClusterVersion cv, Capabilities enabled, LoadRules rules) {
+    /**
+     * Accepts {@code target}, its payload loaded with the cluster's load-time {@code rules}; {@code current} is the
+     * payload the worker runs, the trust anchor when it is the release the cluster last completed (else that release's
+     * payload is loaded, from the payload cache when there).
+     */
+    Step<Accepted> accept(DesiredUpdates.Target target, ClusterVersion cv, Capabilities enabled, LoadRules rules, Optional<Payload> current) {
         ClusterVersionStatus status = cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
         List<UpdateHistory> history = status.getHistory() == null ? List.of() : status.getHistory();
         events.normal("RetrievePayload", "Retrieving and verifying payload version=\"" + target.version() + "\" image=\"" + target.image() + "\"");
 
         Step<String> pinned = resolve(target);
         if (!(pinned instanceof Step.Passed<String> digest)) return refused(pinned);
+        boolean install = history.isEmpty();
+        boolean resume = !install && target.image().equals(history.get(0).getImage());
+        Checked checked = new Checked(resume && Boolean.TRUE.equals(history.get(0).getVerified()), List.of());
+        Optional<Payload> running = Optional.empty();
+        if (!install && !resume) {
+            // as upstream: the signature is checked before anything of the release is pulled
+            running = runningPayload(history, current, rules);
+            Step<Checked> verified = verifySignature(target, digest.value(), running, cv);
+            if (!(verified instanceof Step.Passed<Checked> v)) return refused(verified);
+            checked = v.value();
+        }
         Step<Payload> retrieved = retrieve(target, digest.value(), rules);
         if (!(retrieved instanceof Step.Passed<Payload> loaded)) return refused(retrieved);
         Payload payload = loaded.value();
         Step<Payload> versioned = verifyVersion(target, payload);
         if (!(versioned instanceof Step.Passed<Payload>)) return refused(versioned);
 
-        boolean install = history.isEmpty();
-        boolean resume = !install && target.image().equals(history.get(0).getImage());
-        Checked checked = new Checked(resume && Boolean.TRUE.equals(history.get(0).getVerified()), List.of());
         Set<String> implicit = Set.of();
         if (!install && !resume) {
-            Optional<Payload> running = runningPayload(history, rules);
             implicit = running.map(r -> ImplicitCapabilities.of(r.manifests(), payload.manifests(), enabled)).orElse(Set.of());
-            Step<Checked> verified = verifySignature(target, digest.value(), running, cv);
-            if (!(verified instanceof Step.Passed<Checked> v)) return refused(verified);
-            Step<Checked> preconditions = checkPreconditions(target, payload, status, cv, v.value());
+            Step<Checked> preconditions = checkPreconditions(target, payload, status, cv, checked);
             if (!(preconditions instanceof Step.Passed<Checked> p)) return refused(preconditions);
             checked = p.value();
         }
         events.normal("PayloadLoaded", "Payload loaded version=\"" + payload.version() + "\" image=\"" + target.image() + "\"");
+        String architecture = "multi".equalsIgnoreCase(payload.metadata().architecture()) ? "Multi" : payloads.architecture();
         return new Step.Passed<>(new Accepted(payload, new SyncStatus.Acceptance.Accepted(payload.version(), target.image(), payload.metadata().url(),
-                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()), "amd64"), implicit));
+                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()), architecture), implicit));
     }
 
     /** A tag is resolved to the digest it names now; the rest of the chain uses that digest. */
@@ -158,9 +169,10 @@ final class Acceptance {
     }
 
     /** The payload of the release the cluster last completed: the trust anchor for verifying the next one. */
-    private Optional<Payload> runningPayload(List<UpdateHistory> history, LoadRules rules) {
+    private Optional<Payload> runningPayload(List<UpdateHistory> history, Optional<Payload> current, LoadRules rules) {
         Optional<UpdateHistory> done = History.lastCompleted(history);
         if (done.isEmpty()) return Optional.empty();
+        if (current.isPresent() && done.get().getImage().equals(current.get().releaseImage())) return current;
         try {
             return Optional.of(payloads.load(payloads.pin(done.get().getImage()), rules));
         } catch (ReleaseException e) {

@@ -12,10 +12,11 @@ import io.upshift.core.verify.SignatureVerifier;
 import io.upshift.core.verify.VerifierConfig;
 import io.upshift.release.image.ImageRef;
 import io.upshift.release.image.ImageStore;
+import io.upshift.release.image.RegistryAccess;
 import io.upshift.release.image.Releases;
-import io.upshift.release.image.ResolvedImage;
 import io.upshift.release.signatures.ConfigMapSignatureStore;
 import io.upshift.release.signatures.SignatureStores;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,29 +26,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Release payloads from registries and OCI layouts: pulled once per digest into a cache directory (a restart reuses
- * it), loaded with the cluster's inclusion rules, and verified with the trust the running release declares.
+ * Release payloads from registries and OCI layouts, reached as the cluster says (pull secret, mirror sets, proxy),
+ * pulled once per digest into a cache directory (a restart reuses it), loaded with the cluster's inclusion rules, and
+ * verified with the trust the running release declares; signatures that verified are kept in the cluster.
  */
 final class RegistryPayloads implements PayloadSource {
 
     private final Releases releases;
     private final Path cache;
-    private final KubernetesClient client;
     private final SignatureStores stores;
+    private final ClusterRegistryAccess cluster;
+    private final ConfigMapSignatureStore kept;
     private static final Logger LOG = LoggerFactory.getLogger(RegistryPayloads.class);
 
     RegistryPayloads(Releases releases, Path cache, KubernetesClient client, SignatureStores stores) {
         this.releases = releases;
         this.cache = cache;
-        this.client = client;
         this.stores = stores;
+        this.cluster = new ClusterRegistryAccess(client);
+        this.kept = new ConfigMapSignatureStore(client, ConfigMapSignatureStore.NAMESPACE);
+    }
+
+    @Override
+    public String architecture() {
+        return releases.access().architecture();
     }
 
     @Override
     public String pin(String pullspec) throws ReleaseException {
         ImageRef ref = ImageRef.parse(pullspec);
         if (ref.digest() != null) return pullspec;
-        return releases.resolve(ref).pullspec();
+        return releases.with(access()).resolve(ref).pullspec();
     }
 
     @Override
@@ -56,8 +65,11 @@ final class RegistryPayloads implements PayloadSource {
         if (ref.digest() == null) throw new ReleaseException(Reason.NOT_BY_DIGEST, pullspec + " is not pinned by digest");
         Path dir = cache.resolve(ref.digest().replace(':', '-'));
         if (!Files.isDirectory(dir)) {
-            ResolvedImage image = releases.extract(ref, dir, ImageStore.Progress.NONE);
-            if (!image.digest().equals(ref.digest())) throw new ReleaseException(Reason.BLOB_DIGEST_MISMATCH, pullspec + " resolved to " + image.digest());
+            Releases.Pulled pulled = releases.with(access()).pull(ref, dir, ImageStore.Progress.NONE);
+            if (!pulled.image().digest().equals(ref.digest())) {
+                throw new ReleaseException(Reason.BLOB_DIGEST_MISMATCH, pullspec + " resolved to " + pulled.image().digest());
+            }
+            LOG.info("release {}: payload pulled from {}: {}", pullspec, pulled.image().location(), pulled.summary());
         }
         return PayloadLoader.load(dir, pullspec, rules, w -> LOG.warn("release {}: {}", pullspec, w));
     }
@@ -68,7 +80,18 @@ final class RegistryPayloads implements PayloadSource {
         List<Manifest> all = new ArrayList<>(trusted.manifests());
         trusted.excluded().forEach(e -> all.add(e.manifest()));
         VerifierConfig config = VerifierConfig.fromPayload(all);
-        List<SignatureStore> cluster = List.of(new ConfigMapSignatureStore(client, ConfigMapSignatureStore.NAMESPACE));
-        return config.verifier(cluster, specStores, stores::open).verify(pullspec);
+        SignatureStores reachable = stores.through(access().proxy());
+        SignatureVerifier.Verified verified = config.verifier(List.<SignatureStore>of(kept), specStores, reachable::open).verify(pullspec);
+        try {
+            if (kept.keep(verified.digest(), verified.signatures())) LOG.info("release {}: its signatures are kept in ConfigMap {}/{}", pullspec,
+                    ConfigMapSignatureStore.NAMESPACE, ConfigMapSignatureStore.MANAGED);
+        } catch (IOException e) {
+            LOG.warn("release {}: verified, but its signatures could not be kept: {}", pullspec, e.getMessage());
+        }
+        return verified;
+    }
+
+    private RegistryAccess access() throws ReleaseException {
+        return cluster.read(releases.access());
     }
 }

@@ -78,6 +78,8 @@ final class SyncWorker implements AutoCloseable {
     private volatile boolean stopping;
     private Acceptance.Accepted accepted;
     private LoadRules acceptedLoading;
+    /** The payload last accepted, kept through refusals: the trust anchor for the next target while it is the running release. */
+    private io.upshift.core.payload.Payload lastAccepted;
     private int failures;
     private int reconcileAttempt;
     private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
@@ -185,7 +187,8 @@ final class SyncWorker implements AutoCloseable {
         boolean resuming = !history.isEmpty() && target.image().equals(history.get(0).getImage()) && History.PARTIAL.equals(history.get(0).getState());
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
         publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
-        Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities(), work.loading());
+        Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities(), work.loading(),
+                java.util.Optional.ofNullable(lastAccepted));
         if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {
             accepted = null;
             publish(status.withAcceptance(t, refused.why(), false));
@@ -195,6 +198,7 @@ final class SyncWorker implements AutoCloseable {
         Acceptance.Accepted before = accepted;
         accepted = ((Acceptance.Step.Passed<Acceptance.Accepted>) outcome).value();
         acceptedLoading = work.loading();
+        lastAccepted = accepted.payload();
         // new load rules (a feature gate turned on) that leave the same manifests to apply: the pass goes on where it is
         boolean same = before != null && before.record().image().equals(target.image())
                 && before.payload().manifestHash().equals(accepted.payload().manifestHash());

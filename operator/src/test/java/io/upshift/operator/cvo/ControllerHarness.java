@@ -89,7 +89,18 @@ final class ControllerHarness implements AutoCloseable {
 
     /** Starts the controller with a client of its own, made by {@code clients} from the client of its User-Agent's configuration. */
     ClusterVersionController start(ControllerOptions options, java.util.function.Function<io.fabric8.kubernetes.client.Config, KubernetesClient> clients) {
+        return start(options, clients, c -> payloads);
+    }
+
+    /** Starts the controller with the payload source {@code source} makes from the controller's client (a real registry, say). */
+    ClusterVersionController startWith(ControllerOptions options, java.util.function.Function<KubernetesClient, PayloadSource> source) {
+        return start(options, c -> client(c), source);
+    }
+
+    private ClusterVersionController start(ControllerOptions options, java.util.function.Function<io.fabric8.kubernetes.client.Config, KubernetesClient> clients,
+                                           java.util.function.Function<KubernetesClient, PayloadSource> source) {
         controllerClient = clients.apply(server.config(CONTROLLER));
+        PayloadSource payloads = source.apply(controllerClient);
         RuleMatcher noPrometheus = rule -> {
             throw new RuleMatcher.RuleException("no Prometheus here");
         };

@@ -44,14 +44,23 @@ public record DockerCredentials(Path source, JsonNode auths) {
 
     public static DockerCredentials load(Path file) throws ReleaseException {
         try {
-            JsonNode root = JSON.readTree(Files.readAllBytes(file));
-            JsonNode auths = root == null ? null : root.get("auths");
-            if (auths == null || !auths.isObject()) {
-                throw new ReleaseException(Reason.REGISTRY_UNAUTHORIZED, file + ": no \"auths\" object: not a docker config.json or pull secret");
-            }
-            return new DockerCredentials(file, auths);
+            return parse(Files.readAllBytes(file), file);
         } catch (IOException e) {
             throw new ReleaseException(Reason.REGISTRY_UNAUTHORIZED, file + ": cannot read registry credentials: " + e.getMessage(), e);
+        }
+    }
+
+    /** Credentials from the bytes of a config.json or pull secret; {@code source} names it in messages (a file, or Secret ns/name). */
+    public static DockerCredentials parse(byte[] json, Object source) throws ReleaseException {
+        try {
+            JsonNode root = JSON.readTree(json);
+            JsonNode auths = root == null ? null : root.get("auths");
+            if (auths == null || !auths.isObject()) {
+                throw new ReleaseException(Reason.REGISTRY_UNAUTHORIZED, source + ": no \"auths\" object: not a docker config.json or pull secret");
+            }
+            return new DockerCredentials(Path.of(source.toString()), auths);
+        } catch (IOException e) {
+            throw new ReleaseException(Reason.REGISTRY_UNAUTHORIZED, source + ": the registry credentials are not JSON: " + e.getMessage(), e);
         }
     }
 

@@ -141,6 +141,14 @@ public final class ImageBuilder {
                     tar.putArchiveEntry(e);
                     if (!dir) Files.copy(p, tar);
                     tar.closeArchiveEntry();
+                    if (name.equals(top)) {
+                        // opaque whiteout: this layer alone makes the directory, so readers need no layer below it
+                        TarArchiveEntry opaque = new TarArchiveEntry(top + "/" + SafeExtractor.OPAQUE);
+                        opaque.setModTime(0);
+                        opaque.setMode(0644);
+                        tar.putArchiveEntry(opaque);
+                        tar.closeArchiveEntry();
+                    }
                 }
             }
         }

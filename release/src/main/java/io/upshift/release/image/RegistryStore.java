@@ -18,6 +18,9 @@ import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.time.Duration;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,17 +29,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Release images in an OCI distribution registry, spoken to through jib-core's registry client. Registries on
- * loopback are spoken to over plain HTTP; others over HTTPS only, unless {@code insecure}.
+ * Release images in an OCI distribution registry: published through jib-core's registry client, read through
+ * {@link RegistryPull} with the access given (logins, mirrors, proxy, architecture). Registries on loopback are
+ * spoken to over plain HTTP; others over HTTPS only, unless {@code insecure}.
  */
 public final class RegistryStore implements ImageStore {
 
-    private final DockerCredentials credentials;
-    private final boolean insecure;
+    private final RegistryAccess access;
+    private final HttpClient http;
 
-    public RegistryStore(DockerCredentials credentials, boolean insecure) {
-        this.credentials = credentials;
-        this.insecure = insecure;
+    public RegistryStore(RegistryAccess access) {
+        this.access = access;
+        this.http = HttpClient.newBuilder().proxy(access.proxy()).connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NORMAL).build();
     }
 
     @Override
@@ -62,49 +67,69 @@ public final class RegistryStore implements ImageStore {
         }
     }
 
+    /**
+     * Finds {@code ref} where the mirrors say, in order, then at its own registry unless forbidden; a mirror that
+     * fails (404, refused, unreachable) passes on to the next. The image keeps {@code ref}'s name; its blobs are read
+     * where it was found. A manifest list yields the image of the access's architecture, pinned by the list's digest.
+     */
     @Override
     public ResolvedImage resolve(ImageRef ref) throws ReleaseException {
-        RegistryClient client = client(ref, false);
-        try {
-            ManifestAndDigest<ManifestTemplate> pulled = client.pullManifest(ref.reference());
-            String digest = pulled.getDigest().toString();
-            if (ref.digest() != null && !ref.digest().equals(digest)) {
-                throw new ReleaseException(Reason.BLOB_DIGEST_MISMATCH, ref + ": the registry answered with manifest " + digest);
+        List<ImageRef> candidates = access.mirrors().candidates(ref);
+        if (candidates.isEmpty()) throw new ReleaseException(Reason.IMAGE_NOT_FOUND, ref + ": its mirror rule names no mirror and forbids the source");
+        List<String> tried = new ArrayList<>();
+        ReleaseException last = null;
+        for (ImageRef at : candidates) {
+            try {
+                return resolveAt(ref, at);
+            } catch (ReleaseException e) {
+                last = e;
+                tried.add(at.registry() + "/" + at.repository() + " (" + e.reason().code() + ")");
             }
-            if (!(pulled.getManifest() instanceof BuildableManifestTemplate m)) {
-                throw new ReleaseException(Reason.IMAGE_INVALID, ref + " is a multi-architecture index or an old manifest schema; name one image by digest");
-            }
-            List<ImageDescriptor> layers = new ArrayList<>();
-            for (BuildableManifestTemplate.ContentDescriptorTemplate l : m.getLayers()) {
-                layers.add(new ImageDescriptor(ImageBuilder.LAYER_MEDIA_TYPE, l.getDigest().toString(), l.getSize()));
-            }
-            BuildableManifestTemplate.ContentDescriptorTemplate c = m.getContainerConfiguration();
-            return new ResolvedImage(ref.withDigest(digest), digest,
-                    new ImageDescriptor(ImageBuilder.CONFIG_MEDIA_TYPE, c.getDigest().toString(), c.getSize()), layers);
-        } catch (IOException | RegistryException e) {
-            throw failure(ref, "pull from", e);
         }
+        if (candidates.size() == 1) throw last;
+        throw new ReleaseException(last.reason(), last.getMessage() + "; tried " + String.join(", ", tried), last);
+    }
+
+    private ResolvedImage resolveAt(ImageRef ref, ImageRef at) throws ReleaseException {
+        RegistryPull pull = new RegistryPull(at, access.credentials(), http, access.insecure());
+        RegistryPull.Manifest top = pull.manifest(at.reference());
+        if (ref.digest() != null && !ref.digest().equals(top.digest())) {
+            throw new ReleaseException(Reason.BLOB_DIGEST_MISMATCH, at + ": the registry answered with manifest " + top.digest());
+        }
+        RegistryPull.Manifest image = top;
+        if (ManifestJson.isList(top.body())) {
+            String entry = ManifestJson.platformEntry(ref, top.body(), access.architecture());
+            image = pull.manifest(entry);
+            if (!image.digest().equals(entry)) throw new ReleaseException(Reason.BLOB_DIGEST_MISMATCH, at + ": the registry answered " + entry + " with manifest " + image.digest());
+        }
+        return ManifestJson.parse(ref, top.digest(), image.body()).locatedAt(at.withDigest(top.digest()));
     }
 
     @Override
     public void fetch(ResolvedImage image, ImageDescriptor blob, Path target, Progress progress) throws ReleaseException {
-        RegistryClient client = client(image.ref(), false);
+        ImageRef at = image.location();
         Digests.Counting counted = null;
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(target), 1 << 16)) {
+        try (InputStream in = new RegistryPull(at, access.credentials(), http, access.insecure()).blob(blob.digest());
+             OutputStream out = new BufferedOutputStream(Files.newOutputStream(target), 1 << 16)) {
             counted = new Digests.Counting(out);
-            Digests.Counting sink = counted;
-            client.pullBlob(DescriptorDigest.fromDigest(blob.digest()), size -> { }, n -> progress.bytes(sink.count, blob.size()))
-                    .writeTo(counted);
-        } catch (IOException | DigestException e) {
-            FileTrees.deleteQuietly(target);
-            if (counted != null && counted.count < blob.size() && !(e instanceof ResponseException)) {
-                throw new ReleaseException(Reason.BLOB_TRUNCATED, image.ref() + ": blob " + blob.digest() + " ended after "
-                        + counted.count + " of " + blob.size() + " bytes (" + e.getMessage() + ")", e);
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                counted.write(buffer, 0, n);
+                progress.bytes(counted.count, blob.size());
             }
-            throw failure(image.ref(), "pull from", e);
+        } catch (IOException e) {
+            FileTrees.deleteQuietly(target);
+            long got = counted == null ? 0 : counted.count;
+            if (got < blob.size()) {
+                throw new ReleaseException(Reason.BLOB_TRUNCATED, at + ": blob " + blob.digest() + " ended after " + got + " of " + blob.size() + " bytes (" + e.getMessage() + ")", e);
+            }
+            throw new ReleaseException(Reason.REGISTRY_FAILED, at + ": reading blob " + blob.digest() + " failed: " + e.getMessage(), e);
+        } catch (ReleaseException e) {
+            FileTrees.deleteQuietly(target);
+            throw e;
         }
         try {
-            BlobCheck.verify(image.ref(), blob, counted.count, Digests.of(counted.digest));
+            BlobCheck.verify(at, blob, counted.count, Digests.of(counted.digest));
         } catch (ReleaseException e) {
             FileTrees.deleteQuietly(target);
             throw e;
@@ -112,10 +137,10 @@ public final class RegistryStore implements ImageStore {
     }
 
     private RegistryClient client(ImageRef ref, boolean push) throws ReleaseException {
-        boolean plain = insecure || ref.isLoopback();
+        boolean plain = access.insecure() || ref.isLoopback();
         FailoverHttpClient http = new FailoverHttpClient(plain, plain, log -> { });
         RegistryClient.Factory factory = RegistryClient.factory(EventHandlers.NONE, ref.registry(), ref.repository(), http);
-        var login = credentials.forRegistry(ref.registry());
+        var login = access.credentials().forRegistry(ref.registry());
         login.ifPresent(l -> factory.setCredential(Credential.from(l.username(), l.password())));
         factory.setUserAgent("upshift");
         RegistryClient client = factory.newRegistryClient();

@@ -31,7 +31,7 @@ public final class ReleaseScraper {
     private final Map<String, ReleaseEntry> byDigest = new HashMap<>();
 
     public ReleaseScraper(DockerCredentials credentials, boolean insecure, Consumer<String> warnings) {
-        this.store = new RegistryStore(credentials, insecure);
+        this.store = new RegistryStore(RegistryAccess.of(credentials, insecure));
         this.tags = new RegistryTags(credentials, insecure);
         this.warnings = warnings;
     }

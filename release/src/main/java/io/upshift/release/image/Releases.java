@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -18,10 +20,26 @@ public final class Releases {
     private final RegistryStore registry;
     private final OciLayoutStore layout = new OciLayoutStore();
     private final Consumer<String> warnings;
+    private final RegistryAccess access;
 
     public Releases(DockerCredentials credentials, boolean insecure, Consumer<String> warnings) {
-        this.registry = new RegistryStore(credentials, insecure);
+        this(RegistryAccess.of(credentials, insecure), warnings);
+    }
+
+    public Releases(RegistryAccess access, Consumer<String> warnings) {
+        this.registry = new RegistryStore(access);
         this.warnings = warnings;
+        this.access = access;
+    }
+
+    /** The registry access these releases use by default (a cluster adds its own logins, mirrors and proxy to it). */
+    public RegistryAccess access() {
+        return access;
+    }
+
+    /** The same, reaching registries with {@code other}. */
+    public Releases with(RegistryAccess other) {
+        return new Releases(other, warnings);
     }
 
     private ImageStore store(ImageRef ref) {
@@ -48,22 +66,42 @@ public final class Releases {
 
     /** Unpacks the payload of {@code ref} into {@code target} (absent or empty): all of it, or nothing. */
     public ResolvedImage extract(ImageRef ref, Path target, ImageStore.Progress progress) throws ReleaseException {
+        return pull(ref, target, progress).image();
+    }
+
+    /**
+     * Unpacks the payload of {@code ref} into {@code target}, reading layers from the top down and stopping at the
+     * first layer below which neither payload directory can show (see {@link SafeExtractor#sealedDirs}): an image
+     * whose payload sits in its own top layer costs that layer alone, whatever its base weighs.
+     */
+    public Pulled pull(ImageRef ref, Path target, ImageStore.Progress progress) throws ReleaseException {
         ResolvedImage image = resolve(ref);
         Path work = tempDir();
         try {
-            List<Path> layers = new ArrayList<>();
+            List<Path> read = new ArrayList<>(); // top first
+            Set<String> sealed = new HashSet<>();
             long total = image.size(), done = 0;
-            for (ImageDescriptor blob : image.layers()) {
-                Path file = work.resolve("layer-" + layers.size());
+            for (int i = image.layers().size() - 1; i >= 0 && !sealed.containsAll(SafeExtractor.PAYLOAD_DIRS); i--) {
+                ImageDescriptor blob = image.layers().get(i);
+                Path file = work.resolve("layer-" + i);
                 long before = done;
                 store(ref).fetch(image, blob, file, (n, t) -> progress.bytes(before + n, total));
                 done += blob.size();
-                layers.add(file);
+                read.add(file);
+                sealed.addAll(SafeExtractor.sealedDirs(file));
             }
-            SafeExtractor.extract(layers, target);
-            return image;
+            java.util.Collections.reverse(read); // applied bottom up, as overlays are
+            SafeExtractor.extract(read, target);
+            return new Pulled(image, done, read.size());
         } finally {
             FileTrees.deleteQuietly(work);
+        }
+    }
+
+    /** A payload unpacked: the image, and what it cost: the bytes of the layers read, and how many of them. */
+    public record Pulled(ResolvedImage image, long bytesFetched, int layersRead) {
+        public String summary() {
+            return "read " + layersRead + " of " + image.layers().size() + " layers, " + bytesFetched + " of " + image.size() + " bytes";
         }
     }
 

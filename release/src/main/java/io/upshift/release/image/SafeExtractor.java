@@ -10,7 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -18,10 +21,15 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 /**
  * Unpacks the payload ({@code manifests/} and {@code release-manifests/}) of verified image layers into a directory,
  * all or nothing: entries are written to a staging directory beside the target, which replaces the target only
- * when every layer unpacked. An entry that would land outside the target (absolute, {@code ..}, or through a link
- * pointing outside) rejects the whole image.
+ * when every layer unpacked. Only entries under the payload directories are read; the rest of the image is skipped
+ * unread (a RHEL base layer's absolute {@code etc/alternatives} links are none of our business). An entry under them
+ * that is absolute, climbs out with {@code ..}, or links outside them rejects the whole image.
  */
 public final class SafeExtractor {
+
+    /** The only directories of an image the controller reads: every other file of the image is ignored. */
+    static final List<String> PAYLOAD_DIRS = List.of(PayloadLoader.OPERATOR_DIR, PayloadLoader.RELEASE_DIR);
+    static final String OPAQUE = ".wh..wh..opq";
 
     private SafeExtractor() {
     }
@@ -49,6 +57,9 @@ public final class SafeExtractor {
         }
         try {
             for (Path layer : layers) unpack(layer, staging.toRealPath());
+            if (!Files.isDirectory(staging.resolve(PayloadLoader.RELEASE_DIR))) {
+                throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, "the image holds no " + PayloadLoader.RELEASE_DIR + "/ directory: it is not a release image");
+            }
             Files.createDirectories(staging.resolve(PayloadLoader.OPERATOR_DIR));
             Files.createDirectories(staging.resolve(PayloadLoader.RELEASE_DIR));
             Files.deleteIfExists(absolute);
@@ -63,44 +74,56 @@ public final class SafeExtractor {
     }
 
     private static void unpack(Path layer, Path root) throws IOException, ReleaseException {
+        Set<Path> written = new HashSet<>(); // an opaque whiteout hides lower layers only, not its own layer's entries
         try (InputStream file = new BufferedInputStream(Files.newInputStream(layer), 1 << 16);
              TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(file, 1 << 16))) {
             TarArchiveEntry e;
             while ((e = tar.getNextEntry()) != null) {
                 String name = e.getName();
-                Path dest = inside(root, name, name);
-                String top = root.relativize(dest).getName(0).toString();
-                boolean payload = top.equals(PayloadLoader.OPERATOR_DIR) || top.equals(PayloadLoader.RELEASE_DIR);
-                String leaf = dest.getFileName() == null ? "" : dest.getFileName().toString();
+                String clean = name.startsWith("./") ? name.substring(2) : name;
+                String top = clean.replaceFirst("^/+", "").split("/")[0];
+                if (top.startsWith(".wh.") && PAYLOAD_DIRS.contains(top.substring(4)) && clean.equals(top)) {
+                    FileTrees.delete(root.resolve(top.substring(4))); // the whole payload directory removed by this layer
+                    continue;
+                }
+                if (!PAYLOAD_DIRS.contains(top)) {
+                    // the rest of the image (a base OS with absolute links such as etc/alternatives) is not read, but
+                    // nothing may climb into the payload from outside it
+                    if (Arrays.asList(clean.split("/")).contains("..") && inPayload(root, root.resolve(clean.replaceFirst("^/+", "")).normalize())) {
+                        throw unsafe(name, "climbs into the payload with \"..\"");
+                    }
+                    continue;
+                }
+                Path dest = inside(root, clean, name);
+                String leaf = dest.getFileName().toString();
                 if (e.isSymbolicLink()) {
                     Path linkTarget = dest.getParent().resolve(e.getLinkName()).normalize();
-                    if (e.getLinkName().startsWith("/") || !linkTarget.startsWith(root)) {
-                        throw unsafe(name, "is a symbolic link to " + e.getLinkName() + ", outside the target");
+                    if (e.getLinkName().startsWith("/") || !inPayload(root, linkTarget)) {
+                        throw unsafe(name, "is a symbolic link to " + e.getLinkName() + ", outside " + String.join("/ and ", PAYLOAD_DIRS) + "/");
                     }
-                    if (payload) {
-                        Files.createDirectories(dest.getParent());
-                        Files.deleteIfExists(dest);
-                        Files.createSymbolicLink(dest, dest.getParent().relativize(linkTarget));
-                    }
+                    Files.createDirectories(dest.getParent());
+                    Files.deleteIfExists(dest);
+                    Files.createSymbolicLink(dest, dest.getParent().relativize(linkTarget));
+                    written.add(dest);
                 } else if (e.isLink()) {
                     Path linkTarget = inside(root, e.getLinkName(), name + " (hard link to " + e.getLinkName() + ")");
-                    if (payload) {
-                        Files.createDirectories(dest.getParent());
-                        Files.deleteIfExists(dest);
-                        Files.createLink(dest, linkTarget);
-                    }
-                } else if (!payload) {
-                    continue; // the rest of the image's filesystem is not part of the payload
+                    if (!inPayload(root, linkTarget)) throw unsafe(name, "is a hard link to " + e.getLinkName() + ", outside the payload");
+                    Files.createDirectories(dest.getParent());
+                    Files.deleteIfExists(dest);
+                    Files.createLink(dest, linkTarget);
+                    written.add(dest);
                 } else if (leaf.startsWith(".wh.")) {
-                    // OCI whiteout: a later layer removes a file of an earlier one
-                    if (leaf.equals(".wh..wh..opq")) clear(dest.getParent());
+                    // OCI whiteout: this layer removes a file of a lower one, or (opaque) all of a directory's lower content
+                    if (leaf.equals(OPAQUE)) clear(dest.getParent(), written);
                     else FileTrees.delete(dest.getParent().resolve(leaf.substring(4)));
                 } else if (e.isDirectory()) {
                     Files.createDirectories(dest);
+                    written.add(dest);
                 } else if (e.isFile()) {
                     Files.createDirectories(dest.getParent());
                     checkNoLinkOnTheWay(root, dest, name);
                     Files.copy(tar, dest, StandardCopyOption.REPLACE_EXISTING);
+                    written.add(dest);
                 } else {
                     throw unsafe(name, "is a device, FIFO or other special file");
                 }
@@ -108,6 +131,33 @@ public final class SafeExtractor {
         } catch (java.io.EOFException e) {
             throw new ReleaseException(Reason.BLOB_TRUNCATED, "layer " + layer.getFileName() + " ends in the middle of an entry", e);
         }
+    }
+
+    /**
+     * The payload directories whose content in lower layers {@code layer} hides (an opaque whiteout in them, a
+     * whiteout of them, or an entry that is not a directory in their place): below such a layer nothing of that
+     * directory can show, so lower layers need not be read for it.
+     */
+    public static Set<String> sealedDirs(Path layer) throws ReleaseException {
+        Set<String> sealed = new HashSet<>();
+        try (InputStream file = new BufferedInputStream(Files.newInputStream(layer), 1 << 16);
+             TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(file, 1 << 16))) {
+            TarArchiveEntry e;
+            while ((e = tar.getNextEntry()) != null) {
+                String clean = (e.getName().startsWith("./") ? e.getName().substring(2) : e.getName()).replaceFirst("/$", "");
+                for (String d : PAYLOAD_DIRS) {
+                    if (clean.equals(d + "/" + OPAQUE) || clean.equals(".wh." + d) || clean.equals(d) && !e.isDirectory()) sealed.add(d);
+                }
+            }
+        } catch (IOException e) {
+            throw new ReleaseException(Reason.BLOB_TRUNCATED, "layer " + layer.getFileName() + " cannot be read: " + e.getMessage(), e);
+        }
+        return sealed;
+    }
+
+    private static boolean inPayload(Path root, Path p) {
+        for (String d : PAYLOAD_DIRS) if (p.startsWith(root.resolve(d))) return true;
+        return false;
     }
 
     /** The path of {@code name} under root, refusing absolute names and any that climb out with "..". */
@@ -128,10 +178,14 @@ public final class SafeExtractor {
         if (Files.isSymbolicLink(dest)) Files.delete(dest);
     }
 
-    private static void clear(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) return;
+    /** Removes what lower layers put in {@code dir}, keeping what this layer wrote. */
+    private static void clear(Path dir, Set<Path> written) throws IOException {
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) return;
         try (var entries = Files.list(dir)) {
-            for (Path p : entries.toList()) FileTrees.delete(p);
+            for (Path p : entries.toList()) {
+                if (!written.contains(p)) FileTrees.delete(p);
+                else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) clear(p, written);
+            }
         }
     }
 

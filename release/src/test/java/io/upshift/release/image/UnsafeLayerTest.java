@@ -27,7 +27,9 @@ class UnsafeLayerTest {
         Entry ok = Entry.file("release-manifests/0000_10_a_x.yaml", "kind: ConfigMap\n");
         return Stream.of(
                 List.of(ok, Entry.file("release-manifests/../../evil", "owned")),
-                List.of(ok, Entry.file("/tmp/evil-absolute", "owned")),
+                List.of(ok, Entry.file("/release-manifests/evil-absolute", "owned")),
+                List.of(ok, Entry.file("etc/../release-manifests/evil", "owned")),
+                List.of(ok, Entry.symlink("release-manifests/abs-etc", "../etc/passwd")),
                 List.of(ok, Entry.symlink("release-manifests/link", "../../../"), Entry.file("release-manifests/link/evil", "owned")),
                 List.of(ok, Entry.symlink("release-manifests/abs", "/etc")),
                 List.of(ok, Entry.hardlink("release-manifests/hard", "../../etc/passwd")));

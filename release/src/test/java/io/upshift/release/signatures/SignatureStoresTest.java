@@ -64,4 +64,18 @@ class SignatureStoresTest {
         List<byte[]> sigs = new ConfigMapSignatureStore(client, ConfigMapSignatureStore.NAMESPACE).signatures(DIGEST);
         assertThat(sigs).extracting(b -> new String(b, StandardCharsets.UTF_8)).containsExactly("sig-a", "sig-b");
     }
+
+    @Test
+    void verifiedSignaturesAreKeptOnceAndReadBackFromTheCluster() throws Exception {
+        ConfigMapSignatureStore store = new ConfigMapSignatureStore(client, ConfigMapSignatureStore.NAMESPACE);
+        String other = "sha256:" + "7".repeat(64);
+        assertThat(store.keep(other, List.of("sig-other".getBytes()))).isTrue();
+        assertThat(store.keep(DIGEST, List.of("sig-a".getBytes(), "sig-b".getBytes()))).isTrue();
+        assertThat(store.keep(DIGEST, List.of("sig-a".getBytes(), "sig-b".getBytes()))).as("nothing written without a difference").isFalse();
+        var cm = client.configMaps().inNamespace(ConfigMapSignatureStore.NAMESPACE).withName(ConfigMapSignatureStore.MANAGED).get();
+        assertThat(cm.getMetadata().getLabels()).containsKey(ConfigMapSignatureStore.LABEL);
+        assertThat(cm.getBinaryData()).containsOnlyKeys("sha256-" + HEX + "-0", "sha256-" + HEX + "-1", "sha256-" + "7".repeat(64) + "-0");
+        assertThat(store.signatures(DIGEST)).extracting(b -> new String(b, StandardCharsets.UTF_8)).containsExactly("sig-a", "sig-b");
+        assertThat(store.signatures(other)).extracting(b -> new String(b, StandardCharsets.UTF_8)).containsExactly("sig-other");
+    }
 }
