@@ -45,6 +45,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     private final RequestLog requests = new RequestLog();
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
+    private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private volatile Faults faults;
     private final List<Interleaved> interleaved = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -150,7 +151,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 MockResponse refused = immutableChange(path, request, false);
                 if (refused != null) return refused;
             }
-            return super.handleUpdate(request);
+            return super.handleUpdate(withoutDropped(request));
         }
     }
 
@@ -163,7 +164,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 MockResponse refused = immutableChange(path, request, true);
                 if (refused != null) return refused;
             }
-            return super.handlePatch(request);
+            return super.handlePatch(withoutDropped(request));
         }
     }
 
@@ -230,10 +231,11 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private RecordedRequest withoutDropped(RecordedRequest request) {
-        if (dropped.isEmpty()) return request;
+        boolean crd = request.getPath().split("\\?")[0].startsWith(CRDS);
+        if (dropped.isEmpty() && !crd) return request;
         try {
             JsonNode body = asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
-            if (!drop(body)) return request;
+            if (!(crd ? CrdSchemaFields.prune(body) | drop(body) : drop(body))) return request;
             return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
                     new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (KubernetesCrudDispatcherException e) {

@@ -1,6 +1,6 @@
 package io.upshift.operator.cvo;
 
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
@@ -29,7 +29,8 @@ final class ClusterCaches implements AutoCloseable {
     private final Informers operatorInformers;
     private final SharedIndexInformer<ClusterVersion> version;
     private final SharedIndexInformer<ClusterOperator> operators;
-    private final SharedIndexInformer<CustomResourceDefinition> crd;
+    /** Untyped: a CRD a newer API server serves may hold schema fields this client's model does not know. */
+    private final SharedIndexInformer<GenericKubernetesResource> crd;
     private final SharedIndexInformer<FeatureGate> featureGate;
 
     ClusterCaches(KubernetesClient client, Runnable onChange, Runnable onOperatorChange) {
@@ -37,7 +38,7 @@ final class ClusterCaches implements AutoCloseable {
         operatorInformers = new Informers(onOperatorChange);
         version = informers.add(client.resources(ClusterVersion.class).withName(NAME).runnableInformer(0));
         operators = operatorInformers.add(client.resources(ClusterOperator.class).runnableInformer(0));
-        crd = informers.add(client.apiextensions().v1().customResourceDefinitions().withName(CRD).runnableInformer(0));
+        crd = informers.add(client.genericKubernetesResources("apiextensions.k8s.io/v1", "CustomResourceDefinition").withName(CRD).runnableInformer(0));
         featureGate = informers.add(client.resources(FeatureGate.class).withName(FEATURE_GATE).runnableInformer(0));
     }
 
@@ -57,7 +58,7 @@ final class ClusterCaches implements AutoCloseable {
     }
 
     /** The ClusterVersion CRD installed in the cluster, or null. */
-    CustomResourceDefinition clusterVersionCrd() {
+    GenericKubernetesResource clusterVersionCrd() {
         return crd.getStore().getByKey(CRD);
     }
 

@@ -167,6 +167,8 @@ final class GraphPass {
                         + payload.manifests().size() + ", " + m.file() + "): " + e.getMessage(), OperatorLevel.Effect.FAIL));
             }
         }
+        // a manifest marked for deletion is done once its delete is issued (or its object is gone), as upstream's
+        if (m.markedForDeletion()) return Optional.empty();
         return awaitReady(m, name, mode, written, cancelled);
     }
 

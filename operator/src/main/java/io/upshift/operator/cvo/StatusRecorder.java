@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
@@ -65,7 +64,7 @@ final class StatusRecorder {
      * Writes {@code status} onto {@code cv} when it differs; returns how long to wait before a write the throttle held
      * back may go (zero when nothing is held back).
      */
-    Duration record(ClusterVersion cv, ClusterVersionStatus status, CustomResourceDefinition crd) {
+    Duration record(ClusterVersion cv, ClusterVersionStatus status, GenericKubernetesResource crd) {
         if (writtenFrom.equals(cv.getMetadata().getResourceVersion())) return Duration.ZERO; // its watch event brings us back
         useSchemaOf(crd);
         Instant now = clock.instant();
@@ -187,7 +186,7 @@ final class StatusRecorder {
     }
 
     /** The installed CRD's schema and capability enum, read again when the CRD changes. */
-    private void useSchemaOf(CustomResourceDefinition crd) {
+    private void useSchemaOf(GenericKubernetesResource crd) {
         if (crd == null) {
             if (crdVersion != null) validatedFrom = null;
             schema = null;
