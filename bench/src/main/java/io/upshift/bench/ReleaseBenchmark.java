@@ -1,6 +1,7 @@
 package io.upshift.bench;
 
 import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.inclusion.LoadRules;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.payload.PayloadLoader;
 import io.upshift.core.taskgraph.Mode;
@@ -27,7 +28,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** Load + filter + graph of a synthetic 2,000-manifest payload, and verification of one signature. */
+/**
+ * Load + filter + graph of a synthetic 2,000-manifest payload and of the real OpenShift 4.19 payload fixture (583
+ * documents; read from {@code ../shared/fixtures}, so run from the repository root with {@code ../shared} beside it),
+ * and verification of one signature.
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -39,6 +44,7 @@ public class ReleaseBenchmark {
     static final String DIGEST = "sha256:" + "9".repeat(64);
 
     Path payload;
+    Path openshift = Path.of(System.getProperty("upshift.fixtures", "../shared/fixtures"), "openshift-payload-4.19").toAbsolutePath();
     SignatureVerifier verifier;
 
     @Setup
@@ -64,6 +70,14 @@ public class ReleaseBenchmark {
     @Benchmark
     public TaskGraph loadFilterAndGraph2000Manifests() throws Exception {
         Payload p = PayloadLoader.load(payload, "registry.example/release@" + DIGEST, InclusionRules.defaults(), w -> { });
+        return TaskGraph.build(p.manifests(), Mode.UPDATING, 0);
+    }
+
+    /** As the controller loads a real release: its profile, feature set and gates, its own FeatureGate manifests. */
+    @Benchmark
+    public TaskGraph loadFilterAndGraphOpenShift419() throws Exception {
+        if (!Files.isDirectory(openshift)) throw new IllegalStateException(openshift + " is missing: run from the repository root with ../shared beside it");
+        Payload p = PayloadLoader.load(openshift, "registry.example/release@" + DIGEST, LoadRules.defaults(), w -> { });
         return TaskGraph.build(p.manifests(), Mode.UPDATING, 0);
     }
 
