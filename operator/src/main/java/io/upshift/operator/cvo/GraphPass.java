@@ -82,7 +82,13 @@ final class GraphPass {
         // what is already done only sets where progress counts from: counted beside the pass, not before it
         AtomicInteger floor = new AtomicInteger();
         if (mode != Mode.RECONCILING) {
-            Thread counter = new Thread(() -> floor.accumulateAndGet(alreadyDone(payload, included, mode), Math::max), "cluster-version-count");
+            Thread counter = new Thread(() -> {
+                try {
+                    floor.accumulateAndGet(alreadyDone(payload, included, mode), Math::max);
+                } catch (IllegalStateException e) {
+                    // the client closed under it: this controller was stopped, and its successor counts again
+                }
+            }, "cluster-version-count");
             counter.setDaemon(true);
             counter.start();
         }
