@@ -31,17 +31,35 @@ final class RunLevels {
      * group per component; everything else (one component, or names without a run-level) stays serial.
      */
     static List<List<List<Task>>> byRunLevel(List<Task> tasks) {
-        return split(tasks, false);
+        return split(tasks);
     }
 
-    /** Initializing and reconciling order: the same groups, all in one parallel step. */
+    /**
+     * Initializing and reconciling order: one parallel step of groups, each a stretch of one run-level and component
+     * (a file without a run-level is a group of its own, one per document). Unlike {@link #byRunLevel}, stretches of a
+     * single component are not joined into one serial group: upstream's flattening keeps them apart, and so its graph
+     * has a node for each.
+     */
     static List<List<List<Task>>> flattened(List<Task> tasks) {
-        return split(tasks, true);
+        if (tasks.size() <= 1) return List.of();
+        List<List<Task>> groups = new ArrayList<>();
+        int start = 0;
+        Key base = key(tasks.get(0).manifest().file());
+        for (int i = 1; i <= tasks.size(); i++) {
+            Key next = i < tasks.size() ? key(tasks.get(i).manifest().file()) : null;
+            if (i == tasks.size() || base == null || !base.equals(next)) {
+                groups.add(new ArrayList<>(tasks.subList(start, i)));
+                start = i;
+            }
+            base = next;
+        }
+        List<List<List<Task>>> steps = new ArrayList<>();
+        steps.add(groups);
+        return steps;
     }
 
-    private static List<List<List<Task>>> split(List<Task> tasks, boolean flatten) {
+    private static List<List<List<Task>>> split(List<Task> tasks) {
         List<List<List<Task>>> steps = new ArrayList<>();
-        List<List<Task>> flat = new ArrayList<>();
         List<Key> keys = tasks.stream().map(t -> key(t.manifest().file())).toList();
         List<Task> serial = null; // the group that single-component runs keep appending to
         int i = 0;
@@ -60,19 +78,16 @@ final class RunLevels {
             }
             if (!components.isEmpty()) {
                 components.add(new ArrayList<>(tasks.subList(start, j)));
-                if (flatten) flat.addAll(components);
-                else steps.add(components);
+                steps.add(components);
                 serial = null;
             } else if (serial == null) {
                 serial = new ArrayList<>(tasks.subList(start, j));
-                if (flatten) flat.add(serial);
-                else steps.add(new ArrayList<>(List.of(serial)));
+                steps.add(new ArrayList<>(List.of(serial)));
             } else {
                 serial.addAll(tasks.subList(start, j));
             }
             i = j;
         }
-        if (flatten && !flat.isEmpty()) steps.add(flat);
         return steps;
     }
 }

@@ -75,6 +75,16 @@ class TaskGraphTest {
     }
 
     @Test
+    void flatteningKeepsEveryStretchOfOneComponentApartWhereUpdatingJoinsThem() {
+        String[] files = {"a.yaml", "b.yaml", "0000_10_x_1.yaml", "0000_10_x_2.yaml", "0000_20_x_1.yaml", "0000_30_y_1.yaml"};
+        // upstream's FlattenByNumberAndComponent: a group per run-level and component, a file without one alone
+        assertThat(shape(TaskGraph.build(manifests(files), Mode.INITIALIZING, 0)))
+                .containsExactly(">-", "0>a", "0>b", "0>10_x_1 10_x_2", "0>20_x_1", "0>30_y_1");
+        // ByNumberAndComponent: single-component stretches run as one serial node
+        assertThat(shape(TaskGraph.build(manifests(files), Mode.UPDATING, 0))).containsExactly(">a b 10_x_1 10_x_2 20_x_1 30_y_1");
+    }
+
+    @Test
     void reconcilingPermutesPerEpochAndShiftsPerAttempt() {
         String[] files = IntStream.range(0, 20).mapToObj(i -> "0000_10_c" + i + "_x.yaml").toArray(String[]::new);
         List<String> a0 = shape(TaskGraph.build(manifests(files), Mode.RECONCILING, 0));
