@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,6 +89,27 @@ class ReleaseCommandTest {
         assertThat(run("release", "graph", p.toString(), "--mode=sideways").err())
                 .isEqualTo("upshift: --mode must be updating, initializing or reconciling, not \"sideways\"\n");
         assertThat(run("release", "graph", p.toString(), "--baseline-capabilities=v9").err()).startsWith("upshift: --baseline-capabilities \"v9\" is not one of None, v4.11");
+    }
+
+    @Test
+    void aRealOpenShiftPayloadBecomesAReleaseImageWithTheSameGraph() throws Exception {
+        Path fixture = Path.of(System.getProperty("upshift.fixtures", "../../shared/fixtures"), "openshift-payload-4.19");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(fixture), "shared fixtures not present");
+        String layout = "oci:" + dir.resolve("images") + ":4.19.0";
+        CliRun.Result published = run("release", "new", "--from", fixture.toString(), "--version", "4.19.0", "--to", layout);
+        assertThat(published.code()).as(published.err()).isZero();
+        CliRun.Result info = run("release", "info", layout);
+        assertThat(info.out()).contains("Name:      4.19.0").contains("Upgrades:  4.18.13, 4.18.14");
+        for (String[] configuration : List.of(new String[] {"--mode=updating"}, new String[] {"--mode=initializing", "--baseline-capabilities=None"},
+                new String[] {"--profile=single-node-developer", "--feature-set=TechPreviewNoUpgrade"})) {
+            List<String> fromDir = new java.util.ArrayList<>(List.of("release", "graph", fixture.toString(), "--format=tsv"));
+            List<String> fromImage = new java.util.ArrayList<>(List.of("release", "graph", layout, "--format=tsv"));
+            fromDir.addAll(List.of(configuration));
+            fromImage.addAll(List.of(configuration));
+            CliRun.Result a = run(fromDir.toArray(String[]::new)), b = run(fromImage.toArray(String[]::new));
+            assertThat(b.code()).as(b.err()).isZero();
+            assertThat(b.out()).as(String.join(" ", configuration)).isEqualTo(a.out()).startsWith("node\t0\tin=[]\t");
+        }
     }
 
     @Test
