@@ -97,7 +97,8 @@ public final class ImageBuilder {
             manifest.setContainerConfiguration(config.length, DescriptorDigest.fromDigest(configDescriptor.digest()));
             manifest.addLayer(layerDescriptor.size(), DescriptorDigest.fromDigest(layerDescriptor.digest()));
             byte[] manifestBytes = JsonTemplateMapper.toByteArray(manifest);
-            return new BuiltImage(metadata, layer, layerDescriptor, config, configDescriptor, manifestBytes, Digests.of(manifestBytes));
+            return new BuiltImage(metadata, List.of(new BuiltImage.LayerFile(layer, layerDescriptor, diffId)), config, configDescriptor,
+                    manifestBytes, Digests.of(manifestBytes), metadata.version());
         } catch (IOException | DigestException e) {
             throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, "cannot build the release image from " + from + ": " + e.getMessage(), e);
         }

@@ -33,13 +33,17 @@ public final class OciLayoutStore implements ImageStore {
         try {
             Files.createDirectories(root.resolve("blobs/sha256"));
             writeBlob(root, image.configDescriptor().digest(), out -> out.write(image.config()));
-            writeBlob(root, image.layerDescriptor().digest(), out -> Files.copy(image.layer(), out));
+            long written = 0;
+            for (BuiltImage.LayerFile layer : image.layers()) {
+                writeBlob(root, layer.descriptor().digest(), out -> Files.copy(layer.file(), out));
+                written += layer.descriptor().size();
+                progress.bytes(written, image.size());
+            }
             writeBlob(root, image.digest(), out -> out.write(image.manifest()));
-            progress.bytes(image.layerDescriptor().size(), image.layerDescriptor().size());
             writeAtomically(root.resolve("oci-layout"), "{\"imageLayoutVersion\":\"1.0.0\"}".getBytes());
             ObjectNode index = readIndex(root);
             ArrayNode manifests = (ArrayNode) index.withArray("manifests");
-            String tag = ref.tag() != null ? ref.tag() : image.metadata().version();
+            String tag = ref.tag() != null ? ref.tag() : image.defaultTag();
             for (int i = manifests.size() - 1; i >= 0; i--) {
                 if (tag.equals(manifests.get(i).path("annotations").path(REF_NAME).asText())) manifests.remove(i);
             }

@@ -48,15 +48,21 @@ public final class RegistryStore implements ImageStore {
     public String push(BuiltImage image, ImageRef ref, Progress progress) throws ReleaseException {
         RegistryClient client = client(ref, true);
         try {
-            for (ImageDescriptor blob : List.of(image.configDescriptor(), image.layerDescriptor())) {
-                DescriptorDigest digest = DescriptorDigest.fromDigest(blob.digest());
-                if (client.checkBlob(digest).isPresent()) continue;
-                boolean layer = blob == image.layerDescriptor();
-                client.pushBlob(digest, layer ? Blobs.from(image.layer()) : Blobs.from(new java.io.ByteArrayInputStream(image.config())),
-                        null, sent -> { if (layer) progress.bytes(sent, blob.size()); });
+            DescriptorDigest configDigest = DescriptorDigest.fromDigest(image.configDescriptor().digest());
+            if (client.checkBlob(configDigest).isEmpty()) {
+                client.pushBlob(configDigest, Blobs.from(new java.io.ByteArrayInputStream(image.config())), null, sent -> { });
+            }
+            long before = 0;
+            for (BuiltImage.LayerFile layer : image.layers()) {
+                DescriptorDigest digest = DescriptorDigest.fromDigest(layer.descriptor().digest());
+                long offset = before;
+                if (client.checkBlob(digest).isEmpty()) {
+                    client.pushBlob(digest, Blobs.from(layer.file()), null, sent -> progress.bytes(offset + sent, image.size()));
+                }
+                before += layer.descriptor().size();
             }
             OciManifestTemplate manifest = JsonTemplateMapper.readJson(image.manifest(), OciManifestTemplate.class);
-            String tag = ref.tag() != null ? ref.tag() : image.metadata().version();
+            String tag = ref.tag() != null ? ref.tag() : image.defaultTag();
             String digest = client.pushManifest(manifest, tag).toString();
             if (!digest.equals(image.digest())) {
                 throw new ReleaseException(Reason.REGISTRY_FAILED, ref + ": the registry stored the manifest as " + digest + ", expected " + image.digest());

@@ -54,7 +54,7 @@ public final class Releases {
         try {
             BuiltImage image = ImageBuilder.build(from, version, previous, work, warnings);
             String digest = store(to).push(image, to, progress);
-            return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), List.of(image.layerDescriptor()));
+            return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), image.layerDescriptors());
         } finally {
             FileTrees.deleteQuietly(work);
         }

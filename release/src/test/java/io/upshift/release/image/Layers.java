@@ -67,6 +67,7 @@ final class Layers {
         m.setContainerConfiguration(config.length, DescriptorDigest.fromDigest(c.digest()));
         m.addLayer(layer.length, DescriptorDigest.fromDigest(l.digest()));
         byte[] manifest = JsonTemplateMapper.toByteArray(m);
-        return new BuiltImage(new ReleaseMetadata("1.0.0", List.of(), List.of(), Map.of()), file, l, config, c, manifest, Digests.of(manifest));
+        return new BuiltImage(new ReleaseMetadata("1.0.0", List.of(), List.of(), Map.of()), List.of(new BuiltImage.LayerFile(file, l, l.digest())),
+                config, c, manifest, Digests.of(manifest), "1.0.0");
     }
 }
