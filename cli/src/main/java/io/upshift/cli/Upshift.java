@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code upshift} command line. */
 @Command(name = "upshift", mixinStandardHelpOptions = true, versionProvider = Upshift.Version.class,
         description = "Takes a cluster from one signed release to the next and shows where the update stands.",
-        subcommands = {DemoCommand.class, StatusCommand.class, UpgradeCommand.class, RollbackCommand.class, RecommendCommand.class, ReleaseCommand.class, GraphCommand.class, OperatorCommand.class, PoolsCommand.class, AgentCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, StatusCommand.class, UpgradeCommand.class, RollbackCommand.class, RecommendCommand.class, ReleaseCommand.class, ImageCommand.class, GraphCommand.class, OperatorCommand.class, PoolsCommand.class, AgentCommand.class, CommandLine.HelpCommand.class})
 public final class Upshift {
 
     public static void main(String[] args) {

@@ -4,13 +4,13 @@ import io.upshift.release.image.ImageStore;
 import java.io.PrintWriter;
 
 /** Reports a transfer on stderr every tenth of the way, for transfers over a megabyte. */
-final class ProgressLine implements ImageStore.Progress {
+public final class ProgressLine implements ImageStore.Progress {
 
     private final PrintWriter err;
     private final String verb;
     private int lastTenth = -1;
 
-    ProgressLine(PrintWriter err, String verb) {
+    public ProgressLine(PrintWriter err, String verb) {
         this.err = err;
         this.verb = verb;
     }

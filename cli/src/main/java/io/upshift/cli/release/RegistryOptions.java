@@ -22,7 +22,7 @@ public final class RegistryOptions {
     @Mixin
     VerboseOption verbose;
 
-    Releases releases(PrintWriter err) throws ReleaseException {
+    public Releases releases(PrintWriter err) throws ReleaseException {
         return new Releases(credentials(), insecure, w -> err.println("warning: " + w));
     }
 

@@ -60,6 +60,13 @@ public final class Releases {
         }
     }
 
+    /** Publishes an image already built (Upshift's own) as {@code to}; returns it pinned by digest. */
+    public ResolvedImage publish(BuiltImage image, ImageRef to, ImageStore.Progress progress) throws ReleaseException {
+        if (to.digest() != null) throw new ReleaseException(Reason.REFERENCE_INVALID, to + ": publish to a tag, not a digest");
+        String digest = store(to).push(image, to, progress);
+        return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), image.layerDescriptors());
+    }
+
     public ResolvedImage resolve(ImageRef ref) throws ReleaseException {
         return store(ref).resolve(ref);
     }

@@ -1,0 +1,68 @@
+package io.upshift.cli;
+
+import io.upshift.cli.release.ProgressLine;
+import io.upshift.cli.release.RegistryOptions;
+import io.upshift.core.release.Reason;
+import io.upshift.core.release.ReleaseException;
+import io.upshift.release.image.BuiltImage;
+import io.upshift.release.image.FileTrees;
+import io.upshift.release.image.ImageRef;
+import io.upshift.release.image.ResolvedImage;
+import io.upshift.release.image.UpshiftImage;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "image", mixinStandardHelpOptions = true,
+        description = {"Build Upshift's own container image and publish it, without a container engine: a Java runtime linked "
+                + "from this JDK, the system libraries it loads, a non-root user (1001), Upshift's libraries and jar; the entry point "
+                + "runs upshift. The same build makes the same digest."})
+public final class ImageCommand implements Callable<Integer> {
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--to", required = true, paramLabel = "REF", description = "docker://HOST[:PORT]/REPO:TAG or oci:PATH[:TAG] (tag default: latest).")
+    String to;
+
+    @Option(names = "--jdk", paramLabel = "DIR", description = "The JDK whose jlink makes the image's Java runtime (default: the one running this command).")
+    Path jdk;
+
+    @Mixin
+    RegistryOptions registry;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        Path jar = ownJar();
+        Path work = Files.createTempDirectory("upshift-image-");
+        try {
+            BuiltImage image = UpshiftImage.build(new UpshiftImage.Inputs(jar, jar.resolveSibling("lib"), jdk != null ? jdk : Path.of(System.getProperty("java.home")),
+                    version()), work, step -> err.println("upshift image: " + step));
+            ResolvedImage published = registry.releases(err).publish(image, ImageRef.parse(to), new ProgressLine(err, "pushed"));
+            spec.commandLine().getOut().println("Published Upshift's image as " + published.pullspec());
+            return 0;
+        } finally {
+            FileTrees.deleteQuietly(work);
+        }
+    }
+
+    /** The jar this command runs from: its libraries are beside it, in lib/. */
+    private static Path ownJar() throws Exception {
+        Path location = Path.of(Upshift.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        if (!Files.isRegularFile(location)) {
+            throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, "upshift runs from " + location + ", not from its jar: build it first (./upshift image)");
+        }
+        return location;
+    }
+
+    private static String version() {
+        String v = Upshift.class.getPackage().getImplementationVersion();
+        return v == null ? "development" : v;
+    }
+}

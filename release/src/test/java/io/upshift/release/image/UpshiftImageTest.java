@@ -1,0 +1,143 @@
+package io.upshift.release.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.upshift.api.json.Mappers;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.zip.GZIPInputStream;
+import javax.tools.ToolProvider;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Upshift's image, made the way {@code upshift image} makes it, for a small application laid out as Upshift is (a jar
+ * whose manifest names its libraries in {@code lib/}): reproducible, its config and layers as documented, and, where
+ * this test may chroot (as root), runnable as the non-root user from its own files alone.
+ */
+class UpshiftImageTest {
+
+    @TempDir
+    static Path dir;
+    static Path jar;
+    static Path lib;
+
+    /** A main class printing the user it runs as and a line from a library jar, the way Upshift's jar finds its libraries. */
+    @BeforeAll
+    static void application() throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src/hello"));
+        Files.writeString(src.resolve("Main.java"), "package hello;\npublic class Main { public static void main(String[] a) throws Exception {\n"
+                + "  try (var in = Main.class.getResourceAsStream(\"/greeting.txt\")) {\n"
+                + "    System.out.println(new String(in.readAllBytes()).strip() + \" \" + System.getProperty(\"user.name\")); } } }\n");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), src.resolve("Main.java").toString())).isZero();
+        lib = Files.createDirectories(dir.resolve("app/lib"));
+        writeJar(lib.resolve("greeting.jar"), null, "greeting.txt", "hello".getBytes(StandardCharsets.UTF_8));
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "hello.Main");
+        m.getMainAttributes().put(Attributes.Name.CLASS_PATH, "lib/greeting.jar");
+        jar = dir.resolve("app/app.jar");
+        writeJar(jar, m, "hello/Main.class", Files.readAllBytes(classes.resolve("hello/Main.class")));
+    }
+
+    private static void writeJar(Path file, Manifest manifest, String name, byte[] content) throws IOException {
+        try (JarOutputStream out = manifest == null ? new JarOutputStream(Files.newOutputStream(file)) : new JarOutputStream(Files.newOutputStream(file), manifest)) {
+            JarEntry e = new JarEntry(name);
+            e.setTime(0);
+            out.putNextEntry(e);
+            out.write(content);
+            out.closeEntry();
+        }
+    }
+
+    private static BuiltImage build(String name) throws Exception {
+        return UpshiftImage.build(new UpshiftImage.Inputs(jar, lib, Path.of(System.getProperty("java.home")), "1.2.3"),
+                Files.createDirectories(dir.resolve(name)), step -> { });
+    }
+
+    /** The paths a layer holds, directories with a trailing slash, links as {@code path -> target}. */
+    private static List<String> entries(Path layer) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(Files.newInputStream(layer)))) {
+            for (TarArchiveEntry e = tar.getNextEntry(); e != null; e = tar.getNextEntry()) {
+                out.add(e.isSymbolicLink() ? e.getName() + " -> " + e.getLinkName() : e.getName());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theSameInputsMakeTheSameImageWithItsEntryPointUserAndLayers() throws Exception {
+        BuiltImage a = build("a"), b = build("b");
+        assertThat(a.digest()).isEqualTo(b.digest());
+        assertThat(a.layers()).hasSize(4);
+
+        JsonNode config = Mappers.JSON.readTree(a.config());
+        assertThat(config.at("/config/User").asText()).isEqualTo("1001:1001");
+        assertThat(config.at("/config/Entrypoint").toString()).isEqualTo("[\"/opt/upshift/jre/bin/java\",\"-XX:+UseParallelGC\",\"-jar\",\"/opt/upshift/upshift.jar\"]");
+        assertThat(config.at("/config/Labels/org.opencontainers.image.version").asText()).isEqualTo("1.2.3");
+        assertThat(config.at("/rootfs/diff_ids")).hasSize(4);
+
+        List<String> system = entries(a.layers().get(0).file());
+        assertThat(system).contains("etc/passwd", "tmp/", "proc/").anyMatch(e -> e.matches(".*/libc\\.so\\.6"))
+                .noneMatch(e -> e.contains("libX11")).noneMatch(e -> e.startsWith("opt/"));
+        assertThat(entries(a.layers().get(1).file())).contains("opt/upshift/jre/bin/java", "opt/upshift/jre/lib/server/libjvm.so");
+        assertThat(entries(a.layers().get(2).file())).containsExactly("opt/", "opt/upshift/", "opt/upshift/lib/", "opt/upshift/lib/greeting.jar");
+        assertThat(entries(a.layers().get(3).file())).containsExactly("opt/", "opt/upshift/", "opt/upshift/upshift.jar");
+
+        Path layout = dir.resolve("layout");
+        new OciLayoutStore().push(a, ImageRef.parse("oci:" + layout), ImageStore.Progress.NONE);
+        assertThat(Files.readString(layout.resolve("index.json"))).contains(a.digest()).contains("\"latest\"");
+    }
+
+    @Test
+    void theImageRunsItsApplicationAsTheNonRootUserFromItsOwnFiles() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "chroot needs root");
+        BuiltImage image = build("run");
+        Path root = Files.createDirectories(dir.resolve("rootfs"));
+        for (BuiltImage.LayerFile l : image.layers()) run(List.of("tar", "xzf", l.file().toString(), "-C", root.toString()));
+        // a container runtime mounts /proc; the dynamic loader finds the runtime's own libraries through it
+        Assumptions.assumeTrue(exec(List.of("mount", "-t", "proc", "proc", root.resolve("proc").toString())) == 0, "cannot mount /proc here");
+        try {
+            String out = run(List.of("chroot", "--userspec=1001:1001", root.toString(), "/opt/upshift/jre/bin/java", "-jar", "/opt/upshift/upshift.jar"));
+            assertThat(out.strip()).isEqualTo("hello upshift");
+        } finally {
+            exec(List.of("umount", root.resolve("proc").toString()));
+            exec(List.of("rm", "-rf", root.toString())); // its links point outside the test's directory
+        }
+    }
+
+    private static String run(List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (InputStream in = p.getInputStream()) {
+            in.transferTo(out);
+        }
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", command) + ": " + out).isZero();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static int exec(List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
+    }
+}
