@@ -31,13 +31,18 @@ public final class NewCommand implements Callable<Integer> {
     @Option(names = "--to", required = true, paramLabel = "REF", description = "docker://HOST[:PORT]/REPO:TAG or oci:PATH[:TAG].")
     String to;
 
+    @Option(names = "--base", paramLabel = "REF", description = {"Lay the payload on this image, Upshift's own (upshift image): the release image then runs "
+            + "Upshift, as an OpenShift release image runs the cluster-version operator. Default: the payload alone."})
+    String base;
+
     @Mixin
     RegistryOptions registry;
 
     @Override
     public Integer call() throws ReleaseException {
         var err = spec.commandLine().getErr();
-        ResolvedImage image = registry.releases(err).publish(from, version, previous, ImageRef.parse(to), new ProgressLine(err, "pushed"));
+        ResolvedImage image = registry.releases(err).publish(from, version, previous, base == null ? null : ImageRef.parse(base), ImageRef.parse(to),
+                new ProgressLine(err, "pushed"));
         spec.commandLine().getOut().println("Published " + version + " as " + image.pullspec());
         return 0;
     }

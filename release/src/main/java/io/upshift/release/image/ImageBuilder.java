@@ -38,6 +38,12 @@ public final class ImageBuilder {
     public static final String LAYER_MEDIA_TYPE = "application/vnd.oci.image.layer.v1.tar+gzip";
     public static final String CONFIG_MEDIA_TYPE = "application/vnd.oci.image.config.v1+json";
     public static final String VERSION_LABEL = "io.openshift.release";
+    /** The label naming the image a release was built on, by digest (OCI's annotation key, as a label). */
+    public static final String BASE_LABEL = "org.opencontainers.image.base.name";
+
+    /** The image a release is laid on: its pullspec by digest, config and layers (fetched, bottom first). */
+    public record Base(String pullspec, byte[] config, List<BuiltImage.LayerFile> layers) {
+    }
 
     private static final ObjectMapper JSON = Mappers.JSON;
 
@@ -50,6 +56,16 @@ public final class ImageBuilder {
      * @param previous versions this release may be updated from; null keeps the payload's own list
      */
     public static BuiltImage build(Path from, String version, List<String> previous, Path workDir, Consumer<String> warnings)
+            throws ReleaseException {
+        return build(from, version, previous, null, workDir, warnings);
+    }
+
+    /**
+     * The image a release is when it is also the controller's own image: {@code base}'s layers (Upshift's image), the
+     * payload's layer on top, {@code base}'s config (entry point, user, environment) with the release's label and the
+     * base's name added ({@value #BASE_LABEL}). Without a base, the payload's layer alone.
+     */
+    public static BuiltImage build(Path from, String version, List<String> previous, Base base, Path workDir, Consumer<String> warnings)
             throws ReleaseException {
         if (!SemVer.isValid(version)) {
             throw new ReleaseException(Reason.RELEASE_METADATA_INVALID, "--version \"" + version + "\" is not a semantic version");
@@ -91,14 +107,15 @@ public final class ImageBuilder {
             ImageDescriptor layerDescriptor = new ImageDescriptor(LAYER_MEDIA_TYPE, Digests.of(compressed.digest), compressed.count);
             FileTrees.delete(staged);
 
-            byte[] config = config(metadata, diffId);
+            byte[] config = config(metadata, diffId, base);
             ImageDescriptor configDescriptor = new ImageDescriptor(CONFIG_MEDIA_TYPE, Digests.of(config), config.length);
+            List<BuiltImage.LayerFile> layers = new ArrayList<>(base == null ? List.of() : base.layers());
+            layers.add(new BuiltImage.LayerFile(layer, layerDescriptor, diffId));
             OciManifestTemplate manifest = new OciManifestTemplate();
             manifest.setContainerConfiguration(config.length, DescriptorDigest.fromDigest(configDescriptor.digest()));
-            manifest.addLayer(layerDescriptor.size(), DescriptorDigest.fromDigest(layerDescriptor.digest()));
+            for (BuiltImage.LayerFile l : layers) manifest.addLayer(l.descriptor().size(), DescriptorDigest.fromDigest(l.descriptor().digest()));
             byte[] manifestBytes = JsonTemplateMapper.toByteArray(manifest);
-            return new BuiltImage(metadata, List.of(new BuiltImage.LayerFile(layer, layerDescriptor, diffId)), config, configDescriptor,
-                    manifestBytes, Digests.of(manifestBytes), metadata.version());
+            return new BuiltImage(metadata, layers, config, configDescriptor, manifestBytes, Digests.of(manifestBytes), metadata.version());
         } catch (IOException | DigestException e) {
             throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, "cannot build the release image from " + from + ": " + e.getMessage(), e);
         }
@@ -114,12 +131,16 @@ public final class ImageBuilder {
                 existing != null ? existing.metadata() : Map.of());
     }
 
-    private static byte[] config(ReleaseMetadata metadata, String diffId) throws IOException {
-        ObjectNode config = JSON.createObjectNode();
-        config.put("architecture", "amd64").put("os", "linux");
-        config.putObject("config").putObject("Labels").put(VERSION_LABEL, metadata.version());
-        ObjectNode rootfs = config.putObject("rootfs").put("type", "layers");
-        rootfs.putArray("diff_ids").add(diffId);
+    private static byte[] config(ReleaseMetadata metadata, String diffId, Base base) throws IOException {
+        ObjectNode config = base == null ? JSON.createObjectNode() : (ObjectNode) JSON.readTree(base.config());
+        if (base == null) config.put("architecture", "amd64").put("os", "linux");
+        ObjectNode labels = config.withObjectProperty("config").withObjectProperty("Labels");
+        labels.put(VERSION_LABEL, metadata.version());
+        if (base != null) labels.put(BASE_LABEL, base.pullspec());
+        config.remove("history"); // a base's history would name layers without the payload's
+        ObjectNode rootfs = config.withObjectProperty("rootfs").put("type", "layers");
+        if (base == null) rootfs.putArray("diff_ids");
+        rootfs.withArray("diff_ids").add(diffId);
         return JSON.writeValueAsBytes(config);
     }
 

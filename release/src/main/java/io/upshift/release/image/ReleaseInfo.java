@@ -6,8 +6,11 @@ import io.upshift.core.taskgraph.RunLevelName;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** What {@code upshift release info} shows: identity, metadata, component images and manifests per run-level. */
-public record ReleaseInfo(ResolvedImage image, Payload payload) {
+/**
+ * What {@code upshift release info} shows: identity, the image it is built on ({@code base}, by digest; empty for a
+ * payload-only image), metadata, component images and manifests per run-level.
+ */
+public record ReleaseInfo(ResolvedImage image, Payload payload, String base) {
 
     /** Manifests per run-level ("00", "10", …; "-" for files without one), in run-level order. */
     public Map<String, Integer> manifestsByRunLevel() {
@@ -21,6 +24,7 @@ public record ReleaseInfo(ResolvedImage image, Payload payload) {
         s.append("Name:      ").append(payload.version()).append('\n');
         s.append("Digest:    ").append(image.digest()).append('\n');
         s.append("Pull From: ").append(image.pullspec()).append('\n');
+        if (!base.isEmpty()) s.append("Base:      ").append(base).append('\n');
         s.append("Size:      ").append(image.size()).append(" bytes in ").append(image.layers().size()).append(image.layers().size() == 1 ? " layer\n" : " layers\n");
         if (!payload.metadata().previous().isEmpty()) s.append("Upgrades:  ").append(String.join(", ", payload.metadata().previous())).append('\n');
         if (!payload.metadata().url().isEmpty()) s.append("Metadata URL: ").append(payload.metadata().url()).append('\n');

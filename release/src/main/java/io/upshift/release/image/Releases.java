@@ -60,6 +60,55 @@ public final class Releases {
         }
     }
 
+    /**
+     * As {@link #publish(Path, String, List, ImageRef, ImageStore.Progress)}, the payload laid on {@code base} (Upshift's
+     * image: the release then runs Upshift); null: the payload alone.
+     */
+    public ResolvedImage publish(Path from, String version, List<String> previous, ImageRef base, ImageRef to, ImageStore.Progress progress)
+            throws ReleaseException {
+        if (base == null) return publish(from, version, previous, to, progress);
+        if (to.digest() != null) throw new ReleaseException(Reason.REFERENCE_INVALID, to + ": publish to a tag, not a digest");
+        Path work = tempDir();
+        try {
+            BuiltImage image = ImageBuilder.build(from, version, previous, fetchBase(base, work), work, warnings);
+            String digest = store(to).push(image, to, progress);
+            return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), image.layerDescriptors());
+        } finally {
+            FileTrees.deleteQuietly(work);
+        }
+    }
+
+    /** The base image's config and layers, fetched into {@code work}. */
+    private ImageBuilder.Base fetchBase(ImageRef ref, Path work) throws ReleaseException {
+        ResolvedImage image = resolve(ref);
+        try {
+            byte[] config = readConfig(ref, image, work);
+            com.fasterxml.jackson.databind.JsonNode diffIds = io.upshift.api.json.Mappers.JSON.readTree(config).at("/rootfs/diff_ids");
+            if (diffIds.size() != image.layers().size()) {
+                throw new ReleaseException(Reason.IMAGE_INVALID, ref + ": its config names " + diffIds.size() + " layers, its manifest " + image.layers().size());
+            }
+            List<BuiltImage.LayerFile> layers = new ArrayList<>();
+            for (int i = 0; i < image.layers().size(); i++) {
+                Path file = work.resolve("base-layer-" + i);
+                store(ref).fetch(image, image.layers().get(i), file, ImageStore.Progress.NONE);
+                layers.add(new BuiltImage.LayerFile(file, image.layers().get(i), diffIds.get(i).asText()));
+            }
+            return new ImageBuilder.Base(image.pullspec(), config, layers);
+        } catch (IOException e) {
+            throw new ReleaseException(Reason.IMAGE_INVALID, ref + ": unreadable image config: " + e.getMessage(), e);
+        }
+    }
+
+    private byte[] readConfig(ImageRef ref, ResolvedImage image, Path work) throws ReleaseException, IOException {
+        Path file = work.resolve("config-" + System.nanoTime());
+        store(ref).fetch(image, image.config(), file, ImageStore.Progress.NONE);
+        try {
+            return Files.readAllBytes(file);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
     /** Publishes an image already built (Upshift's own) as {@code to}; returns it pinned by digest. */
     public ResolvedImage publish(BuiltImage image, ImageRef to, ImageStore.Progress progress) throws ReleaseException {
         if (to.digest() != null) throw new ReleaseException(Reason.REFERENCE_INVALID, to + ": publish to a tag, not a digest");
@@ -119,7 +168,11 @@ public final class Releases {
             Path payloadDir = work.resolve("payload");
             ResolvedImage image = extract(ref, payloadDir, ImageStore.Progress.NONE);
             Payload payload = PayloadLoader.load(payloadDir, image.pullspec(), InclusionRules.defaults(), warnings);
-            return new ReleaseInfo(image, payload);
+            String base = io.upshift.api.json.Mappers.JSON.readTree(readConfig(ref, image, work)).at("/config/Labels")
+                    .path(ImageBuilder.BASE_LABEL).asText("");
+            return new ReleaseInfo(image, payload, base);
+        } catch (IOException e) {
+            throw new ReleaseException(Reason.IMAGE_INVALID, ref + ": unreadable image config: " + e.getMessage(), e);
         } finally {
             FileTrees.deleteQuietly(work);
         }

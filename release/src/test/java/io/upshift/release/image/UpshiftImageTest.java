@@ -108,6 +108,33 @@ class UpshiftImageTest {
     }
 
     @Test
+    void aReleaseLaidOnTheImageRunsItAndIsReadFromItsTopLayerAlone() throws Exception {
+        BuiltImage upshift = build("base");
+        Path layouts = Files.createDirectories(dir.resolve("layouts"));
+        Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
+        ResolvedImage base = releases.publish(upshift, ImageRef.parse("oci:" + layouts.resolve("upshift")), ImageStore.Progress.NONE);
+        Path payload = Files.createDirectories(dir.resolve("payload/release-manifests"));
+        Files.createDirectories(dir.resolve("payload/manifests"));
+        Files.writeString(payload.resolve("0000_10_a_config.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: ns\n"
+                + "  annotations:\n    include.release.openshift.io/self-managed-high-availability: \"true\"\n");
+        ResolvedImage release = releases.publish(dir.resolve("payload"), "2.0.0", List.of(), ImageRef.parse("oci:" + layouts.resolve("upshift") + ":latest"),
+                ImageRef.parse("oci:" + layouts.resolve("release") + ":2.0.0"), ImageStore.Progress.NONE);
+
+        assertThat(release.layers()).hasSize(5).startsWith(base.layers().toArray(ImageDescriptor[]::new));
+        Path blobs = layouts.resolve("release/blobs/sha256");
+        JsonNode config = Mappers.JSON.readTree(Files.readAllBytes(blobs.resolve(release.config().digest().substring(7))));
+        assertThat(config.at("/config/Entrypoint/3").asText()).isEqualTo(UpshiftImage.JAR);
+        assertThat(config.at("/config/User").asText()).isEqualTo(UpshiftImage.USER);
+        assertThat(config.at("/config/Labels/io.openshift.release").asText()).isEqualTo("2.0.0");
+        assertThat(config.at("/rootfs/diff_ids")).hasSize(5);
+
+        Releases.Pulled pulled = releases.pull(ImageRef.parse("oci:" + layouts.resolve("release") + ":2.0.0"), dir.resolve("pulled"), ImageStore.Progress.NONE);
+        assertThat(pulled.layersRead()).isEqualTo(1);
+        assertThat(releases.info(ImageRef.parse("oci:" + layouts.resolve("release") + ":2.0.0")).render())
+                .contains("Base:      " + base.pullspec() + "\nSize:      ");
+    }
+
+    @Test
     void theImageRunsItsApplicationAsTheNonRootUserFromItsOwnFiles() throws Exception {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "chroot needs root");
         BuiltImage image = build("run");
