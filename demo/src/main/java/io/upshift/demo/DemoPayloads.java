@@ -66,7 +66,7 @@ public final class DemoPayloads {
         }
         Files.writeString(m.resolve("0000_00_cluster-version-operator_02_namespace.yaml"),
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: upshift\n  annotations:\n" + INCLUDE);
-        Files.writeString(m.resolve("0000_00_cluster-version-operator_03_deployment.yaml"), deployment("upshift", "upshift-controller", "{{.ReleaseImage}}", version, null));
+        Files.writeString(m.resolve("0000_00_cluster-version-operator_03_deployment.yaml"), controller(version));
         Files.writeString(m.resolve("0000_00_cluster-version-operator_04_verification.yaml"), verification(publicKey, store));
         Files.writeString(r.resolve("0000_00_config-managed_00_namespace.yaml"),
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openshift-config-managed\n  annotations:\n" + INCLUDE);
@@ -117,6 +117,20 @@ public final class DemoPayloads {
                     + "  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: " + role + "\n"
                     + "  nodeSelector:\n    matchLabels:\n      node-role.kubernetes.io/" + role + ": \"\"\n");
         }
+    }
+
+    /**
+     * The controller's own Deployment, as deploy/ creates it (same name, selector, container and service account, so
+     * that the release takes over the Deployment an install made: a selector never changes), running the release
+     * image with {@code --release} naming it.
+     */
+    static String controller(String version) {
+        return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: upshift-controller\n  namespace: upshift\n  labels:\n"
+                + "    app.kubernetes.io/name: upshift\n  annotations:\n" + INCLUDE + "    " + VERSION_ANNOTATION + ": \"" + version + "\"\n"
+                + "spec:\n  replicas: 1\n  strategy:\n    type: Recreate\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: upshift\n"
+                + "  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: upshift\n    spec:\n      serviceAccountName: upshift\n"
+                + "      containers:\n      - name: controller\n        image: '{{.ReleaseImage}}'\n"
+                + "        args: [operator, --namespace, upshift, --metrics-port, \"9099\", --release, '{{.ReleaseImage}}']\n";
     }
 
     private static String deployment(String ns, String name, String image, String version, String operator) {

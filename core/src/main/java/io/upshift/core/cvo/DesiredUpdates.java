@@ -35,7 +35,7 @@ public final class DesiredUpdates {
         Release current = cv.getStatus() == null ? null : cv.getStatus().getDesired();
         if (d == null || (empty(d.getVersion()) && empty(d.getImage()))) {
             if (current != null && !empty(current.getImage())) return ok(new Target(nz(current.getVersion()), current.getImage(), false, List.of()));
-            if (!empty(ownRelease)) return ok(new Target("", ownRelease, false, List.of()));
+            if (!empty(ownRelease)) return ok(new Target("", bare(ownRelease), false, List.of()));
             return invalid("NoDesiredRelease", "No release is running and spec.desiredUpdate names none");
         }
         boolean force = Boolean.TRUE.equals(d.getForce());
@@ -43,7 +43,7 @@ public final class DesiredUpdates {
         if (!empty(d.getVersion()) && !SemVer.isValid(d.getVersion())) {
             return invalid("InvalidDesiredUpdate", "spec.desiredUpdate.version \"" + d.getVersion() + "\" is not a semantic version; the desired update is ignored");
         }
-        if (!empty(d.getImage())) return ok(new Target(nz(d.getVersion()), d.getImage(), force, accept));
+        if (!empty(d.getImage())) return ok(new Target(nz(d.getVersion()), bare(d.getImage()), force, accept));
         if (current != null && d.getVersion().equals(current.getVersion()) && !empty(current.getImage())) {
             return ok(new Target(d.getVersion(), current.getImage(), force, accept));
         }
@@ -53,6 +53,14 @@ public final class DesiredUpdates {
                     + " is neither an available nor a conditional update of this cluster; set spec.desiredUpdate.image to name the release");
         }
         return ok(new Target(d.getVersion(), image.get(), force, accept));
+    }
+
+    /**
+     * The pullspec a kubelet can pull: {@code docker://HOST/REPO@…} without its scheme, which is how the image is
+     * written to the cluster (status, history, the controller's own Deployment).
+     */
+    public static String bare(String image) {
+        return image.startsWith("docker://") ? image.substring("docker://".length()) : image;
     }
 
     private static Optional<String> imageOf(ClusterVersion cv, String version) {

@@ -148,5 +148,11 @@ class ClusterVersionRulesTest {
         assertThat(DesiredUpdates.resolve(cv, "own").target().image()).isEqualTo("img-4.18.1"); // stays on the current release
         cv.setStatus(null);
         assertThat(DesiredUpdates.resolve(cv, "own").target().image()).isEqualTo("own"); // nothing applied yet: its own release
+        // what reaches the cluster is what a kubelet pulls: no docker:// scheme
+        String digest = "@sha256:" + "a".repeat(64);
+        assertThat(DesiredUpdates.resolve(cv, "docker://registry.example:5000/upshift/release" + digest).target().image())
+                .isEqualTo("registry.example:5000/upshift/release" + digest);
+        cv.getSpec().setDesiredUpdate(new io.fabric8.openshift.api.model.config.v1.UpdateBuilder().withImage("docker://quay.example/r" + digest).build());
+        assertThat(DesiredUpdates.resolve(cv, "own").target().image()).isEqualTo("quay.example/r" + digest);
     }
 }

@@ -60,6 +60,7 @@ public final class ClusterVersionController implements AutoCloseable {
     private final Thread loop;
     private volatile boolean stopping;
     private boolean reportedMissing;
+    private final KubernetesClient client;
     private Instant refreshScheduled = Instant.MIN;
     private final java.util.concurrent.atomic.AtomicBoolean progressPending = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicBoolean operatorsPending = new java.util.concurrent.atomic.AtomicBoolean();
@@ -75,6 +76,7 @@ public final class ClusterVersionController implements AutoCloseable {
     }
 
     ClusterVersionController(KubernetesClient client, ControllerOptions options, PayloadSource payloads, AvailableUpdatesSync updates, Clock clock) {
+        this.client = client;
         this.options = options;
         this.updates = updates;
         this.clock = clock;
@@ -167,11 +169,30 @@ public final class ClusterVersionController implements AutoCloseable {
                 new LoadRules.Gates.ByVersion(FeatureGates.byVersion(gate)));
     }
 
-    /** Without a ClusterVersion there is nothing to do; said once, and the informer wakes the controller when one comes. */
+    /**
+     * Without a ClusterVersion there is nothing to do. A controller given its own release creates the default one, as
+     * upstream's did before installers took it over (a new cluster ID; no channel, no upstream); its informer then
+     * brings it back. A controller without a release (status only) says once that it waits for one.
+     */
     private boolean exists(ClusterVersion cv) {
-        if (cv == null && !reportedMissing) LOG.info("clusterversion/version does not exist; waiting for it to be created");
-        reportedMissing = cv == null;
-        return cv != null;
+        if (cv != null) {
+            reportedMissing = false;
+            return true;
+        }
+        if (options.ownRelease() != null) {
+            String id = java.util.UUID.randomUUID().toString();
+            try {
+                client.resources(ClusterVersion.class).resource(new io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder()
+                        .withNewMetadata().withName(ClusterCaches.NAME).endMetadata().withNewSpec().withClusterID(id).endSpec().build()).create();
+                LOG.info("clusterversion/version did not exist: created it, cluster ID {}", id);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) throw e; // 409: created meanwhile; its informer event brings it
+            }
+        } else if (!reportedMissing) {
+            LOG.info("clusterversion/version does not exist; waiting for it to be created");
+        }
+        reportedMissing = true;
+        return false;
     }
 
     /** The update graph is asked again every 2-4 minutes: a sync then, even when nothing else happens. */

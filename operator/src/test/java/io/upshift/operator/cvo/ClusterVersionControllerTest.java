@@ -52,6 +52,19 @@ class ClusterVersionControllerTest {
     }
 
     @Test
+    void withoutAClusterVersionTheControllerCreatesTheDefaultOneAndInstallsItsRelease() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir, false)) {
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+            String id = h.clusterVersion().getSpec().getClusterID();
+            assertThat(java.util.UUID.fromString(id).version()).isEqualTo(4);
+            assertThat(h.clusterVersion().getSpec().getChannel()).isNull();
+            assertThat(h.controllerRequests(r -> "POST".equals(r.method()) && r.path().contains("/clusterversions"))).hasSize(1);
+        }
+    }
+
+    @Test
     void anUpdateIsAcceptedRecordedAndAppliedWithStatusAtEachStep() throws Exception {
         try (ControllerHarness h = new ControllerHarness(dir)) {
             String a = h.payloads.release("4.1.0", "4.1.0", true);

@@ -42,8 +42,13 @@ final class ControllerHarness implements AutoCloseable {
     ClusterVersionController controller;
 
     ControllerHarness(Path dir) {
+        this(dir, true);
+    }
+
+    /** With or without the ClusterVersion {@code version} an installer would have created. */
+    ControllerHarness(Path dir, boolean clusterVersion) {
         payloads = new FakePayloads(dir);
-        client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
+        if (clusterVersion) client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
                 .withNewSpec().withClusterID("9f1c2b7e-3c2a-4d8e-a0f1-5b6c7d8e9f00").withChannel("stable-4.1").endSpec().build()).create();
         settings = client.configMaps().inNamespace("test-ns").withName("settings").inform(new ResourceEventHandler<>() {
             @Override
