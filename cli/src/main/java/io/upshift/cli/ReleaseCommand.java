@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import io.upshift.cli.release.CopyPayloadCommand;
 import io.upshift.cli.release.ExtractCommand;
 import io.upshift.cli.release.GraphCommand;
 import io.upshift.cli.release.InfoCommand;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
 /** {@code upshift release}: build, publish, inspect, unpack, order, sign and verify release images. */
 @Command(name = "release", mixinStandardHelpOptions = true,
         description = "Build, publish, inspect, extract, sign and verify release images.",
-        subcommands = {NewCommand.class, InfoCommand.class, ExtractCommand.class, GraphCommand.class,
+        subcommands = {NewCommand.class, InfoCommand.class, ExtractCommand.class, CopyPayloadCommand.class, GraphCommand.class,
                 SignCommand.class, VerifyCommand.class, KeygenCommand.class})
 public final class ReleaseCommand {
 }

@@ -1,0 +1,31 @@
+package io.upshift.cli.release;
+
+import io.upshift.core.release.ReleaseException;
+import io.upshift.release.image.PayloadCopy;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "copy-payload", mixinStandardHelpOptions = true,
+        description = {"Copy the payload of the release image this runs in (/manifests, /release-manifests) to a directory: what the "
+                + "cluster-version controller's payload-retrieval Job runs. All or nothing."})
+public final class CopyPayloadCommand implements Callable<Integer> {
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--from", defaultValue = "/", paramLabel = "DIR", description = "Where the payload directories are (default: /).")
+    Path from;
+
+    @Option(names = "--to", required = true, paramLabel = "DIR", description = "Where to copy them; must not exist yet.")
+    Path to;
+
+    @Override
+    public Integer call() throws ReleaseException {
+        PayloadCopy.copy(from, to);
+        spec.commandLine().getOut().println("Copied the payload to " + to);
+        return 0;
+    }
+}
