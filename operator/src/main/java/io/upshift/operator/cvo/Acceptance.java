@@ -117,7 +117,7 @@ final class Acceptance {
 
     private Step<Payload> retrieve(DesiredUpdates.Target target, String digest, LoadRules rules) {
         try {
-            return new Step.Passed<>(payloads.load(digest, rules));
+            return new Step.Passed<>(payloads.load(digest, target.version(), rules));
         } catch (ReleaseException e) {
             String step = LOAD_FAILURES.contains(e.reason()) ? "LoadPayload" : "RetrievePayload";
             return refuse(step, (step.equals("LoadPayload") ? "Loading payload failed" : "Retrieving payload failed") + " version=\""
@@ -174,7 +174,7 @@ final class Acceptance {
         if (done.isEmpty()) return Optional.empty();
         if (current.isPresent() && done.get().getImage().equals(current.get().releaseImage())) return current;
         try {
-            return Optional.of(payloads.load(payloads.pin(done.get().getImage()), rules));
+            return Optional.of(payloads.load(payloads.pin(done.get().getImage()), done.get().getVersion() == null ? "" : done.get().getVersion(), rules));
         } catch (ReleaseException e) {
             LOG.warn("clusterversion/version: the running release {} cannot be loaded: {}", done.get().getImage(), e.toString());
             return Optional.empty();

@@ -71,7 +71,9 @@ public final class ClusterVersionController implements AutoCloseable {
      */
     public static ClusterVersionController create(KubernetesClient client, ControllerOptions options, Releases releases, SignatureStores stores,
                                                   UpdateClient updateClient, RuleMatcher rules, Clock clock) {
-        PayloadSource payloads = new RegistryPayloads(releases, options.payloadCache(), client, stores);
+        ControllerOptions.JobRetrieval j = options.jobRetrieval();
+        PayloadJobs jobs = j == null ? null : new PayloadJobs(client, j.namespace(), j.node(), options.payloadCache(), j.timeout());
+        PayloadSource payloads = new RegistryPayloads(releases, options.payloadCache(), client, stores, jobs);
         return new ClusterVersionController(client, options, payloads, new AvailableUpdatesSync(updateClient, rules, clock), clock);
     }
 

@@ -23,34 +23,52 @@ import java.time.Duration;
  * @param profile            the cluster profile manifests must opt in to (upstream's {@code CLUSTER_PROFILE})
  * @param excludeIdentifier  manifests annotated {@code exclude.release.openshift.io/<id>: "true"} are left out
  *                           (upstream's {@code EXCLUDE_MANIFESTS}); null: none
+ * @param jobRetrieval       how payloads are retrieved through a Job running the release image; null: pulled in-process
  */
 public record ControllerOptions(String ownRelease, Path payloadCache, int updatingWorkers, int reconcilingWorkers,
                                 Duration taskWait, Duration reconcileInterval, Duration progressInterval,
-                                Failing.Thresholds thresholds, URI prometheus, String profile, String excludeIdentifier) {
+                                Failing.Thresholds thresholds, URI prometheus, String profile, String excludeIdentifier,
+                                JobRetrieval jobRetrieval) {
+
+    /**
+     * Payloads retrieved by a Job on the controller's node ({@link PayloadJobs}) into {@code payloadCache}, a host
+     * directory mounted at the same path.
+     *
+     * @param namespace the controller's namespace, where the Jobs run
+     * @param node      the controller's node
+     */
+    public record JobRetrieval(String namespace, String node, Duration timeout) {
+    }
 
     public static ControllerOptions defaults(String ownRelease, Path payloadCache) {
         return new ControllerOptions(ownRelease, payloadCache, 16, 2, Duration.ofSeconds(30), Duration.ofMinutes(2),
-                Duration.ofSeconds(1), Failing.Thresholds.standard(), null, InclusionRules.DEFAULT_PROFILE, null);
+                Duration.ofSeconds(1), Failing.Thresholds.standard(), null, InclusionRules.DEFAULT_PROFILE, null, null);
     }
 
     public ControllerOptions withTiming(Duration wait, Duration reconcile, Duration progress) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, wait, reconcile, progress, thresholds, prometheus,
-                profile, excludeIdentifier);
+                profile, excludeIdentifier, jobRetrieval);
     }
 
     public ControllerOptions withPrometheus(URI uri) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
-                thresholds, uri, profile, excludeIdentifier);
+                thresholds, uri, profile, excludeIdentifier, jobRetrieval);
     }
 
     public ControllerOptions withThresholds(Failing.Thresholds t) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
-                t, prometheus, profile, excludeIdentifier);
+                t, prometheus, profile, excludeIdentifier, jobRetrieval);
+    }
+
+    /** Payloads retrieved through Jobs. */
+    public ControllerOptions withJobRetrieval(JobRetrieval jobs) {
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
+                thresholds, prometheus, profile, excludeIdentifier, jobs);
     }
 
     /** Another cluster profile and exclude id. */
     public ControllerOptions withInclusion(String clusterProfile, String exclude) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
-                thresholds, prometheus, clusterProfile, exclude);
+                thresholds, prometheus, clusterProfile, exclude, jobRetrieval);
     }
 }

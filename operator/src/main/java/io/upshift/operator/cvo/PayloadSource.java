@@ -21,6 +21,11 @@ interface PayloadSource {
     /** The payload of a release pinned by digest, its manifests filtered by the cluster's load-time {@code rules}. */
     Payload load(String pullspec, LoadRules rules) throws ReleaseException;
 
+    /** As {@link #load(String, LoadRules)}, knowing the version the release is expected to be (may be empty). */
+    default Payload load(String pullspec, String version, LoadRules rules) throws ReleaseException {
+        return load(pullspec, rules);
+    }
+
     /** Verifies {@code pullspec} with the verification ConfigMap of {@code trusted}, the release the cluster runs. */
     SignatureVerifier.Verified verify(String pullspec, Payload trusted, List<URI> specStores) throws ReleaseException;
 }

@@ -33,13 +33,16 @@ import org.slf4j.LoggerFactory;
 final class RegistryPayloads implements PayloadSource {
 
     private final Releases releases;
+    /** Retrieval through Jobs; null: pulled in-process. */
+    private final PayloadJobs jobs;
     private final Path cache;
     private final SignatureStores stores;
     private final ClusterRegistryAccess cluster;
     private final ConfigMapSignatureStore kept;
     private static final Logger LOG = LoggerFactory.getLogger(RegistryPayloads.class);
 
-    RegistryPayloads(Releases releases, Path cache, KubernetesClient client, SignatureStores stores) {
+    RegistryPayloads(Releases releases, Path cache, KubernetesClient client, SignatureStores stores, PayloadJobs jobs) {
+        this.jobs = jobs;
         this.releases = releases;
         this.cache = cache;
         this.stores = stores;
@@ -61,8 +64,17 @@ final class RegistryPayloads implements PayloadSource {
 
     @Override
     public Payload load(String pullspec, LoadRules rules) throws ReleaseException {
+        return load(pullspec, "", rules);
+    }
+
+    @Override
+    public Payload load(String pullspec, String version, LoadRules rules) throws ReleaseException {
         ImageRef ref = ImageRef.parse(pullspec);
         if (ref.digest() == null) throw new ReleaseException(Reason.NOT_BY_DIGEST, pullspec + " is not pinned by digest");
+        if (jobs != null) {
+            Path dir = jobs.retrieve(pullspec, version);
+            return PayloadLoader.load(dir, pullspec, rules, w -> LOG.warn("release {}: {}", pullspec, w));
+        }
         Path dir = cache.resolve(ref.digest().replace(':', '-'));
         if (!Files.isDirectory(dir)) {
             Releases.Pulled pulled = releases.with(access()).pull(ref, dir, ImageStore.Progress.NONE);

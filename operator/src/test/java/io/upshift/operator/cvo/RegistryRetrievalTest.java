@@ -67,7 +67,7 @@ class RegistryRetrievalTest {
 
     private void install(String a) {
         h.startWith(ControllerHarness.options(a, dir.resolve("cache")),
-                c -> new RegistryPayloads(releases, dir.resolve("cache"), c, new SignatureStores(HttpSignatureStore.defaultClient())));
+                c -> new RegistryPayloads(releases, dir.resolve("cache"), c, new SignatureStores(HttpSignatureStore.defaultClient()), null));
         await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
     }
 
