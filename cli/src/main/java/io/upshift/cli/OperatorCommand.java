@@ -58,6 +58,23 @@ final class OperatorCommand implements Callable<Integer> {
             description = "Where pulled payloads are unpacked, one directory per digest (default: ${DEFAULT-VALUE}).")
     java.nio.file.Path payloadCache;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--payload-retrieval", paramLabel = "job|pull",
+            description = {"job: a Job version-<version>-<hash> runs the release image on this node and copies its payload into --payload-cache, "
+                    + "a host directory this pod mounts at the same path (the default inside a cluster); pull: this process pulls it "
+                    + "(the default outside one)."})
+    String payloadRetrieval;
+
+    @Option(names = "--node-name", defaultValue = "${env:NODE_NAME}", paramLabel = "NODE",
+            description = "The node this controller runs on, for payload Jobs (default: $NODE_NAME, from the downward API).")
+    String nodeName;
+
+    @Option(names = "--payload-retrieval-timeout", defaultValue = "PT2M", paramLabel = "DURATION",
+            description = "How long a payload Job may take (ISO-8601, default: ${DEFAULT-VALUE}).")
+    java.time.Duration retrievalTimeout;
+
     @Option(names = "--cluster-profile", defaultValue = "${env:CLUSTER_PROFILE:-self-managed-high-availability}", paramLabel = "P",
             description = "The cluster profile manifests must opt in to (default: $CLUSTER_PROFILE, else self-managed-high-availability).")
     String clusterProfile;
@@ -77,6 +94,7 @@ final class OperatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        ControllerOptions.JobRetrieval jobs = release == null ? null : jobRetrieval(); // refused before anything starts
         String me = identity != null ? identity : InetAddress.getLocalHost().getHostName();
         Supplier<Optional<List<Alert>>> alerts = alertsSource();
         AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
@@ -92,7 +110,7 @@ final class OperatorCommand implements Callable<Integer> {
                                 Duration.ofSeconds(1), resync, alerts);
                         controller.set(c);
                         c.start();
-                        if (release != null) cvo.set(startClusterVersionController(client));
+                        if (release != null) cvo.set(startClusterVersionController(client, jobs));
                     },
                     () -> {
                         fence.close();
@@ -111,11 +129,29 @@ final class OperatorCommand implements Callable<Integer> {
         return 1;
     }
 
-    private ClusterVersionController startClusterVersionController(KubernetesClient client) {
+    /** Job retrieval, or null to pull in-process: job by default inside a cluster (where the service host is set). */
+    private ControllerOptions.JobRetrieval jobRetrieval() {
+        String mode = payloadRetrieval != null ? payloadRetrieval : System.getenv("KUBERNETES_SERVICE_HOST") != null ? "job" : "pull";
+        switch (mode) {
+            case "pull":
+                return null;
+            case "job":
+                if (nodeName == null || nodeName.isBlank()) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--payload-retrieval job needs the node this controller runs on: "
+                            + "--node-name, or $NODE_NAME from the downward API (deploy/deployment.yaml sets it); or use --payload-retrieval pull");
+                }
+                return new ControllerOptions.JobRetrieval(namespace, nodeName, retrievalTimeout);
+            default:
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--payload-retrieval must be job or pull, not \"" + mode + "\"");
+        }
+    }
+
+    private ClusterVersionController startClusterVersionController(KubernetesClient client, ControllerOptions.JobRetrieval jobs) {
         try {
             var log = LoggerFactory.getLogger(ClusterVersionController.class);
             ControllerOptions options = ControllerOptions.defaults(release, payloadCache).withPrometheus(prometheus)
-                    .withInclusion(clusterProfile, excludeManifests == null || excludeManifests.isBlank() ? null : excludeManifests);
+                    .withInclusion(clusterProfile, excludeManifests == null || excludeManifests.isBlank() ? null : excludeManifests)
+                    .withJobRetrieval(jobs);
             RuleMatcher rules = prometheus == null
                     ? rule -> { throw new RuleMatcher.RuleException("no Prometheus configured (--prometheus-url)"); }
                     : new PrometheusMatcher(prometheus, clusterId(client), Duration.ofSeconds(10));
