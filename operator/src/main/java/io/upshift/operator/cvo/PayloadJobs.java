@@ -74,9 +74,9 @@ record PayloadJobs(KubernetesClient client, String namespace, String node, Path 
 
     /** {@code version-<version>-<hash>}, within a Kubernetes name's 63 characters. */
     static String name(String version, String hash) {
-        String v = (version == null || version.isEmpty() ? "unknown" : version).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
-        String name = "version-" + v + "-" + hash;
-        return name.length() <= 63 ? name : "version-" + v.substring(0, 63 - 9 - hash.length()) + "-" + hash;
+        String v = (version == null || version.isEmpty() ? "unknown" : version).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
+        if (v.length() > 63 - 9 - hash.length()) v = v.substring(0, 63 - 9 - hash.length());
+        return "version-" + v.replaceAll("[.-]+$", "") + "-" + hash; // each dot-separated part must end alphanumeric
     }
 
     static String hash(String pullspec) {
