@@ -65,6 +65,8 @@ public final class DemoRun implements AutoCloseable {
     /** The User-Agent of the cluster-version controller's requests. */
     public static final String CONTROLLER = "upshift-cluster-version";
     public static final String TO = "4.18.2";
+    /** The node the demo's controller runs on, where its payload Jobs run. */
+    static final String CONTROLLER_NODE = "control-plane-0";
 
     private final Settings settings;
     private final Clock clock = Clock.systemUTC();
@@ -155,7 +157,9 @@ public final class DemoRun implements AutoCloseable {
         cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, image -> {
             log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
             restartController();
-        }).declaredOperators(version -> declared.getOrDefault(version, Map.of()));
+        }).declaredOperators(version -> declared.getOrDefault(version, Map.of()))
+                // the kubelet of the controller's node runs its payload Jobs: it pulls the release image's payload
+                .runsPayloadJobs((image, to) -> new Releases(DockerCredentials.none(), false, w -> { }).extract(ImageRef.parse(image), to, ImageStore.Progress.NONE));
         if (settings.hasNodes()) {
             nodes = new DemoNodes(server, work.resolve("hosts"), settings.masters(), settings.workers(), settings.rolloutDelay().dividedBy(2), clock).start();
             cluster.handOver(DemoPayloads.MACHINE_CONFIG, nodes::release);
@@ -223,8 +227,10 @@ public final class DemoRun implements AutoCloseable {
 
     private void startController() {
         synchronized (controllerLock) {
-            ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, settings.workDir().resolve("payload-cache"))
-                    .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)));
+            // payloads come through Jobs on the controller's node into its host directory, as on a real cluster
+            ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, settings.workDir().resolve("node-payloads"))
+                    .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500))
+                    .withJobRetrieval(new ControllerOptions.JobRetrieval("upshift", CONTROLLER_NODE, Duration.ofSeconds(60))));
             controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER))).build()).build();
             controller = ClusterVersionController.create(controllerClient, options, new Releases(DockerCredentials.none(), false, w -> { }),
                     new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom()),

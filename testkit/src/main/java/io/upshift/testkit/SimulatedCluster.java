@@ -50,6 +50,13 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Map<String, String> operatorVersion = new ConcurrentHashMap<>();
     private final Map<String, Consumer<String>> handedOver = new ConcurrentHashMap<>();
     private volatile Function<String, Map<String, Map<String, String>>> declared = v -> Map.of();
+    private volatile PayloadUnpacker unpacker;
+    private final java.util.Set<String> jobsRun = ConcurrentHashMap.newKeySet();
+
+    /** What the kubelet does with a payload Job's image: unpack its payload into {@code to} (absent); throws when it cannot pull it. */
+    public interface PayloadUnpacker {
+        void unpack(String image, java.nio.file.Path to) throws Exception;
+    }
     private final Map<String, Instant> levelDue = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean stopped;
@@ -83,6 +90,16 @@ public final class SimulatedCluster implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Payload-retrieval Jobs (labelled {@code upshift.io/payload-retrieval}) run as a kubelet would run them: the
+     * image's payload is unpacked into the directory the Job's {@code copy-payload --to} names and the Job succeeds; an
+     * image that cannot be pulled leaves its pod waiting with ErrImagePull, as a container runtime reports it.
+     */
+    public SimulatedCluster runsPayloadJobs(PayloadUnpacker unpack) {
+        this.unpacker = unpack;
+        return this;
+    }
+
     public SimulatedCluster start() {
         thread.start();
         return this;
@@ -106,6 +123,7 @@ public final class SimulatedCluster implements AutoCloseable {
         keepReporting();
         Instant now = clock.instant();
         levelDeclared(now);
+        runPayloadJobs();
         for (Deployment d : client.apps().deployments().inAnyNamespace().list().getItems()) {
             String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
             String version = d.getMetadata().getAnnotations() == null ? "" : d.getMetadata().getAnnotations().getOrDefault(VERSION_ANNOTATION, "");
@@ -132,6 +150,30 @@ public final class SimulatedCluster implements AutoCloseable {
                 report(operator, version);
             }
             if (self) onSelfUpdate.accept(image);
+        }
+    }
+
+    private void runPayloadJobs() {
+        if (unpacker == null) return;
+        for (io.fabric8.kubernetes.api.model.batch.v1.Job job : client.batch().v1().jobs().inAnyNamespace()
+                .withLabel("upshift.io/payload-retrieval", "true").list().getItems()) {
+            String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + "/" + job.getMetadata().getUid();
+            if (!jobsRun.add(key)) continue;
+            var container = job.getSpec().getTemplate().getSpec().getContainers().get(0);
+            List<String> args = container.getArgs();
+            java.nio.file.Path to = java.nio.file.Path.of(args.get(args.indexOf("--to") + 1));
+            var jobs = client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName());
+            try {
+                unpacker.unpack(container.getImage(), to);
+                patchStatus(jobs, Map.of("succeeded", 1, "conditions", List.of(Map.of("type", "Complete", "status", "True",
+                        "lastTransitionTime", clock.instant().toString()))));
+            } catch (Exception e) {
+                client.pods().inNamespace(job.getMetadata().getNamespace()).resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                        .withNewMetadata().withName(job.getMetadata().getName() + "-sim").addToLabels("job-name", job.getMetadata().getName()).endMetadata()
+                        .withNewStatus().withPhase("Pending").addNewContainerStatus().withName(container.getName()).withNewState().withNewWaiting()
+                        .withReason("ErrImagePull").withMessage(container.getImage() + ": " + e.getMessage()).endWaiting().endState()
+                        .endContainerStatus().endStatus().build()).create();
+            }
         }
     }
 

@@ -23,6 +23,7 @@ import io.upshift.operator.cluster.WorkQueue;
 import io.upshift.operator.updates.UpdateClient;
 import io.upshift.release.image.Releases;
 import io.upshift.release.signatures.SignatureStores;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,7 +73,9 @@ public final class ClusterVersionController implements AutoCloseable {
     public static ClusterVersionController create(KubernetesClient client, ControllerOptions options, Releases releases, SignatureStores stores,
                                                   UpdateClient updateClient, RuleMatcher rules, Clock clock) {
         ControllerOptions.JobRetrieval j = options.jobRetrieval();
-        PayloadJobs jobs = j == null ? null : new PayloadJobs(client, j.namespace(), j.node(), options.payloadCache(), j.timeout());
+        // running from a release image, the controller's own payload is in its own image's root, as upstream's is
+        PayloadJobs jobs = j == null ? null : new PayloadJobs(client, j.namespace(), j.node(), options.payloadCache(), j.timeout(),
+                options.ownRelease() == null ? null : new PayloadJobs.OwnPayload(io.upshift.core.cvo.DesiredUpdates.bare(options.ownRelease()), Path.of("/")));
         PayloadSource payloads = new RegistryPayloads(releases, options.payloadCache(), client, stores, jobs);
         return new ClusterVersionController(client, options, payloads, new AvailableUpdatesSync(updateClient, rules, clock), clock);
     }

@@ -43,8 +43,14 @@ import org.slf4j.LoggerFactory;
  * @param namespace where the Jobs run: the controller's
  * @param node      the node the controller runs on (the host directory is that node's)
  * @param dir       the host directory, mounted at the same path by the controller and by each Job
+ * @param own       the release the controller runs and where its image holds that release's payload (its root), as
+ *                  upstream reads its own payload from its own image; null when it does not run from a release image
  */
-record PayloadJobs(KubernetesClient client, String namespace, String node, Path dir, Duration timeout) {
+record PayloadJobs(KubernetesClient client, String namespace, String node, Path dir, Duration timeout, OwnPayload own) {
+
+    /** The controller's own release and the directory of its image that holds its payload. */
+    record OwnPayload(String image, Path root) {
+    }
     private static final Logger LOG = LoggerFactory.getLogger(PayloadJobs.class);
     static final String LABEL = "upshift.io/payload-retrieval";
     /** Waiting reasons of a container that will not start because of its image: the retrieval fails at once. */
@@ -53,6 +59,7 @@ record PayloadJobs(KubernetesClient client, String namespace, String node, Path 
 
     /** The directory holding the payload of {@code pullspec}: retrieved by a Job unless an earlier one did already. */
     Path retrieve(String pullspec, String version) throws ReleaseException {
+        if (own != null && own.image().equals(pullspec) && isPayload(own.root())) return own.root();
         String hash = hash(pullspec);
         Path target = dir.resolve(hash);
         if (Files.isRegularFile(target.resolve(PayloadLoader.RELEASE_DIR).resolve(ReleaseMetadata.FILE))) return target;
@@ -70,6 +77,11 @@ record PayloadJobs(KubernetesClient client, String namespace, String node, Path 
                     + " holds no payload: is the controller on node " + node + " with " + dir + " mounted from the host?");
         }
         return target;
+    }
+
+    private static boolean isPayload(Path root) {
+        return Files.isRegularFile(root.resolve(PayloadLoader.RELEASE_DIR).resolve(ReleaseMetadata.FILE))
+                && Files.isDirectory(root.resolve(PayloadLoader.OPERATOR_DIR));
     }
 
     /** {@code version-<version>-<hash>}, within a Kubernetes name's 63 characters. */

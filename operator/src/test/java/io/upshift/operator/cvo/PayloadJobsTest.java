@@ -38,7 +38,7 @@ class PayloadJobsTest {
         try (EmbeddedApiServer server = new EmbeddedApiServer(); KubernetesClient client = server.client()) {
             client.batch().v1().jobs().inNamespace("upshift").resource(new JobBuilder().withNewMetadata().withName("version-4.1.0-0123456789")
                     .addToLabels(PayloadJobs.LABEL, "true").endMetadata().build()).create();
-            PayloadJobs jobs = new PayloadJobs(client, "upshift", "master-0", dir.resolve("payloads"), Duration.ofSeconds(20));
+            PayloadJobs jobs = new PayloadJobs(client, "upshift", "master-0", dir.resolve("payloads"), Duration.ofSeconds(20), null);
             CompletableFuture<Path> retrieved = CompletableFuture.supplyAsync(() -> {
                 try {
                     return jobs.retrieve(IMAGE, "4.1.1");
@@ -78,7 +78,7 @@ class PayloadJobsTest {
     @Test
     void anImageTheRuntimeCannotPullFailsAtOnceWithTheRuntimesReason() throws Exception {
         try (EmbeddedApiServer server = new EmbeddedApiServer(); KubernetesClient client = server.client()) {
-            PayloadJobs jobs = new PayloadJobs(client, "upshift", "master-0", dir.resolve("payloads"), Duration.ofSeconds(60));
+            PayloadJobs jobs = new PayloadJobs(client, "upshift", "master-0", dir.resolve("payloads"), Duration.ofSeconds(60), null);
             CompletableFuture<Throwable> failed = CompletableFuture.supplyAsync(() -> {
                 try {
                     jobs.retrieve(IMAGE, "");
@@ -103,9 +103,23 @@ class PayloadJobsTest {
     @Test
     void aJobThatNeverCompletesTimesOutSayingSo() throws Exception {
         try (EmbeddedApiServer server = new EmbeddedApiServer(); KubernetesClient client = server.client()) {
-            PayloadJobs jobs = new PayloadJobs(client, "upshift", "master-0", dir.resolve("payloads"), Duration.ofSeconds(1));
+            PayloadJobs jobs = new PayloadJobs(client, "upshift", "master-0", dir.resolve("payloads"), Duration.ofSeconds(1), null);
             assertThatThrownBy(() -> jobs.retrieve(IMAGE, "4.1.1")).isInstanceOf(ReleaseException.class)
                     .hasMessageContaining("payload-retrieval Job upshift/version-4.1.1-" + PayloadJobs.hash(IMAGE) + " did not complete in 1 s (no pod was started)");
+        }
+    }
+
+    @Test
+    void theControllersOwnReleaseIsReadFromItsOwnImageWithoutAJob() throws Exception {
+        try (EmbeddedApiServer server = new EmbeddedApiServer(); KubernetesClient client = server.client()) {
+            Path root = dir.resolve("image-root");
+            Files.createDirectories(root.resolve("manifests"));
+            Files.createDirectories(root.resolve("release-manifests"));
+            Files.writeString(root.resolve("release-manifests/release-metadata"), "{}");
+            PayloadJobs jobs = new PayloadJobs(client, "upshift", "master-0", dir.resolve("payloads"), Duration.ofSeconds(1),
+                    new PayloadJobs.OwnPayload(IMAGE, root));
+            assertThat(jobs.retrieve(IMAGE, "4.1.0")).isEqualTo(root);
+            assertThat(client.batch().v1().jobs().inNamespace("upshift").list().getItems()).isEmpty();
         }
     }
 
