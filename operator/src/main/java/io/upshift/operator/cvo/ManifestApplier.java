@@ -134,6 +134,7 @@ final class ManifestApplier {
         if (m.createOnly()) return Applied.without(Outcome.UNCHANGED);
         JsonNode current = Mappers.JSON.valueToTree(live);
         ResourceMerge.Merged merged = merge(current, required);
+        if (merged.held().contains("roleRef") && m.group().equals("rbac.authorization.k8s.io")) return recreate(m, live, required);
         reportHeld(m, current, merged);
         if (!merged.changed()) return Applied.without(Outcome.UNCHANGED);
         LOG.info("{}: updating, {} differs from the payload", Readiness.describe(m), merged.difference());
@@ -141,6 +142,20 @@ final class ManifestApplier {
         writes.incrementAndGet();
         noticeNormalisation(m, required, updated);
         return new Applied(Outcome.UPDATED, updated);
+    }
+
+    /**
+     * A binding whose role changes is deleted and created again (the API server never changes a roleRef): the delete
+     * is conditional on the resourceVersion read, so a binding someone changed meanwhile is read again first. Between
+     * the two, the binding's subjects hold neither role, briefly; better than keeping the old role for good.
+     */
+    private Applied recreate(Manifest m, GenericKubernetesResource live, ObjectNode required) {
+        LOG.info("{}: its roleRef changes, which the API server does not allow in place: deleting and creating it again", Readiness.describe(m));
+        LiveObjects.of(client, m).lockResourceVersion(live.getMetadata().getResourceVersion()).delete();
+        writes.incrementAndGet();
+        GenericKubernetesResource created = LiveObjects.of(client, m, generic(required)).create();
+        writes.incrementAndGet();
+        return new Applied(Outcome.CREATED, created);
     }
 
     private void reportHeld(Manifest m, JsonNode current, ResourceMerge.Merged merged) {

@@ -65,6 +65,22 @@ class ManifestApplierTest {
             + "    spec:\n      containers:\n      - {name: web, image: 'web:1'}\n";
 
     @Test
+    void aBindingWhoseRoleChangesIsCreatedAgainNeverRefusedAsImmutable() throws Exception {
+        String binding = "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: reader\n  namespace: ns\n"
+                + "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: %s}\nsubjects:\n- {kind: ServiceAccount, name: app, namespace: ns}\n";
+        Manifest old = manifest(String.format(binding, "old-role"));
+        assertThat(applyAndSettle(old)).isEqualTo(ManifestApplier.Outcome.CREATED);
+        String uid = LiveObjects.of(client, old).get().getMetadata().getUid();
+        Manifest changed = manifest(String.format(binding, "new-role"));
+        assertThat(applyAndSettle(changed)).isEqualTo(ManifestApplier.Outcome.CREATED);
+        GenericKubernetesResource live = LiveObjects.of(client, changed).get();
+        assertThat(live.getMetadata().getUid()).isNotEqualTo(uid);
+        assertThat(live.getAdditionalProperties().get("roleRef").toString()).contains("new-role");
+        assertThat(server.dispatcher().immutableRefusals()).isEmpty();
+        assertThat(applyAndSettle(changed)).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
+    }
+
+    @Test
     void writesOnlyWhatDiffersAndKeepsWhatOthersSet() throws Exception {
         Manifest d = manifest(WEB);
         assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.CREATED);
