@@ -73,6 +73,12 @@ public final class DemoCommand implements Callable<Integer> {
                     + "the simulated components: its version, then its next patch; every ClusterOperator it declares is simulated, and there are no nodes.")
     Path payload;
 
+    @Option(names = "--in-process-controller",
+            description = "Keep every controller in this JVM: releases hold only their payload (the default when not run from Upshift's jar, "
+                    + "and with --kill-controller-every). Otherwise the releases are built on Upshift's image and the controller that takes over "
+                    + "mid-update is the new release's own code, run from its image.")
+    boolean inProcess;
+
     @Option(names = "--controller-log", description = "Also print the controllers' log lines (on stderr).")
     boolean controllerLog;
 
@@ -97,6 +103,9 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work,
                     masters, workers, payload), line -> { out.println("  " + line); out.flush(); });
+            // a controller killed at random would hold its Lease for 137 s, as upstream's: random kills stay in this JVM
+            Path jar = ownJar();
+            if (jar != null && !inProcess && killEvery == 0) demo.selfHosting(jar);
             if (payload == null) {
                 nodes = masters + workers;
                 out.println("Building and signing releases " + demo.from() + " and " + demo.to() + " (" + operators + " operators over " + runLevels
@@ -158,6 +167,16 @@ public final class DemoCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** The jar this command runs from, or null when it runs from classes (tests). */
+    private static Path ownJar() {
+        try {
+            Path location = Path.of(Upshift.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Files.isRegularFile(location) && Files.isDirectory(location.resolveSibling("lib")) ? location : null;
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static double seconds(Instant since) {

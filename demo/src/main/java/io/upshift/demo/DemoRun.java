@@ -16,6 +16,7 @@ import io.upshift.operator.cvo.ClusterVersionController;
 import io.upshift.operator.cvo.ControllerOptions;
 import io.upshift.operator.updates.UpdateClient;
 import io.upshift.release.image.DockerCredentials;
+import io.upshift.release.image.FileTrees;
 import io.upshift.release.image.ImageRef;
 import io.upshift.release.image.ImageStore;
 import io.upshift.release.image.Releases;
@@ -87,6 +88,10 @@ public final class DemoRun implements AutoCloseable {
     private KubernetesClient controllerClient;
 
     private final PayloadCopies copies;
+    /** Upshift's jar, when the releases are built on Upshift's image and run their own controller (see {@link #selfHosting}). */
+    private Path upshiftJar;
+    private ImageRef upshiftImage;
+    private volatile ReleaseController released;
     private final Map<String, Map<String, Map<String, String>>> declared = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @throws io.upshift.core.release.ReleaseException when the settings name a payload directory that is none */
@@ -130,16 +135,26 @@ public final class DemoRun implements AutoCloseable {
 
     /** Passes over the task graph the current controller ran. */
     public long controllerPasses() {
-        return controller.passes();
+        return controller == null ? -1 : controller.passes();
     }
 
     /** API writes the current controller made. */
     public long controllerWrites() {
-        return controller.writes();
+        return controller == null ? -1 : controller.writes();
     }
 
     public int restarts() {
         return restarts;
+    }
+
+    /**
+     * Self-hosting releases, as OpenShift's: Upshift's image is built from {@code jar} (and the {@code lib/} beside
+     * it), each release is laid on it, and when the controller's Deployment changes, the controller that takes over is
+     * the new release's own code, read out of its image and started as a process of its own.
+     */
+    public DemoRun selfHosting(Path jar) {
+        this.upshiftJar = jar;
+        return this;
     }
 
     /** Builds and signs both releases, starts the API server, the simulated cluster and the controller. */
@@ -147,6 +162,15 @@ public final class DemoRun implements AutoCloseable {
         Path work = settings.workDir();
         keys = SigningKeys.generate("Upshift demo <demo@upshift.invalid>", clock.instant());
         store = Files.createDirectories(work.resolve("signatures"));
+        if (upshiftJar != null) {
+            long t0 = System.nanoTime();
+            var image = io.upshift.release.image.UpshiftImage.build(new io.upshift.release.image.UpshiftImage.Inputs(upshiftJar,
+                    upshiftJar.resolveSibling("lib"), Path.of(System.getProperty("java.home")), "demo"), Files.createDirectories(work.resolve("upshift-image")), s -> { });
+            upshiftImage = ImageRef.parse("oci:" + work.resolve("releases") + ":upshift");
+            new Releases(DockerCredentials.none(), false, w -> { }).publish(image, upshiftImage, ImageStore.Progress.NONE);
+            FileTrees.deleteQuietly(work.resolve("upshift-image"));
+            log.accept(String.format("built Upshift's image in %.1f s; the releases are laid on it", (System.nanoTime() - t0) / 1e9));
+        }
         releaseA = publish(from(), List.of(), true, fromCrd);
         releaseB = publish(to(), List.of(from()), true);
 
@@ -155,8 +179,13 @@ public final class DemoRun implements AutoCloseable {
         client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
                 .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel(channel()).endSpec().build()).create();
         cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, image -> {
-            log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
-            restartController();
+            if (upshiftJar == null) {
+                log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
+                restartController();
+            } else {
+                log.accept("the controller's Deployment changed: Kubernetes replaces its pod with the release's own code");
+                runReleaseController(image);
+            }
         }).declaredOperators(version -> declared.getOrDefault(version, Map.of()))
                 // the kubelet of the controller's node runs its payload Jobs: it pulls the release image's payload
                 .runsPayloadJobs((image, to) -> new Releases(DockerCredentials.none(), false, w -> { }).extract(ImageRef.parse(image), to, ImageStore.Progress.NONE));
@@ -185,7 +214,8 @@ public final class DemoRun implements AutoCloseable {
             DemoPayloads.write(dir, version, components(), keys.publicArmored(), store, clusterVersionCrd);
         }
         Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
-        ResolvedImage image = releases.publish(dir, version, previous, ImageRef.parse("oci:" + work.resolve("releases") + ":" + version), ImageStore.Progress.NONE);
+        ResolvedImage image = releases.publish(dir, version, previous, upshiftImage, ImageRef.parse("oci:" + work.resolve("releases") + ":" + version),
+                ImageStore.Progress.NONE);
         if (signed) {
             Signer signer = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
             new DirectoryStore(store).add(image.digest(), signer.sign(new SimpleSignature(image.ref().repositoryName(), image.digest(), "upshift demo",
@@ -239,9 +269,46 @@ public final class DemoRun implements AutoCloseable {
         }
     }
 
+    /**
+     * The controller {@code image} holds takes over, in a process of its own: the one running (in this JVM, or the
+     * previous release's process) is stopped first.
+     */
+    private void runReleaseController(String image) {
+        synchronized (controllerLock) {
+            stopInProcessController();
+            if (released != null) released.close();
+            try {
+                Path kubeconfig = settings.workDir().resolve("kubeconfig");
+                Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: demo\n  cluster: {server: '"
+                        + server.config(CONTROLLER).getMasterUrl() + "'}\nusers:\n- name: demo\n  user: {}\ncontexts:\n- name: demo\n"
+                        + "  context: {cluster: demo, user: demo}\ncurrent-context: demo\n");
+                released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), image, settings.workDir(), ++restarts,
+                        List.of("--kubeconfig", kubeconfig.toString(), "--namespace", "upshift", "--payload-retrieval", "job",
+                                "--node-name", CONTROLLER_NODE, "--payload-cache", settings.workDir().resolve("node-payloads").toString()));
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot start the controller of " + image + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void stopInProcessController() {
+        if (controller == null) return;
+        controller.kill();
+        controllerClient.close();
+        controller = null;
+    }
+
     /** As the node would kill the pod: abruptly, then a new one starts from cluster state. */
     public void restartController() {
         synchronized (controllerLock) {
+            if (released != null) {
+                // a release's own controller: its pod is replaced, as Kubernetes does (it lets go of its Lease first)
+                String image = released.image();
+                released.close();
+                released = null;
+                runReleaseController(image);
+                return;
+            }
             controller.kill();
             controllerClient.close(); // its process is gone, and its connections with it
             restarts++;
@@ -327,6 +394,7 @@ public final class DemoRun implements AutoCloseable {
     @Override
     public void close() {
         if (controller != null) controller.kill();
+        if (released != null) released.close();
         if (controllerClient != null) controllerClient.close();
         if (cluster != null) cluster.close();
         if (nodes != null) nodes.close();

@@ -116,6 +116,27 @@ public final class Releases {
         return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), image.layerDescriptors());
     }
 
+    /**
+     * Copies the files under {@code directory} of image {@code ref} (all its layers) into {@code target}: the demo's
+     * kubelet reads the controller a release image runs this way.
+     */
+    public ResolvedImage unpackDirectory(ImageRef ref, String directory, Path target) throws ReleaseException {
+        ResolvedImage image = resolve(ref);
+        Path work = tempDir();
+        try {
+            List<Path> layers = new ArrayList<>();
+            for (int i = 0; i < image.layers().size(); i++) {
+                Path file = work.resolve("layer-" + i);
+                store(ref).fetch(image, image.layers().get(i), file, ImageStore.Progress.NONE);
+                layers.add(file);
+            }
+            ImageFiles.unpack(layers, directory, target);
+            return image;
+        } finally {
+            FileTrees.deleteQuietly(work);
+        }
+    }
+
     public ResolvedImage resolve(ImageRef ref) throws ReleaseException {
         return store(ref).resolve(ref);
     }
