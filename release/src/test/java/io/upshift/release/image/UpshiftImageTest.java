@@ -128,6 +128,9 @@ class UpshiftImageTest {
         assertThat(config.at("/config/Labels/io.openshift.release").asText()).isEqualTo("2.0.0");
         assertThat(config.at("/rootfs/diff_ids")).hasSize(5);
 
+        Path top = blobs.resolve(release.layers().get(4).digest().substring(7));
+        assertThat(entries(top)).contains("release-manifests/0000_10_a_config.yaml", "release-manifests/release-metadata", "manifests/")
+                .noneMatch(e -> e.startsWith("opt/"));
         Releases.Pulled pulled = releases.pull(ImageRef.parse("oci:" + layouts.resolve("release") + ":2.0.0"), dir.resolve("pulled"), ImageStore.Progress.NONE);
         assertThat(pulled.layersRead()).isEqualTo(1);
         assertThat(releases.info(ImageRef.parse("oci:" + layouts.resolve("release") + ":2.0.0")).render())
