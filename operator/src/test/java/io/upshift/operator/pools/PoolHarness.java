@@ -44,7 +44,8 @@ final class PoolHarness implements AutoCloseable {
     /** The pool controller's requests carry this User-Agent. */
     static final String CONTROLLER = "upshift-pools";
     final KubernetesClient client;
-    final KubernetesClient agentClient;
+    /** Each agent's own client, as each agent is a process of its own: a killed agent's connections go with it. */
+    private final Map<String, KubernetesClient> agentClients = new java.util.concurrent.ConcurrentHashMap<>();
     final KubernetesClient controllerClient;
     final Path hosts;
     final Map<String, SimulatedHost> machines = new ConcurrentHashMap<>();
@@ -54,7 +55,6 @@ final class PoolHarness implements AutoCloseable {
 
     PoolHarness(Path hosts) {
         client = server.client();
-        agentClient = NodeAgent.client(server.config("upshift-agent"));
         controllerClient = server.client(CONTROLLER);
         this.hosts = hosts;
     }
@@ -91,7 +91,10 @@ final class PoolHarness implements AutoCloseable {
     }
 
     NodeAgent startAgent(String node, Clock clock) {
-        NodeAgent agent = new NodeAgent(agentClient, node, new HostFiles(hosts.resolve(node)), machines.get(node), agentOptions, clock).start();
+        KubernetesClient own = NodeAgent.client(server.config("upshift-agent"));
+        KubernetesClient previous = agentClients.put(node, own);
+        if (previous != null) previous.close(); // the agent it served was killed: its process, connections and all, is gone
+        NodeAgent agent = new NodeAgent(own, node, new HostFiles(hosts.resolve(node)), machines.get(node), agentOptions, clock).start();
         agents.put(node, agent);
         return agent;
     }
@@ -180,7 +183,7 @@ final class PoolHarness implements AutoCloseable {
     public void close() {
         agents.values().forEach(NodeAgent::close);
         if (controller != null) controller.close();
-        agentClient.close();
+        agentClients.values().forEach(KubernetesClient::close);
         controllerClient.close();
         client.close();
         server.close();
