@@ -9,11 +9,22 @@ class HelpTest {
 
     @Test
     void everyCommandPrintsItsUsage() {
-        for (String name : Upshift.commandLine().getSubcommands().keySet()) {
-            if (name.equals("help")) continue;
-            CliRun.Result r = CliRun.run(name, "--help");
+        everyCommandUnder(Upshift.commandLine(), new String[0]);
+    }
+
+    /** Subcommands of subcommands too: {@code release new} has a --version of its own. */
+    private static void everyCommandUnder(picocli.CommandLine parent, String[] path) {
+        for (var e : parent.getSubcommands().entrySet()) {
+            if (e.getKey().equals("help")) continue;
+            String[] command = java.util.Arrays.copyOf(path, path.length + 1);
+            command[path.length] = e.getKey();
+            String[] args = java.util.Arrays.copyOf(command, command.length + 1);
+            args[command.length] = "--help";
+            CliRun.Result r = CliRun.run(args);
+            String name = String.join(" ", command);
             assertThat(r.code()).as(name + " --help: " + r.err()).isZero();
             assertThat(r.out()).as(name).startsWith("Usage: upshift " + name);
+            everyCommandUnder(e.getValue(), command);
         }
     }
 

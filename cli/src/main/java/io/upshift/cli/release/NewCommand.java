@@ -11,13 +11,17 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "new", mixinStandardHelpOptions = true,
+@Command(name = "new",
         description = {"Build a release image from a payload directory (manifests/, release-manifests/) and publish it.",
                 "The image's release-metadata and image-references are written for --version; an invalid payload is refused before anything is published."})
 public final class NewCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    // its own --version (the release's) leaves no room for the standard mixin's: help is declared here
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
     @Option(names = "--from", required = true, paramLabel = "DIR", description = "The payload directory.")
     Path from;
