@@ -198,12 +198,12 @@ public record Recommendation(boolean showOutdated, SemVer version, boolean quiet
             Condition c = notRecommended(u);
             if (c == null) {
                 if (!quiet) out.append("Update to ").append(r.getVersion()).append(" has no known issues relevant to this cluster.\nImage: ")
-                        .append(r.getImage()).append("\nRelease URL: ").append(r.getUrl()).append('\n');
+                        .append(r.getImage()).append("\nRelease URL: ").append(nz(r.getUrl())).append('\n');
             } else {
                 if (!quiet) {
                     String reason = accept.contains("ConditionalUpdateRisk") ? "accepted " + c.getReason() + " via ConditionalUpdateRisk" : c.getReason();
                     out.append("Update to ").append(r.getVersion()).append(' ').append(c.getType()).append('=').append(c.getStatus())
-                            .append(":\nImage: ").append(r.getImage()).append("\nRelease URL: ").append(r.getUrl())
+                            .append(":\nImage: ").append(r.getImage()).append("\nRelease URL: ").append(nz(r.getUrl()))
                             .append("\nReason: ").append(reason).append("\nMessage: ").append(indent(c.getMessage())).append('\n');
                 }
                 issues.add("ConditionalUpdateRisk");
