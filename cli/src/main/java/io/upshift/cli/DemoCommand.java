@@ -92,11 +92,7 @@ public final class DemoCommand implements Callable<Integer> {
                 "worker nodes need a control plane: give --masters at least 1, or --workers 0 too");
         MockServerLog.quiet();
         // the controllers' and agents' log lines would tear up the status view; their warnings show in status anyway
-        if (!controllerLog) {
-            System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error");
-            // a real payload's kinds in unstable API versions are the payload's to choose, not news to the demo's user
-            System.setProperty("org.slf4j.simpleLogger.log.io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils", "error");
-        }
+        if (!controllerLog) System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error");
         PrintWriter out = spec.commandLine().getOut();
         boolean refresh = !plain && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
