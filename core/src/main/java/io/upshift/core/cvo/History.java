@@ -30,7 +30,7 @@ public final class History {
         }
         UpdateHistory entry = new UpdateHistory();
         entry.setState(PARTIAL);
-        entry.setStartedTime(now.toString());
+        entry.setStartedTime(ApiTime.of(now));
         entry.setVersion(version);
         entry.setImage(image);
         entry.setVerified(verified);
@@ -50,7 +50,7 @@ public final class History {
     }
 
     private static void setCompletion(UpdateHistory entry, Instant now) {
-        entry.setCompletionTime(now.toString());
+        entry.setCompletionTime(ApiTime.of(now));
     }
 
     /** At most {@link #MAX} entries, always keeping the newest, the oldest five and the most recent Completed one. */

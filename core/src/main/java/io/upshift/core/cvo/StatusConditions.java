@@ -14,7 +14,7 @@ public final class StatusConditions {
     public static List<ClusterOperatorStatusCondition> set(List<ClusterOperatorStatusCondition> conditions, String type, String status,
                                                            String reason, String message, Instant now) {
         List<ClusterOperatorStatusCondition> out = new ArrayList<>();
-        String since = now.toString();
+        String since = ApiTime.of(now);
         for (ClusterOperatorStatusCondition c : conditions == null ? List.<ClusterOperatorStatusCondition>of() : conditions) {
             if (type.equals(c.getType())) {
                 if (status.equals(c.getStatus()) && c.getLastTransitionTime() != null) since = c.getLastTransitionTime();

@@ -134,6 +134,15 @@ class ClusterVersionRulesTest {
     }
 
     @Test
+    void timesAreWrittenInWholeSecondsAsTheApiWritesThem() {
+        java.time.Instant t = java.time.Instant.parse("2026-11-23T12:06:44.123456789Z");
+        assertThat(StatusConditions.set(List.of(), "Available", "True", "", "", t).get(0).getLastTransitionTime()).isEqualTo("2026-11-23T12:06:44Z");
+        var h = History.complete(History.begin(List.of(), "4.18.1", "img", true, "", t), "img", t.plusMillis(1500));
+        assertThat(h.get(0).getStartedTime()).isEqualTo("2026-11-23T12:06:44Z");
+        assertThat(h.get(0).getCompletionTime()).isEqualTo("2026-11-23T12:06:45Z");
+    }
+
+    @Test
     void desiredUpdates() {
         ClusterVersion cv = new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
                 .withNewSpec().withClusterID("x").withNewDesiredUpdate().withVersion("4.18.2").endDesiredUpdate().endSpec()
