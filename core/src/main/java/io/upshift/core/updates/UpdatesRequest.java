@@ -14,6 +14,14 @@ public record UpdatesRequest(String upstream, String channel, String arch, Strin
 
     private static final Pattern UUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
+    /**
+     * The architecture the graph is asked for, as upstream's: {@code multi} when the cluster runs a multi-architecture
+     * release (status.desired.architecture {@code Multi}), else the controller's own ({@code runtime}, GOARCH names).
+     */
+    public static String architecture(String desiredArchitecture, String runtime) {
+        return "Multi".equalsIgnoreCase(desiredArchitecture) ? "multi" : runtime;
+    }
+
     /** A RetrievedUpdates=False condition: reason and message. */
     public record Problem(String reason, String message) {
     }

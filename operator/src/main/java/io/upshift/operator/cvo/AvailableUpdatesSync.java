@@ -54,7 +54,9 @@ final class AvailableUpdatesSync {
         Instant now = clock.instant();
         ClusterVersionStatus status = cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
         String version = status.getDesired() == null ? "" : status.getDesired().getVersion();
-        UpdatesRequest request = new UpdatesRequest(cv.getSpec().getUpstream(), cv.getSpec().getChannel(), "amd64",
+        String arch = UpdatesRequest.architecture(status.getDesired() == null ? null : status.getDesired().getArchitecture(),
+                io.upshift.release.image.Architectures.current());
+        UpdatesRequest request = new UpdatesRequest(cv.getSpec().getUpstream(), cv.getSpec().getChannel(), arch,
                 cv.getSpec().getClusterID(), version == null ? "" : version);
         if (state == null) state = AvailableUpdates.seed(request, null, now); // status keeps its lists until the first answer
         AvailableUpdates before = state;

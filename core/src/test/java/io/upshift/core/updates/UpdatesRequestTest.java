@@ -1,0 +1,18 @@
+package io.upshift.core.updates;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class UpdatesRequestTest {
+
+    @Test
+    void theGraphIsAskedForTheControllersArchitectureOrMultiForAMultiArchitectureRelease() {
+        assertThat(UpdatesRequest.architecture(null, "arm64")).isEqualTo("arm64");
+        assertThat(UpdatesRequest.architecture("", "amd64")).isEqualTo("amd64");
+        assertThat(UpdatesRequest.architecture("Multi", "arm64")).isEqualTo("multi");
+        assertThat(new UpdatesRequest("https://graph.example/api", "stable-4.19", UpdatesRequest.architecture("Multi", "amd64"),
+                "0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11", "4.19.0").uri().toString())
+                .isEqualTo("https://graph.example/api?arch=multi&channel=stable-4.19&id=0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11&version=4.19.0");
+    }
+}
