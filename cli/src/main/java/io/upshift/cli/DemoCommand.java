@@ -100,8 +100,7 @@ public final class DemoCommand implements Callable<Integer> {
             DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work,
                     masters, workers, payload), line -> { out.println("  " + line); out.flush(); });
             // a controller killed at random would hold its Lease for 137 s, as upstream's: random kills stay in this JVM
-            Path jar = ownJar();
-            if (jar != null && !inProcess && killEvery == 0) demo.selfHosting(jar);
+            if (!inProcess && killEvery == 0) Upshift.ownJar().ifPresent(demo::selfHosting);
             if (payload == null) {
                 nodes = masters + workers;
                 out.println("Building and signing releases " + demo.from() + " and " + demo.to() + " (" + operators + " operators over " + runLevels
@@ -163,16 +162,6 @@ public final class DemoCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
-    }
-
-    /** The jar this command runs from, or null when it runs from classes (tests). */
-    private static Path ownJar() {
-        try {
-            Path location = Path.of(Upshift.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return Files.isRegularFile(location) && Files.isDirectory(location.resolveSibling("lib")) ? location : null;
-        } catch (java.net.URISyntaxException | RuntimeException e) {
-            return null;
-        }
     }
 
     private static double seconds(Instant since) {

@@ -39,7 +39,8 @@ public final class ImageCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        Path jar = ownJar();
+        Path jar = Upshift.ownJar().orElseThrow(() -> new ReleaseException(Reason.PAYLOAD_NOT_FOUND,
+                "upshift runs from its classes, not from its jar: build it first (./upshift image)"));
         Path work = Files.createTempDirectory("upshift-image-");
         try {
             BuiltImage image = UpshiftImage.build(new UpshiftImage.Inputs(jar, jar.resolveSibling("lib"), jdk != null ? jdk : Path.of(System.getProperty("java.home")),
@@ -50,15 +51,6 @@ public final class ImageCommand implements Callable<Integer> {
         } finally {
             FileTrees.deleteQuietly(work);
         }
-    }
-
-    /** The jar this command runs from: its libraries are beside it, in lib/. */
-    private static Path ownJar() throws Exception {
-        Path location = Path.of(Upshift.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        if (!Files.isRegularFile(location)) {
-            throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, "upshift runs from " + location + ", not from its jar: build it first (./upshift image)");
-        }
-        return location;
     }
 
     private static String version() {

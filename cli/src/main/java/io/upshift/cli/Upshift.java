@@ -28,6 +28,20 @@ public final class Upshift {
         return cl;
     }
 
+    /**
+     * The jar Upshift runs from, its libraries in {@code lib/} beside it (what {@code upshift image} packs); empty when
+     * it runs from classes (tests, an IDE).
+     */
+    static java.util.Optional<java.nio.file.Path> ownJar() {
+        try {
+            java.nio.file.Path location = java.nio.file.Path.of(Upshift.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            boolean jar = java.nio.file.Files.isRegularFile(location) && java.nio.file.Files.isDirectory(location.resolveSibling("lib"));
+            return jar ? java.util.Optional.of(location) : java.util.Optional.empty();
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** The version from the jar manifest, or "development" when run from classes. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override

@@ -43,19 +43,20 @@ public final class PayloadLoader {
      */
     public static Payload load(Path dir, String releaseImage, InclusionRules rules, Consumer<String> warnings)
             throws ReleaseException {
-        return load(dir, releaseImage, rules, null, warnings);
+        return load(dir, releaseImage, rules.profile(), (version, documents) -> rules, warnings);
     }
 
     /** Loads the payload at {@code dir} with a cluster's load-time rules, which may depend on the payload's version and content. */
     public static Payload load(Path dir, String releaseImage, LoadRules rules, Consumer<String> warnings) throws ReleaseException {
-        return load(dir, releaseImage, rules.rules("", List.of()), rules::rules, warnings);
+        return load(dir, releaseImage, rules.profile(), rules::rules, warnings);
     }
 
     /**
+     * @param profile the profile {@code {{.ClusterProfile}}} names (null: the default)
      * @param rulesOf given the payload's version and every document it holds (in payload order, before any is left
-     *                out), the rules to load it with; null keeps {@code rules}, which also give the profile templates see
+     *                out), the rules to load it with
      */
-    private static Payload load(Path dir, String releaseImage, InclusionRules rules,
+    private static Payload load(Path dir, String releaseImage, String profile,
                                 BiFunction<String, List<Manifest>, InclusionRules> rulesOf, Consumer<String> warnings) throws ReleaseException {
         Path operatorDir = dir.resolve(OPERATOR_DIR), releaseDir = dir.resolve(RELEASE_DIR);
         for (Path required : List.of(operatorDir, releaseDir)) {
@@ -69,8 +70,7 @@ public final class PayloadLoader {
             throw new ReleaseException(Reason.IMAGE_REFERENCES_MISMATCH, RELEASE_DIR + "/" + ImageReferences.FILE
                     + ": the ImageStream is named \"" + images.name() + "\" but " + ReleaseMetadata.FILE + " gives version \"" + metadata.version() + "\"");
         }
-        ManifestTemplate template = new ManifestTemplate(releaseImage,
-                rules.profile() == null ? InclusionRules.DEFAULT_PROFILE : rules.profile(), images.images());
+        ManifestTemplate template = new ManifestTemplate(releaseImage, profile == null ? InclusionRules.DEFAULT_PROFILE : profile, images.images());
 
         List<Manifest> documents = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
@@ -108,7 +108,7 @@ public final class PayloadLoader {
             String more = errors.size() > ERRORS_SHOWN ? " (and " + (errors.size() - ERRORS_SHOWN) + " more)" : "";
             throw new ReleaseException(Reason.MANIFEST_INVALID, (errors.size() == 1 ? "" : errors.size() + " invalid manifest files: ") + shown + more);
         }
-        InclusionRules loadRules = (rulesOf == null ? rules : rulesOf.apply(metadata.version(), documents)).withMajorVersion(metadata.semVer().major());
+        InclusionRules loadRules = rulesOf.apply(metadata.version(), documents).withMajorVersion(metadata.semVer().major());
         List<Manifest> included = new ArrayList<>();
         List<Payload.Excluded> excluded = new ArrayList<>();
         for (Manifest m : documents) {

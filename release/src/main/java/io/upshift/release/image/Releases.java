@@ -49,15 +49,7 @@ public final class Releases {
     /** Builds the image of payload {@code from} and publishes it as {@code to}; returns it pinned by digest. */
     public ResolvedImage publish(Path from, String version, List<String> previous, ImageRef to, ImageStore.Progress progress)
             throws ReleaseException {
-        if (to.digest() != null) throw new ReleaseException(Reason.REFERENCE_INVALID, to + ": publish to a tag, not a digest");
-        Path work = tempDir();
-        try {
-            BuiltImage image = ImageBuilder.build(from, version, previous, work, warnings);
-            String digest = store(to).push(image, to, progress);
-            return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), image.layerDescriptors());
-        } finally {
-            FileTrees.deleteQuietly(work);
-        }
+        return publish(from, version, previous, null, to, progress);
     }
 
     /**
@@ -66,13 +58,10 @@ public final class Releases {
      */
     public ResolvedImage publish(Path from, String version, List<String> previous, ImageRef base, ImageRef to, ImageStore.Progress progress)
             throws ReleaseException {
-        if (base == null) return publish(from, version, previous, to, progress);
-        if (to.digest() != null) throw new ReleaseException(Reason.REFERENCE_INVALID, to + ": publish to a tag, not a digest");
+        requireTag(to); // before anything is built
         Path work = tempDir();
         try {
-            BuiltImage image = ImageBuilder.build(from, version, previous, fetchBase(base, work), work, warnings);
-            String digest = store(to).push(image, to, progress);
-            return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), image.layerDescriptors());
+            return publish(ImageBuilder.build(from, version, previous, base == null ? null : fetchBase(base, work), work, warnings), to, progress);
         } finally {
             FileTrees.deleteQuietly(work);
         }
@@ -111,7 +100,7 @@ public final class Releases {
 
     /** Publishes an image already built (Upshift's own) as {@code to}; returns it pinned by digest. */
     public ResolvedImage publish(BuiltImage image, ImageRef to, ImageStore.Progress progress) throws ReleaseException {
-        if (to.digest() != null) throw new ReleaseException(Reason.REFERENCE_INVALID, to + ": publish to a tag, not a digest");
+        requireTag(to);
         String digest = store(to).push(image, to, progress);
         return new ResolvedImage(to.withDigest(digest), digest, image.configDescriptor(), image.layerDescriptors());
     }
@@ -197,6 +186,10 @@ public final class Releases {
         } finally {
             FileTrees.deleteQuietly(work);
         }
+    }
+
+    private static void requireTag(ImageRef to) throws ReleaseException {
+        if (to.digest() != null) throw new ReleaseException(Reason.REFERENCE_INVALID, to + ": publish to a tag, not a digest");
     }
 
     private static Path tempDir() throws ReleaseException {
