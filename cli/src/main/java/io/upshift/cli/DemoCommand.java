@@ -82,6 +82,16 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--controller-log", description = "Also print the controllers' log lines (on stderr).")
     boolean controllerLog;
 
+    @Option(names = "--kubeconfig-out", paramLabel = "FILE",
+            description = "Write a kubeconfig for the embedded API server to FILE as soon as it runs, for kubectl, oc and upshift.")
+    Path kubeconfigOut;
+
+    @Option(names = "--keep-running", description = "After the update, keep the cluster and its controllers running until interrupted (Ctrl+C).")
+    boolean keepRunning;
+
+    /** Counted down once the demo is closed and its files deleted, for a shutdown hook waiting on it. */
+    private java.util.concurrent.CountDownLatch demoStopped;
+
     /** Nodes the demo runs: none with a real payload. */
     private int nodes;
 
@@ -119,12 +129,17 @@ public final class DemoCommand implements Callable<Integer> {
                 FileTrees.deleteQuietly(work);
             }
             out.flush();
+            if (demoStopped != null) demoStopped.countDown();
         }
     }
 
     private int run(PrintWriter out, boolean refresh, DemoRun started) throws Exception {
         try (DemoRun demo = started.start()) {
             out.println("Embedded API server at " + demo.client().getMasterUrl() + "; installing " + demo.from() + " ...");
+            if (kubeconfigOut != null) {
+                Files.writeString(kubeconfigOut, demo.server().kubeconfig());
+                out.println("Kubeconfig for it: " + kubeconfigOut + " (e.g. kubectl --kubeconfig " + kubeconfigOut + " get clusterversion)");
+            }
             out.flush();
             Instant installStart = Instant.now();
             if (!demo.await(demo.from(), timeout, () -> { }) || !demo.awaitNodes(demo.from(), timeout, () -> { })) {
@@ -160,8 +175,44 @@ public final class DemoCommand implements Callable<Integer> {
                     demo.from(), demo.to(), controlPlane, path, demo.restarts(), kills[0]);
             if (nodes > 0) out.printf("All %d nodes run %s after %.1f s.%n", nodes, demo.to(), seconds(start));
             out.flush();
+            if (keepRunning) keepRunning(out, demo);
         }
         return 0;
+    }
+
+    /**
+     * Blocks until the JVM is asked to stop (or this thread is interrupted); the caller then closes the demo before the
+     * JVM exits.
+     */
+    private void keepRunning(PrintWriter out, DemoRun demo) {
+        String kubeconfig = kubeconfigOut == null ? "FILE (give --kubeconfig-out FILE)" : kubeconfigOut.toString();
+        out.println();
+        out.println("The cluster keeps running at " + demo.client().getMasterUrl() + ". Point any client at it:");
+        out.println("  kubectl --kubeconfig " + kubeconfig + " get clusterversion");
+        out.println("  ./upshift status --kubeconfig " + kubeconfig);
+        out.println("  ./upshift upgrade --kubeconfig " + kubeconfig);
+        out.println("  OC_ENABLE_CMD_UPGRADE_STATUS=true oc --kubeconfig " + kubeconfig + " adm upgrade status");
+        out.println("Press Ctrl+C to stop it.");
+        out.flush();
+        java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.countDown();
+            try {
+                stopped.await(30, java.util.concurrent.TimeUnit.SECONDS); // the caller closes the demo and deletes its files
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "demo-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        demoStopped = stopped;
+        try {
+            stop.await();
+        } catch (InterruptedException e) {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        out.println("Stopping the cluster.");
+        out.flush();
     }
 
     private static double seconds(Instant since) {

@@ -33,7 +33,7 @@ final class PoolsCommand implements Callable<Integer> {
     @Option(names = "--render-grace", defaultValue = "PT10M", description = "Keep unused rendered configs this long (default: ${DEFAULT-VALUE}).")
     Duration renderGrace;
 
-    @Option(names = "--namespace", defaultValue = "upshift", description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--namespace", defaultValue = "openshift-machine-config-operator", description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
     String namespace;
 
     @Override

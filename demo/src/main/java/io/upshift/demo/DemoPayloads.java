@@ -24,6 +24,15 @@ public final class DemoPayloads {
 
     /** One simulated component: its name and run-level. */
     public record Component(String name, int runLevel) {
+        /** Its namespace, {@code openshift-<name>}; machine-config's is OpenShift's, where {@code oc} looks for it. */
+        public String namespace() {
+            return name.equals(MACHINE_CONFIG) ? "openshift-machine-config-operator" : "openshift-" + name;
+        }
+
+        /** Its operator's Deployment, and that Deployment's container. */
+        public String operator() {
+            return name + "-operator";
+        }
     }
 
     private DemoPayloads() {
@@ -72,9 +81,9 @@ public final class DemoPayloads {
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openshift-config-managed\n  annotations:\n" + INCLUDE);
         for (Component c : components) {
             String prefix = String.format("0000_%02d_%s_", c.runLevel(), c.name());
-            String ns = "openshift-" + c.name();
+            String ns = c.namespace();
             Files.writeString(r.resolve(prefix + "00_namespace.yaml"), "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + ns + "\n  annotations:\n" + INCLUDE);
-            Files.writeString(r.resolve(prefix + "01_deployment.yaml"), deployment(ns, c.name() + "-operator", "quay.example/" + c.name() + ":" + version, version, c.name()));
+            Files.writeString(r.resolve(prefix + "01_deployment.yaml"), deployment(ns, c.operator(), "quay.example/" + c.name() + ":" + version, version, c.name()));
             if (c.name().equals(MACHINE_CONFIG)) machineConfig(r, prefix, version);
             // Last in its component: the cluster-version controller waits here until the operator reports the version.
             Files.writeString(r.resolve(prefix + "09_clusteroperator.yaml"), "apiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: " + c.name()
@@ -138,7 +147,7 @@ public final class DemoPayloads {
                 + "    " + VERSION_ANNOTATION + ": \"" + version + "\"\n"
                 + (operator == null ? "" : "  labels:\n    " + OPERATOR_LABEL + ": " + operator + "\n")
                 + "spec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: " + name + "\n  template:\n    metadata:\n      labels:\n        app: " + name
-                + "\n    spec:\n      containers:\n      - name: main\n        image: '" + image + "'\n";
+                + "\n    spec:\n      containers:\n      - name: " + name + "\n        image: '" + image + "'\n";
     }
 
     private static final List<String> NAMES = List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler",

@@ -279,9 +279,7 @@ public final class DemoRun implements AutoCloseable {
             if (released != null) released.close();
             try {
                 Path kubeconfig = settings.workDir().resolve("kubeconfig");
-                Files.writeString(kubeconfig, "apiVersion: v1\nkind: Config\nclusters:\n- name: demo\n  cluster: {server: '"
-                        + server.config(CONTROLLER).getMasterUrl() + "'}\nusers:\n- name: demo\n  user: {}\ncontexts:\n- name: demo\n"
-                        + "  context: {cluster: demo, user: demo}\ncurrent-context: demo\n");
+                Files.writeString(kubeconfig, server.kubeconfig());
                 released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), image, settings.workDir(), ++restarts,
                         List.of("--kubeconfig", kubeconfig.toString(), "--namespace", "upshift", "--payload-retrieval", "job",
                                 "--node-name", CONTROLLER_NODE, "--payload-cache", settings.workDir().resolve("node-payloads").toString()));
@@ -383,7 +381,7 @@ public final class DemoRun implements AutoCloseable {
         long total = cluster.rollout("upshift", "upshift-controller", TO).toMillis();
         Map<Integer, Long> slowest = new java.util.TreeMap<>();
         for (DemoPayloads.Component c : components()) {
-            long ms = Math.max(cluster.rollout("openshift-" + c.name(), c.name() + "-operator", TO).toMillis(),
+            long ms = Math.max(cluster.rollout(c.namespace(), c.operator(), TO).toMillis(),
                     alongside.getOrDefault(c.name(), Duration.ZERO).toMillis());
             slowest.merge(c.runLevel(), ms, Math::max);
         }

@@ -32,6 +32,8 @@ import java.util.regex.Pattern;
  *   <li>the Eviction subresource ({@code POST .../pods/<name>/eviction}) deletes the pod unless a
  *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers);</li>
  *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};</li>
+ *   <li>discovery ({@code /version}, {@code /api}, {@code /apis} ...) is served, so that kubectl and oc can name
+ *       resources ({@link Discovery});</li>
  *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster IP, a claim's spec,
  *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck}).</li>
  * </ul>
@@ -47,6 +49,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private volatile Faults faults;
+    private final Discovery discovery = new Discovery(this::crds);
     private final List<Interleaved> interleaved = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Another writer's merge patch of {@code path}, carried out just before the first request that {@code which} matches. */
@@ -129,6 +132,8 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         if ("GET".equals(request.getMethod())) {
             Matcher m = NODE_SELECTOR.matcher(path);
             if (m.matches()) return podsOn(m.group(1));
+            var document = discovery.answer(path.split("\\?")[0]);
+            if (document.isPresent()) return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(document.get().toString());
         }
         return super.dispatch(request);
     }
@@ -256,6 +261,16 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         }
         for (JsonNode child : node) any |= dropFields(child, fields);
         return any;
+    }
+
+    private List<JsonNode> crds() {
+        List<JsonNode> all = new java.util.ArrayList<>();
+        try {
+            Mappers.JSON.readTree(handleGet(CRDS).getBody().readUtf8()).path("items").forEach(all::add);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return all;
     }
 
     private MockResponse podsOn(String node) {

@@ -45,6 +45,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return new ConfigBuilder(base).withUserAgent(userAgent).build();
     }
 
+    /**
+     * A kubeconfig for any client of this server (kubectl, oc, upshift): one cluster, one context, no credentials
+     * (the server asks none).
+     */
+    public String kubeconfig() {
+        return "apiVersion: v1\nkind: Config\nclusters:\n- name: upshift-embedded\n  cluster: {server: '" + url()
+                + "'}\nusers:\n- name: upshift-embedded\n  user: {}\ncontexts:\n- name: upshift-embedded\n"
+                + "  context: {cluster: upshift-embedded, user: upshift-embedded}\ncurrent-context: upshift-embedded\n";
+    }
+
     public String url() {
         return client.getMasterUrl().toString();
     }

@@ -315,5 +315,10 @@ public final class SimulatedCluster implements AutoCloseable {
     public void close() {
         stopped = true;
         thread.interrupt();
+        try {
+            thread.join(5000); // its client is closed next: a tick still under way would fail on it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
