@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers);</li>
  *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};</li>
  *   <li>discovery ({@code /version}, {@code /api}, {@code /apis} ...) is served, so that kubectl and oc can name
- *       resources ({@link Discovery});</li>
+ *       resources ({@link Discovery}), and a list is of its own kind ({@code ClusterOperatorList}, not {@code v1 List}),
+ *       which typed clients such as oc's require; every answer names its JSON as such (Content-Type);</li>
  *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster IP, a claim's spec,
  *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck}).</li>
  * </ul>
@@ -43,6 +44,7 @@ import java.util.regex.Pattern;
  */
 public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private static final Pattern EVICTION = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
+    private static final Pattern LIST = Pattern.compile("\\{\\s*\"apiVersion\"\\s*:\\s*\"v1\"\\s*,\\s*\"kind\"\\s*:\\s*\"List\"\\s*,");
     private static final Pattern NODE_SELECTOR = Pattern.compile("/api/v1/pods\\?fieldSelector=spec\\.nodeName%3D([^&]+)");
 
     private final RequestLog requests = new RequestLog();
@@ -117,10 +119,19 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 return answer.setBodyDelay(Faults.LOST);
             }
             case NONE -> {
-                return answer(request);
+                return typed(answer(request));
             }
         }
         throw new IllegalStateException();
+    }
+
+    /**
+     * The mock sends no Content-Type; a real API server names the JSON it sends, and clients that ask for protobuf
+     * first (oc's, kubectl's typed clients) read an unnamed body as protobuf.
+     */
+    private static MockResponse typed(MockResponse answer) {
+        if (answer.header("Content-Type") == null && answer.getWebSocketListener() == null) answer.setHeader("Content-Type", "application/json");
+        return answer;
     }
 
     private MockResponse answer(RecordedRequest request) {
@@ -136,6 +147,20 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             if (document.isPresent()) return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(document.get().toString());
         }
         return super.dispatch(request);
+    }
+
+    /** The mock calls every list {@code v1 List}; a real API server names the kind and group-version of its items. */
+    @Override
+    public MockResponse handleGet(String path) {
+        MockResponse answer = super.handleGet(path);
+        if (answer.code() != 200 || answer.getBody() == null) return answer;
+        String body = answer.getBody().readUtf8();
+        Matcher list = LIST.matcher(body);
+        if (list.lookingAt()) {
+            var kind = discovery.listKind(path.split("\\?")[0]);
+            if (kind.isPresent()) body = "{\"apiVersion\":\"" + kind.get()[1] + "\",\"kind\":\"" + kind.get()[0] + "\"," + body.substring(list.end());
+        }
+        return answer.setBody(body);
     }
 
     @Override
@@ -266,7 +291,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private List<JsonNode> crds() {
         List<JsonNode> all = new java.util.ArrayList<>();
         try {
-            Mappers.JSON.readTree(handleGet(CRDS).getBody().readUtf8()).path("items").forEach(all::add);
+            Mappers.JSON.readTree(super.handleGet(CRDS).getBody().readUtf8()).path("items").forEach(all::add);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

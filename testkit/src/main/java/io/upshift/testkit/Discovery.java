@@ -66,6 +66,30 @@ final class Discovery {
         return Optional.empty();
     }
 
+    /**
+     * The kind of a list of {@code path}'s resources ({@code ClusterOperatorList}) and its group-version, or empty when
+     * {@code path} (without its query) names no collection this server serves.
+     */
+    Optional<String[]> listKind(String path) {
+        String[] s = path.split("/");
+        int rest;
+        String groupVersion;
+        if (s.length >= 3 && s[1].equals("api")) {
+            groupVersion = s[2];
+            rest = 3;
+        } else if (s.length >= 4 && s[1].equals("apis")) {
+            groupVersion = s[2] + "/" + s[3];
+            rest = 4;
+        } else {
+            return Optional.empty();
+        }
+        int left = s.length - rest;
+        String plural = left == 1 ? s[rest] : left == 3 && s[rest].equals("namespaces") ? s[rest + 2] : null;
+        if (plural == null) return Optional.empty();
+        return all().getOrDefault(groupVersion, List.of()).stream().filter(r -> r.plural().equals(plural)).findFirst()
+                .map(r -> new String[] {r.kind() + "List", groupVersion});
+    }
+
     private static JsonNode version() {
         ObjectNode v = Mappers.JSON.createObjectNode();
         v.put("major", "1").put("minor", "32").put("gitVersion", "v1.32.0-upshift-embedded").put("platform", "linux/amd64");
