@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "accept", mixinStandardHelpOptions = true,
         description = {"Accept risks of conditional updates (spec.desiredUpdate.acceptRisks).",
-                "RISK,RISK,...: add these to the accepted risks; a name ending in - is removed instead (RiskA,RiskB,RiskC-).",
-                "--replace: accept exactly the ones named. --clear: accept none."})
+                "%nRISK,RISK,...: add these to the accepted risks; a name ending in - is removed instead (RiskA,RiskB,RiskC-)."
+                        + " --replace: accept exactly the ones named. --clear: accept none.%n"})
 public final class AcceptCommand implements Callable<Integer> {
     static final String NO_CLUSTER_VERSION = "no cluster version information available - you must be connected to an OpenShift server"
             + " to fetch the current version";
@@ -28,13 +28,13 @@ public final class AcceptCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "RISKS", arity = "0..*", description = "Comma-separated risk names; NAME- stops accepting NAME.")
+    @Parameters(paramLabel = "[RISK,...]", arity = "0..*", hideParamSyntax = true, description = "Comma-separated risk names; NAME- stops accepting NAME.")
     List<String> arguments = new ArrayList<>();
 
-    @Option(names = "--replace", arity = "0..1", fallbackValue = "true", description = "Replace the accepted risks with the ones named.")
+    @Option(names = "--replace", arity = "0..1", fallbackValue = "true", paramLabel = "true|false", description = "Replace the accepted risks with the ones named.")
     boolean replace;
 
-    @Option(names = "--clear", arity = "0..1", fallbackValue = "true", description = "Remove all accepted risks.")
+    @Option(names = "--clear", arity = "0..1", fallbackValue = "true", paramLabel = "true|false", description = "Remove all accepted risks.")
     boolean clear;
 
     @Mixin

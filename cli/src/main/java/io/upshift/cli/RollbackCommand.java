@@ -18,8 +18,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
         description = {"Roll the cluster back to the previous release: the most recent history entry other than the current target.",
-                "Only an older patch release of the same major.minor, and only while no update is Progressing.",
-                "Rolling back re-exposes the cluster to the bugs fixed since; rolling forward with fixes is usually better."})
+                "%nOnly an older patch release of the same major.minor, and only while no update is Progressing. Rolling back re-exposes the"
+                        + " cluster to the bugs fixed since; rolling forward with fixes is usually better.%n"})
 public final class RollbackCommand implements Callable<Integer> {
     static final String NO_CLUSTER_VERSION = "no cluster version information available - you must be connected to an OpenShift version 4 server"
             + " to fetch the current version";

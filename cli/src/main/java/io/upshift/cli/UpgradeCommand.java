@@ -24,11 +24,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "upgrade", mixinStandardHelpOptions = true,
         subcommands = {ChannelCommand.class, AcceptCommand.class, RollbackCommand.class, StatusCommand.class, RecommendCommand.class},
-        description = {"Show the cluster's update state and recommended updates, or request an update (as oc adm upgrade).",
-                "Without options: the update state. --to VERSION or --to-image IMAGE: update to one of the available updates",
-                "(a conditional one only with --allow-not-recommended; any image with --allow-explicit-upgrade). --to-latest: the newest.",
-                "--to-multi-arch: the current version as a multi-architecture release. --clear: cancel a requested update that has not started.",
-                "A cluster that is Invalid, Failing or already Progressing is refused unless --allow-upgrade-with-warnings."})
+        description = {"Show the cluster's update state and recommended updates, or request an update, as oc adm upgrade.",
+                "%nWithout options: the update state. --to VERSION or --to-image IMAGE: update to one of the available updates (a conditional"
+                        + " one only with --allow-not-recommended; any image with --allow-explicit-upgrade). --to-latest: the newest."
+                        + " --to-multi-arch: the current version as a multi-architecture release. --clear: cancel a requested update that has not"
+                        + " started.",
+                "%nA cluster that is Invalid, Failing or already Progressing is refused unless --allow-upgrade-with-warnings.%n"})
 public final class UpgradeCommand implements Callable<Integer> {
     static final String NO_CLUSTER_VERSION = "No cluster version information available - you must be connected to an OpenShift version 4 server"
             + " to fetch the current version";
@@ -43,33 +44,33 @@ public final class UpgradeCommand implements Callable<Integer> {
     String toImage;
 
     // Go's boolean flags also take "=true" and "=false" (oc's own example is --to-latest=true).
-    @Option(names = "--to-latest", arity = "0..1", fallbackValue = "true", description = "Update to the latest (highest semantic version) available version.")
+    @Option(names = "--to-latest", arity = "0..1", fallbackValue = "true", paramLabel = "true|false", description = "Update to the latest (highest semantic version) available version.")
     boolean toLatest;
 
-    @Option(names = "--to-multi-arch", arity = "0..1", fallbackValue = "true", description = "Update the current version to its multi-architecture release.")
+    @Option(names = "--to-multi-arch", arity = "0..1", fallbackValue = "true", paramLabel = "true|false", description = "Update the current version to its multi-architecture release.")
     boolean toMultiArch;
 
-    @Option(names = "--clear", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--clear", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
             description = "Cancel a requested update that has not started (accepted risks are kept); no effect once it has.")
     boolean clear;
 
-    @Option(names = "--force", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--force", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
             description = "Update regardless of cluster-side guards (release verification, Upgradeable): spec.desiredUpdate.force.")
     boolean force;
 
-    @Option(names = "--allow-explicit-upgrade", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--allow-explicit-upgrade", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
             description = "With --to-image: update even if the image is not among the available updates.")
     boolean allowExplicitUpgrade;
 
-    @Option(names = "--allow-upgrade-with-warnings", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--allow-upgrade-with-warnings", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
             description = "Update regardless of client-side guards: the cluster is Invalid, Failing or already updating.")
     boolean allowUpgradeWithWarnings;
 
-    @Option(names = "--include-not-recommended", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--include-not-recommended", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
             description = "Also list the updates that are not recommended for this cluster, with why.")
     boolean includeNotRecommended;
 
-    @Option(names = "--allow-not-recommended", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--allow-not-recommended", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
             description = "Allow an update that is supported but not recommended (a conditional update whose risks apply).")
     boolean allowNotRecommended;
 
