@@ -1,25 +1,34 @@
 package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
-import io.fabric8.openshift.api.model.config.v1.Update;
-import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
-import io.upshift.core.version.SemVer;
+import io.upshift.core.render.GoQuote;
+import io.upshift.core.upgrade.Rollback;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code upshift rollback}: go back to the previous release, only within the same minor version. */
+/**
+ * {@code upshift upgrade rollback}, also {@code upshift rollback}: back to the release the cluster was attempting
+ * before its current one, as {@code oc adm upgrade rollback} in oc 4.19.
+ */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = {"Request the release the cluster ran before the current one (the previous history entry).",
-                "Only within the same major.minor version; anything else is refused."})
+        description = {"Roll the cluster back to the previous release: the most recent history entry other than the current target.",
+                "%nOnly an older patch release of the same major.minor, and only while no update is Progressing. Rolling back re-exposes the"
+                        + " cluster to the bugs fixed since; rolling forward with fixes is usually better.%n"})
 public final class RollbackCommand implements Callable<Integer> {
+    static final String NO_CLUSTER_VERSION = "no cluster version information available - you must be connected to an OpenShift version 4 server"
+            + " to fetch the current version";
 
     @Spec
     CommandSpec spec;
+
+    @Parameters(hidden = true)
+    List<String> arguments = new ArrayList<>();
 
     @Mixin
     KubeconfigOption kube;
@@ -29,29 +38,10 @@ public final class RollbackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (!arguments.isEmpty()) throw new UsageError(spec, "unknown command " + GoQuote.quote(String.join(" ", arguments)));
         try (KubernetesClient client = kube.connect()) {
-            ClusterVersion cv = ClusterVersions.require(client);
-            List<UpdateHistory> history = cv.getStatus() == null || cv.getStatus().getHistory() == null ? List.of() : cv.getStatus().getHistory();
-            if (history.size() < 2) throw new IllegalStateException("there is no previous release to roll back to: the history has " + history.size() + " entr" + (history.size() == 1 ? "y" : "ies"));
-            UpdateHistory current = history.get(0), previous = history.get(1);
-            if (!SemVer.isValid(current.getVersion()) || !SemVer.isValid(previous.getVersion())) {
-                throw new IllegalStateException("cannot compare versions " + current.getVersion() + " and " + previous.getVersion());
-            }
-            SemVer now = SemVer.parse(current.getVersion()), before = SemVer.parse(previous.getVersion());
-            if (now.major() != before.major() || now.minor() != before.minor()) {
-                throw new IllegalStateException("refusing to roll back from " + now + " to " + before + ": rollbacks are supported only within one minor version ("
-                        + now.majorMinor() + " to " + before.majorMinor() + " is not)");
-            }
-            if (before.compareTo(now) >= 0) {
-                throw new IllegalStateException("the previous release " + before + " is not older than the current " + now + "; use `upshift upgrade --to`");
-            }
-            Update update = new Update();
-            update.setVersion(previous.getVersion());
-            update.setImage(previous.getImage());
-            cv.getSpec().setDesiredUpdate(update);
-            ClusterVersions.update(client, cv);
-            spec.commandLine().getOut().println("Requested rollback from " + now + " to " + before + " (" + previous.getImage() + ")");
-            spec.commandLine().getOut().flush();
+            var cv = ClusterVersions.require(client, NO_CLUSTER_VERSION);
+            ClusterVersions.carryOut(client, Rollback.decide(cv, "upshift upgrade"), spec.commandLine().getOut(), spec.commandLine().getErr());
             return 0;
         }
     }

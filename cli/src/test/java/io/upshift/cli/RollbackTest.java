@@ -37,7 +37,7 @@ class RollbackTest {
             assertThat(reported.getMessage()).contains("OperatorLifecycleManagerV1");
 
             Path kubeconfig = CliRun.kubeconfig(dir, demo.client().getMasterUrl().toString());
-            assertThat(run("rollback", "--kubeconfig", kubeconfig.toString()).err()).contains("there is no previous release to roll back to");
+            assertThat(run("rollback", "--kubeconfig", kubeconfig.toString()).err()).startsWith("upshift: no previous version found in ClusterVersion's status.history besides the current");
 
             demo.requestUpdate();
             assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(60), () -> { })).isTrue();

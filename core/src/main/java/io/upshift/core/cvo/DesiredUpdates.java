@@ -34,8 +34,10 @@ public final class DesiredUpdates {
         Update d = cv.getSpec() == null ? null : cv.getSpec().getDesiredUpdate();
         Release current = cv.getStatus() == null ? null : cv.getStatus().getDesired();
         if (d == null || (empty(d.getVersion()) && empty(d.getImage()))) {
-            if (current != null && !empty(current.getImage())) return ok(new Target(nz(current.getVersion()), current.getImage(), false, List.of()));
-            if (!empty(ownRelease)) return ok(new Target("", bare(ownRelease), false, List.of()));
+            // Risks may be accepted before any update is asked for (upgrade accept, or --clear, which keeps them).
+            List<String> accept = d == null ? List.of() : acceptRisks(d);
+            if (current != null && !empty(current.getImage())) return ok(new Target(nz(current.getVersion()), current.getImage(), false, accept));
+            if (!empty(ownRelease)) return ok(new Target("", bare(ownRelease), false, accept));
             return invalid("NoDesiredRelease", "No release is running and spec.desiredUpdate names none");
         }
         boolean force = Boolean.TRUE.equals(d.getForce());

@@ -5,6 +5,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.update.ImpactLevel;
 import io.upshift.api.update.ScopeType;
 import io.upshift.core.render.GoDuration;
+import io.upshift.core.render.GoQuote;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

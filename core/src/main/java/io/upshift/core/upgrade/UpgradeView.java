@@ -1,18 +1,27 @@
 package io.upshift.core.upgrade;
 
+import static io.upshift.core.render.GoStrings.indentLines;
+import static io.upshift.core.render.GoStrings.trimSpace;
+import static io.upshift.core.upgrade.UpgradeGuards.nz;
+import static io.upshift.core.upgrade.UpgradeGuards.reasonAndMessage;
+
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.Release;
-import io.upshift.core.render.Tabwriter;
 import io.upshift.core.conditions.Conditions;
-import io.upshift.core.version.SemVer;
+import io.upshift.core.render.GoQuote;
+import io.upshift.core.render.Tabwriter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
-/** What bare {@code upshift upgrade} prints, as {@code oc adm upgrade} does: the update state and the recommended updates. */
+/**
+ * What bare {@code upshift upgrade} prints, byte for byte what bare {@code oc adm upgrade} prints (openshift/oc
+ * {@code pkg/cli/admin/upgrade/upgrade.go}, release-4.19, the default case of {@code Run}): Failing unless False,
+ * the Progressing message, Upgradeable=False, ReleaseAccepted unless True, upstream and channel, the recommended
+ * updates newest first, and the updates with known issues or a note that there are some. Its warnings go to stderr.
+ */
 public final class UpgradeView {
 
     /** stdout and stderr text. */
@@ -25,85 +34,86 @@ public final class UpgradeView {
     public static Output render(ClusterVersion cv, boolean includeNotRecommended) {
         StringBuilder out = new StringBuilder(), err = new StringBuilder();
         var s = cv.getStatus();
-        List<ClusterOperatorStatusCondition> cs = s == null || s.getConditions() == null ? List.of() : s.getConditions();
+        List<ClusterOperatorStatusCondition> cs = s == null ? null : s.getConditions();
+
         ClusterOperatorStatusCondition failing = Conditions.CLUSTER.find(cs, "Failing");
-        if (failing == null) err.append("warning: No current Failing info, see `upshift status` for more details.\n");
-        else if (!"False".equals(failing.getStatus())) block(out, failing.getType() + "=" + failing.getStatus() + ":", failing.getReason(), failing.getMessage());
+        if (failing == null) {
+            err.append("warning: No current Failing info, see `oc describe clusterversion` for more details.\n");
+        } else if (!"False".equals(failing.getStatus())) {
+            out.append(failing.getType()).append('=').append(nz(failing.getStatus())).append(":\n\n").append(reasonAndMessage(failing)).append("\n\n");
+        }
         ClusterOperatorStatusCondition progressing = Conditions.CLUSTER.find(cs, "Progressing");
-        if (progressing != null && progressing.getMessage() != null && !progressing.getMessage().isEmpty()) {
-            out.append("True".equals(progressing.getStatus()) ? "info: An upgrade is in progress. " + progressing.getMessage() : progressing.getMessage()).append('\n');
+        if (progressing != null && !nz(progressing.getMessage()).isEmpty()) {
+            out.append("True".equals(progressing.getStatus()) ? "info: An upgrade is in progress. " : "").append(progressing.getMessage()).append('\n');
         } else {
-            err.append("warning: No current Progressing info, see `upshift status` for more details.\n");
+            err.append("warning: No current Progressing info, see `oc describe clusterversion` for more details.\n");
         }
         out.append('\n');
+
         ClusterOperatorStatusCondition upgradeable = Conditions.CLUSTER.find(cs, "Upgradeable");
-        if (upgradeable != null && "False".equals(upgradeable.getStatus())) block(out, "Upgradeable=False", upgradeable.getReason(), upgradeable.getMessage());
+        if (upgradeable != null && "False".equals(upgradeable.getStatus())) {
+            out.append("Upgradeable=False\n\n").append(reasonAndMessage(upgradeable)).append("\n\n");
+        }
         ClusterOperatorStatusCondition accepted = Conditions.CLUSTER.find(cs, "ReleaseAccepted");
-        if (accepted != null && !"True".equals(accepted.getStatus())) block(out, "ReleaseAccepted=" + accepted.getStatus(), accepted.getReason(), accepted.getMessage());
-        String channel = cv.getSpec() == null ? null : cv.getSpec().getChannel();
-        if (channel != null && !channel.isEmpty()) {
-            String upstream = cv.getSpec().getUpstream();
-            out.append(upstream == null || upstream.isEmpty() ? "Upstream is unset, so the cluster will use an appropriate default.\n" : "Upstream: " + upstream + "\n");
+        if (accepted != null && !"True".equals(accepted.getStatus())) {
+            out.append("ReleaseAccepted=").append(nz(accepted.getStatus())).append("\n\n").append(reasonAndMessage(accepted)).append("\n\n");
+        }
+
+        String channel = cv.getSpec() == null ? "" : nz(cv.getSpec().getChannel());
+        if (!channel.isEmpty()) {
+            String upstream = nz(cv.getSpec().getUpstream());
+            out.append(upstream.isEmpty() ? "Upstream is unset, so the cluster will use an appropriate default.\n" : "Upstream: " + upstream + "\n");
             List<String> channels = s == null || s.getDesired() == null || s.getDesired().getChannels() == null ? List.of() : s.getDesired().getChannels();
             out.append("Channel: ").append(channel).append(channels.isEmpty() ? "" : " (available channels: " + String.join(", ", channels) + ")").append('\n');
         }
+
         ClusterOperatorStatusCondition retrieved = Conditions.CLUSTER.find(cs, "RetrievedUpdates");
+        boolean notRetrieved = retrieved != null && "False".equals(retrieved.getStatus());
         List<Release> available = s == null || s.getAvailableUpdates() == null ? List.of() : new ArrayList<>(s.getAvailableUpdates());
         if (!available.isEmpty()) {
             out.append("\nRecommended updates:\n\n");
-            available.sort(newestFirst(Release::getVersion));
+            available.sort(ReleaseOrder.newestFirst(Release::getVersion));
+            // oc: tabwriter.NewWriter(out, 14, 2, 1, ' ', 0), so short versions still get a wide gap
             Tabwriter w = new Tabwriter(14, 1).write("  VERSION\tIMAGE\n");
-            for (Release r : available) w.write("  " + r.getVersion() + "\t" + r.getImage() + "\n");
+            for (Release r : available) w.write("  " + nz(r.getVersion()) + "\t" + nz(r.getImage()) + "\n");
             out.append(w.flush());
-            if (retrieved != null && "False".equals(retrieved.getStatus())) {
-                err.append("warning: Cannot refresh available updates:\n  Reason: ").append(retrieved.getReason()).append("\n  Message: ").append(indent(retrieved.getMessage())).append("\n\n");
-            }
-        } else if (retrieved != null && "False".equals(retrieved.getStatus())) {
-            err.append("warning: Cannot display available updates:\n  Reason: ").append(retrieved.getReason()).append("\n  Message: ").append(indent(retrieved.getMessage())).append("\n\n");
+            if (notRetrieved) err.append("warning: Cannot refresh available updates:\n").append(reasonAndMessage(retrieved)).append("\n\n");
+        } else if (notRetrieved) {
+            err.append("warning: Cannot display available updates:\n").append(reasonAndMessage(retrieved)).append("\n\n");
         } else {
             out.append("No updates available. You may still upgrade to a specific release image with --to-image or wait for new updates to be available.\n");
         }
-        List<ConditionalUpdate> conditional = s == null || s.getConditionalUpdates() == null ? List.of() : new ArrayList<>(s.getConditionalUpdates());
-        List<ConditionalUpdate> notRecommended = conditional.stream().filter(c -> recommended(c) != null && !"True".equals(recommended(c).getStatus())).toList();
+
+        List<ConditionalUpdate> conditional = s == null || s.getConditionalUpdates() == null ? List.of() : s.getConditionalUpdates();
+        boolean anyNotRecommended = conditional.stream().anyMatch(c -> notRecommended(c) != null);
         if (includeNotRecommended) {
-            if (notRecommended.isEmpty()) {
-                out.append("\nNo updates which are not recommended based on your cluster configuration are available.\n");
-            } else {
+            if (anyNotRecommended) {
+                List<ConditionalUpdate> sorted = new ArrayList<>(conditional);
+                sorted.sort(ReleaseOrder.newestFirst(c -> c.getRelease() == null ? null : c.getRelease().getVersion()));
                 out.append("\nUpdates with known issues:\n");
-                List<ConditionalUpdate> sorted = new ArrayList<>(notRecommended);
-                sorted.sort(newestFirst(c -> c.getRelease().getVersion()));
                 for (ConditionalUpdate c : sorted) {
-                    Condition r = recommended(c);
-                    out.append("\n  Version: ").append(c.getRelease().getVersion()).append("\n  Image: ").append(c.getRelease().getImage()).append('\n');
-                    out.append("  Reason: ").append(r.getReason()).append("\n  Message: ").append(indent(r.getMessage().strip())).append('\n');
+                    Condition r = notRecommended(c);
+                    if (r == null) continue;
+                    Release release = c.getRelease() == null ? new Release() : c.getRelease();
+                    out.append("\n  Version: ").append(nz(release.getVersion())).append("\n  Image: ").append(nz(release.getImage())).append('\n');
+                    out.append("  Reason: ").append(nz(r.getReason())).append("\n  Message: ").append(indentLines(trimSpace(nz(r.getMessage())))).append('\n');
                 }
+            } else {
+                out.append("\nNo updates which are not recommended based on your cluster configuration are available.\n");
             }
-        } else if (!notRecommended.isEmpty()) {
-            String qualifier = notRecommended.stream().map(UpgradeView::recommended).filter(r -> !"False".equals(r.getStatus())).findFirst()
-                    .map(r -> ", or where the recommended status is \"" + r.getStatus() + "\",").orElse("");
+        } else if (anyNotRecommended) {
+            // The first not-recommended update whose status is neither True nor False (Unknown, say) qualifies the note.
+            String qualifier = conditional.stream().map(UpgradeView::notRecommended).filter(r -> r != null && !"False".equals(r.getStatus()))
+                    .findFirst().map(r -> ", or where the recommended status is " + GoQuote.quote(nz(r.getStatus())) + ",").orElse("");
             out.append("\nAdditional updates which are not recommended").append(qualifier)
                     .append(" for your cluster configuration are available, to view those re-run the command with --include-not-recommended.\n");
         }
         return new Output(out.toString(), err.toString());
     }
 
-    static Condition recommended(ConditionalUpdate c) {
-        return Conditions.META.find(c.getConditions(), "Recommended");
-    }
-
-    static <T> Comparator<T> newestFirst(java.util.function.Function<T, String> version) {
-        return (a, b) -> {
-            String va = version.apply(a), vb = version.apply(b);
-            if (SemVer.isValid(va) && SemVer.isValid(vb)) return SemVer.parse(vb).compareTo(SemVer.parse(va));
-            return vb.compareTo(va);
-        };
-    }
-
-    private static void block(StringBuilder out, String head, String reason, String message) {
-        out.append(head).append("\n\n  Reason: ").append(reason).append("\n  Message: ").append(indent(message)).append("\n\n");
-    }
-
-    private static String indent(String s) {
-        return s == null ? "" : s.replace("\n", "\n  ");
+    /** The update's Recommended condition when it is present and not True; null otherwise. */
+    private static Condition notRecommended(ConditionalUpdate c) {
+        Condition r = Conditions.META.find(c.getConditions(), "Recommended");
+        return r != null && !"True".equals(r.getStatus()) ? r : null;
     }
 }

@@ -155,6 +155,14 @@ class ClusterVersionRulesTest {
         assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-explicit");
         cv.getSpec().setDesiredUpdate(null);
         assertThat(DesiredUpdates.resolve(cv, "own").target().image()).isEqualTo("img-4.18.1"); // stays on the current release
+        // risks accepted with no update asked for (upgrade accept; upgrade --clear keeps them) still count
+        var onlyRisks = new io.fabric8.openshift.api.model.config.v1.Update();
+        onlyRisks.setVersion("");
+        onlyRisks.setImage("");
+        onlyRisks.setAdditionalProperty("acceptRisks", List.of(java.util.Map.of("name", "SlowDisks")));
+        cv.getSpec().setDesiredUpdate(onlyRisks);
+        assertThat(DesiredUpdates.resolve(cv, "own").target()).isEqualTo(new DesiredUpdates.Target("4.18.1", "img-4.18.1", false, List.of("SlowDisks")));
+        cv.getSpec().setDesiredUpdate(null);
         cv.setStatus(null);
         assertThat(DesiredUpdates.resolve(cv, "own").target().image()).isEqualTo("own"); // nothing applied yet: its own release
         // what reaches the cluster is what a kubelet pulls: no docker:// scheme

@@ -1,11 +1,11 @@
-package io.upshift.core.status;
+package io.upshift.core.render;
 
 /** Go's {@code %q} for strings: double quotes with Go escapes, printable Unicode kept as it is. */
-final class GoQuote {
+public final class GoQuote {
     private GoQuote() {
     }
 
-    static String quote(String s) {
+    public static String quote(String s) {
         StringBuilder b = new StringBuilder("\"");
         s.codePoints().forEach(cp -> {
             switch (cp) {
