@@ -29,8 +29,9 @@ import java.util.regex.Pattern;
  *   <li>a JSON merge patch is RFC 7386 (the mock appends lists and keeps keys set to null);</li>
  *   <li>an update of {@code /status} is refused with 409 when its resourceVersion is not the current one (the mock
  *       never conflicts there);</li>
- *   <li>the Eviction subresource ({@code POST .../pods/<name>/eviction}) deletes the pod unless a
- *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers);</li>
+ *   <li>the Eviction subresource ({@code POST .../pods/<name>/eviction}) ends the pod unless a
+ *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers): the pod is terminating
+ *       (deletionTimestamp) for a grace period, longer while a finalizer holds it, then gone;</li>
  *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};</li>
  *   <li>discovery ({@code /version}, {@code /api}, {@code /apis} ...) is served, so that kubectl and oc can name
  *       resources ({@link Discovery}), and a list is of its own kind ({@code ClusterOperatorList}, not {@code v1 List}),
@@ -61,6 +62,18 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private final Object writes = new Object();
 
     private final List<String> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile java.time.Duration evictionGrace = java.time.Duration.ofMillis(300);
+    private final java.util.concurrent.ScheduledExecutorService terminations = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "api-server-pod-terminations");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** How long an evicted pod stays terminating before it is gone (longer while a finalizer holds it). */
+    public ApiServerDispatcher evictionGrace(java.time.Duration grace) {
+        this.evictionGrace = grace;
+        return this;
+    }
 
     public RequestLog requests() {
         return requests;
@@ -309,6 +322,8 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             List<Pod> pods = Serialization.unmarshal(handleGet("/api/v1/namespaces/" + namespace + "/pods").getBody().readUtf8(), PodList.class).getItems();
             Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst().orElse(null);
             if (pod == null) return status(404, "NotFound", "pods \"" + name + "\" not found");
+            // a pod already terminating is evicted again at once, its budget unasked, as Kubernetes does
+            if (pod.getMetadata().getDeletionTimestamp() != null) return evicted();
             MockResponse budgets = handleGet("/apis/policy/v1/namespaces/" + namespace + "/poddisruptionbudgets");
             if (budgets.code() == 200) {
                 for (PodDisruptionBudget pdb : Serialization.unmarshal(budgets.getBody().readUtf8(), PodDisruptionBudgetList.class).getItems()) {
@@ -317,9 +332,41 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                     }
                 }
             }
-            super.handleDelete("/api/v1/namespaces/" + namespace + "/pods/" + name);
-            return new MockResponse().setResponseCode(201).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");
+            terminate(pod);
+            return evicted();
         }
+    }
+
+    /**
+     * An evicted pod terminates as a kubelet ends it: marked for deletion now, gone once its grace period has passed
+     * and no finalizer holds it any more.
+     */
+    private void terminate(Pod pod) {
+        String path = "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName();
+        super.handlePatch(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.PATCH, path,
+                io.fabric8.mockwebserver.http.Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
+                new Buffer(("{\"metadata\":{\"deletionTimestamp\":\"" + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                        + "\",\"deletionGracePeriodSeconds\":" + evictionGrace.toSeconds() + "}}").getBytes(StandardCharsets.UTF_8))));
+        String uid = pod.getMetadata().getUid();
+        terminations.schedule(() -> removeWhenFree(path, uid), evictionGrace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    private void removeWhenFree(String path, String uid) {
+        synchronized (writes) {
+            MockResponse now = super.handleGet(path);
+            if (now.code() != 200) return;
+            Pod pod = Serialization.unmarshal(now.getBody().readUtf8(), Pod.class);
+            if (!uid.equals(pod.getMetadata().getUid())) return;
+            if (pod.getMetadata().getFinalizers() == null || pod.getMetadata().getFinalizers().isEmpty()) {
+                super.handleDelete(path);
+                return;
+            }
+        }
+        terminations.schedule(() -> removeWhenFree(path, uid), Math.max(100, evictionGrace.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    private static MockResponse evicted() {
+        return new MockResponse().setResponseCode(201).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");
     }
 
     private static MockResponse status(int code, String reason, String message) {
