@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers);</li>
  *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};</li>
  *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster IP, a claim's spec,
- *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck}).</li>
+ *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck});</li>
+ *   <li>TokenReviews and SubjectAccessReviews are answered, not stored ({@link AccessReviews}).</li>
  * </ul>
  * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as an older
  * API server drops fields it does not know ({@link #dropOnWrite}), and can put a faulty network in front of one client
@@ -44,6 +45,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private static final Pattern NODE_SELECTOR = Pattern.compile("/api/v1/pods\\?fieldSelector=spec\\.nodeName%3D([^&]+)");
 
     private final RequestLog requests = new RequestLog();
+    private final AccessReviews reviews = new AccessReviews();
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private volatile Faults faults;
@@ -59,6 +61,11 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     public RequestLog requests() {
         return requests;
+    }
+
+    /** Who the API server says tokens belong to and what they may do: TokenReviews and SubjectAccessReviews are answered from it. */
+    public AccessReviews accessReviews() {
+        return reviews;
     }
 
     /** The messages of the writes refused so far for changing an immutable field, oldest first. */
@@ -121,6 +128,8 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse answer(RecordedRequest request) {
+        MockResponse review = reviews.answer(request);
+        if (review != null) return review;
         String path = request.getPath();
         if ("POST".equals(request.getMethod())) {
             Matcher m = EVICTION.matcher(path.split("\\?")[0]);

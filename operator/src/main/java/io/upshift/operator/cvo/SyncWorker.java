@@ -80,6 +80,8 @@ final class SyncWorker implements AutoCloseable {
     private LoadRules acceptedLoading;
     /** The payload last accepted, kept through refusals: the trust anchor for the next target while it is the running release. */
     private io.upshift.core.payload.Payload lastAccepted;
+    /** The payload of the release this controller runs, once accepted: its version and creation date for metrics. */
+    private volatile io.upshift.core.payload.Payload running;
     private int failures;
     private int reconcileAttempt;
     private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
@@ -113,6 +115,11 @@ final class SyncWorker implements AutoCloseable {
 
     SyncStatus status() {
         return status;
+    }
+
+    /** The payload of the release this controller runs, once it was accepted here; null before. */
+    io.upshift.core.payload.Payload runningPayload() {
+        return running;
     }
 
     /** Passes over the task graph run so far. */
@@ -199,6 +206,7 @@ final class SyncWorker implements AutoCloseable {
         accepted = ((Acceptance.Step.Passed<Acceptance.Accepted>) outcome).value();
         acceptedLoading = work.loading();
         lastAccepted = accepted.payload();
+        if (options.ownRelease() != null && target.image().equals(DesiredUpdates.bare(options.ownRelease()))) running = accepted.payload();
         // new load rules (a feature gate turned on) that leave the same manifests to apply: the pass goes on where it is
         boolean same = before != null && before.record().image().equals(target.image())
                 && before.payload().manifestHash().equals(accepted.payload().manifestHash());
