@@ -116,6 +116,7 @@ final class OperatorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ControllerOptions.JobRetrieval jobs = release == null ? null : jobRetrieval(); // refused before anything starts
         MetricsOptions metricsOptions = metricsOptions();
+        ServingCertificate certificate = metricsOptions.port() > 0 && metricsOptions.tls() ? servingCertificate(metricsOptions) : null;
         String me = identity != null ? identity : InetAddress.getLocalHost().getHostName();
         Supplier<Optional<List<Alert>>> alerts = alertsSource();
         AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
@@ -132,7 +133,7 @@ final class OperatorCommand implements Callable<Integer> {
                  return release == null ? ControllerFacts.NONE : new ControllerFacts(io.upshift.core.cvo.DesiredUpdates.bare(release),
                          null, null, null, null, java.util.Map.of());
              });
-             MetricsServer metricsServer = metrics == null ? null : serveMetrics(metricsOptions, metrics, metricsClient)) {
+             MetricsServer metricsServer = metrics == null ? null : serveMetrics(metricsOptions, certificate, metrics, metricsClient)) {
             Leadership leadership = new Leadership(leaseClient, namespace, lease, me,
                     () -> {
                         UpdateStatusController c = new UpdateStatusController(client, Clock.systemUTC(),
@@ -172,14 +173,20 @@ final class OperatorCommand implements Callable<Integer> {
         return new MetricsOptions(metricsPort, auth, metricsTlsCert, metricsTlsKey);
     }
 
-    private static MetricsServer serveMetrics(MetricsOptions o, ClusterMetrics metrics, KubernetesClient client) throws Exception {
-        var log = LoggerFactory.getLogger(MetricsServer.class);
-        ServingCertificate certificate;
+    /** The serving certificate, read before anything starts: a pair that does not read is refused in one line. */
+    private ServingCertificate servingCertificate(MetricsOptions o) {
         try {
-            certificate = o.tls() ? ServingCertificate.load(o.tlsCert(), o.tlsKey()) : null;
+            return ServingCertificate.load(o.tlsCert(), o.tlsKey());
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getFile() + ": no such file (--metrics-tls-cert/--metrics-tls-key)");
         } catch (java.io.IOException | java.security.GeneralSecurityException e) {
-            throw new IllegalArgumentException("--metrics-tls-cert/--metrics-tls-key: " + e.getMessage(), e);
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--metrics-tls-cert/--metrics-tls-key: " + e.getMessage());
         }
+    }
+
+    private static MetricsServer serveMetrics(MetricsOptions o, ServingCertificate certificate, ClusterMetrics metrics, KubernetesClient client)
+            throws Exception {
+        var log = LoggerFactory.getLogger(MetricsServer.class);
         ScrapeAccess access = o.auth() == MetricsOptions.Auth.TOKEN ? new TokenAccess(client, Clock.systemUTC()) : ScrapeAccess.ANYONE;
         MetricsServer server = MetricsServer.start(new java.net.InetSocketAddress(o.port()), metrics::scrape, access, certificate);
         log.info("serving /metrics on {}://:{} ({})", o.tls() ? "https" : "http", server.port(),
