@@ -130,8 +130,7 @@ final class OperatorCommand implements Callable<Integer> {
              ClusterMetrics metrics = metricsClient == null ? null : ClusterMetrics.watch(metricsClient, () -> {
                  ClusterVersionController v = cvo.get();
                  if (v != null) return v.facts();
-                 return release == null ? ControllerFacts.NONE : new ControllerFacts(io.upshift.core.cvo.DesiredUpdates.bare(release),
-                         null, null, null, null, java.util.Map.of());
+                 return release == null ? ControllerFacts.NONE : ControllerFacts.waiting(io.upshift.core.cvo.DesiredUpdates.bare(release));
              });
              MetricsServer metricsServer = metrics == null ? null : serveMetrics(metricsOptions, certificate, metrics, metricsClient)) {
             Leadership leadership = new Leadership(leaseClient, namespace, lease, me,
@@ -189,7 +188,7 @@ final class OperatorCommand implements Callable<Integer> {
         var log = LoggerFactory.getLogger(MetricsServer.class);
         ScrapeAccess access = o.auth() == MetricsOptions.Auth.TOKEN ? new TokenAccess(client, Clock.systemUTC()) : ScrapeAccess.ANYONE;
         MetricsServer server = MetricsServer.start(new java.net.InetSocketAddress(o.port()), metrics::scrape, access, certificate);
-        log.info("serving /metrics on {}://:{} ({})", o.tls() ? "https" : "http", server.port(),
+        log.info("serving /metrics over {} on port {} ({})", o.tls() ? "HTTPS" : "HTTP", server.port(),
                 o.auth() == MetricsOptions.Auth.TOKEN ? "bearer tokens reviewed by the API server" : "no authentication");
         if (o.auth() == MetricsOptions.Auth.TOKEN && !o.tls()) {
             log.warn("metrics: scrapers' bearer tokens cross the network unencrypted; give --metrics-tls-cert and --metrics-tls-key");

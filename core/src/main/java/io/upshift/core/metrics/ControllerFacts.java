@@ -22,6 +22,11 @@ public record ControllerFacts(String runningImage, String runningVersion, Instan
     /** No cluster-version controller runs in this process. */
     public static final ControllerFacts NONE = new ControllerFacts(null, null, null, null, null, Map.of());
 
+    /** A controller of {@code image} that does not run here now (this replica does not lead): only its release is known. */
+    public static ControllerFacts waiting(String image) {
+        return new ControllerFacts(image, null, null, null, null, Map.of());
+    }
+
     public ControllerFacts {
         risks = java.util.Collections.unmodifiableMap(new TreeMap<>(risks));
     }

@@ -228,12 +228,12 @@ public final class ClusterVersionController implements AutoCloseable {
     /** What metrics report of this controller: the release it runs, the payload's progress, the update graph's last answer. */
     public ControllerFacts facts() {
         if (options.ownRelease() == null) return ControllerFacts.NONE;
-        io.upshift.core.payload.Payload own = worker.runningPayload();
+        SyncWorker.Running own = worker.running();
         SyncStatus s = worker.status();
         ControllerFacts.PayloadProgress progress = s.target() == null || !(s.acceptance() instanceof SyncStatus.Acceptance.Accepted) || s.total() == 0
                 ? null : new ControllerFacts.PayloadProgress(s.target().version(), s.done(), s.total());
         return new ControllerFacts(DesiredUpdates.bare(options.ownRelease()), own == null ? null : own.version(),
-                own == null ? null : own.images().created(), progress, updates.lastRetrieved(), updates.risks());
+                own == null ? null : own.created(), progress, updates.lastRetrieved(), updates.risks());
     }
 
     /** Passes over the task graph this controller ran (of any mode). */

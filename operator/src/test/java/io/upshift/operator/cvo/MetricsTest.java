@@ -133,7 +133,7 @@ class MetricsTest {
     void withoutAClusterVersion() {
         String text;
         try (ClusterMetrics metrics = new ClusterMetrics(new Fixed(null, List.of(), Map.of(), Map.of("version", "v4.18.0"), null),
-                () -> new ControllerFacts("img-1", null, null, null, null, Map.of()), () -> { })) {
+                () -> ControllerFacts.waiting("img-1"), () -> { })) {
             text = metrics.scrape();
         }
         assertThat(rows(text)).containsExactlyInAnyOrder(
