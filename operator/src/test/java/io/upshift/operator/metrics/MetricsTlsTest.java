@@ -39,11 +39,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MetricsTlsTest {
     @TempDir
     Path dir;
+    /** keytool takes a second or two a pair: each is made once for the whole class. */
+    @TempDir
+    static Path keys;
+    private static final java.util.Map<String, KeyPair> PAIRS = new java.util.concurrent.ConcurrentHashMap<>();
 
     @ParameterizedTest
     @ValueSource(strings = {"RSA PKCS#8", "RSA PKCS#1", "EC SEC 1"})
     void servesHttpsWithThePemPair(String kind) throws Exception {
-        KeyPair pair = keytool("serving", kind.split(" ")[0]);
+        KeyPair pair = keytool(kind.split(" ")[0], kind.split(" ")[0]);
         Path cert = dir.resolve("tls.crt"), key = dir.resolve("tls.key");
         pair.write(cert, key, kind.substring(kind.indexOf(' ') + 1));
         try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), () -> "up 1\n",
@@ -57,7 +61,7 @@ class MetricsTlsTest {
 
     @Test
     void aRotatedCertificateIsServedFromTheNextConnection() throws Exception {
-        KeyPair first = keytool("first", "RSA"), second = keytool("second", "RSA");
+        KeyPair first = keytool("RSA", "RSA"), second = keytool("other", "RSA");
         Path cert = dir.resolve("tls.crt"), key = dir.resolve("tls.key");
         first.write(cert, key, "PKCS#8");
         try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), () -> "up 1\n",
@@ -81,7 +85,7 @@ class MetricsTlsTest {
 
     @Test
     void aKeyThatIsNotTheCertificatesIsRefusedAtStart() throws Exception {
-        KeyPair rsa = keytool("rsa", "RSA"), other = keytool("other", "RSA"), ec = keytool("ec", "EC");
+        KeyPair rsa = keytool("RSA", "RSA"), other = keytool("other", "RSA"), ec = keytool("EC", "EC");
         Path cert = dir.resolve("tls.crt"), key = dir.resolve("tls.key");
         rsa.write(cert, key, "PKCS#8");
         other.write(dir.resolve("other.crt"), key, "PKCS#8");
@@ -133,9 +137,11 @@ class MetricsTlsTest {
         }
     }
 
-    /** The JDK's keytool makes a key pair and a self-signed certificate for 127.0.0.1. */
-    private KeyPair keytool(String name, String algorithm) throws Exception {
-        Path store = dir.resolve(name + ".p12");
+    /** The JDK's keytool makes a key pair and a self-signed certificate for 127.0.0.1 (once per name). */
+    private static KeyPair keytool(String name, String algorithm) throws Exception {
+        KeyPair made = PAIRS.get(name);
+        if (made != null) return made;
+        Path store = keys.resolve(name + ".p12");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair",
                 "-alias", name, "-keyalg", algorithm, "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.0.1", "-validity", "2",
                 "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", "changeit", "-keypass", "changeit")
@@ -150,7 +156,9 @@ class MetricsTlsTest {
         try (InputStream in = Files.newInputStream(store)) {
             ks.load(in, "changeit".toCharArray());
         }
-        return new KeyPair(ks.getCertificate(name), (PrivateKey) ks.getKey(name, "changeit".toCharArray()));
+        made = new KeyPair(ks.getCertificate(name), (PrivateKey) ks.getKey(name, "changeit".toCharArray()));
+        PAIRS.put(name, made);
+        return made;
     }
 
     private static String pem(String type, byte[] der) {
