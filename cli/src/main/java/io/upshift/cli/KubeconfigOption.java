@@ -21,6 +21,11 @@ final class KubeconfigOption {
         return new KubernetesClientBuilder().withConfig(config()).build();
     }
 
+    /** A client whose requests carry {@code userAgent}. */
+    KubernetesClient connectAs(String userAgent) {
+        return new KubernetesClientBuilder().withConfig(config(userAgent)).build();
+    }
+
     /** The configuration of the cluster the options name, with a user agent naming the command. */
     Config config(String userAgent) {
         Config config = config();

@@ -8,7 +8,13 @@ import io.upshift.operator.alerts.AlertsClient;
 import io.upshift.core.risk.RuleMatcher;
 import io.upshift.operator.cvo.ClusterVersionController;
 import io.upshift.operator.cvo.ControllerOptions;
-import io.upshift.operator.cvo.Metrics;
+import io.upshift.operator.cvo.ClusterMetrics;
+import io.upshift.core.metrics.ControllerFacts;
+import io.upshift.operator.metrics.MetricsOptions;
+import io.upshift.operator.metrics.MetricsServer;
+import io.upshift.operator.metrics.ScrapeAccess;
+import io.upshift.operator.metrics.ServingCertificate;
+import io.upshift.operator.metrics.TokenAccess;
 import io.upshift.operator.risk.PrometheusMatcher;
 import io.upshift.operator.status.UpdateStatusController;
 import io.upshift.operator.updates.UpdateClient;
@@ -30,7 +36,7 @@ import picocli.CommandLine.Option;
 /** {@code upshift operator}: runs the controllers while holding the leader Lease. */
 @Command(name = "operator", mixinStandardHelpOptions = true,
         description = {"Run the Upshift controllers against a cluster while holding the leader Lease: the UpdateStatus",
-                "controller, and with --release the cluster-version controller (and its /metrics with --metrics-port)."})
+                "controller, and with --release the cluster-version controller; /metrics with --metrics-port."})
 final class OperatorCommand implements Callable<Integer> {
     @Mixin
     KubeconfigOption kube;
@@ -89,12 +95,28 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--metrics-port", defaultValue = "0", description = "Serve /metrics on this port (0: off).")
     int metricsPort;
 
+    @Option(names = "--metrics-auth", paramLabel = "none|token",
+            description = {"Who may scrape /metrics. token: a bearer token that a TokenReview authenticates and whose user a SubjectAccessReview "
+                    + "allows to get the non-resource URL /metrics (as kube-rbac-proxy checks; grants kept 2 minutes); none: anyone who "
+                    + "reaches the port. Default: token inside a cluster, none outside one."})
+    String metricsAuth;
+
+    @Option(names = "--metrics-tls-cert", paramLabel = "FILE",
+            description = "Serve /metrics over HTTPS with this PEM certificate (chain, leaf first), read again when it changes; with --metrics-tls-key.")
+    java.nio.file.Path metricsTlsCert;
+
+    @Option(names = "--metrics-tls-key", paramLabel = "FILE",
+            description = "The PEM private key of --metrics-tls-cert (PKCS#8, PKCS#1 RSA or SEC 1 EC; unencrypted).")
+    java.nio.file.Path metricsTlsKey;
+
     @picocli.CommandLine.Mixin
     io.upshift.cli.release.RegistryOptions registry;
 
     @Override
     public Integer call() throws Exception {
         ControllerOptions.JobRetrieval jobs = release == null ? null : jobRetrieval(); // refused before anything starts
+        MetricsOptions metricsOptions = metricsOptions();
+        ServingCertificate certificate = metricsOptions.port() > 0 && metricsOptions.tls() ? servingCertificate(metricsOptions) : null;
         String me = identity != null ? identity : InetAddress.getLocalHost().getHostName();
         Supplier<Optional<List<Alert>>> alerts = alertsSource();
         AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
@@ -103,7 +125,14 @@ final class OperatorCommand implements Callable<Integer> {
         WriteFence fence = new WriteFence();
         try (KubernetesClient leaseClient = kube.connect();
              KubernetesClient client = fence.client(kube.config("upshift-operator"));
-             Metrics metrics = metricsPort > 0 ? Metrics.serve(client, metricsPort) : null) {
+             // every replica serves metrics, leading or not: its client is not fenced (token reviews are POSTs)
+             KubernetesClient metricsClient = metricsOptions.port() > 0 ? kube.connectAs("upshift-metrics") : null;
+             ClusterMetrics metrics = metricsClient == null ? null : ClusterMetrics.watch(metricsClient, () -> {
+                 ClusterVersionController v = cvo.get();
+                 if (v != null) return v.facts();
+                 return release == null ? ControllerFacts.NONE : ControllerFacts.waiting(io.upshift.core.cvo.DesiredUpdates.bare(release));
+             });
+             MetricsServer metricsServer = metrics == null ? null : serveMetrics(metricsOptions, certificate, metrics, metricsClient)) {
             Leadership leadership = new Leadership(leaseClient, namespace, lease, me,
                     () -> {
                         UpdateStatusController c = new UpdateStatusController(client, Clock.systemUTC(),
@@ -129,9 +158,51 @@ final class OperatorCommand implements Callable<Integer> {
         return 1;
     }
 
+    /** The metrics options, refused before anything starts when they do not go together. */
+    private MetricsOptions metricsOptions() {
+        String mode = metricsAuth != null ? metricsAuth : inCluster() ? "token" : "none";
+        MetricsOptions.Auth auth = switch (mode) {
+            case "none" -> MetricsOptions.Auth.NONE;
+            case "token" -> MetricsOptions.Auth.TOKEN;
+            default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--metrics-auth must be none or token, not \"" + mode + "\"");
+        };
+        if ((metricsTlsCert == null) != (metricsTlsKey == null)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--metrics-tls-cert and --metrics-tls-key go together");
+        }
+        return new MetricsOptions(metricsPort, auth, metricsTlsCert, metricsTlsKey);
+    }
+
+    /** The serving certificate, read before anything starts: a pair that does not read is refused in one line. */
+    private ServingCertificate servingCertificate(MetricsOptions o) {
+        try {
+            return ServingCertificate.load(o.tlsCert(), o.tlsKey());
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getFile() + ": no such file (--metrics-tls-cert/--metrics-tls-key)");
+        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--metrics-tls-cert/--metrics-tls-key: " + e.getMessage());
+        }
+    }
+
+    private static MetricsServer serveMetrics(MetricsOptions o, ServingCertificate certificate, ClusterMetrics metrics, KubernetesClient client)
+            throws Exception {
+        var log = LoggerFactory.getLogger(MetricsServer.class);
+        ScrapeAccess access = o.auth() == MetricsOptions.Auth.TOKEN ? new TokenAccess(client, Clock.systemUTC()) : ScrapeAccess.ANYONE;
+        MetricsServer server = MetricsServer.start(new java.net.InetSocketAddress(o.port()), metrics::scrape, access, certificate);
+        log.info("serving /metrics over {} on port {} ({})", o.tls() ? "HTTPS" : "HTTP", server.port(),
+                o.auth() == MetricsOptions.Auth.TOKEN ? "bearer tokens reviewed by the API server" : "no authentication");
+        if (o.auth() == MetricsOptions.Auth.TOKEN && !o.tls()) {
+            log.warn("metrics: scrapers' bearer tokens cross the network unencrypted; give --metrics-tls-cert and --metrics-tls-key");
+        }
+        return server;
+    }
+
+    private static boolean inCluster() {
+        return System.getenv("KUBERNETES_SERVICE_HOST") != null;
+    }
+
     /** Job retrieval, or null to pull in-process: job by default inside a cluster (where the service host is set). */
     private ControllerOptions.JobRetrieval jobRetrieval() {
-        String mode = payloadRetrieval != null ? payloadRetrieval : System.getenv("KUBERNETES_SERVICE_HOST") != null ? "job" : "pull";
+        String mode = payloadRetrieval != null ? payloadRetrieval : inCluster() ? "job" : "pull";
         switch (mode) {
             case "pull":
                 return null;

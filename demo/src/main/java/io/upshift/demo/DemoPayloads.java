@@ -139,7 +139,7 @@ public final class DemoPayloads {
                 + "spec:\n  replicas: 1\n  strategy:\n    type: Recreate\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: upshift\n"
                 + "  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: upshift\n    spec:\n      serviceAccountName: upshift\n"
                 + "      containers:\n      - name: controller\n        image: '{{.ReleaseImage}}'\n"
-                + "        args: [operator, --namespace, upshift, --metrics-port, \"9099\", --release, '{{.ReleaseImage}}']\n";
+                + "        args: [operator, --namespace, upshift, --metrics-port, \"9099\", --metrics-auth, token, --release, '{{.ReleaseImage}}']\n";
     }
 
     private static String deployment(String ns, String name, String image, String version, String operator) {

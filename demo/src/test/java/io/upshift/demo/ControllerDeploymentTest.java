@@ -24,5 +24,10 @@ class ControllerDeploymentTest {
             assertThat(released.at(field).isMissingNode()).as(field).isFalse();
         }
         assertThat(released.at("/spec/template/spec/containers/0/args").toString()).contains("\"--release\",\"{{.ReleaseImage}}\"");
+        // an update keeps how /metrics is served and who may scrape it
+        for (String option : new String[] {"\"--metrics-port\",\"9099\"", "\"--metrics-auth\",\"token\""}) {
+            assertThat(installed.at("/spec/template/spec/containers/0/args").toString()).contains(option);
+            assertThat(released.at("/spec/template/spec/containers/0/args").toString()).contains(option);
+        }
     }
 }

@@ -2,6 +2,10 @@ package io.upshift.graphserver;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.upshift.core.graph.GraphException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -34,6 +37,8 @@ public final class GraphService implements AutoCloseable {
     static final List<String> MEDIA_TYPES = List.of("application/json", "application/vnd.redhat.cincinnati.v1+json");
     private static final Pattern CHANNEL = Pattern.compile("^[0-9a-z\\-.]+$");
     private static final Pattern ARCH = Pattern.compile("^[0-9a-z]+$");
+    /** What {@link PrometheusMeterRegistry#scrape()} writes. */
+    private static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final GraphSource source;
     private final Clock clock;
@@ -48,8 +53,11 @@ public final class GraphService implements AutoCloseable {
     private final AtomicReference<GraphState> current = new AtomicReference<>();
     private final AtomicReference<String> lastError = new AtomicReference<>();
     private volatile String fingerprint = "";
-    private final Map<String, AtomicLong> requests = new java.util.concurrent.ConcurrentHashMap<>();
-    private final AtomicLong reloads = new AtomicLong(), reloadErrors = new AtomicLong();
+    /** The service's own meters (not the JVM's): graph requests by status, reloads, and what is served now. */
+    private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Counter reloads = Counter.builder("upshift.graph.reloads").description("Successful reloads after an input change.").register(metrics);
+    private final Counter reloadErrors = Counter.builder("upshift.graph.reload.errors")
+            .description("Reloads that failed; the last good graph is still served.").register(metrics);
 
     private GraphService(GraphSource source, InetSocketAddress address, String prefix, int threads, Clock clock, Consumer<String> log) throws IOException {
         this.source = source;
@@ -65,6 +73,10 @@ public final class GraphService implements AutoCloseable {
         server.createContext("/healthz", x -> send(x, 200, "text/plain", "ok\n".getBytes(StandardCharsets.UTF_8)));
         server.createContext("/readyz", this::ready);
         server.createContext("/metrics", this::metrics);
+        Gauge.builder("upshift.graph.last.reload.failed", lastError, e -> e.get() == null ? 0 : 1)
+                .description("1 while the newest inputs are invalid.").register(metrics);
+        Gauge.builder("upshift.graph.releases", current, s -> s.get() == null ? 0 : s.get().nodes())
+                .description("Releases in the served graph, all channels and architectures.").register(metrics);
     }
 
     /**
@@ -98,10 +110,10 @@ public final class GraphService implements AutoCloseable {
             GraphState fresh = new GraphState(source.build(), clock.instant());
             current.set(fresh);
             lastError.set(null);
-            reloads.incrementAndGet();
+            reloads.increment();
             log.accept("reloaded: " + fresh.nodes() + " releases");
         } catch (GraphException | IOException | RuntimeException e) {
-            reloadErrors.incrementAndGet();
+            reloadErrors.increment();
             lastError.set(e.getMessage());
             log.accept("reload failed, still serving the graph loaded at " + current.get().loadedAt() + ": " + e.getMessage());
         }
@@ -159,18 +171,7 @@ public final class GraphService implements AutoCloseable {
     }
 
     private void metrics(HttpExchange x) throws IOException {
-        StringBuilder m = new StringBuilder();
-        m.append("# HELP upshift_graph_requests_total Graph requests by HTTP status.\n# TYPE upshift_graph_requests_total counter\n");
-        new java.util.TreeMap<>(requests).forEach((code, n) -> m.append("upshift_graph_requests_total{code=\"").append(code).append("\"} ").append(n.get()).append('\n'));
-        m.append("# HELP upshift_graph_reloads_total Successful reloads after an input change.\n# TYPE upshift_graph_reloads_total counter\n")
-                .append("upshift_graph_reloads_total ").append(reloads.get()).append('\n');
-        m.append("# HELP upshift_graph_reload_errors_total Reloads that failed; the last good graph is still served.\n# TYPE upshift_graph_reload_errors_total counter\n")
-                .append("upshift_graph_reload_errors_total ").append(reloadErrors.get()).append('\n');
-        m.append("# HELP upshift_graph_last_reload_failed 1 while the newest inputs are invalid.\n# TYPE upshift_graph_last_reload_failed gauge\n")
-                .append("upshift_graph_last_reload_failed ").append(lastError.get() == null ? 0 : 1).append('\n');
-        m.append("# HELP upshift_graph_releases Releases in the served graph, all channels and architectures.\n# TYPE upshift_graph_releases gauge\n")
-                .append("upshift_graph_releases ").append(current.get().nodes()).append('\n');
-        send(x, 200, "text/plain; version=0.0.4", m.toString().getBytes(StandardCharsets.UTF_8));
+        send(x, 200, METRICS_TYPE, metrics.scrape().getBytes(StandardCharsets.UTF_8));
     }
 
     private void error(HttpExchange x, int status, String kind, String value) throws IOException {
@@ -179,7 +180,10 @@ public final class GraphService implements AutoCloseable {
     }
 
     private void send(HttpExchange x, int status, String type, byte[] body) throws IOException {
-        if (x.getHttpContext().getPath().endsWith("/graph")) requests.computeIfAbsent(String.valueOf(status), k -> new AtomicLong()).incrementAndGet();
+        if (x.getHttpContext().getPath().endsWith("/graph")) {
+            Counter.builder("upshift.graph.requests").description("Graph requests by HTTP status.").tag("code", String.valueOf(status))
+                    .register(metrics).increment();
+        }
         x.getResponseHeaders().set("Content-Type", type);
         boolean head = "HEAD".equals(x.getRequestMethod());
         x.sendResponseHeaders(status, head ? -1 : body.length);

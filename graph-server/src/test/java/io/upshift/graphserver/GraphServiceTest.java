@@ -102,8 +102,10 @@ class GraphServiceTest {
         assertThat(JSON.readTree(still.body()).path("nodes")).hasSize(3);
         assertThat(JSON.readTree(get("/readyz", null).body()).path("lastReloadError").asText()).contains("stable-1.0.yaml: invalid YAML");
         String metrics = get("/metrics", null).body();
-        assertThat(metrics).contains("upshift_graph_reload_errors_total 1\n").contains("upshift_graph_last_reload_failed 1\n")
-                .contains("upshift_graph_reloads_total 1\n").contains("upshift_graph_requests_total{code=\"200\"} 2\n");
+        assertThat(metrics).contains("upshift_graph_reload_errors_total 1.0\n").contains("upshift_graph_last_reload_failed 1.0\n")
+                .contains("upshift_graph_reloads_total 1.0\n").contains("upshift_graph_requests_total{code=\"200\"} 2.0\n")
+                .contains("# TYPE upshift_graph_requests_total counter\n").contains("# TYPE upshift_graph_releases gauge\n")
+                .contains("upshift_graph_releases 3.0\n");
         assertThat(log).anyMatch(l -> l.startsWith("reload failed, still serving the graph loaded at"));
 
         Files.writeString(dir.resolve("data/channels/stable-1.0.yaml"), "name: stable-1.0\nversions: [1.0.0]\n");

@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  *       resources ({@link Discovery}), and a list is of its own kind ({@code ClusterOperatorList}, not {@code v1 List}),
  *       which typed clients such as oc's require; every answer names its JSON as such (Content-Type);</li>
  *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster IP, a claim's spec,
- *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck}).</li>
+ *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck});</li>
+ *   <li>TokenReviews and SubjectAccessReviews are answered, not stored ({@link AccessReviews}).</li>
  * </ul>
  * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as an older
  * API server drops fields it does not know ({@link #dropOnWrite}), and can put a faulty network in front of one client
@@ -49,6 +50,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private static final Pattern NODE_SELECTOR = Pattern.compile("/api/v1/pods\\?fieldSelector=spec\\.nodeName%3D([^&]+)");
 
     private final RequestLog requests = new RequestLog();
+    private final AccessReviews reviews = new AccessReviews();
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private volatile Faults faults;
@@ -77,6 +79,11 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     public RequestLog requests() {
         return requests;
+    }
+
+    /** Who the API server says tokens belong to and what they may do: TokenReviews and SubjectAccessReviews are answered from it. */
+    public AccessReviews accessReviews() {
+        return reviews;
     }
 
     /** The messages of the writes refused so far for changing an immutable field, oldest first. */
@@ -148,6 +155,8 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse answer(RecordedRequest request) {
+        MockResponse review = reviews.answer(request);
+        if (review != null) return review;
         String path = request.getPath();
         if ("POST".equals(request.getMethod())) {
             Matcher m = EVICTION.matcher(path.split("\\?")[0]);

@@ -13,8 +13,11 @@ import java.util.Map;
 /**
  * The release's {@code image-references}: an {@code image.openshift.io/v1} ImageStream named after the release
  * version whose tags map component names (e.g. {@code cluster-version-operator}) to image pullspecs.
+ *
+ * @param created its {@code metadata.creationTimestamp}, the payload's creation date (upstream's {@code cluster_version}
+ *                type "current" reports it); null when the payload records none
  */
-public record ImageReferences(String name, Map<String, String> images) {
+public record ImageReferences(String name, Map<String, String> images, java.time.Instant created) {
 
     public static final String FILE = "image-references";
 
@@ -22,6 +25,10 @@ public record ImageReferences(String name, Map<String, String> images) {
 
     public ImageReferences {
         images = Collections.unmodifiableMap(new LinkedHashMap<>(images));
+    }
+
+    public ImageReferences(String name, Map<String, String> images) {
+        this(name, images, null);
     }
 
     /** Parses YAML or JSON; {@code source} names the file in errors. */
@@ -55,7 +62,17 @@ public record ImageReferences(String name, Map<String, String> images) {
             }
             i++;
         }
-        return new ImageReferences(name, images);
+        return new ImageReferences(name, images, created(doc.path("metadata").path("creationTimestamp").asText("")));
+    }
+
+    /** Only metrics read it: an unreadable time is left out rather than failing the payload. */
+    private static java.time.Instant created(String time) {
+        if (time.isEmpty()) return null;
+        try {
+            return java.time.Instant.parse(time);
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     /** The ImageStream as the payload holds it (YAML). */
@@ -63,7 +80,8 @@ public record ImageReferences(String name, Map<String, String> images) {
         ObjectNode doc = YAML.createObjectNode();
         doc.put("kind", "ImageStream");
         doc.put("apiVersion", "image.openshift.io/v1");
-        doc.putObject("metadata").put("name", name);
+        var metadata = doc.putObject("metadata").put("name", name);
+        if (created != null) metadata.put("creationTimestamp", created.toString());
         ArrayNode tags = doc.putObject("spec").putArray("tags");
         images.forEach((tag, image) -> {
             ObjectNode t = tags.addObject();

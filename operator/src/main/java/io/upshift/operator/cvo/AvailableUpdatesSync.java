@@ -41,7 +41,9 @@ final class AvailableUpdatesSync {
     private final RuleMatcher matcher;
     private final MatchCache cache = MatchCache.standard();
     private final Clock clock;
-    private AvailableUpdates state;
+    private volatile AvailableUpdates state;
+    /** The Applies condition of each risk of the conditional updates last shown, by name. */
+    private volatile Map<String, RiskCondition> risks = Map.of();
 
     AvailableUpdatesSync(UpdateClient client, RuleMatcher matcher, Clock clock) {
         this.client = client;
@@ -66,6 +68,7 @@ final class AvailableUpdatesSync {
         }
         var current = state.current(request, now);
         if (current.isEmpty()) {
+            if (!"True".equals(state.status())) risks = Map.of();
             // no answer to show: a failure clears the lists, anything else leaves them as they are
             UpdatesReport.Lists lists = "True".equals(state.status()) ? null : new UpdatesReport.Lists(null, null);
             return new UpdatesReport(true, state.status(), state.reason(), state.message(), lists, state.nextRefresh());
@@ -88,8 +91,20 @@ final class AvailableUpdatesSync {
             conditional.add(cu);
             if ("True".equals(rec.status())) available.add(release(c.release())); // Recommended=True is offered plainly too
         }
+        risks = Map.copyOf(applies);
         return new UpdatesReport(true, state.status(), state.reason(), state.message(),
                 new UpdatesReport.Lists(available, conditional.isEmpty() ? null : conditional), state.nextRefresh());
+    }
+
+    /** When the update graph last answered; null before it did (or after its answer aged out). */
+    Instant lastRetrieved() {
+        AvailableUpdates s = state;
+        return s == null ? null : s.lastGoodAt();
+    }
+
+    /** The Applies condition of each risk of the conditional updates last shown, by risk name. */
+    Map<String, RiskCondition> risks() {
+        return risks;
     }
 
     /** The Recommended condition status held for {@code version}, if any. */

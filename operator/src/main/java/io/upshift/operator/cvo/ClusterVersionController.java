@@ -11,6 +11,7 @@ import io.upshift.core.cvo.SyncStatus;
 import io.upshift.core.cvo.UpdatesReport;
 import io.upshift.core.cvo.Upgradeable;
 import io.upshift.core.cvo.VersionStatus;
+import io.upshift.core.metrics.ControllerFacts;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.upshift.core.inclusion.ComponentOverride;
 import io.upshift.core.inclusion.FeatureGates;
@@ -222,6 +223,17 @@ public final class ClusterVersionController implements AutoCloseable {
         cv.getSpec().getOverrides().forEach(o -> out.add(new ComponentOverride(o.getKind(), o.getGroup(), o.getNamespace(), o.getName(),
                 Boolean.TRUE.equals(o.getUnmanaged()))));
         return out;
+    }
+
+    /** What metrics report of this controller: the release it runs, the payload's progress, the update graph's last answer. */
+    public ControllerFacts facts() {
+        if (options.ownRelease() == null) return ControllerFacts.NONE;
+        SyncWorker.Running own = worker.running();
+        SyncStatus s = worker.status();
+        ControllerFacts.PayloadProgress progress = s.target() == null || !(s.acceptance() instanceof SyncStatus.Acceptance.Accepted) || s.total() == 0
+                ? null : new ControllerFacts.PayloadProgress(s.target().version(), s.done(), s.total());
+        return new ControllerFacts(DesiredUpdates.bare(options.ownRelease()), own == null ? null : own.version(),
+                own == null ? null : own.created(), progress, updates.lastRetrieved(), updates.risks());
     }
 
     /** Passes over the task graph this controller ran (of any mode). */

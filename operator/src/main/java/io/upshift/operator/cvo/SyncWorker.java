@@ -80,6 +80,12 @@ final class SyncWorker implements AutoCloseable {
     private LoadRules acceptedLoading;
     /** The payload last accepted, kept through refusals: the trust anchor for the next target while it is the running release. */
     private io.upshift.core.payload.Payload lastAccepted;
+    /** The release this controller runs, once its payload was accepted here: what metrics say of it. */
+    private volatile Running running;
+
+    /** The version of the release this controller runs and when its payload was created (null when it does not say). */
+    record Running(String version, Instant created) {
+    }
     private int failures;
     private int reconcileAttempt;
     private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
@@ -113,6 +119,11 @@ final class SyncWorker implements AutoCloseable {
 
     SyncStatus status() {
         return status;
+    }
+
+    /** The release this controller runs, once its payload was accepted here; null before. */
+    Running running() {
+        return running;
     }
 
     /** Passes over the task graph run so far. */
@@ -199,6 +210,9 @@ final class SyncWorker implements AutoCloseable {
         accepted = ((Acceptance.Step.Passed<Acceptance.Accepted>) outcome).value();
         acceptedLoading = work.loading();
         lastAccepted = accepted.payload();
+        if (options.ownRelease() != null && target.image().equals(DesiredUpdates.bare(options.ownRelease()))) {
+            running = new Running(accepted.payload().version(), accepted.payload().images().created());
+        }
         // new load rules (a feature gate turned on) that leave the same manifests to apply: the pass goes on where it is
         boolean same = before != null && before.record().image().equals(target.image())
                 && before.payload().manifestHash().equals(accepted.payload().manifestHash());

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.core.metrics.ControllerFacts;
 import io.upshift.operator.Leadership;
 import io.upshift.operator.cluster.WriteFence;
 import io.upshift.testkit.Faults;
@@ -87,9 +88,17 @@ class ClusterVersionControllerTest {
             assertThat(waiting.getStatus()).isEqualTo("True");
             assertThat(waiting.getMessage()).startsWith("Working towards 4.1.1: ");
             assertThat(h.settingsData()).containsEntry("version", "4.1.1");
+            // what metrics say of the controller: it still runs 4.1.0, its pass over 4.1.1 is not done
+            ControllerFacts facts = h.controller.facts();
+            assertThat(facts.runningImage()).isEqualTo(io.upshift.core.cvo.DesiredUpdates.bare(a));
+            assertThat(facts.runningVersion()).isEqualTo("4.1.0");
+            assertThat(facts.runningCreated()).isEqualTo(java.time.Instant.parse(FakePayloads.CREATED));
+            assertThat(facts.payload().version()).isEqualTo("4.1.1");
+            assertThat(facts.payload().done()).isPositive().isLessThan(facts.payload().total());
             // the operator rolls out: done
             h.holdOperator(false);
             await().atMost(Duration.ofSeconds(20)).until(() -> h.completed("4.1.1"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> h.controller.facts().payload(), p -> p.done() == p.total());
             assertThat(h.condition("Progressing").getStatus()).isEqualTo("False");
             assertThat(h.condition("Progressing").getMessage()).isEqualTo("Cluster version is 4.1.1");
             assertThat(h.condition("Available").getMessage()).isEqualTo("Done applying 4.1.1");

@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class FakePayloads implements PayloadSource {
     static final String INCLUDED = "    include.release.openshift.io/self-managed-high-availability: \"true\"\n";
+    /** When every release here was created, as its image-references says. */
+    static final String CREATED = "2026-11-01T00:00:00Z";
 
     private final Path dir;
     private final Map<String, Path> releases = new ConcurrentHashMap<>();
@@ -54,7 +56,8 @@ final class FakePayloads implements PayloadSource {
             Files.writeString(root.resolve("release-manifests/release-metadata"),
                     "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"" + payloadVersion + "\",\"previous\":[],\"metadata\":{}}");
             Files.writeString(root.resolve("release-manifests/image-references"),
-                    "kind: ImageStream\napiVersion: image.openshift.io/v1\nmetadata:\n  name: " + payloadVersion + "\nspec:\n  tags: []\n");
+                    "kind: ImageStream\napiVersion: image.openshift.io/v1\nmetadata:\n  name: " + payloadVersion
+                            + "\n  creationTimestamp: \"" + CREATED + "\"\nspec:\n  tags: []\n");
             write(root, "0000_10_test_00_namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: test-ns\n  annotations:\n" + INCLUDED);
             write(root, "0000_10_test_01_settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: test-ns\n"
                     + "  annotations:\n" + INCLUDED + "data:\n  version: \"" + payloadVersion + "\"\n");

@@ -82,7 +82,7 @@ public final class ImageBuilder {
             ImageReferences images = Files.isRegularFile(releaseDir.resolve(ImageReferences.FILE))
                     ? ImageReferences.parse(Files.readAllBytes(releaseDir.resolve(ImageReferences.FILE)), PayloadLoader.RELEASE_DIR + "/" + ImageReferences.FILE)
                     : new ImageReferences(version, Map.of());
-            images = new ImageReferences(version, images.images());
+            images = new ImageReferences(version, images.images(), images.created());
 
             // Stage the payload as it will be published and load it: what we push is what a cluster will load.
             Path staged = Files.createTempDirectory(workDir, "payload-");
