@@ -42,7 +42,7 @@ class ClusterVersionRulesTest {
         for (int i = 0; i < 150; i++) many = History.begin(many, "1.1." + i, "img-" + i, true, "", T0.plusSeconds(1000 + i));
         assertThat(many).hasSize(History.MAX);
         assertThat(many.get(0).getVersion()).isEqualTo("1.1.149");
-        assertThat(many.get(many.size() - 1).getVersion()).isEqualTo("1.0.0"); // the oldest five stay
+        assertThat(many.get(many.size() - 1).getVersion()).isEqualTo("1.0.0"); // the initial install stays
         assertThat(many).extracting(UpdateHistory::getState).contains("Completed"); // the most recent Completed stays
     }
 
