@@ -53,18 +53,25 @@ public final class CapabilitySets {
     }
 
     /**
+     * The enabled capabilities, and among them the implicitly enabled ones: those the spec (baseline and additional)
+     * does not ask for. As upstream's they follow from the spec and status alone, so a restarted controller finds the
+     * same ones.
+     *
      * @param baseline           spec baselineCapabilitySet; null means vCurrent
      * @param additional         spec additionalEnabledCapabilities
      * @param previouslyEnabled  status enabledCapabilities
-     * @param implicitlyEnabled  capabilities an update had to enable
+     * @param implicitlyEnabled  capabilities an update had to enable (not yet in status)
      */
     public static Capabilities enabled(String baseline, List<String> additional, List<String> previouslyEnabled, Set<String> implicitlyEnabled) {
-        Set<String> enabled = new TreeSet<>(BASELINES.getOrDefault(baseline == null ? "vCurrent" : baseline, BASELINES.get("vCurrent")));
-        enabled.addAll(additional);
+        Set<String> asked = new TreeSet<>(BASELINES.getOrDefault(baseline == null ? "vCurrent" : baseline, BASELINES.get("vCurrent")));
+        asked.addAll(additional);
+        Set<String> enabled = new TreeSet<>(asked);
         enabled.addAll(previouslyEnabled);
         enabled.addAll(implicitlyEnabled);
+        Set<String> implicit = new TreeSet<>(enabled);
+        implicit.removeAll(asked);
         Set<String> known = known();
         known.addAll(enabled);
-        return new Capabilities(known, enabled);
+        return new Capabilities(known, enabled, implicit);
     }
 }

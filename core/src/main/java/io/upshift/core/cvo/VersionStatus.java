@@ -35,7 +35,7 @@ public final class VersionStatus {
         if (s.getDesired() == null) s.setDesired(new Release());
         if (s.getHistory() == null) s.setHistory(new ArrayList<>());
         updates(s, in.updates(), now);
-        capabilities(s, in.capabilities(), in.sync(), now);
+        capabilities(s, in.capabilities(), now);
         DesiredUpdates.Resolution r = in.resolution();
         set(s, "Invalid", r.valid() ? "False" : "True", r.valid() ? "" : r.invalidReason(), r.valid() ? "" : r.invalidMessage(), now);
         SyncStatus sync = in.sync();
@@ -91,15 +91,16 @@ public final class VersionStatus {
         }
     }
 
-    private static void capabilities(ClusterVersionStatus s, Capabilities caps, SyncStatus sync, Instant now) {
+    /** status.capabilities, and ImplicitlyEnabledCapabilities from them: what is enabled that the spec does not ask for. */
+    private static void capabilities(ClusterVersionStatus s, Capabilities caps, Instant now) {
         ClusterVersionCapabilitiesStatus c = new ClusterVersionCapabilitiesStatus();
         c.setEnabledCapabilities(new ArrayList<>(new TreeSet<>(caps.enabled())));
         c.setKnownCapabilities(new ArrayList<>(new TreeSet<>(caps.known())));
         s.setCapabilities(c);
-        boolean none = sync.implicitlyEnabled().isEmpty();
+        boolean none = caps.implicitlyEnabled().isEmpty();
         set(s, "ImplicitlyEnabledCapabilities", none ? "False" : "True", none ? "AsExpected" : "CapabilitiesImplicitlyEnabled",
                 none ? "Capabilities match configured spec"
-                        : "The following capabilities could not be disabled: " + String.join(", ", new TreeSet<>(sync.implicitlyEnabled())), now);
+                        : "The following capabilities could not be disabled: " + String.join(", ", new TreeSet<>(caps.implicitlyEnabled())), now);
     }
 
     private static void set(ClusterVersionStatus s, String type, String status, String reason, String message, Instant now) {
