@@ -37,13 +37,15 @@ public final class VersionStatus {
         updates(s, in.updates(), now);
         capabilities(s, in.capabilities(), now);
         DesiredUpdates.Resolution r = in.resolution();
-        set(s, "Invalid", r.valid() ? "False" : "True", r.valid() ? "" : r.invalidReason(), r.valid() ? "" : r.invalidMessage(), now);
+        // as upstream: the condition is there only while the spec is invalid
+        if (r.valid()) s.setConditions(StatusConditions.remove(s.getConditions(), "Invalid"));
+        else set(s, "Invalid", "True", r.invalidReason(), r.invalidMessage(), now);
         SyncStatus sync = in.sync();
         if (sync.acceptance() instanceof SyncStatus.Acceptance.Refused refused) {
             set(s, "ReleaseAccepted", "False", refused.reason(), refused.message(), now);
         } else if (sync.acceptance() instanceof SyncStatus.Acceptance.Accepted accepted) {
             record(s, accepted, now);
-            progress(s, sync, accepted, now);
+            progress(s, sync, accepted, r.valid(), now);
         }
         Upgradeable u = in.upgradeable();
         set(s, "Upgradeable", u.status(), u.reason(), u.message(), now);
@@ -73,21 +75,26 @@ public final class VersionStatus {
         s.setHistory(History.begin(s.getHistory(), a.version(), a.image(), a.verified(), a.acceptedRisks(), now));
     }
 
-    /** Available, Progressing and Failing from the passes over the accepted release. */
-    private static void progress(ClusterVersionStatus s, SyncStatus sync, SyncStatus.Acceptance.Accepted a, Instant now) {
+    /**
+     * Available, Progressing and Failing from the passes over the accepted release; while the spec is invalid,
+     * Progressing says so, as upstream's does.
+     */
+    private static void progress(ClusterVersionStatus s, SyncStatus sync, SyncStatus.Acceptance.Accepted a, boolean valid, Instant now) {
         if (sync.total() == 0) return; // no pass has reported yet
         String version = a.version();
         Failing failing = sync.failing();
         set(s, "Failing", failing.status(), failing.reason(), failing.message(), now);
+        String invalid = valid ? "" : DesiredUpdates.INVALID;
         if (sync.completed()) {
             s.setHistory(History.complete(s.getHistory(), a.image(), sync.completedAt()));
             set(s, "Available", "True", "", "Done applying " + version, now);
-            set(s, "Progressing", "False", "", "Cluster version is " + version, now);
+            set(s, "Progressing", "False", invalid, valid ? "Cluster version is " + version : "Stopped at " + version + ": the cluster version is invalid", now);
         } else if (sync.mode() != Mode.RECONCILING) {
             boolean failed = "True".equals(failing.status());
             String message = failed ? "Unable to apply " + version + ": " + failing.message()
+                    : !valid ? "Reconciling " + version + ": the cluster version is invalid"
                     : new Progress(version, sync.done(), sync.total(), sync.waitingOn(), sync.resuming()).message();
-            set(s, "Progressing", "True", failed ? failing.reason() : "", message, now);
+            set(s, "Progressing", "True", failed ? failing.reason() : invalid, message, now);
         }
     }
 

@@ -150,7 +150,8 @@ class ClusterVersionRulesTest {
                 .addNewAvailableUpdate().withVersion("4.18.2").withImage("img-4.18.2").endAvailableUpdate().endStatus().build();
         assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-4.18.2");
         cv.getSpec().getDesiredUpdate().setVersion("4.18.9");
-        assertThat(DesiredUpdates.resolve(cv, null).invalidReason()).isEqualTo("UnknownUpdate");
+        assertThat(DesiredUpdates.resolve(cv, null).invalidReason()).isEqualTo("InvalidClusterVersion");
+        assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-4.18.1"); // the current release stays
         cv.getSpec().getDesiredUpdate().setImage("img-explicit");
         assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-explicit");
         cv.getSpec().setDesiredUpdate(null);

@@ -73,7 +73,7 @@ final class AvailableUpdatesSync {
         RetrievedUpdates u = current.get();
         List<Release> available = new ArrayList<>();
         for (Target t : u.available()) available.add(release(t));
-        Set<String> accept = new HashSet<>(desired.valid() ? desired.target().acceptRisks() : List.of());
+        Set<String> accept = new HashSet<>(desired.target() != null ? desired.target().acceptRisks() : List.of());
         Map<String, RiskCondition> applies = new HashMap<>();
         List<ConditionalUpdate> conditional = new ArrayList<>();
         for (ConditionalTarget c : u.conditional()) {

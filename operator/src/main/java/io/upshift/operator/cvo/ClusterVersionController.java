@@ -158,7 +158,7 @@ public final class ClusterVersionController implements AutoCloseable {
         DesiredUpdates.Resolution resolution = DesiredUpdates.resolve(cv, options.ownRelease());
         SyncStatus sync = worker.status();
         Capabilities capabilities = enabledCapabilities(cv, sync.implicitlyEnabled());
-        if (resolution.valid()) worker.update(new SyncWorker.Work(resolution.target(), overrides(cv), capabilities, loadRules()));
+        if (resolution.target() != null) worker.update(new SyncWorker.Work(resolution.target(), overrides(cv), capabilities, loadRules()));
         UpdatesReport graph = updates.sync(cv, resolution);
         scheduleRefresh(graph.nextRefresh(), now);
         ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph,
