@@ -58,10 +58,13 @@ final class Acceptance {
 
     private final PayloadSource payloads;
     private final Events events;
+    private final String architecture;
 
-    Acceptance(PayloadSource payloads, Events events) {
+    /** @param architecture the controller's own (GOARCH names): the architecture of any release but a multi-architecture one */
+    Acceptance(PayloadSource payloads, Events events, String architecture) {
         this.payloads = payloads;
         this.events = events;
+        this.architecture = architecture;
     }
 
     /**
@@ -101,9 +104,9 @@ final class Acceptance {
             checked = p.value();
         }
         events.normal("PayloadLoaded", "Payload loaded version=\"" + payload.version() + "\" image=\"" + target.image() + "\"");
-        String architecture = "multi".equalsIgnoreCase(payload.metadata().architecture()) ? "Multi" : payloads.architecture();
         return new Step.Passed<>(new Accepted(payload, new SyncStatus.Acceptance.Accepted(payload.version(), target.image(), payload.metadata().url(),
-                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()), architecture), implicit));
+                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()),
+                payload.metadata().clusterArchitecture(architecture)), implicit));
     }
 
     /** A tag is resolved to the digest it names now; the rest of the chain uses that digest. */

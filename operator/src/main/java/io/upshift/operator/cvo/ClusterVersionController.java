@@ -77,7 +77,8 @@ public final class ClusterVersionController implements AutoCloseable {
         PayloadJobs jobs = j == null ? null : new PayloadJobs(client, j.namespace(), j.node(), options.payloadCache(), j.timeout(),
                 options.ownRelease() == null ? null : new PayloadJobs.OwnPayload(io.upshift.core.cvo.DesiredUpdates.bare(options.ownRelease()), Path.of("/")));
         PayloadSource payloads = new RegistryPayloads(releases, options.payloadCache(), client, stores, jobs);
-        return new ClusterVersionController(client, options, payloads, new AvailableUpdatesSync(updateClient, rules, clock), clock);
+        return new ClusterVersionController(client, options, payloads, new AvailableUpdatesSync(updateClient, rules, clock,
+                options.architecture(), options.defaultUpstream()), clock);
     }
 
     ClusterVersionController(KubernetesClient client, ControllerOptions options, PayloadSource payloads, AvailableUpdatesSync updates, Clock clock) {
@@ -101,7 +102,7 @@ public final class ClusterVersionController implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.worker = new SyncWorker(new Acceptance(payloads, events), new GraphPass(applier, liveCache, changes, pool, options, clock),
+        this.worker = new SyncWorker(new Acceptance(payloads, events, options.architecture()), new GraphPass(applier, liveCache, changes, pool, options, clock),
                 caches, changes, options, clock, (s, progressOnly) -> {
                     // a task done moves only the count, which status shows at most once per progress interval
                     if (!progressOnly) queue.add(KEY);
