@@ -85,8 +85,10 @@ public final class Metrics implements AutoCloseable {
                 }
             }
             m.append("# HELP cluster_version_available_updates Report the count of available versions for an upstream and channel.\n# TYPE cluster_version_available_updates gauge\n");
+            // as upstream's: the default update service is labelled <default>
+            String upstream = cv.getSpec().getUpstream() == null || cv.getSpec().getUpstream().isEmpty() ? "<default>" : cv.getSpec().getUpstream();
             line(m, "cluster_version_available_updates", s.getAvailableUpdates() == null ? 0 : s.getAvailableUpdates().size(),
-                    "upstream", cv.getSpec().getUpstream(), "channel", cv.getSpec().getChannel());
+                    "upstream", upstream, "channel", cv.getSpec().getChannel());
             if (applied != null && s.getDesired() != null) {
                 m.append("# HELP cluster_version_payload Report the number of entries in the payload.\n# TYPE cluster_version_payload gauge\n");
                 line(m, "cluster_version_payload", applied, "version", s.getDesired().getVersion(), "type", "applied");

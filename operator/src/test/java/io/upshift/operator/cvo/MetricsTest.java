@@ -34,5 +34,7 @@ class MetricsTest {
                 .contains("cluster_operator_up{name=\"etcd\",version=\"4.18.1\",reason=\"AsExpected\"} 1\n")
                 .contains("cluster_operator_conditions{name=\"etcd\",condition=\"Degraded\",reason=\"AsExpected\"} 0\n")
                 .contains("# TYPE cluster_operator_up gauge\n");
+        cv.getSpec().setUpstream(null);
+        assertThat(Metrics.render(cv, List.of(etcd), 96)).contains("cluster_version_available_updates{upstream=\"<default>\",channel=\"stable-4.18\"} 1\n");
     }
 }
