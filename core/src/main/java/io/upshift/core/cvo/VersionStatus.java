@@ -1,5 +1,6 @@
 package io.upshift.core.cvo;
 
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesStatus;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
@@ -10,18 +11,20 @@ import io.upshift.core.conditions.Conditions;
 import io.upshift.core.taskgraph.Mode;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.TreeSet;
 
 /**
  * The ClusterVersion status the cluster should show, from what the controller knows at a moment: the status as the
- * cluster holds it, the resolution of {@code spec.desiredUpdate}, the sync worker's report and the aggregated
- * Upgradeable condition. A pure function: equal inputs give equal status, so a level cluster gets no write.
+ * cluster holds it, the resolution of {@code spec.desiredUpdate}, the sync worker's report and what the Upgradeable
+ * checks look at. A pure function: equal inputs give equal status, so a level cluster gets no write.
  */
 public final class VersionStatus {
 
     /** Everything status is computed from. */
     public record Input(ClusterVersion cv, DesiredUpdates.Resolution resolution, SyncStatus sync, UpdatesReport updates,
-                        Upgradeable upgradeable, Capabilities capabilities, Instant now) {
+                        Upgradeable.Facts upgradeable, Capabilities capabilities, Instant now) {
     }
 
     private VersionStatus() {
@@ -47,8 +50,7 @@ public final class VersionStatus {
             record(s, accepted, now);
             progress(s, sync, accepted, r.valid(), now);
         }
-        Upgradeable u = in.upgradeable();
-        set(s, "Upgradeable", u.status(), u.reason(), u.message(), now);
+        upgradeable(s, Upgradeable.of(in.upgradeable(), s), now);
         if (Conditions.CLUSTER.find(s.getConditions(), "Available") == null) set(s, "Available", "False", "", "", now);
         return s;
     }
@@ -96,6 +98,22 @@ public final class VersionStatus {
                     : new Progress(version, sync.done(), sync.total(), sync.waitingOn(), sync.resuming()).message();
             set(s, "Progressing", "True", failed ? failing.reason() : invalid, message, now);
         }
+    }
+
+    /**
+     * The Upgradeable conditions, from the status computed so far (an update in progress, the current version): those
+     * the checks give, by type, and none of an earlier check that now passes.
+     */
+    private static void upgradeable(ClusterVersionStatus s, Upgradeable u, Instant now) {
+        List<UpgradeableCheck> conditions = new ArrayList<>(u.conditions());
+        conditions.sort(Comparator.comparing(UpgradeableCheck::type));
+        List<String> types = conditions.stream().map(UpgradeableCheck::type).toList();
+        for (ClusterOperatorStatusCondition c : List.copyOf(s.getConditions() == null ? List.of() : s.getConditions())) {
+            if (c.getType() != null && c.getType().startsWith(Upgradeable.TYPE) && !types.contains(c.getType())) {
+                s.setConditions(StatusConditions.remove(s.getConditions(), c.getType()));
+            }
+        }
+        for (UpgradeableCheck c : conditions) set(s, c.type(), c.status(), c.reason(), c.message(), now);
     }
 
     /** status.capabilities, and ImplicitlyEnabledCapabilities from them: what is enabled that the spec does not ask for. */

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class VersionStatusTest {
     static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
     static final String A = "example.com/r@sha256:aa", B = "example.com/r@sha256:bb";
-    static final Upgradeable UPGRADEABLE = new Upgradeable("True", "AsExpected", "");
+    static final Upgradeable.Facts UPGRADEABLE = Upgradeable.Facts.none();
 
     static ClusterVersion cv(ClusterVersionStatus status) {
         return new ClusterVersionBuilder().withNewMetadata().withName("version").withGeneration(3L).endMetadata()

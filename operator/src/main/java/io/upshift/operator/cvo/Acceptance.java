@@ -155,7 +155,9 @@ final class Acceptance {
         List<Precondition> results = Preconditions.check(new Preconditions.Input(SemVer.parse(current), SemVer.parse(payload.version()),
                 status.getHistory(), Conditions.CLUSTER.find(status.getConditions(), "Upgradeable"),
                 status.getAvailableUpdates() == null ? List.of() : status.getAvailableUpdates(),
-                status.getConditionalUpdates() == null ? List.of() : status.getConditionalUpdates(), cv.getSpec().getChannel()));
+                status.getConditionalUpdates() == null ? List.of() : status.getConditionalUpdates(), cv.getSpec().getChannel(),
+                cv.getSpec().getOverrides() != null && cv.getSpec().getOverrides().stream().anyMatch(o -> Boolean.TRUE.equals(o.getUnmanaged())),
+                Conditions.CLUSTER.find(status.getConditions(), "Progressing")));
         List<String> risks = new ArrayList<>(so.risks());
         List<String> blocks = new ArrayList<>();
         for (Precondition p : results) {
