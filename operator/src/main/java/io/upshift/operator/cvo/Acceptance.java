@@ -103,10 +103,11 @@ final class Acceptance {
             if (!(preconditions instanceof Step.Passed<Checked> p)) return refused(preconditions);
             checked = p.value();
         }
-        events.normal("PayloadLoaded", "Payload loaded version=\"" + payload.version() + "\" image=\"" + target.image() + "\"");
+        String arch = payload.metadata().clusterArchitecture(architecture);
+        // as upstream's event, the same words as ReleaseAccepted
+        events.normal("PayloadLoaded", "Payload loaded version=\"" + payload.version() + "\" image=\"" + target.image() + "\" architecture=\"" + arch + "\"");
         return new Step.Passed<>(new Accepted(payload, new SyncStatus.Acceptance.Accepted(payload.version(), target.image(), payload.metadata().url(),
-                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()),
-                payload.metadata().clusterArchitecture(architecture)), implicit));
+                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()), arch), implicit));
     }
 
     /** A tag is resolved to the digest it names now; the rest of the chain uses that digest. */

@@ -65,6 +65,8 @@ class UpdateServiceTest {
             h.start(ControllerHarness.options(a, dir.resolve("cache")).withDefaultUpstream(url("/default")).withArchitecture("arm64"));
             await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
             assertThat(h.condition("ReleaseAccepted").getMessage()).isEqualTo("Payload loaded version=\"4.1.0\" image=\"" + a + "\" architecture=\"arm64\"");
+            assertThat(h.client.v1().events().inNamespace("default").list().getItems()).filteredOn(e -> "PayloadLoaded".equals(e.getReason()))
+                    .extracting(io.fabric8.kubernetes.api.model.Event::getMessage).contains(h.condition("ReleaseAccepted").getMessage());
             await("updates retrieved").atMost(Duration.ofSeconds(20)).until(() -> h.condition("RetrievedUpdates") != null
                     && "True".equals(h.condition("RetrievedUpdates").getStatus()));
             assertThat(h.clusterVersion().getStatus().getAvailableUpdates()).extracting(Release::getVersion).containsExactly("4.1.1");
