@@ -92,6 +92,11 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--prometheus-url", paramLabel = "URL", description = "Prometheus to evaluate PromQL update risks against.")
     java.net.URI prometheus;
 
+    @Option(names = "--default-upstream", defaultValue = io.upshift.core.updates.UpdatesRequest.DEFAULT_UPSTREAM, paramLabel = "URL",
+            description = {"The update graph asked for a ClusterVersion without spec.upstream (default: ${DEFAULT-VALUE}, upstream's own "
+                    + "default); empty: none, RetrievedUpdates=False NoUpstream."})
+    String defaultUpstream;
+
     @Option(names = "--metrics-port", defaultValue = "0", description = "Serve /metrics on this port (0: off).")
     int metricsPort;
 
@@ -222,7 +227,7 @@ final class OperatorCommand implements Callable<Integer> {
             var log = LoggerFactory.getLogger(ClusterVersionController.class);
             ControllerOptions options = ControllerOptions.defaults(release, payloadCache).withPrometheus(prometheus)
                     .withInclusion(clusterProfile, excludeManifests == null || excludeManifests.isBlank() ? null : excludeManifests)
-                    .withJobRetrieval(jobs);
+                    .withJobRetrieval(jobs).withDefaultUpstream(defaultUpstream);
             RuleMatcher rules = prometheus == null
                     ? rule -> { throw new RuleMatcher.RuleException("no Prometheus configured (--prometheus-url)"); }
                     : new PrometheusMatcher(prometheus, clusterId(client), Duration.ofSeconds(10));

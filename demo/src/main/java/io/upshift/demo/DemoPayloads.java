@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * The demo's release payloads: the cluster-version controller's own manifests in run-level 00 (CRDs, namespace,
- * its Deployment templated with the release image, the verification ConfigMap trusting the demo key), then
+ * the admin gate and ack ConfigMaps, its Deployment templated with the release image, the verification ConfigMap
+ * trusting the demo key), then
  * {@code operators} components spread over {@code runLevels} run-levels, each a namespace, a Deployment and a
  * ClusterOperator that reports the release version once its Deployment has rolled out.
  */
@@ -73,6 +74,7 @@ public final class DemoPayloads {
                 Files.write(file, in.readAllBytes());
             }
         }
+        adminGates(m);
         Files.writeString(m.resolve("0000_00_cluster-version-operator_02_namespace.yaml"),
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: upshift\n  annotations:\n" + INCLUDE);
         Files.writeString(m.resolve("0000_00_cluster-version-operator_03_deployment.yaml"), controller(version));
@@ -90,6 +92,21 @@ public final class DemoPayloads {
                     + "\n  annotations:\n" + INCLUDE + "spec: {}\nstatus:\n  versions:\n  - name: operator\n    version: " + version + "\n");
         }
         return dir;
+    }
+
+    /**
+     * As upstream's operator ships them: the admin gates (none in the demo's releases; the controller keeps them) and
+     * the administrator's acknowledgements (created once, then the administrator's), without which the cluster would
+     * not be upgradeable (UnableToAccessAdminGatesConfigMap).
+     */
+    private static void adminGates(Path m) throws IOException {
+        Files.writeString(m.resolve("0000_00_cluster-version-operator_00_namespace-config.yaml"),
+                "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openshift-config\n  annotations:\n" + INCLUDE);
+        Files.writeString(m.resolve("0000_00_cluster-version-operator_01_adminack_configmap.yaml"),
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: admin-acks\n  namespace: openshift-config\n  annotations:\n" + INCLUDE
+                        + "    release.openshift.io/create-only: \"true\"\n");
+        Files.writeString(m.resolve("0000_00_cluster-version-operator_01_admingate_configmap.yaml"),
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: admin-gates\n  namespace: openshift-config-managed\n  annotations:\n" + INCLUDE);
     }
 
     /** The verification ConfigMap trusting {@code publicKey}, its signatures in the directory {@code store}. */

@@ -257,9 +257,10 @@ public final class DemoRun implements AutoCloseable {
 
     private void startController() {
         synchronized (controllerLock) {
-            // payloads come through Jobs on the controller's node into its host directory, as on a real cluster
+            // payloads come through Jobs on the controller's node into its host directory, as on a real cluster; the
+            // demo's cluster has no update graph (no spec.upstream, and the demo never asks the internet's)
             ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, settings.workDir().resolve("node-payloads"))
-                    .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500))
+                    .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)).withDefaultUpstream(null)
                     .withJobRetrieval(new ControllerOptions.JobRetrieval("upshift", CONTROLLER_NODE, Duration.ofSeconds(60))));
             controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER))).build()).build();
             controller = ClusterVersionController.create(controllerClient, options, new Releases(DockerCredentials.none(), false, w -> { }),
@@ -281,7 +282,7 @@ public final class DemoRun implements AutoCloseable {
                 Path kubeconfig = settings.workDir().resolve("kubeconfig");
                 Files.writeString(kubeconfig, server.kubeconfig());
                 released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), image, settings.workDir(), ++restarts,
-                        List.of("--kubeconfig", kubeconfig.toString(), "--namespace", "upshift", "--payload-retrieval", "job",
+                        List.of("--kubeconfig", kubeconfig.toString(), "--namespace", "upshift", "--default-upstream=", "--payload-retrieval", "job",
                                 "--node-name", CONTROLLER_NODE, "--payload-cache", settings.workDir().resolve("node-payloads").toString()));
             } catch (Exception e) {
                 throw new IllegalStateException("cannot start the controller of " + image + ": " + e.getMessage(), e);

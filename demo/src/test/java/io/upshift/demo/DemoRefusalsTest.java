@@ -73,10 +73,12 @@ class DemoRefusalsTest {
         try (DemoRun demo = installed()) {
             demo.requestUpdate("4.18.9", null, false);
             ClusterOperatorStatusCondition invalid = awaitCondition(demo, "Invalid", c -> "True".equals(c.getStatus()));
-            assertThat(invalid.getReason()).isEqualTo("UnknownUpdate");
-            assertThat(invalid.getMessage()).contains("4.18.9 is neither an available nor a conditional update");
+            assertThat(invalid.getReason()).isEqualTo("InvalidClusterVersion");
+            assertThat(invalid.getMessage()).isEqualTo("The cluster version is invalid: spec.desiredUpdate.version: Invalid value: \"4.18.9\": "
+                    + "when image is empty the update must be an available update");
             demo.requestUpdate("four", null, false);
-            assertThat(awaitCondition(demo, "Invalid", c -> c.getMessage() != null && c.getMessage().contains("\"four\"")).getReason()).isEqualTo("InvalidDesiredUpdate");
+            assertThat(awaitCondition(demo, "Invalid", c -> c.getMessage() != null && c.getMessage().contains("\"four\"")).getMessage())
+                    .endsWith("must be a semantic version (1.2.3[-...])");
             assertThat(demo.clusterVersion().getStatus().getDesired().getVersion()).isEqualTo(DemoRun.FROM);
         }
     }

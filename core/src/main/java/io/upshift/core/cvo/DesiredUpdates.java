@@ -1,29 +1,35 @@
 package io.upshift.core.cvo;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
-import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.fabric8.openshift.api.model.config.v1.Update;
-import io.upshift.core.version.SemVer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * What the administrator asked for: {@code spec.desiredUpdate} by version (looked up in the available and
- * conditional updates), by image, or nothing (stay on the current release, or the release the controller runs when
- * none was applied yet). Invalid requests are reported, not acted on.
+ * What the administrator asked for, as upstream resolves it (pkg/cvo/cvo.go sync, updatepayload.go
+ * findUpdateFromConfig): {@code spec.desiredUpdate} by image, or by version looked up among the available updates
+ * only (a conditional update is there when Recommended=True; any other one must be named by image); otherwise, or
+ * when nothing is asked, the current release (or the release the controller runs when none was applied yet). A
+ * request {@link ClusterVersionValidation} finds invalid is reported (Invalid=True, InvalidClusterVersion) and the
+ * current release stays the target.
  */
 public final class DesiredUpdates {
+
+    public static final String INVALID = "InvalidClusterVersion";
 
     /** A resolved target. {@code version} may be empty for an image given alone. */
     public record Target(String version, String image, boolean force, List<String> acceptRisks) {
     }
 
-    /** Either a target or why the spec cannot be acted on (the Invalid condition). */
+    /**
+     * The target (null when there is none: no release applied, none run) and, when {@code spec.desiredUpdate} is
+     * invalid, why (the Invalid condition's reason and message).
+     */
     public record Resolution(Target target, String invalidReason, String invalidMessage) {
         public boolean valid() {
-            return target != null;
+            return invalidReason == null;
         }
     }
 
@@ -32,29 +38,25 @@ public final class DesiredUpdates {
 
     public static Resolution resolve(ClusterVersion cv, String ownRelease) {
         Update d = cv.getSpec() == null ? null : cv.getSpec().getDesiredUpdate();
-        Release current = cv.getStatus() == null ? null : cv.getStatus().getDesired();
-        if (d == null || (empty(d.getVersion()) && empty(d.getImage()))) {
-            // Risks may be accepted before any update is asked for (upgrade accept, or --clear, which keeps them).
-            List<String> accept = d == null ? List.of() : acceptRisks(d);
-            if (current != null && !empty(current.getImage())) return ok(new Target(nz(current.getVersion()), current.getImage(), false, accept));
-            if (!empty(ownRelease)) return ok(new Target("", bare(ownRelease), false, accept));
-            return invalid("NoDesiredRelease", "No release is running and spec.desiredUpdate names none");
+        List<String> accept = d == null ? List.of() : acceptRisks(d);
+        Target current = current(cv, ownRelease, accept);
+        Optional<String> invalid = ClusterVersionValidation.desiredUpdate(cv);
+        if (invalid.isPresent()) return new Resolution(current, INVALID, "The cluster version is invalid: " + invalid.get());
+        if (d != null && !empty(d.getImage())) return ok(new Target(nz(d.getVersion()), bare(d.getImage()), Boolean.TRUE.equals(d.getForce()), accept));
+        if (d != null && !empty(d.getVersion())) {
+            Optional<String> image = available(cv, d.getVersion());
+            if (image.isPresent()) return ok(new Target(d.getVersion(), image.get(), Boolean.TRUE.equals(d.getForce()), accept));
         }
-        boolean force = Boolean.TRUE.equals(d.getForce());
-        List<String> accept = acceptRisks(d);
-        if (!empty(d.getVersion()) && !SemVer.isValid(d.getVersion())) {
-            return invalid("InvalidDesiredUpdate", "spec.desiredUpdate.version \"" + d.getVersion() + "\" is not a semantic version; the desired update is ignored");
-        }
-        if (!empty(d.getImage())) return ok(new Target(nz(d.getVersion()), bare(d.getImage()), force, accept));
-        if (current != null && d.getVersion().equals(current.getVersion()) && !empty(current.getImage())) {
-            return ok(new Target(d.getVersion(), current.getImage(), force, accept));
-        }
-        Optional<String> image = imageOf(cv, d.getVersion());
-        if (image.isEmpty()) {
-            return invalid("UnknownUpdate", "spec.desiredUpdate.version " + d.getVersion()
-                    + " is neither an available nor a conditional update of this cluster; set spec.desiredUpdate.image to name the release");
-        }
-        return ok(new Target(d.getVersion(), image.get(), force, accept));
+        if (current == null) return new Resolution(null, "NoDesiredRelease", "No release is running and spec.desiredUpdate names none");
+        return ok(current);
+    }
+
+    /** The release status names, else the controller's own; null when neither. */
+    private static Target current(ClusterVersion cv, String ownRelease, List<String> accept) {
+        Release desired = cv.getStatus() == null ? null : cv.getStatus().getDesired();
+        if (desired != null && !empty(desired.getImage())) return new Target(nz(desired.getVersion()), desired.getImage(), false, accept);
+        if (!empty(ownRelease)) return new Target("", bare(ownRelease), false, accept);
+        return null;
     }
 
     /**
@@ -65,11 +67,11 @@ public final class DesiredUpdates {
         return image.startsWith("docker://") ? image.substring("docker://".length()) : image;
     }
 
-    private static Optional<String> imageOf(ClusterVersion cv, String version) {
+    /** The image of the first available update of {@code version}. */
+    private static Optional<String> available(ClusterVersion cv, String version) {
         if (cv.getStatus() == null) return Optional.empty();
-        for (Release r : nonNull(cv.getStatus().getAvailableUpdates())) if (version.equals(r.getVersion())) return Optional.of(r.getImage());
-        for (ConditionalUpdate c : nonNull(cv.getStatus().getConditionalUpdates())) {
-            if (version.equals(c.getRelease().getVersion())) return Optional.of(c.getRelease().getImage());
+        for (Release r : nonNull(cv.getStatus().getAvailableUpdates())) {
+            if (version.equals(r.getVersion()) && !empty(r.getImage())) return Optional.of(r.getImage());
         }
         return Optional.empty();
     }
@@ -90,10 +92,6 @@ public final class DesiredUpdates {
 
     private static Resolution ok(Target t) {
         return new Resolution(t, null, null);
-    }
-
-    private static Resolution invalid(String reason, String message) {
-        return new Resolution(null, reason, message);
     }
 
     private static boolean empty(String s) {

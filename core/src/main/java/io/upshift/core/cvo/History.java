@@ -10,6 +10,7 @@ import java.util.Optional;
 /**
  * ClusterVersion {@code status.history}, newest first: one Partial entry per target when its update starts, Completed
  * when the whole payload is applied. Starting a target that history[0] already names is a resume, not a new entry.
+ * At most {@link #MAX} (upstream's MaxHistory) entries are kept.
  */
 public final class History {
 
@@ -53,25 +54,9 @@ public final class History {
         entry.setCompletionTime(ApiTime.of(now));
     }
 
-    /** At most {@link #MAX} entries, always keeping the newest, the oldest five and the most recent Completed one. */
+    /** At most {@link #MAX} entries, as upstream prunes them ({@link HistoryPruning}). */
     public static List<UpdateHistory> prune(List<UpdateHistory> history) {
-        List<UpdateHistory> h = new ArrayList<>(history);
-        int completed = -1;
-        for (int i = 0; i < h.size(); i++) {
-            if (COMPLETED.equals(h.get(i).getState())) {
-                completed = i;
-                break;
-            }
-        }
-        int remove = h.size() - 6;
-        while (h.size() > MAX && remove > 0) {
-            if (remove != completed) {
-                h.remove(remove);
-                if (remove < completed) completed--;
-            }
-            remove--;
-        }
-        return h;
+        return HistoryPruning.prune(history, MAX);
     }
 
     public static Optional<UpdateHistory> lastCompleted(List<UpdateHistory> history) {

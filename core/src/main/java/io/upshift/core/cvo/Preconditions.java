@@ -17,9 +17,23 @@ import java.util.List;
  */
 public final class Preconditions {
 
-    /** What the checks look at. */
+    /** Why unmanaged overrides hold every update (the Upgradeable check's and the precondition's message). */
+    static final String OVERRIDES_MESSAGE = "Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before continuing.";
+
+    /**
+     * What the checks look at: the versions, and ClusterVersion as the cluster holds it.
+     *
+     * @param overridesSet an unmanaged override in spec.overrides
+     * @param progressing  the Progressing condition, if any
+     */
     public record Input(SemVer current, SemVer target, List<UpdateHistory> history, ClusterOperatorStatusCondition upgradeable,
-                        List<Release> available, List<ConditionalUpdate> conditional, String channel) {
+                        List<Release> available, List<ConditionalUpdate> conditional, String channel, boolean overridesSet,
+                        ClusterOperatorStatusCondition progressing) {
+        /** Without overrides, not progressing. */
+        public Input(SemVer current, SemVer target, List<UpdateHistory> history, ClusterOperatorStatusCondition upgradeable,
+                     List<Release> available, List<ConditionalUpdate> conditional, String channel) {
+            this(current, target, history, upgradeable, available, conditional, channel, false, null);
+        }
     }
 
     private Preconditions() {
@@ -70,12 +84,39 @@ public final class Preconditions {
         return java.util.Optional.empty();
     }
 
+    /**
+     * As upstream's ClusterVersionUpgradeable (pkg/payload/precondition/clusterversion/upgradeable.go): while
+     * Upgradeable=False a minor or major update is refused with its reason and message; a patch update, or a lower
+     * version, only while overrides are set; a patch retarget during a minor update is a warning.
+     */
     private static java.util.Optional<Precondition> upgradeable(Input in) {
         ClusterOperatorStatusCondition u = in.upgradeable();
-        boolean minorOrMajor = in.target().major() != in.current().major() || in.target().minor() != in.current().minor();
-        if (u == null || !"False".equals(u.getStatus()) || !minorOrMajor || in.target().compareTo(in.current()) < 0) return java.util.Optional.empty();
-        return java.util.Optional.of(new Precondition(Precondition.UPGRADEABLE, u.getReason() == null ? "UpgradeableFalse" : u.getReason(),
-                "Update from " + in.current() + " to " + in.target() + " is blocked by Upgradeable=False (" + u.getReason() + "): " + u.getMessage(), true));
+        if (u == null || !"False".equals(u.getStatus())) return java.util.Optional.empty();
+        SemVer current = in.current(), target = in.target();
+        boolean patchOnly = target.major() == current.major() && target.minor() == current.minor();
+        if (target.compareTo(current) <= 0 || patchOnly) {
+            if (in.overridesSet()) return java.util.Optional.of(new Precondition(Precondition.UPGRADEABLE, "ClusterVersionOverridesSet", OVERRIDES_MESSAGE, true));
+            String from = minorUpdateFrom(in);
+            if (from != null && patchOnly) {
+                return java.util.Optional.of(new Precondition(Precondition.UPGRADEABLE, "MinorVersionClusterUpdateInProgress",
+                        "Retarget to " + target + " while a minor level update from " + from + " to " + current + " is in progress", false));
+            }
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new Precondition(Precondition.UPGRADEABLE, nz(u.getReason()), nz(u.getMessage()), true));
+    }
+
+    /** The version the cluster completed, when a minor update from it to {@code current} is in progress; else null. */
+    private static String minorUpdateFrom(Input in) {
+        String completed = AdminGates.currentVersion(in.history());
+        if (completed.isEmpty() || !SemVer.isValid(completed)) return null;
+        SemVer v = SemVer.parse(completed);
+        boolean progressing = in.progressing() != null && "True".equals(in.progressing().getStatus());
+        return progressing && v.major() == in.current().major() && v.minor() < in.current().minor() ? completed : null;
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
     }
 
     private static java.util.Optional<Precondition> recommended(Input in) {

@@ -33,6 +33,13 @@ public final class StatusConditions {
         return out;
     }
 
+    /** The conditions without those of {@code type}. */
+    public static List<ClusterOperatorStatusCondition> remove(List<ClusterOperatorStatusCondition> conditions, String type) {
+        List<ClusterOperatorStatusCondition> out = new ArrayList<>();
+        if (conditions != null) for (ClusterOperatorStatusCondition c : conditions) if (!type.equals(c.getType())) out.add(c);
+        return out;
+    }
+
     public static ClusterOperatorStatusCondition find(List<ClusterOperatorStatusCondition> conditions, String type) {
         if (conditions == null) return null;
         return conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);

@@ -1,5 +1,6 @@
 package io.upshift.core.cvo;
 
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesStatus;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
@@ -10,18 +11,20 @@ import io.upshift.core.conditions.Conditions;
 import io.upshift.core.taskgraph.Mode;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.TreeSet;
 
 /**
  * The ClusterVersion status the cluster should show, from what the controller knows at a moment: the status as the
- * cluster holds it, the resolution of {@code spec.desiredUpdate}, the sync worker's report and the aggregated
- * Upgradeable condition. A pure function: equal inputs give equal status, so a level cluster gets no write.
+ * cluster holds it, the resolution of {@code spec.desiredUpdate}, the sync worker's report and what the Upgradeable
+ * checks look at. A pure function: equal inputs give equal status, so a level cluster gets no write.
  */
 public final class VersionStatus {
 
     /** Everything status is computed from. */
     public record Input(ClusterVersion cv, DesiredUpdates.Resolution resolution, SyncStatus sync, UpdatesReport updates,
-                        Upgradeable upgradeable, Capabilities capabilities, Instant now) {
+                        Upgradeable.Facts upgradeable, Capabilities capabilities, Instant now) {
     }
 
     private VersionStatus() {
@@ -35,18 +38,19 @@ public final class VersionStatus {
         if (s.getDesired() == null) s.setDesired(new Release());
         if (s.getHistory() == null) s.setHistory(new ArrayList<>());
         updates(s, in.updates(), now);
-        capabilities(s, in.capabilities(), in.sync(), now);
+        capabilities(s, in.capabilities(), now);
         DesiredUpdates.Resolution r = in.resolution();
-        set(s, "Invalid", r.valid() ? "False" : "True", r.valid() ? "" : r.invalidReason(), r.valid() ? "" : r.invalidMessage(), now);
+        // as upstream: the condition is there only while the spec is invalid
+        if (r.valid()) s.setConditions(StatusConditions.remove(s.getConditions(), "Invalid"));
+        else set(s, "Invalid", "True", r.invalidReason(), r.invalidMessage(), now);
         SyncStatus sync = in.sync();
         if (sync.acceptance() instanceof SyncStatus.Acceptance.Refused refused) {
             set(s, "ReleaseAccepted", "False", refused.reason(), refused.message(), now);
         } else if (sync.acceptance() instanceof SyncStatus.Acceptance.Accepted accepted) {
             record(s, accepted, now);
-            progress(s, sync, accepted, now);
+            progress(s, sync, accepted, r.valid(), now);
         }
-        Upgradeable u = in.upgradeable();
-        set(s, "Upgradeable", u.status(), u.reason(), u.message(), now);
+        upgradeable(s, Upgradeable.of(in.upgradeable(), s), now);
         if (Conditions.CLUSTER.find(s.getConditions(), "Available") == null) set(s, "Available", "False", "", "", now);
         return s;
     }
@@ -73,33 +77,55 @@ public final class VersionStatus {
         s.setHistory(History.begin(s.getHistory(), a.version(), a.image(), a.verified(), a.acceptedRisks(), now));
     }
 
-    /** Available, Progressing and Failing from the passes over the accepted release. */
-    private static void progress(ClusterVersionStatus s, SyncStatus sync, SyncStatus.Acceptance.Accepted a, Instant now) {
+    /**
+     * Available, Progressing and Failing from the passes over the accepted release; while the spec is invalid,
+     * Progressing says so, as upstream's does.
+     */
+    private static void progress(ClusterVersionStatus s, SyncStatus sync, SyncStatus.Acceptance.Accepted a, boolean valid, Instant now) {
         if (sync.total() == 0) return; // no pass has reported yet
         String version = a.version();
         Failing failing = sync.failing();
         set(s, "Failing", failing.status(), failing.reason(), failing.message(), now);
+        String invalid = valid ? "" : DesiredUpdates.INVALID;
         if (sync.completed()) {
             s.setHistory(History.complete(s.getHistory(), a.image(), sync.completedAt()));
             set(s, "Available", "True", "", "Done applying " + version, now);
-            set(s, "Progressing", "False", "", "Cluster version is " + version, now);
+            set(s, "Progressing", "False", invalid, valid ? "Cluster version is " + version : "Stopped at " + version + ": the cluster version is invalid", now);
         } else if (sync.mode() != Mode.RECONCILING) {
             boolean failed = "True".equals(failing.status());
             String message = failed ? "Unable to apply " + version + ": " + failing.message()
+                    : !valid ? "Reconciling " + version + ": the cluster version is invalid"
                     : new Progress(version, sync.done(), sync.total(), sync.waitingOn(), sync.resuming()).message();
-            set(s, "Progressing", "True", failed ? failing.reason() : "", message, now);
+            set(s, "Progressing", "True", failed ? failing.reason() : invalid, message, now);
         }
     }
 
-    private static void capabilities(ClusterVersionStatus s, Capabilities caps, SyncStatus sync, Instant now) {
+    /**
+     * The Upgradeable conditions, from the status computed so far (an update in progress, the current version): those
+     * the checks give, by type, and none of an earlier check that now passes.
+     */
+    private static void upgradeable(ClusterVersionStatus s, Upgradeable u, Instant now) {
+        List<UpgradeableCheck> conditions = new ArrayList<>(u.conditions());
+        conditions.sort(Comparator.comparing(UpgradeableCheck::type));
+        List<String> types = conditions.stream().map(UpgradeableCheck::type).toList();
+        for (ClusterOperatorStatusCondition c : List.copyOf(s.getConditions() == null ? List.of() : s.getConditions())) {
+            if (c.getType() != null && c.getType().startsWith(Upgradeable.TYPE) && !types.contains(c.getType())) {
+                s.setConditions(StatusConditions.remove(s.getConditions(), c.getType()));
+            }
+        }
+        for (UpgradeableCheck c : conditions) set(s, c.type(), c.status(), c.reason(), c.message(), now);
+    }
+
+    /** status.capabilities, and ImplicitlyEnabledCapabilities from them: what is enabled that the spec does not ask for. */
+    private static void capabilities(ClusterVersionStatus s, Capabilities caps, Instant now) {
         ClusterVersionCapabilitiesStatus c = new ClusterVersionCapabilitiesStatus();
         c.setEnabledCapabilities(new ArrayList<>(new TreeSet<>(caps.enabled())));
         c.setKnownCapabilities(new ArrayList<>(new TreeSet<>(caps.known())));
         s.setCapabilities(c);
-        boolean none = sync.implicitlyEnabled().isEmpty();
+        boolean none = caps.implicitlyEnabled().isEmpty();
         set(s, "ImplicitlyEnabledCapabilities", none ? "False" : "True", none ? "AsExpected" : "CapabilitiesImplicitlyEnabled",
                 none ? "Capabilities match configured spec"
-                        : "The following capabilities could not be disabled: " + String.join(", ", new TreeSet<>(sync.implicitlyEnabled())), now);
+                        : "The following capabilities could not be disabled: " + String.join(", ", new TreeSet<>(caps.implicitlyEnabled())), now);
     }
 
     private static void set(ClusterVersionStatus s, String type, String status, String reason, String message, Instant now) {

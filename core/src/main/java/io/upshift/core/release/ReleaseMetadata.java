@@ -52,6 +52,15 @@ public record ReleaseMetadata(String version, List<String> previous, List<String
     }
 
     /**
+     * The release's architecture as ClusterVersion reports it (ReleaseAccepted, status.desired), as upstream's
+     * payload loading decides it: {@code Multi} for a multi-architecture release, else the architecture the
+     * controller runs on ({@code runtime}, GOARCH names; upstream's {@code runtime.GOARCH}).
+     */
+    public String clusterArchitecture(String runtime) {
+        return "multi".equals(architecture()) ? "Multi" : runtime;
+    }
+
+    /**
      * Parses the document; {@code source} names it in errors (e.g. {@code release-manifests/release-metadata}).
      *
      * @throws ReleaseException RELEASE_METADATA_WRONG_KIND for another kind, RELEASE_METADATA_INVALID otherwise

@@ -12,6 +12,9 @@ import java.util.regex.Pattern;
  */
 public record UpdatesRequest(String upstream, String channel, String arch, String clusterId, String version) {
 
+    /** The update service upstream's operator asks when {@code spec.upstream} is unset (pkg/cvo/availableupdates.go). */
+    public static final String DEFAULT_UPSTREAM = "https://api.openshift.com/api/upgrades_info/v1/graph";
+
     private static final Pattern UUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     /**
@@ -20,6 +23,15 @@ public record UpdatesRequest(String upstream, String channel, String arch, Strin
      */
     public static String architecture(String desiredArchitecture, String runtime) {
         return "Multi".equalsIgnoreCase(desiredArchitecture) ? "multi" : runtime;
+    }
+
+    /**
+     * The update service to ask: {@code spec.upstream}, else the controller's default ({@link #DEFAULT_UPSTREAM} unless
+     * configured otherwise; empty when it has none).
+     */
+    public static String upstream(String specUpstream, String defaultUpstream) {
+        if (specUpstream != null && !specUpstream.isEmpty()) return specUpstream;
+        return defaultUpstream == null ? "" : defaultUpstream;
     }
 
     /** A RetrievedUpdates=False condition: reason and message. */

@@ -42,7 +42,7 @@ class ClusterVersionRulesTest {
         for (int i = 0; i < 150; i++) many = History.begin(many, "1.1." + i, "img-" + i, true, "", T0.plusSeconds(1000 + i));
         assertThat(many).hasSize(History.MAX);
         assertThat(many.get(0).getVersion()).isEqualTo("1.1.149");
-        assertThat(many.get(many.size() - 1).getVersion()).isEqualTo("1.0.0"); // the oldest five stay
+        assertThat(many.get(many.size() - 1).getVersion()).isEqualTo("1.0.0"); // the initial install stays
         assertThat(many).extracting(UpdateHistory::getState).contains("Completed"); // the most recent Completed stays
     }
 
@@ -150,7 +150,8 @@ class ClusterVersionRulesTest {
                 .addNewAvailableUpdate().withVersion("4.18.2").withImage("img-4.18.2").endAvailableUpdate().endStatus().build();
         assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-4.18.2");
         cv.getSpec().getDesiredUpdate().setVersion("4.18.9");
-        assertThat(DesiredUpdates.resolve(cv, null).invalidReason()).isEqualTo("UnknownUpdate");
+        assertThat(DesiredUpdates.resolve(cv, null).invalidReason()).isEqualTo("InvalidClusterVersion");
+        assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-4.18.1"); // the current release stays
         cv.getSpec().getDesiredUpdate().setImage("img-explicit");
         assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-explicit");
         cv.getSpec().setDesiredUpdate(null);

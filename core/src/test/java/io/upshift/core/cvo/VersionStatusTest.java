@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 class VersionStatusTest {
     static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
     static final String A = "example.com/r@sha256:aa", B = "example.com/r@sha256:bb";
+    static final Upgradeable.Facts UPGRADEABLE = Upgradeable.Facts.none();
 
     static ClusterVersion cv(ClusterVersionStatus status) {
         return new ClusterVersionBuilder().withNewMetadata().withName("version").withGeneration(3L).endMetadata()
@@ -27,7 +28,7 @@ class VersionStatusTest {
     static ClusterVersionStatus next(ClusterVersionStatus current, SyncStatus sync, Instant now) {
         DesiredUpdates.Resolution resolution = new DesiredUpdates.Resolution(new DesiredUpdates.Target("4.1.1", B, false, List.of()), null, null);
         return VersionStatus.next(new VersionStatus.Input(cv(current), resolution, sync, UpdatesReport.unchanged(now),
-                new Upgradeable("True", "AsExpected", ""), new Capabilities(Set.of("Console"), Set.of("Console")), now));
+                UPGRADEABLE, new Capabilities(Set.of("Console"), Set.of("Console")), now));
     }
 
     static String condition(ClusterVersionStatus s, String type) {
@@ -89,6 +90,22 @@ class VersionStatusTest {
         ClusterVersionStatus s = next(installed, refused, T0);
         assertThat(condition(s, "ReleaseAccepted")).isEqualTo("False VerifyPayloadVersion release image version 4.1.2 does not match");
         assertThat(s.getHistory()).hasSize(1);
+    }
+
+    @Test
+    void implicitlyEnabledCapabilitiesFollowFromSpecAndStatusAlone() {
+        // Insights enabled earlier (by an update, or a spec that since dropped it): a controller that never saw why
+        // still reports it
+        Capabilities caps = CapabilitySets.enabled("None", List.of("Console"), List.of("Console", "Insights"), Set.of());
+        assertThat(caps.implicitlyEnabled()).containsExactly("Insights");
+        ClusterVersionStatus s = VersionStatus.next(new VersionStatus.Input(cv(new ClusterVersionStatus()),
+                new DesiredUpdates.Resolution(new DesiredUpdates.Target("4.1.1", B, false, List.of()), null, null), SyncStatus.IDLE,
+                UpdatesReport.unchanged(T0), UPGRADEABLE, caps, T0));
+        assertThat(condition(s, "ImplicitlyEnabledCapabilities"))
+                .isEqualTo("True CapabilitiesImplicitlyEnabled The following capabilities could not be disabled: Insights");
+        assertThat(s.getCapabilities().getEnabledCapabilities()).containsExactly("Console", "Insights");
+        Capabilities asked = CapabilitySets.enabled("None", List.of("Console", "Insights"), List.of("Console", "Insights"), Set.of());
+        assertThat(asked.implicitlyEnabled()).isEmpty();
     }
 
     static UpdateHistory entry(String version, String image, String state) {

@@ -58,10 +58,13 @@ final class Acceptance {
 
     private final PayloadSource payloads;
     private final Events events;
+    private final String architecture;
 
-    Acceptance(PayloadSource payloads, Events events) {
+    /** @param architecture the controller's own (GOARCH names): the architecture of any release but a multi-architecture one */
+    Acceptance(PayloadSource payloads, Events events, String architecture) {
         this.payloads = payloads;
         this.events = events;
+        this.architecture = architecture;
     }
 
     /**
@@ -100,10 +103,11 @@ final class Acceptance {
             if (!(preconditions instanceof Step.Passed<Checked> p)) return refused(preconditions);
             checked = p.value();
         }
-        events.normal("PayloadLoaded", "Payload loaded version=\"" + payload.version() + "\" image=\"" + target.image() + "\"");
-        String architecture = "multi".equalsIgnoreCase(payload.metadata().architecture()) ? "Multi" : payloads.architecture();
+        String arch = payload.metadata().clusterArchitecture(architecture);
+        // as upstream's event, the same words as ReleaseAccepted
+        events.normal("PayloadLoaded", "Payload loaded version=\"" + payload.version() + "\" image=\"" + target.image() + "\" architecture=\"" + arch + "\"");
         return new Step.Passed<>(new Accepted(payload, new SyncStatus.Acceptance.Accepted(payload.version(), target.image(), payload.metadata().url(),
-                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()), architecture), implicit));
+                List.copyOf(payload.metadata().channels()), checked.verified(), String.join("\n", checked.risks()), arch), implicit));
     }
 
     /** A tag is resolved to the digest it names now; the rest of the chain uses that digest. */
@@ -152,7 +156,9 @@ final class Acceptance {
         List<Precondition> results = Preconditions.check(new Preconditions.Input(SemVer.parse(current), SemVer.parse(payload.version()),
                 status.getHistory(), Conditions.CLUSTER.find(status.getConditions(), "Upgradeable"),
                 status.getAvailableUpdates() == null ? List.of() : status.getAvailableUpdates(),
-                status.getConditionalUpdates() == null ? List.of() : status.getConditionalUpdates(), cv.getSpec().getChannel()));
+                status.getConditionalUpdates() == null ? List.of() : status.getConditionalUpdates(), cv.getSpec().getChannel(),
+                cv.getSpec().getOverrides() != null && cv.getSpec().getOverrides().stream().anyMatch(o -> Boolean.TRUE.equals(o.getUnmanaged())),
+                Conditions.CLUSTER.find(status.getConditions(), "Progressing")));
         List<String> risks = new ArrayList<>(so.risks());
         List<String> blocks = new ArrayList<>();
         for (Precondition p : results) {

@@ -33,7 +33,8 @@ import java.util.Set;
 
 /**
  * Keeps {@code availableUpdates}, {@code conditionalUpdates} (with Applies and Recommended conditions) and the
- * RetrievedUpdates condition current, from the update graph named by {@code spec.upstream} and {@code spec.channel}.
+ * RetrievedUpdates condition current, from the update graph named by {@code spec.upstream} (else the controller's
+ * default, upstream's https://api.openshift.com/api/upgrades_info/v1/graph) and {@code spec.channel}.
  */
 final class AvailableUpdatesSync {
 
@@ -41,14 +42,22 @@ final class AvailableUpdatesSync {
     private final RuleMatcher matcher;
     private final MatchCache cache = MatchCache.standard();
     private final Clock clock;
+    private final String architecture;
+    private final String defaultUpstream;
     private volatile AvailableUpdates state;
     /** The Applies condition of each risk of the conditional updates last shown, by name. */
     private volatile Map<String, RiskCondition> risks = Map.of();
 
-    AvailableUpdatesSync(UpdateClient client, RuleMatcher matcher, Clock clock) {
+    /**
+     * @param architecture    the controller's own (GOARCH names), asked for unless the cluster runs a multi-architecture release
+     * @param defaultUpstream the update graph asked when {@code spec.upstream} is unset; empty or null: none
+     */
+    AvailableUpdatesSync(UpdateClient client, RuleMatcher matcher, Clock clock, String architecture, String defaultUpstream) {
         this.client = client;
         this.matcher = matcher;
         this.clock = clock;
+        this.architecture = architecture;
+        this.defaultUpstream = defaultUpstream;
     }
 
     /** Refreshes when due; returns what status should show of it. {@code desired} names the risks the administrator accepts. */
@@ -56,9 +65,8 @@ final class AvailableUpdatesSync {
         Instant now = clock.instant();
         ClusterVersionStatus status = cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
         String version = status.getDesired() == null ? "" : status.getDesired().getVersion();
-        String arch = UpdatesRequest.architecture(status.getDesired() == null ? null : status.getDesired().getArchitecture(),
-                io.upshift.release.image.Architectures.current());
-        UpdatesRequest request = new UpdatesRequest(cv.getSpec().getUpstream(), cv.getSpec().getChannel(), arch,
+        String arch = UpdatesRequest.architecture(status.getDesired() == null ? null : status.getDesired().getArchitecture(), architecture);
+        UpdatesRequest request = new UpdatesRequest(UpdatesRequest.upstream(cv.getSpec().getUpstream(), defaultUpstream), cv.getSpec().getChannel(), arch,
                 cv.getSpec().getClusterID(), version == null ? "" : version);
         if (state == null) state = AvailableUpdates.seed(request, null, now); // status keeps its lists until the first answer
         AvailableUpdates before = state;
@@ -76,7 +84,7 @@ final class AvailableUpdatesSync {
         RetrievedUpdates u = current.get();
         List<Release> available = new ArrayList<>();
         for (Target t : u.available()) available.add(release(t));
-        Set<String> accept = new HashSet<>(desired.valid() ? desired.target().acceptRisks() : List.of());
+        Set<String> accept = new HashSet<>(desired.target() != null ? desired.target().acceptRisks() : List.of());
         Map<String, RiskCondition> applies = new HashMap<>();
         List<ConditionalUpdate> conditional = new ArrayList<>();
         for (ConditionalTarget c : u.conditional()) {

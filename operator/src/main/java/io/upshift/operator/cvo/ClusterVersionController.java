@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster-version controller: takes ClusterVersion {@code version} from the release it runs to the one
  * {@code spec.desiredUpdate} asks for. Driven by informers (the ClusterVersion, ClusterOperators, the ClusterVersion
- * CRD) through a rate-limited work queue, each sync reads only caches: it resolves the desired update, hands the
+ * CRD, the admin gate and ack ConfigMaps) through a rate-limited work queue, each sync reads only caches: it resolves the desired update, hands the
  * resulting work to the {@link SyncWorker} (which accepts the target and applies its payload), and has the
  * {@link StatusRecorder} write the status that follows from the worker's report, when it differs from the cluster's.
  * Crash-only: what it keeps in memory is a cache of the cluster it can lose at any moment.
@@ -56,6 +56,7 @@ public final class ClusterVersionController implements AutoCloseable {
     private final ClusterCaches caches;
     private final LiveCache liveCache;
     private final ManifestApplier applier;
+    private final Deletions deletions;
     private final StatusRecorder recorder;
     private final SyncWorker worker;
     private final ExecutorService pool;
@@ -78,7 +79,8 @@ public final class ClusterVersionController implements AutoCloseable {
         PayloadJobs jobs = j == null ? null : new PayloadJobs(client, j.namespace(), j.node(), options.payloadCache(), j.timeout(),
                 options.ownRelease() == null ? null : new PayloadJobs.OwnPayload(io.upshift.core.cvo.DesiredUpdates.bare(options.ownRelease()), Path.of("/")));
         PayloadSource payloads = new RegistryPayloads(releases, options.payloadCache(), client, stores, jobs);
-        return new ClusterVersionController(client, options, payloads, new AvailableUpdatesSync(updateClient, rules, clock), clock);
+        return new ClusterVersionController(client, options, payloads, new AvailableUpdatesSync(updateClient, rules, clock,
+                options.architecture(), options.defaultUpstream()), clock);
     }
 
     ClusterVersionController(KubernetesClient client, ControllerOptions options, PayloadSource payloads, AvailableUpdatesSync updates, Clock clock) {
@@ -90,11 +92,14 @@ public final class ClusterVersionController implements AutoCloseable {
             changes.signal(ClusterCaches.KEY);
             queue.add(KEY);
         }, () -> {
-            // ClusterOperators change by the hundred during an update; Upgradeable follows within a second
+            // ClusterOperators change by the hundred during an update; Upgradeable follows within a second (as it
+            // does a change of the admin gates or acks)
             if (operatorsPending.compareAndSet(false, true)) queue.addAfter(KEY, Duration.ofSeconds(1));
         });
-        this.liveCache = new LiveCache(client, changes);
-        this.applier = new ManifestApplier(client, liveCache, liveCache::clusterProxy);
+        // a deletion completing changes Upgradeable
+        this.deletions = new Deletions(() -> queue.add(KEY));
+        this.liveCache = new LiveCache(client, changes, deletions::gone);
+        this.applier = new ManifestApplier(client, liveCache, liveCache::clusterProxy, deletions);
         Events events = new Events(client, clock, "config.openshift.io/v1", "ClusterVersion", ClusterCaches.NAME, "upshift-cluster-version");
         this.recorder = new StatusRecorder(client, clock, options.progressInterval(), events);
         this.pool = Executors.newFixedThreadPool(Math.max(options.updatingWorkers(), options.reconcilingWorkers()), r -> {
@@ -102,7 +107,7 @@ public final class ClusterVersionController implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.worker = new SyncWorker(new Acceptance(payloads, events), new GraphPass(applier, liveCache, changes, pool, options, clock),
+        this.worker = new SyncWorker(new Acceptance(payloads, events, options.architecture()), new GraphPass(applier, liveCache, changes, pool, options, clock),
                 caches, changes, options, clock, (s, progressOnly) -> {
                     // a task done moves only the count, which status shows at most once per progress interval
                     if (!progressOnly) queue.add(KEY);
@@ -159,11 +164,12 @@ public final class ClusterVersionController implements AutoCloseable {
         DesiredUpdates.Resolution resolution = DesiredUpdates.resolve(cv, options.ownRelease());
         SyncStatus sync = worker.status();
         Capabilities capabilities = enabledCapabilities(cv, sync.implicitlyEnabled());
-        if (resolution.valid()) worker.update(new SyncWorker.Work(resolution.target(), overrides(cv), capabilities, loadRules()));
+        if (resolution.target() != null) worker.update(new SyncWorker.Work(resolution.target(), overrides(cv), capabilities, loadRules()));
         UpdatesReport graph = updates.sync(cv, resolution);
         scheduleRefresh(graph.nextRefresh(), now);
-        ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph,
-                Upgradeable.of(caches.operators(), cv.getSpec().getOverrides()), capabilities, now));
+        Upgradeable.Facts upgradeable = new Upgradeable.Facts(caches.operators(), cv.getSpec().getOverrides(), caches.adminGates(),
+                deletions.inProgress());
+        ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph, upgradeable, capabilities, now));
         Duration held = recorder.record(cv, next, caches.clusterVersionCrd());
         if (!held.isZero()) queue.addAfter(KEY, held);
     }

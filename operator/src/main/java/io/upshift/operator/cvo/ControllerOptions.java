@@ -2,6 +2,8 @@ package io.upshift.operator.cvo;
 
 import io.upshift.core.cvo.Failing;
 import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.updates.UpdatesRequest;
+import io.upshift.release.image.Architectures;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,11 +26,15 @@ import java.time.Duration;
  * @param excludeIdentifier  manifests annotated {@code exclude.release.openshift.io/<id>: "true"} are left out
  *                           (upstream's {@code EXCLUDE_MANIFESTS}); null: none
  * @param jobRetrieval       how payloads are retrieved through a Job running the release image; null: pulled in-process
+ * @param architecture       the controller's own architecture (GOARCH names), upstream's {@code runtime.GOARCH}: what the
+ *                           update graph is asked for and ReleaseAccepted names, unless the release is multi-architecture
+ * @param defaultUpstream    the update graph asked when {@code spec.upstream} is unset (upstream's built-in
+ *                           {@link UpdatesRequest#DEFAULT_UPSTREAM}); null or empty: none (RetrievedUpdates=False NoUpstream)
  */
 public record ControllerOptions(String ownRelease, Path payloadCache, int updatingWorkers, int reconcilingWorkers,
                                 Duration taskWait, Duration reconcileInterval, Duration progressInterval,
                                 Failing.Thresholds thresholds, URI prometheus, String profile, String excludeIdentifier,
-                                JobRetrieval jobRetrieval) {
+                                JobRetrieval jobRetrieval, String architecture, String defaultUpstream) {
 
     /**
      * Payloads retrieved by a Job on the controller's node ({@link PayloadJobs}) into {@code payloadCache}, a host
@@ -42,33 +48,46 @@ public record ControllerOptions(String ownRelease, Path payloadCache, int updati
 
     public static ControllerOptions defaults(String ownRelease, Path payloadCache) {
         return new ControllerOptions(ownRelease, payloadCache, 16, 2, Duration.ofSeconds(30), Duration.ofMinutes(2),
-                Duration.ofSeconds(1), Failing.Thresholds.standard(), null, InclusionRules.DEFAULT_PROFILE, null, null);
+                Duration.ofSeconds(1), Failing.Thresholds.standard(), null, InclusionRules.DEFAULT_PROFILE, null, null, Architectures.current(),
+                UpdatesRequest.DEFAULT_UPSTREAM);
     }
 
     public ControllerOptions withTiming(Duration wait, Duration reconcile, Duration progress) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, wait, reconcile, progress, thresholds, prometheus,
-                profile, excludeIdentifier, jobRetrieval);
+                profile, excludeIdentifier, jobRetrieval, architecture, defaultUpstream);
     }
 
     public ControllerOptions withPrometheus(URI uri) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
-                thresholds, uri, profile, excludeIdentifier, jobRetrieval);
+                thresholds, uri, profile, excludeIdentifier, jobRetrieval, architecture, defaultUpstream);
     }
 
     public ControllerOptions withThresholds(Failing.Thresholds t) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
-                t, prometheus, profile, excludeIdentifier, jobRetrieval);
+                t, prometheus, profile, excludeIdentifier, jobRetrieval, architecture, defaultUpstream);
     }
 
     /** Payloads retrieved through Jobs. */
     public ControllerOptions withJobRetrieval(JobRetrieval jobs) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
-                thresholds, prometheus, profile, excludeIdentifier, jobs);
+                thresholds, prometheus, profile, excludeIdentifier, jobs, architecture, defaultUpstream);
     }
 
     /** Another cluster profile and exclude id. */
     public ControllerOptions withInclusion(String clusterProfile, String exclude) {
         return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
-                thresholds, prometheus, clusterProfile, exclude, jobRetrieval);
+                thresholds, prometheus, clusterProfile, exclude, jobRetrieval, architecture, defaultUpstream);
+    }
+
+    /** A controller on another architecture (GOARCH names). */
+    public ControllerOptions withArchitecture(String arch) {
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
+                thresholds, prometheus, profile, excludeIdentifier, jobRetrieval, arch, defaultUpstream);
+    }
+
+    /** Another update graph for clusters without {@code spec.upstream}; null or empty: none. */
+    public ControllerOptions withDefaultUpstream(String upstream) {
+        return new ControllerOptions(ownRelease, payloadCache, updatingWorkers, reconcilingWorkers, taskWait, reconcileInterval, progressInterval,
+                thresholds, prometheus, profile, excludeIdentifier, jobRetrieval, architecture, upstream);
     }
 }

@@ -29,6 +29,11 @@ final class LiveCache implements ObjectReader, AutoCloseable {
     private final ResourceEventHandler<GenericKubernetesResource> signal;
 
     LiveCache(KubernetesClient client, Changes changes) {
+        this(client, changes, key -> { });
+    }
+
+    /** @param deleted told the key of every object its informers see deleted */
+    LiveCache(KubernetesClient client, Changes changes, java.util.function.Consumer<String> deleted) {
         this.client = client;
         this.changes = changes;
         this.signal = new ResourceEventHandler<>() {
@@ -45,6 +50,7 @@ final class LiveCache implements ObjectReader, AutoCloseable {
             @Override
             public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
                 changes.signal(key(obj));
+                deleted.accept(key(obj));
             }
         };
     }

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * reported once), and writes only when that changed something,
  * as an update conditional on the resourceVersion the merge started from (a 409 means someone wrote meanwhile: the
  * caller reads again and recomputes). Create-only objects are never updated; objects marked for deletion are deleted
- * when updating. Status is never written here.
+ * when updating, once, and tracked until they are gone ({@link Deletions}). Status is never written here.
  * <p>
  * Where the API server stores a manifest differently from how it is written (it drops a field it does not know, as
  * a v1.24 server drops {@code x-kubernetes-validations}), merging again after the write would write again, forever.
@@ -58,6 +58,7 @@ final class ManifestApplier {
     private final KubernetesClient client;
     private final ObjectReader cache;
     private final Supplier<ClusterProxy> proxy;
+    private final Deletions deletions;
     /** Immutable fields already reported, per object and paths: said once, not at every pass. */
     private final Set<String> heldReported = ConcurrentHashMap.newKeySet();
     /** Per object (uid), the mark of its last normalised write and the resourceVersion it left: until it changes, the object is level. */
@@ -66,9 +67,15 @@ final class ManifestApplier {
 
     /** @param proxy the cluster's egress proxy, read only for manifests that ask for it */
     ManifestApplier(KubernetesClient client, ObjectReader cache, Supplier<ClusterProxy> proxy) {
+        this(client, cache, proxy, new Deletions(() -> { }));
+    }
+
+    /** @param deletions where the deletions it requests are tracked until their objects are gone */
+    ManifestApplier(KubernetesClient client, ObjectReader cache, Supplier<ClusterProxy> proxy, Deletions deletions) {
         this.client = client;
         this.cache = cache;
         this.proxy = proxy;
+        this.deletions = deletions;
     }
 
     /**
@@ -112,10 +119,16 @@ final class ManifestApplier {
     Applied apply(Manifest m, Mode mode) {
         GenericKubernetesResource live = cache.get(m);
         if (m.markedForDeletion()) {
-            if (live == null) return Applied.without(Outcome.ABSENT);
-            if (mode != Mode.UPDATING) return Applied.without(Outcome.UNCHANGED);
+            if (live == null) {
+                deletions.gone(LiveCache.key(m));
+                return Applied.without(Outcome.ABSENT);
+            }
+            // as upstream: requested once, when updating; then waited for (the object may have finalizers)
+            if (mode != Mode.UPDATING || deletions.isRequested(m)) return Applied.without(Outcome.UNCHANGED);
             LiveObjects.of(client, m).delete();
             writes.incrementAndGet();
+            deletions.requested(m);
+            LOG.info("{}: deletion requested, as the payload marks it", Readiness.describe(m));
             return Applied.without(Outcome.DELETED);
         }
         ObjectNode required = required(m);

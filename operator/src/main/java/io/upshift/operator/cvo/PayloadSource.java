@@ -10,11 +10,6 @@ import java.util.List;
 /** Where the controller gets release payloads from, and how it verifies them (a seam: tests give payloads directly). */
 interface PayloadSource {
 
-    /** The cluster's architecture (amd64, arm64, ...): the image picked from a manifest list. */
-    default String architecture() {
-        return "amd64";
-    }
-
     /** The pullspec pinned by digest; a tag is resolved first. */
     String pin(String pullspec) throws ReleaseException;
 

@@ -51,11 +51,6 @@ final class RegistryPayloads implements PayloadSource {
     }
 
     @Override
-    public String architecture() {
-        return releases.access().architecture();
-    }
-
-    @Override
     public String pin(String pullspec) throws ReleaseException {
         ImageRef ref = ImageRef.parse(pullspec);
         if (ref.digest() != null) return pullspec;

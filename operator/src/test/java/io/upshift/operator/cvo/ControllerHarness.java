@@ -83,9 +83,13 @@ final class ControllerHarness implements AutoCloseable {
         });
     }
 
-    /** Options for tests: short waits, a reconcile pass every 1-2 s, progress written at most every 100 ms. */
+    /**
+     * Options for tests: short waits, a reconcile pass every 1-2 s, progress written at most every 100 ms, and no
+     * default update graph (tests never reach the internet).
+     */
     static ControllerOptions options(String ownRelease, Path cache) {
-        return ControllerOptions.defaults(ownRelease, cache).withTiming(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMillis(100));
+        return ControllerOptions.defaults(ownRelease, cache).withTiming(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMillis(100))
+                .withDefaultUpstream(null);
     }
 
     ClusterVersionController start(ControllerOptions options) {
@@ -110,7 +114,8 @@ final class ControllerHarness implements AutoCloseable {
             throw new RuleMatcher.RuleException("no Prometheus here");
         };
         controller = new ClusterVersionController(controllerClient, options, payloads,
-                new AvailableUpdatesSync(new UpdateClient(Duration.ofSeconds(1), new SplittableRandom(1)), noPrometheus, Clock.systemUTC()),
+                new AvailableUpdatesSync(new UpdateClient(Duration.ofSeconds(1), new SplittableRandom(1)), noPrometheus, Clock.systemUTC(),
+                        options.architecture(), options.defaultUpstream()),
                 Clock.systemUTC());
         controller.start();
         return controller;

@@ -149,7 +149,8 @@ class NodePoolRolloutTest {
                     .isEqualTo("Pool is paused; will not update to MachineConfig " + h.pool("worker").getSpec().getConfiguration().getName());
 
             // What the cluster-version controller concludes from it.
-            Upgradeable upgradeable = Upgradeable.of(h.client.resources(ClusterOperator.class).list().getItems(), List.of());
+            Upgradeable upgradeable = Upgradeable.of(new Upgradeable.Facts(h.client.resources(ClusterOperator.class).list().getItems(), List.of(),
+                    io.upshift.core.cvo.AdminGates.ConfigMaps.NONE, List.of()), new io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus());
             ClusterOperatorStatusCondition condition = new ClusterOperatorStatusCondition(null, upgradeable.message(), upgradeable.reason(),
                     upgradeable.status(), "Upgradeable");
             List<Precondition> minor = Preconditions.check(input("4.19.0", "4.20.0", condition));
