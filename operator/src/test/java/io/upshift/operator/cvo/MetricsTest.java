@@ -143,6 +143,15 @@ class MetricsTest {
                 "cluster_installer{invoker=\"<missing>\",type=\"openshift-install\",version=\"v4.18.0\"} 1.0");
     }
 
+    /** With spec.upstream unset the controller asks the default update service, labelled as upstream labels it. */
+    @Test
+    void theDefaultUpdateServiceIsLabelledDefault() {
+        ClusterVersion cv = new ClusterVersionBuilder(CV).editSpec().withUpstream(null).endSpec().build();
+        try (ClusterMetrics metrics = new ClusterMetrics(new Fixed(cv, List.of(ETCD), Map.of(), null, Map.of()), () -> FACTS, () -> { })) {
+            assertThat(metrics.scrape()).contains("cluster_version_available_updates{channel=\"stable-4.18\",upstream=\"<default>\"} 1.0\n");
+        }
+    }
+
     /** From informers: transitions are counted as they happen, and an operator deleted takes its rows with it. */
     @Test
     void followsTheCluster() {
