@@ -75,12 +75,22 @@ class DemoUpdateTest {
             demo.server().dispatcher().faults(faults);
             assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(90), () -> { })).isTrue();
             demo.requestUpdate();
-            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(120), () -> { })).isTrue();
+            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(120), () -> { })).as(() -> conditions(demo)).isTrue();
             assertUpdatedOnce(demo);
             // the controller reads from caches: its requests are its writes and the reads its caches cannot serve
             assertThat(faults.failed.get()).as("%d of %d requests failed", faults.failed.get(), faults.requests.get()).isGreaterThanOrEqualTo(3);
             assertThat((double) faults.failed.get() / faults.requests.get()).isBetween(0.01, 0.15);
         }
+    }
+
+    /** The ClusterVersion's conditions, one a line, for a failure's message. */
+    static String conditions(DemoRun demo) {
+        ClusterVersion cv = demo.clusterVersion();
+        if (cv == null || cv.getStatus() == null) return "no ClusterVersion status";
+        StringBuilder out = new StringBuilder();
+        cv.getStatus().getConditions().forEach(c -> out.append(c.getType()).append('=').append(c.getStatus()).append(' ')
+                .append(c.getReason()).append(": ").append(c.getMessage()).append('\n'));
+        return out.toString();
     }
 
     static void assertUpdatedOnce(DemoRun demo) {
