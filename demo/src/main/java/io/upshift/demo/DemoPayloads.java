@@ -1,5 +1,6 @@
 package io.upshift.demo;
 
+import io.upshift.core.pools.RequiredPools;
 import io.upshift.testkit.SimulatedCluster;
 import java.io.IOException;
 import java.io.InputStream;
@@ -120,9 +121,10 @@ public final class DemoPayloads {
 
     /**
      * What the machine-config component brings besides its operator: the pool CRDs, a MachineConfig per role with
-     * this release's OS image and a file naming the release, and the master and worker pools. All of it comes before
-     * the operator's Deployment: a release's pool controller never starts before that release's configs are in place
-     * (it would take the previous release's for its own). The pools are create-only: once there, they are the
+     * this release's OS image and a file naming the release, and the master and worker pools (master labelled
+     * required-for-upgrade, as upstream's). All of it comes before the operator's Deployment: a release's pool
+     * controller never starts before that release's configs are in place (it would take the previous release's for its
+     * own). The pools are create-only: once there, they are the
      * administrator's (paused, maxUnavailable), as in OpenShift.
      */
     private static void machineConfig(Path r, String prefix, String version) throws IOException {
@@ -138,7 +140,10 @@ public final class DemoPayloads {
                     + "    storage:\n      files:\n      - path: /etc/upshift-demo/release\n        mode: 420\n"
                     + "        contents:\n          source: 'data:," + version + "'\n");
             Files.writeString(r.resolve(prefix + "00_pool-" + role + ".yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\n"
-                    + "metadata:\n  name: " + role + "\n  annotations:\n" + INCLUDE + "    release.openshift.io/create-only: \"true\"\n"
+                    + "metadata:\n  name: " + role + "\n"
+                    // as upstream's master pool: the machine-config operator reports a release only once this pool runs it
+                    + (role.equals("master") ? "  labels:\n    " + RequiredPools.LABEL + ": \"\"\n" : "")
+                    + "  annotations:\n" + INCLUDE + "    release.openshift.io/create-only: \"true\"\n"
                     + "spec:\n  maxUnavailable: " + (role.equals("master") ? 1 : 2) + "\n"
                     + "  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: " + role + "\n"
                     + "  nodeSelector:\n    matchLabels:\n      node-role.kubernetes.io/" + role + ": \"\"\n");

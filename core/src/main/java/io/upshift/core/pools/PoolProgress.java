@@ -49,25 +49,35 @@ public record PoolProgress(String pool, String target, List<PoolNode> nodes, boo
         return renderError != null || specError != null || !degraded().isEmpty();
     }
 
+    /** The Degraded condition's message: every cause (render, spec, each failing node with its reason); "" when not degraded. */
+    public String degradedMessage() {
+        List<String> causes = new ArrayList<>();
+        if (renderError != null) causes.add(renderMessage());
+        if (specError != null) causes.add(specError);
+        if (!degraded().isEmpty()) causes.add(nodeMessage());
+        return String.join("; ", causes);
+    }
+
+    private String renderMessage() {
+        return renderError == null ? "" : "Failed to render configuration for pool " + pool + ": " + renderError;
+    }
+
+    private String nodeMessage() {
+        return String.join(", ", degraded().stream().map(n -> "Node " + n.name() + " is reporting: \"" + n.reason() + "\"").toList());
+    }
+
     /** The status to write, given the one in the cluster (whose transition times are kept where nothing changed). */
     public MachineConfigPoolStatus status(MachineConfigPoolStatus previous, long generation, Instant now) {
         List<MachineConfigPoolCondition> before = previous == null || previous.getConditions() == null ? List.of() : previous.getConditions();
         String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
         String config = "MachineConfig " + target;
         List<MachineConfigPoolCondition> conditions = new ArrayList<>();
-        conditions.add(condition(before, time, "RenderDegraded", renderError != null, "",
-                renderError == null ? "" : "Failed to render configuration for pool " + pool + ": " + renderError));
+        conditions.add(condition(before, time, "RenderDegraded", renderError != null, "", renderMessage()));
         List<PoolNode> degraded = degraded();
         String nodeReason = degraded.isEmpty() ? "" : degraded.size() + " nodes are reporting degraded status on sync";
-        String nodeMessage = String.join(", ", degraded.stream().map(n -> "Node " + n.name() + " is reporting: \"" + n.reason() + "\"").toList());
-        conditions.add(condition(before, time, "NodeDegraded", !degraded.isEmpty(), nodeReason, nodeMessage));
-        // Degraded sums up the other two and a spec the controller cannot use, every cause in its message.
-        List<String> causes = new ArrayList<>();
-        if (renderError != null) causes.add(conditions.get(0).getMessage());
-        if (specError != null) causes.add(specError);
-        if (!degraded.isEmpty()) causes.add(nodeMessage);
+        conditions.add(condition(before, time, "NodeDegraded", !degraded.isEmpty(), nodeReason, nodeMessage()));
         String degradedReason = renderError != null ? "RenderDegraded" : specError != null ? "InvalidSpec" : nodeReason;
-        conditions.add(condition(before, time, "Degraded", isDegraded(), isDegraded() ? degradedReason : "", String.join("; ", causes)));
+        conditions.add(condition(before, time, "Degraded", isDegraded(), isDegraded() ? degradedReason : "", degradedMessage()));
         boolean updatedNow = isUpdated();
         conditions.add(condition(before, time, "Updated", updatedNow, "", updatedNow ? "All nodes are updated with " + config : ""));
         String updating;

@@ -10,6 +10,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.upshift.core.pools.PoolGate;
+import io.upshift.core.pools.RequiredPools;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
@@ -31,6 +32,8 @@ final class OperatorStatusWriter {
     private final String releaseVersion;
     private final Supplier<ClusterOperator> cached;
     private String writtenFrom = "";
+    /** Since when the required pools hold the version back (see {@link RequiredPools}); null while they do not. */
+    private Instant syncingSince;
 
     /** @param cached the ClusterOperator as the controller's cache holds it, or null */
     OperatorStatusWriter(KubernetesClient client, String releaseVersion, Supplier<ClusterOperator> cached) {
@@ -40,6 +43,7 @@ final class OperatorStatusWriter {
     }
 
     void write(List<PoolGate.Pool> pools, Instant now) {
+        syncingSince = RequiredPools.check(pools).synced() ? null : syncingSince == null ? now : syncingSince;
         ClusterOperator co = cached.get();
         if (co == null) {
             try {
@@ -51,14 +55,16 @@ final class OperatorStatusWriter {
             }
         }
         if (writtenFrom.equals(co.getMetadata().getResourceVersion())) return;
-        ClusterOperatorStatus status = PoolGate.status(releaseVersion, co.getStatus(), pools, now);
+        ClusterOperatorStatus status = PoolGate.status(releaseVersion, co.getStatus(), pools, syncingSince, now);
         if (JSON.valueToTree(status).equals(JSON.valueToTree(co.getStatus()))) return;
         ClusterOperator next = JSON.convertValue(JSON.valueToTree(co), ClusterOperator.class);
         next.setStatus(status);
         client.resource(next).updateStatus();
         writtenFrom = co.getMetadata().getResourceVersion();
         ClusterOperatorStatusCondition upgradeable = Conditions.CLUSTER.find(status.getConditions(), "Upgradeable");
-        LOG.info("clusteroperators/{}: version {}, Upgradeable={}{}", NAME, status.getVersions().get(0).getVersion(), upgradeable.getStatus(),
-                upgradeable.getMessage() == null ? "" : ": " + upgradeable.getMessage());
+        ClusterOperatorStatusCondition degraded = Conditions.CLUSTER.find(status.getConditions(), "Degraded");
+        LOG.info("clusteroperators/{}: version {}, Upgradeable={}{}{}", NAME, status.getVersions().get(0).getVersion(), upgradeable.getStatus(),
+                upgradeable.getMessage() == null ? "" : ": " + upgradeable.getMessage(),
+                "True".equals(degraded.getStatus()) ? "; Degraded=True: " + degraded.getMessage() : "");
     }
 }

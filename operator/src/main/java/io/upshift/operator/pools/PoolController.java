@@ -23,6 +23,7 @@ import io.upshift.core.pools.PoolMembers;
 import io.upshift.core.pools.PoolNode;
 import io.upshift.core.pools.PoolProgress;
 import io.upshift.core.pools.RenderedConfig;
+import io.upshift.core.pools.RequiredPools;
 import io.upshift.operator.cluster.Debouncer;
 import io.upshift.operator.cluster.Informers;
 import io.upshift.operator.cluster.MergePatch;
@@ -44,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * never in a paused pool), and reports the pool's status; then it reports the machine-config ClusterOperator, whose
  * Upgradeable condition gates the next minor update. Every pass starts from what the caches hold: the controller keeps
  * no state that a restart would lose, except how long a rendered config has been unused (a restart only delays its
- * removal).
+ * removal) and since when the required pools hold the release back (a restart begins that wait again, as upstream's
+ * operator does).
  */
 public final class PoolController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
@@ -185,9 +187,14 @@ public final class PoolController implements AutoCloseable {
 
         PoolProgress progress = new PoolProgress(name, target, view, paused, renderError, specError, waiting);
         writeStatus(pool, progress.status(pool.getStatus(), Objects.requireNonNullElse(pool.getMetadata().getGeneration(), 0L), now));
-        int behind = (int) view.stream().filter(n -> PoolGate.olderMinor(versionOf.getOrDefault(n.currentConfig(), ""), options.releaseVersion())).count();
         boolean released = progress.isUpdated() && options.releaseVersion().equals(versionOf.get(target));
-        return new PoolGate.Pool(name, progress, behind, released);
+        boolean required = pool.getMetadata().getLabels() != null && pool.getMetadata().getLabels().containsKey(RequiredPools.LABEL);
+        // A node's version is the release that rendered the config it runs; a node that runs none yet has none to tell.
+        Map<String, String> nodeVersions = new java.util.LinkedHashMap<>();
+        for (PoolNode n : view) {
+            if (!n.currentConfig().isEmpty()) nodeVersions.put(n.name(), versionOf.getOrDefault(n.currentConfig(), ""));
+        }
+        return new PoolGate.Pool(name, progress, required, released, nodeVersions);
     }
 
     private void createRendered(MachineConfigPool pool, RenderedConfig rendered) {

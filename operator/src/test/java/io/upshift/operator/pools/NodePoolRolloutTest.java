@@ -1,24 +1,17 @@
 package io.upshift.operator.pools;
 
-import io.upshift.core.conditions.Conditions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.schema.CrdSchema;
-import io.upshift.core.cvo.Precondition;
-import io.upshift.core.cvo.Preconditions;
-import io.upshift.core.cvo.Upgradeable;
 import io.upshift.core.pools.NodeAnnotations;
-import io.upshift.core.version.SemVer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** Pools rolled by the real pool controller and node agents on the embedded API server. */
 class NodePoolRolloutTest {
     static final CrdSchema POOL_CRD = CrdSchema.bundled("machineconfigpools.machineconfiguration.openshift.io", "v1");
-    static final CrdSchema CO_CRD = CrdSchema.bundled("clusteroperators.config.openshift.io", "v1");
 
     @TempDir
     Path hosts;
@@ -102,73 +94,6 @@ class NodePoolRolloutTest {
             assertThat(h.client.nodes().withName("w0").get().getSpec().getTaints()).extracting(t -> t.getKey()).containsExactly("example.com/maintenance");
             assertThat(h.server.requests().matching(r -> r.userAgent().equals(PoolHarness.CONTROLLER) && r.isWrite()
                     && r.path().startsWith("/api/v1/nodes/w0"))).hasSizeGreaterThanOrEqualTo(3); // refused, then told, then untainted
-        }
-    }
-
-    @Test
-    void aPausedPoolStaysUntouchedAndBlocksTheNextMinorButNotAPatch() throws Exception {
-        try (PoolHarness h = new PoolHarness(hosts)) {
-            h.pool("master", 1, false);
-            h.pool("worker", 1, false);
-            h.config("00-master", "master", "m1", "os@4.18");
-            h.config("00-worker", "worker", "w1", "os@4.18");
-            h.node("master-0", "master", "a", 10);
-            h.node("worker-0", "worker", "a", 5);
-            h.node("worker-1", "worker", "b", 5);
-            h.startAgents();
-            h.startController("4.18.3");
-            await("4.18 everywhere").atMost(Duration.ofSeconds(30)).until(() -> h.settled("master") && h.settled("worker"));
-            String oldWorker = h.pool("worker").getSpec().getConfiguration().getName();
-
-            // The update to 4.19: the administrator pauses the workers; a new controller renders new configs.
-            h.client.resources(MachineConfigPool.class).withName("worker").edit(p -> {
-                p.getSpec().setPaused(true);
-                return p;
-            });
-            h.config("00-master", "master", "m2", "os@4.19");
-            h.config("00-worker", "worker", "w2", "os@4.19");
-            h.startController("4.19.0");
-            await("4.19 on the control plane").atMost(Duration.ofSeconds(30)).until(() -> h.settled("master")
-                    && h.pool("master").getSpec().getConfiguration().getName().startsWith("rendered-master-")
-                    && "m2".equals(read(hosts.resolve("master-0/etc/upshift-test/00-master"))));
-            await("the operator's report").atMost(Duration.ofSeconds(10)).until(() -> {
-                ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
-                return co != null && co.getStatus() != null && "4.19.0".equals(co.getStatus().getVersions().get(0).getVersion())
-                        && "False".equals(Conditions.CLUSTER.find(co.getStatus().getConditions(), "Upgradeable").getStatus());
-            });
-            for (String w : List.of("worker-0", "worker-1")) {
-                assertThat(h.annotation(w, NodeAnnotations.DESIRED_CONFIG)).isEqualTo(oldWorker); // untouched
-                assertThat(read(hosts.resolve(w + "/etc/upshift-test/00-worker"))).isEqualTo("w1");
-            }
-            ClusterOperator co = h.client.resources(ClusterOperator.class).withName("machine-config").get();
-            assertThat(CO_CRD.violations(co)).isEmpty();
-            ClusterOperatorStatusCondition gate = Conditions.CLUSTER.find(co.getStatus().getConditions(), "Upgradeable");
-            assertThat(gate.getMessage()).isEqualTo("One or more machine config pools are not ready for the next minor update: "
-                    + "pool worker has 2 of 2 nodes on a minor older than 4.19, paused");
-            assertThat(h.condition("worker", "Updating").getMessage())
-                    .isEqualTo("Pool is paused; will not update to MachineConfig " + h.pool("worker").getSpec().getConfiguration().getName());
-
-            // What the cluster-version controller concludes from it.
-            Upgradeable upgradeable = Upgradeable.of(new Upgradeable.Facts(h.client.resources(ClusterOperator.class).list().getItems(), List.of(),
-                    io.upshift.core.cvo.AdminGates.ConfigMaps.NONE, List.of()), new io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus());
-            ClusterOperatorStatusCondition condition = new ClusterOperatorStatusCondition(null, upgradeable.message(), upgradeable.reason(),
-                    upgradeable.status(), "Upgradeable");
-            List<Precondition> minor = Preconditions.check(input("4.19.0", "4.20.0", condition));
-            assertThat(minor).anySatisfy(p -> {
-                assertThat(p.blocking()).isTrue();
-                assertThat(p.message()).contains("Cluster operator machine-config should not be upgraded between minor versions: "
-                        + "One or more machine config pools are not ready for the next minor update: pool worker has 2 of 2 nodes");
-            });
-            assertThat(Preconditions.check(input("4.19.0", "4.19.1", condition))).noneMatch(Precondition::blocking);
-
-            // Unpaused, the workers catch up and the gate opens.
-            h.client.resources(MachineConfigPool.class).withName("worker").edit(p -> {
-                p.getSpec().setPaused(false);
-                return p;
-            });
-            await("the workers on 4.19 and the gate open").atMost(Duration.ofSeconds(30)).until(() -> h.settled("worker")
-                    && "True".equals(Conditions.CLUSTER.find(h.client.resources(ClusterOperator.class).withName("machine-config").get()
-                    .getStatus().getConditions(), "Upgradeable").getStatus()));
         }
     }
 
@@ -253,10 +178,6 @@ class NodePoolRolloutTest {
     static String releaseOf(PoolHarness h, String renderedConfig) {
         return h.client.resources(io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig.class).withName(renderedConfig).get()
                 .getMetadata().getAnnotations().get(NodeAnnotations.RELEASE_IMAGE_VERSION);
-    }
-
-    static Preconditions.Input input(String current, String target, ClusterOperatorStatusCondition upgradeable) {
-        return new Preconditions.Input(SemVer.parse(current), SemVer.parse(target), List.of(), upgradeable, List.of(), List.of(), "stable-4.20");
     }
 
     static String read(Path p) {

@@ -13,6 +13,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolC
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.upshift.core.pools.NodeAnnotations;
+import io.upshift.core.pools.RequiredPools;
 import io.upshift.core.render.Details;
 import io.upshift.core.render.StatusRenderer;
 import io.upshift.core.status.ClusterState;
@@ -60,7 +61,13 @@ final class PoolHarness implements AutoCloseable {
     }
 
     void pool(String name, Object maxUnavailable, boolean paused) {
-        client.resources(MachineConfigPool.class).resource(new MachineConfigPoolBuilder().withNewMetadata().withName(name).endMetadata()
+        pool(name, maxUnavailable, paused, false);
+    }
+
+    /** A pool of the nodes with role {@code name}; {@code required}: labelled required-for-upgrade, as upstream's master pool. */
+    void pool(String name, Object maxUnavailable, boolean paused, boolean required) {
+        client.resources(MachineConfigPool.class).resource(new MachineConfigPoolBuilder().withNewMetadata().withName(name)
+                .withLabels(required ? Map.of(RequiredPools.LABEL, "") : null).endMetadata()
                 .withNewSpec().withNewMachineConfigSelector().addToMatchLabels("machineconfiguration.openshift.io/role", name).endMachineConfigSelector()
                 .withNewNodeSelector().addToMatchLabels(ROLE + name, "").endNodeSelector()
                 .withMaxUnavailable(maxUnavailable == null ? null : maxUnavailable instanceof Integer i ? new IntOrString(i) : new IntOrString(maxUnavailable.toString()))
