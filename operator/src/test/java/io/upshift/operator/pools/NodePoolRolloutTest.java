@@ -164,7 +164,11 @@ class NodePoolRolloutTest {
                 h.startAgent(victim);
             }
             assertThat(duringRollout).isGreaterThanOrEqualTo(20);
-            await("the new config everywhere").atMost(Duration.ofSeconds(60)).until(() -> h.settled("worker"));
+            try {
+                await("the new config everywhere").atMost(Duration.ofSeconds(60)).until(() -> h.settled("worker"));
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError(e.getMessage() + "\n" + h.describe("worker"), e);
+            }
             String second = h.pool("worker").getSpec().getConfiguration().getName();
             for (int i = 0; i < 4; i++) {
                 assertThat(read(hosts.resolve("worker-" + i + "/etc/upshift-test/00-worker"))).isEqualTo("two");

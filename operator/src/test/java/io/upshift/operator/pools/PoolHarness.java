@@ -186,6 +186,17 @@ final class PoolHarness implements AutoCloseable {
         });
     }
 
+    /** The pool's target and each of its nodes' annotations, cordon and taints: what a timed-out wait names. */
+    String describe(String pool) {
+        MachineConfigPool p = pool(pool);
+        StringBuilder out = new StringBuilder("pool " + pool + " target " + (p.getSpec().getConfiguration() == null ? null : p.getSpec().getConfiguration().getName()));
+        for (var n : client.nodes().withLabel(ROLE + pool).list().getItems()) {
+            out.append("\n").append(n.getMetadata().getName()).append(": ").append(n.getMetadata().getAnnotations())
+                    .append(" unschedulable=").append(n.getSpec().getUnschedulable()).append(" taints=").append(n.getSpec().getTaints());
+        }
+        return out.toString();
+    }
+
     @Override
     public void close() {
         agents.values().forEach(NodeAgent::close);
