@@ -169,7 +169,8 @@ public final class NodeAgent implements AutoCloseable {
         String[] marker = marker();
         boolean rebooted = marker != null && marker[0].equals(desired) && !marker[1].equals(os.bootId());
         boolean failed = DEGRADED.equals(state) || UNRECONCILABLE.equals(state);
-        if (rebooted || (current.equals(desired) && !DONE.equals(state) && !failed)) {
+        // told the config it runs (a failed config taken back included): it is done with it
+        if (rebooted || (current.equals(desired) && !DONE.equals(state))) {
             finish(node, desired);
             return true;
         }
