@@ -51,12 +51,21 @@ final class MachineConfigurationWriter {
         ObjectNode status = before.isObject() ? before.deepCopy() : JSON.createObjectNode();
         status.putObject("nodeDisruptionPolicyStatus").set("clusterPolicies", policies.toJson());
         if (mc.getMetadata().getGeneration() != null) status.put("observedGeneration", mc.getMetadata().getGeneration());
-        if (status.equals(before)) return;
+        if (canonical(status).equals(canonical(before))) return;
         tree.set("status", status);
         client.genericKubernetesResources(MachineConfigurations.CONTEXT).resource(JSON.convertValue(tree, GenericKubernetesResource.class)).updateStatus();
         writtenFrom = mc.getMetadata().getResourceVersion();
         LOG.info("machineconfigurations/{}: node disruption policies: {} files, {} units", MachineConfigurations.NAME, policies.files().size(),
                 policies.units().size());
+    }
+
+    /** Through text, so that a generation read as an int and one written as a long compare equal. */
+    private static JsonNode canonical(JsonNode node) {
+        try {
+            return JSON.readTree(JSON.writeValueAsString(node));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private GenericKubernetesResource create() {
