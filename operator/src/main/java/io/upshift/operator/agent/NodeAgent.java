@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigSpec;
 import io.upshift.core.disruption.ConfigDiff;
-import io.upshift.core.disruption.DisruptionAction;
 import io.upshift.core.disruption.DisruptionPlan;
 import io.upshift.core.disruption.DisruptionPolicies;
 import io.upshift.core.disruption.Reconcilable;
@@ -73,6 +72,7 @@ public final class NodeAgent implements AutoCloseable {
     private final Clock clock;
     private final Drainer drainer;
     private final Events events;
+    private final RebootlessActions actions;
     private final Thread thread;
     /** Released by every event on the node, so the agent steps at once instead of at its next poll. */
     private final Semaphore wake = new Semaphore(0);
@@ -94,6 +94,7 @@ public final class NodeAgent implements AutoCloseable {
         this.options = options;
         this.clock = clock;
         this.events = new Events(client, clock, "v1", "Node", nodeName, "upshift-agent");
+        this.actions = new RebootlessActions(os, events);
         this.drainer = new Drainer(client, clock, options, (pod, budget) ->
                 events.warning(DrainBlocks.REASON, "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod));
         this.thread = new Thread(this::run, "agent-" + nodeName);
@@ -245,53 +246,13 @@ public final class NodeAgent implements AutoCloseable {
             os.reboot();
         } else {
             try {
-                carryOut(plan);
+                actions.carryOut(plan);
             } catch (RuntimeException e) {
                 degrade(node, desired, e.getMessage());
                 return;
             }
         }
         finish(node, desired);
-    }
-
-    /** The actions of a plan without a reboot, in order, as upstream's daemon carries them out and records them. */
-    private void carryOut(DisruptionPlan plan) {
-        for (DisruptionAction action : plan.actions()) {
-            switch (action.type()) {
-                case NONE -> events.normal("SkipReboot", "Config changes do not require reboot.");
-                case RELOAD -> reload(action.unit());
-                case SPECIAL -> reload("crio.service"); // upstream's Special is a CRI-O reload
-                case DAEMON_RELOAD -> {
-                    systemd(os::daemonReload, "FailedServiceReload", "Reloading service daemon-reload failed",
-                            "could not apply update: reloading daemon-reload configuration failed");
-                    events.normal("ServiceReload", "Config changes do not require reboot. Service daemon-reload was reloaded.");
-                }
-                case RESTART -> {
-                    systemd(() -> os.restartUnit(action.unit()), "FailedServiceRestart", "Restarting " + action.unit() + " service failed",
-                            "could not apply update: restarting " + action.unit() + " service failed");
-                    events.normal("ServiceRestart", "Config changes do not require reboot. Service " + action.unit() + " was restarted.");
-                }
-                case DRAIN, REBOOT -> {
-                    // drained before the files were written; a plan with a Reboot does not come here
-                }
-            }
-        }
-    }
-
-    private void reload(String unit) {
-        systemd(() -> os.reloadUnit(unit), "FailedServiceReload", "Reloading service " + unit + " failed",
-                "could not apply update: reloading " + unit + " configuration failed");
-        events.normal("ServiceReload", "Config changes do not require reboot. Service " + unit + " was reloaded.");
-    }
-
-    /** Runs a systemd operation; a failure is a warning event and the node's Degraded reason, in upstream's words. */
-    private void systemd(Runnable operation, String eventReason, String event, String reason) {
-        try {
-            operation.run();
-        } catch (RuntimeException e) {
-            events.warning(eventReason, event + ". Error: " + e.getMessage());
-            throw new IllegalStateException(reason + ". Error: " + e.getMessage(), e);
-        }
     }
 
     /** The cluster's node disruption policies, read once per update: the defaults when there is no MachineConfiguration. */
