@@ -144,7 +144,7 @@ class NodeDisruptionTest {
     }
 
     @Test
-    void unitAndKeyChangesRunTheirPoliciesActionsWithoutAReboot() throws Exception {
+    void unitKeyAndDrainPoliciesRunTheirActionsWithoutAReboot() throws Exception {
         try (PoolHarness h = new PoolHarness(hosts)) {
             h.settledPoolOfOne("worker", "w0", "base", "os@1", "4.19.0");
             policy(h, """
@@ -180,6 +180,30 @@ class NodeDisruptionTest {
             assertThat(Files.readString(root.resolve("home/core/.ssh/authorized_keys.d/ignition"))).isEqualTo("ssh-ed25519 AAAA two\n");
             assertThat(h.machines.get("w0").systemctl()).containsExactly("daemon-reload", "restart app.service", "daemon-reload", "restart app.service");
             assertThat(h.machines.get("w0").reboots()).isEqualTo(1);
+
+            // a file under a Drain policy: cordoned and drained, not rebooted
+            policy(h, """
+                    files: [{path: /etc/upshift-test/drained, actions: [{type: Drain}]}]
+                    """);
+            Set<String> cordoned = ConcurrentHashMap.newKeySet();
+            try (Watch watch = h.client.nodes().watch(new Watcher<>() {
+                @Override
+                public void eventReceived(Action action, Node node) {
+                    if (Boolean.TRUE.equals(node.getSpec().getUnschedulable())) cordoned.add(node.getMetadata().getName());
+                }
+
+                @Override
+                public void onClose(WatcherException cause) {
+                }
+            })) {
+                String before = target(h);
+                h.config("drained", "worker", "d", "");
+                rollOut(h, before);
+            }
+            assertThat(cordoned).containsExactly("w0");
+            assertThat(events(h, "w0", "Drain")).isEqualTo(2);
+            assertThat(h.machines.get("w0").reboots()).isEqualTo(1);
+            assertThat(h.annotation("w0", NodeAnnotations.LAST_APPLIED_DRAIN)).isEqualTo("uncordon-" + target(h));
 
             // a kernel argument: the OS changes, so the node reboots into it
             String third = target(h);
