@@ -4,6 +4,7 @@ import io.upshift.core.conditions.Conditions;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.demo.ConfigChange;
 import io.upshift.demo.DemoRun;
 import io.upshift.testkit.MockServerLog;
 import io.upshift.core.render.Details;
@@ -89,6 +90,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--keep-running", description = "After the update, keep the cluster and its controllers running until interrupted (Ctrl+C).")
     boolean keepRunning;
 
+    @Option(names = "--config-change", description = "After the update, change a file on every node under a node disruption policy that needs "
+            + "no reboot (None for " + ConfigChange.PATH + " in the MachineConfiguration), roll it out, and count what the nodes went through.")
+    boolean configChange;
+
     /** Counted down once the demo is closed and its files deleted, for a shutdown hook waiting on it. */
     private java.util.concurrent.CountDownLatch demoStopped;
 
@@ -100,6 +105,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (masters < 0 || workers < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--masters and --workers cannot be negative");
         if (masters == 0 && workers > 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "worker nodes need a control plane: give --masters at least 1, or --workers 0 too");
+        if (configChange && (payload != null || masters + workers == 0)) throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                "--config-change needs nodes: it cannot be given with --payload or with --masters 0 --workers 0");
         MockServerLog.quiet();
         // the controllers' and agents' log lines would tear up the status view; their warnings show in status anyway
         if (!controllerLog) System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error");
@@ -175,6 +182,14 @@ public final class DemoCommand implements Callable<Integer> {
                     demo.from(), demo.to(), controlPlane, path, demo.restarts(), kills[0]);
             if (nodes > 0) out.printf("All %d nodes run %s after %.1f s.%n", nodes, demo.to(), seconds(start));
             out.flush();
+            if (configChange) {
+                out.printf("%nChanging %s on every node, under a node disruption policy of None for it ...%n", ConfigChange.PATH);
+                out.flush();
+                ConfigChange.Result changed = demo.configChange(timeout, () -> show(out, demo, refresh));
+                show(out, demo, refresh);
+                out.println(changed.line());
+                out.flush();
+            }
             if (keepRunning) keepRunning(out, demo);
         }
         return 0;

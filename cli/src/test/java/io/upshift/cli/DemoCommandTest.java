@@ -25,6 +25,24 @@ class DemoCommandTest {
     }
 
     @Test
+    void aConfigChangeUnderANonePolicyUpdatesEveryNodeWithoutDrainingOrRebootingAny() {
+        CliRun.Result r = CliRun.run("demo", "--operators", "4", "--run-levels", "2", "--rollout-seconds", "0.3", "--masters", "1",
+                "--workers", "2", "--plain", "--config-change");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Changing /etc/upshift-demo/motd on every node, under a node disruption policy of None for it ...");
+        java.util.List<String> lines = r.out().strip().lines().toList();
+        assertThat(lines.get(lines.size() - 1)).as(r.out()).isEqualTo("config change: 3 nodes updated, 0 drained, 0 rebooted");
+        System.out.println(lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void aConfigChangeNeedsNodes() {
+        CliRun.Result r = CliRun.run("demo", "--masters", "0", "--workers", "0", "--config-change");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--config-change needs nodes");
+    }
+
+    @Test
     void workersWithoutAControlPlaneAreRefused() {
         CliRun.Result r = CliRun.run("demo", "--masters", "0", "--workers", "2");
         assertThat(r.code()).isEqualTo(2);

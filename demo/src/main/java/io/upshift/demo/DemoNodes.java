@@ -18,6 +18,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +44,7 @@ public final class DemoNodes implements AutoCloseable {
     private final Duration reboot;
     private final Clock clock;
     private final List<NodeAgent> agents = new ArrayList<>();
+    private final Map<String, SimulatedHost> machines = new ConcurrentHashMap<>();
     private final ExecutorService replacements = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "demo-machine-config-operator");
         t.setDaemon(true);
@@ -79,7 +83,16 @@ public final class DemoNodes implements AutoCloseable {
                 .withCreationTimestamp(clock.instant().minusSeconds(60L * index).toString()).endMetadata()
                 .withNewSpec().endSpec()
                 .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build()).create();
-        agents.add(new NodeAgent(agentClient, name, new HostFiles(hosts.resolve(name)), new SimulatedHost(reboot), AGENT, clock).start());
+        SimulatedHost machine = new SimulatedHost(reboot);
+        machines.put(name, machine);
+        agents.add(new NodeAgent(agentClient, name, new HostFiles(hosts.resolve(name)), machine, AGENT, clock).start());
+    }
+
+    /** How often each node's simulated host has rebooted so far. */
+    public Map<String, Integer> reboots() {
+        Map<String, Integer> out = new TreeMap<>();
+        machines.forEach((name, machine) -> out.put(name, machine.reboots()));
+        return out;
     }
 
     /** The machine-config operator of {@code version} rolled out: its pool controller replaces the one running. */

@@ -374,6 +374,17 @@ public final class DemoRun implements AutoCloseable {
     }
 
     /**
+     * After the update: a file changed on every node under a node disruption policy that needs no reboot, waited for
+     * until every node runs it ({@link ConfigChange}); {@code tick} is called about once a second.
+     *
+     * @throws IllegalStateException when the demo has no nodes, or the change does not reach them all in time
+     */
+    public ConfigChange.Result configChange(Duration timeout, Runnable tick) throws InterruptedException {
+        if (nodes == null) throw new IllegalStateException("the demo has no nodes to change");
+        return new ConfigChange(client, nodes, clock).run(to(), timeout, tick);
+    }
+
+    /**
      * The least time the simulated work needs: run-levels in series, each as slow as its slowest rollout; the
      * machine-config operator reports the version only once the control-plane pool has rolled out too.
      */

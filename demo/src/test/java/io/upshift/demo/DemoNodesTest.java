@@ -52,6 +52,18 @@ class DemoNodesTest {
             ClusterOperator co = demo.client().resources(ClusterOperator.class).withName(DemoPayloads.MACHINE_CONFIG).get();
             assertThat(co.getStatus().getVersions()).anySatisfy(v -> assertThat(v.getVersion()).isEqualTo(DemoRun.TO));
             assertThat(CrdSchema.bundled("clusteroperators.config.openshift.io", "v1").violations(co)).isEmpty();
+
+            // then a file changed under a None policy: every node takes it, none drained or rebooted
+            ConfigChange.Result changed = demo.configChange(Duration.ofSeconds(60), () -> { });
+            assertThat(changed.line()).isEqualTo("config change: 5 nodes updated, 0 drained, 0 rebooted");
+            for (Node n : demo.client().nodes().list().getItems()) {
+                assertThat(dir.resolve("hosts/" + n.getMetadata().getName() + ConfigChange.PATH)).content().startsWith("Welcome to the Upshift demo");
+            }
+            var configuration = demo.client().genericKubernetesResources(io.upshift.operator.cluster.MachineConfigurations.CONTEXT).withName("cluster").get();
+            assertThat(CrdSchema.bundled("machineconfigurations.operator.openshift.io", "v1").violations(configuration)).isEmpty();
+            for (MachineConfig mc : demo.client().resources(MachineConfig.class).list().getItems()) {
+                assertThat(CrdSchema.bundled("machineconfigs.machineconfiguration.openshift.io", "v1").violations(mc)).isEmpty();
+            }
         }
     }
 

@@ -24,6 +24,8 @@ public final class NodeAnnotations {
     public static final String UPDATE_TAINT = "UpdateInProgress";
 
     public static final String DONE = "Done", WORKING = "Working", REBOOTING = "Rebooting", DEGRADED = "Degraded";
+    /** The agent cannot take its config in place (the reason says why); counted as degraded. */
+    public static final String UNRECONCILABLE = "Unreconcilable";
 
     private NodeAnnotations() {
     }

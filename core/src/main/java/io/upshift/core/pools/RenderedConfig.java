@@ -21,8 +21,9 @@ import java.util.Map;
 
 /**
  * A pool's rendered MachineConfig: the MachineConfigs its {@code machineConfigSelector} selects, merged in name
- * order — a later file (by path) or unit (by name) replaces an earlier one, kernel arguments are appended (each once),
- * extensions are united, the last OS image given wins — named {@code rendered-<pool>-<hash of the merged content>}.
+ * order — a later file (by path) or unit (by name) replaces an earlier one, users are merged by name (SSH keys added
+ * up), kernel arguments are appended (each once), extensions are united, the last OS image given wins — named
+ * {@code rendered-<pool>-<hash of the merged content>}.
  * A file path that is relative or climbs with ".." fails the whole render: nothing of it may be applied.
  */
 public record RenderedConfig(String name, MachineConfigSpec spec, List<String> sources) {
@@ -40,6 +41,7 @@ public record RenderedConfig(String name, MachineConfigSpec spec, List<String> s
         }
         selected.sort(Comparator.comparing(mc -> mc.getMetadata().getName()));
         Map<String, JsonNode> files = new LinkedHashMap<>(), units = new LinkedHashMap<>();
+        Map<String, ObjectNode> users = new LinkedHashMap<>();
         LinkedHashSet<String> kernelArguments = new LinkedHashSet<>(), extensions = new LinkedHashSet<>();
         String osImage = null, kernelType = null;
         boolean fips = false;
@@ -50,6 +52,7 @@ public record RenderedConfig(String name, MachineConfigSpec spec, List<String> s
             ignitionVersion = config.path("ignition").path("version").asText(ignitionVersion);
             for (JsonNode f : config.path("storage").path("files")) files.put(checkedPath(mc, f.path("path").asText()), f);
             for (JsonNode u : config.path("systemd").path("units")) units.put(checkedUnit(mc, u.path("name").asText()), u);
+            for (JsonNode u : config.path("passwd").path("users")) mergeUser(users, u);
             if (s.getKernelArguments() != null) kernelArguments.addAll(s.getKernelArguments());
             if (s.getExtensions() != null) extensions.addAll(s.getExtensions());
             if (s.getOsImageURL() != null && !s.getOsImageURL().isEmpty()) osImage = s.getOsImageURL();
@@ -62,6 +65,7 @@ public record RenderedConfig(String name, MachineConfigSpec spec, List<String> s
         files.keySet().stream().sorted().forEach(p -> fileList.add(files.get(p)));
         ArrayNode unitList = config.putObject("systemd").putArray("units");
         units.keySet().stream().sorted().forEach(n -> unitList.add(units.get(n)));
+        if (!users.isEmpty()) users.values().forEach(config.putObject("passwd").putArray("users")::add);
         MachineConfigSpec merged = new MachineConfigSpec();
         merged.setConfig(JSON.convertValue(config, Object.class));
         merged.setKernelArguments(new ArrayList<>(kernelArguments));
@@ -70,6 +74,23 @@ public record RenderedConfig(String name, MachineConfigSpec spec, List<String> s
         if (kernelType != null) merged.setKernelType(kernelType);
         merged.setFips(fips);
         return new RenderedConfig(PREFIX + pool + "-" + hash(merged), merged, selected.stream().map(mc -> mc.getMetadata().getName()).toList());
+    }
+
+    /**
+     * Users by name, as Ignition merges them: a later config's fields replace an earlier one's, but SSH keys add up
+     * (each once), so that every config can bring the core user its keys.
+     */
+    private static void mergeUser(Map<String, ObjectNode> users, JsonNode user) {
+        ObjectNode before = users.get(user.path("name").asText());
+        if (before == null) {
+            users.put(user.path("name").asText(), user.deepCopy());
+            return;
+        }
+        LinkedHashSet<String> keys = new LinkedHashSet<>();
+        before.path("sshAuthorizedKeys").forEach(k -> keys.add(k.asText()));
+        user.path("sshAuthorizedKeys").forEach(k -> keys.add(k.asText()));
+        before.setAll((ObjectNode) user.deepCopy());
+        if (!keys.isEmpty()) keys.forEach(before.putArray("sshAuthorizedKeys")::add);
     }
 
     /** A file must land where it says on the host: an absolute path without ".." (the agent writes it under its host root). */

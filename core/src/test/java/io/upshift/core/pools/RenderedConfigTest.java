@@ -60,4 +60,16 @@ class RenderedConfigTest {
                     .hasMessageStartingWith("MachineConfig 99-worker-bad: file path \"" + path + "\"");
         }
     }
+
+    @Test
+    void theCoreUsersSshKeysAddUpAcrossConfigs() throws Exception {
+        MachineConfig a = mc("00-worker", "worker", "base", List.of(), "");
+        MachineConfig b = mc("99-worker-ssh", "worker", "base", List.of(), "");
+        ((Map<String, Object>) a.getSpec().getConfig()).put("passwd", Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", List.of("k1", "k2")))));
+        ((Map<String, Object>) b.getSpec().getConfig()).put("passwd", Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", List.of("k2", "k3")))));
+        JsonNode config = JSON.valueToTree(RenderedConfig.render("worker", WORKER, List.of(b, a)).spec().getConfig());
+        assertThat(config.path("passwd")).isEqualTo(JSON.readTree("{\"users\":[{\"name\":\"core\",\"sshAuthorizedKeys\":[\"k1\",\"k2\",\"k3\"]}]}"));
+        JsonNode none = JSON.valueToTree(RenderedConfig.render("worker", WORKER, List.of(mc("00-worker", "worker", "base", List.of(), ""))).spec().getConfig());
+        assertThat(none.has("passwd")).as("no users, no passwd section: the rendered names of configs without keys stay as they were").isFalse();
+    }
 }

@@ -13,6 +13,12 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigSpec;
+import io.upshift.core.disruption.ConfigDiff;
+import io.upshift.core.disruption.DisruptionPlan;
+import io.upshift.core.disruption.DisruptionPolicies;
+import io.upshift.core.disruption.Reconcilable;
+import io.upshift.operator.cluster.MachineConfigurations;
 import io.upshift.core.status.DrainBlocks;
 import io.upshift.operator.cluster.Events;
 import io.upshift.operator.cluster.MergePatch;
@@ -21,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -35,15 +42,21 @@ import static io.upshift.core.pools.NodeAnnotations.LAST_APPLIED_DRAIN;
 import static io.upshift.core.pools.NodeAnnotations.REASON;
 import static io.upshift.core.pools.NodeAnnotations.REBOOTING;
 import static io.upshift.core.pools.NodeAnnotations.STATE;
+import static io.upshift.core.pools.NodeAnnotations.UNRECONCILABLE;
 import static io.upshift.core.pools.NodeAnnotations.WORKING;
 
 /**
- * The node agent: brings its node to the config the pool controller set in {@code desiredConfig}. Working and cordon
- * (one write), drain (evictions), write files and units, stage the OS image, Rebooting, reboot; after boot
- * {@code currentConfig}, Done, empty reason and uncordon (one write). It wakes on every event on its node (a watch),
- * polling only as a fallback. Each step starts from the node's annotations and a marker on the host (the config
- * written and the boot it was written in), so an agent killed at any point picks up where it was: before the reboot
- * it does the remaining steps again (all of them are idempotent), after it only finishes.
+ * The node agent: brings its node to the config the pool controller set in {@code desiredConfig}, as disruptive as
+ * the change needs and no more. The change between the node's config and the new one, weighed against the cluster's
+ * node disruption policies ({@link DisruptionPlan}), says what it takes: a Reboot (the OS changes, or a file or unit
+ * no policy covers) is Working and cordon (one write), drain (evictions), write files and units, stage the OS,
+ * Rebooting, reboot; a Drain is the same without the OS and the reboot; None and the systemd actions (reload, restart,
+ * daemon-reload) write the files and act, with no cordon, drain or reboot. Each records an Event on the node, with
+ * upstream's reasons (Drain, Reboot, SkipReboot, ServiceReload, ServiceRestart). Then {@code currentConfig}, Done,
+ * empty reason and uncordon (one write). A config it cannot take in place makes it Unreconcilable. It wakes on every
+ * event on its node (a watch), polling only as a fallback. Each step starts from the node's annotations and a marker
+ * on the host (the config written and the boot it was written in), so an agent killed at any point picks up where it
+ * was: before the reboot it does the remaining steps again (all of them are idempotent), after it only finishes.
  */
 public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
@@ -59,6 +72,7 @@ public final class NodeAgent implements AutoCloseable {
     private final Clock clock;
     private final Drainer drainer;
     private final Events events;
+    private final RebootlessActions actions;
     private final Thread thread;
     /** Released by every event on the node, so the agent steps at once instead of at its next poll. */
     private final Semaphore wake = new Semaphore(0);
@@ -69,6 +83,8 @@ public final class NodeAgent implements AutoCloseable {
     private volatile Node seen;
     private volatile boolean stopped;
     private Instant degradedAt;
+    /** The config the node failed on; another one is tried at once. */
+    private String degradedFor;
 
     public NodeAgent(KubernetesClient client, String nodeName, HostFiles host, HostOs os, AgentOptions options, Clock clock) {
         this.client = client;
@@ -78,6 +94,7 @@ public final class NodeAgent implements AutoCloseable {
         this.options = options;
         this.clock = clock;
         this.events = new Events(client, clock, "v1", "Node", nodeName, "upshift-agent");
+        this.actions = new RebootlessActions(os, events);
         this.drainer = new Drainer(client, clock, options, (pod, budget) ->
                 events.warning(DrainBlocks.REASON, "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod));
         this.thread = new Thread(this::run, "agent-" + nodeName);
@@ -152,49 +169,103 @@ public final class NodeAgent implements AutoCloseable {
         if (desired.isEmpty()) return false; // the controller has not given this node a config yet
         String[] marker = marker();
         boolean rebooted = marker != null && marker[0].equals(desired) && !marker[1].equals(os.bootId());
-        if (rebooted || (current.equals(desired) && !DONE.equals(state) && !DEGRADED.equals(state))) {
+        boolean failed = DEGRADED.equals(state) || UNRECONCILABLE.equals(state);
+        // told the config it runs (a failed config taken back included): it is done with it
+        if (rebooted || (current.equals(desired) && !DONE.equals(state))) {
             finish(node, desired);
             return true;
         }
         if (current.equals(desired)) return false;
-        if (DEGRADED.equals(state)) {
+        if (failed) {
+            if (degradedFor == null) degradedFor = desired; // an agent restarted on a failed node waits as if it had just failed
             if (degradedAt == null) degradedAt = clock.instant();
-            if (clock.instant().isBefore(degradedAt.plus(options.degradedRetry()))) return false;
+            // a new config is tried at once: it may be the fix
+            if (desired.equals(degradedFor) && clock.instant().isBefore(degradedAt.plus(options.degradedRetry()))) return false;
         }
         degradedAt = null;
-        update(node, desired);
+        degradedFor = null;
+        update(node, current, desired);
         return true;
     }
 
-    private void update(Node node, String desired) throws InterruptedException {
-        MachineConfig mc = client.resources(MachineConfig.class).withName(desired).get();
-        if (mc == null) {
-            degrade(node, "missing MachineConfig " + desired);
+    /**
+     * Takes the node from {@code current} to {@code desired} as the node disruption policies allow: refused when it
+     * cannot be done in place (Unreconcilable); else Working, and cordoned and drained when the plan drains; files,
+     * units and keys written; then either the OS staged and a reboot, or the plan's systemd actions (None: nothing).
+     */
+    private void update(Node node, String current, String desired) throws InterruptedException {
+        MachineConfig target = client.resources(MachineConfig.class).withName(desired).get();
+        if (target == null) {
+            degrade(node, desired, "missing MachineConfig " + desired);
             return;
         }
-        node = write(node, n -> MergePatch.against(n).annotate(STATE, WORKING).annotate(REASON, "")
-                .set("spec.unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired));
-        Drainer.Result drained = drainer.drain(nodeName);
-        if (!drained.drained()) {
-            String reason = "failed to drain node: " + nodeName + " after " + human(options.drainTimeout())
-                    + ". Please see machine-config-controller logs for more information";
-            events.warning("FailedToDrain", reason + " (evictions refused: " + String.join(", ", drained.refused()) + ")");
-            degrade(node, reason);
+        MachineConfig running = current.isEmpty() ? null : client.resources(MachineConfig.class).withName(current).get();
+        // a node's first config, or one whose config is gone: everything is applied, and the node reboots into it
+        MachineConfigSpec from = running == null ? null : spec(running), to = spec(target);
+        Optional<String> refused = Reconcilable.check(current, from, desired, to);
+        if (refused.isPresent()) {
+            unreconcilable(node, desired, refused.get());
             return;
+        }
+        DisruptionPlan plan;
+        try {
+            plan = from == null ? DisruptionPlan.REBOOT : DisruptionPlan.of(ConfigDiff.between(from, to), policies());
+        } catch (IllegalArgumentException e) {
+            degrade(node, desired, "invalid MachineConfiguration " + MachineConfigurations.NAME + ": " + e.getMessage());
+            return;
+        }
+        LOG.info("nodes/{}: {} -> {}: {}", nodeName, current.isEmpty() ? "(first config)" : current, desired, plan);
+        node = write(node, n -> {
+            MergePatch patch = MergePatch.against(n).annotate(STATE, WORKING).annotate(REASON, "");
+            return plan.drains() ? patch.set("spec.unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired) : patch;
+        });
+        if (plan.drains()) {
+            events.normal("Drain", "Draining node to update config.");
+            Drainer.Result drained = drainer.drain(nodeName);
+            if (!drained.drained()) {
+                String reason = "failed to drain node: " + nodeName + " after " + human(options.drainTimeout())
+                        + ". Please see machine-config-controller logs for more information";
+                events.warning("FailedToDrain", reason + " (evictions refused: " + String.join(", ", drained.refused()) + ")");
+                degrade(node, desired, reason);
+                return;
+            }
         }
         try {
-            JsonNode spec = JSON.valueToTree(mc.getSpec());
-            host.apply(spec.path("config"));
-            os.stageOsImage(spec.path("osImageURL").asText(""));
-            host.write(MARKER, (desired + "\n" + os.bootId() + "\n").getBytes(StandardCharsets.UTF_8), 0600);
+            host.apply(ignition(from), ignition(to));
+            if (plan.reboots()) {
+                os.stageOs(OsTarget.of(to));
+                host.write(MARKER, (desired + "\n" + os.bootId() + "\n").getBytes(StandardCharsets.UTF_8), 0600);
+            }
         } catch (RuntimeException e) {
-            degrade(node, "failed to apply " + desired + ": " + e.getMessage());
+            degrade(node, desired, "failed to apply " + desired + ": " + e.getMessage());
             return;
         }
-        node = write(node, n -> MergePatch.against(n).annotate(LAST_APPLIED_DRAIN, "drain-" + desired).annotate(STATE, REBOOTING));
-        LOG.info("nodes/{}: rebooting into {}", nodeName, desired);
-        os.reboot();
+        if (plan.reboots()) {
+            node = write(node, n -> MergePatch.against(n).annotate(LAST_APPLIED_DRAIN, "drain-" + desired).annotate(STATE, REBOOTING));
+            events.normal("Reboot", "Node will reboot into config " + desired);
+            os.reboot();
+        } else {
+            try {
+                actions.carryOut(plan);
+            } catch (RuntimeException e) {
+                degrade(node, desired, e.getMessage());
+                return;
+            }
+        }
         finish(node, desired);
+    }
+
+    /** The cluster's node disruption policies, read once per update: the defaults when there is no MachineConfiguration. */
+    private DisruptionPolicies policies() {
+        return MachineConfigurations.policies(client.genericKubernetesResources(MachineConfigurations.CONTEXT).withName(MachineConfigurations.NAME).get());
+    }
+
+    private static MachineConfigSpec spec(MachineConfig mc) {
+        return mc.getSpec() == null ? new MachineConfigSpec() : mc.getSpec();
+    }
+
+    private static JsonNode ignition(MachineConfigSpec spec) {
+        return spec == null || spec.getConfig() == null ? JSON.createObjectNode() : JSON.valueToTree(spec.getConfig());
     }
 
     /** Done and uncordoned in one write: no moment where the node is Done but still cordoned, whatever kills the agent. */
@@ -205,10 +276,20 @@ public final class NodeAgent implements AutoCloseable {
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
     }
 
-    private void degrade(Node node, String reason) {
+    private void degrade(Node node, String desired, String reason) {
         write(node, n -> MergePatch.against(n).annotate(STATE, DEGRADED).annotate(REASON, reason));
         degradedAt = clock.instant();
+        degradedFor = desired;
         LOG.warn("nodes/{}: Degraded: {}", nodeName, reason);
+    }
+
+    /** A config the node cannot take in place: state Unreconcilable with the reason, and a FailedToReconcile event. */
+    private void unreconcilable(Node node, String desired, String reason) {
+        events.warning("FailedToReconcile", reason);
+        write(node, n -> MergePatch.against(n).annotate(STATE, UNRECONCILABLE).annotate(REASON, reason));
+        degradedAt = clock.instant();
+        degradedFor = desired;
+        LOG.warn("nodes/{}: Unreconcilable: {}", nodeName, reason);
     }
 
     /** The node as the watch shows it, or from the API while there is no watch. */

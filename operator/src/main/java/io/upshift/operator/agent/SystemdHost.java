@@ -13,16 +13,22 @@ import java.util.List;
  * A real host, seen through its root mounted at {@code root} (the DaemonSet mounts {@code /} at {@code /host}); every
  * command runs chrooted into it, so it is the host's systemd that acts. The boot id is the kernel's.
  *
- * <p>The OS image switch is the host's own unit, {@value #UPDATE_UNIT}: the agent writes the image to
- * {@value #REQUESTED}, then runs the unit and waits for it to end; on rpm-ostree hosts the unit is a
- * {@code rpm-ostree rebase} to that image ({@code deploy/host/} has one, which a MachineConfig can deliver). Once the
- * unit succeeded, {@value #STAGED} names the image, so that a restarted agent does not stage it twice. A reboot is
- * {@code systemctl reboot}.
+ * <p>The OS switch is the host's own unit, {@value #UPDATE_UNIT}: the agent writes its inputs beside each other in
+ * {@code /etc/upshift} (the image to {@value #REQUESTED}, the kernel arguments and extensions one a line to
+ * {@value #KERNEL_ARGUMENTS} and {@value #EXTENSIONS}, the kernel type to {@value #KERNEL_TYPE}), then runs the unit
+ * and waits for it to end; on rpm-ostree hosts the unit rebases to the image and changes kernel arguments, kernel and
+ * extensions on the new deployment ({@code deploy/host/} has one, which a MachineConfig can deliver). Once the unit
+ * succeeded, {@value #STAGED} records what it staged, so that a restarted agent does not stage it twice. A reboot is
+ * {@code systemctl reboot}; the systemd operations of a change without a reboot are {@code systemctl reload},
+ * {@code restart} and {@code daemon-reload}.
  */
 public final class SystemdHost implements HostOs {
     public static final String UPDATE_UNIT = "upshift-os-update.service";
     static final String REQUESTED = "/etc/upshift/os-image";
     static final String STAGED = "/etc/upshift/os-image.staged";
+    static final String KERNEL_ARGUMENTS = "/etc/upshift/kernel-arguments";
+    static final String EXTENSIONS = "/etc/upshift/extensions";
+    static final String KERNEL_TYPE = "/etc/upshift/kernel-type";
 
     /** Runs a command on the host and waits for it. */
     public interface Commands {
@@ -57,29 +63,72 @@ public final class SystemdHost implements HostOs {
     }
 
     @Override
-    public void stageOsImage(String osImageUrl) {
-        if (osImageUrl == null || osImageUrl.isEmpty()) return;
-        byte[] staged = files.read(STAGED);
-        if (staged != null && new String(staged, StandardCharsets.UTF_8).strip().equals(osImageUrl)) return;
-        files.write(REQUESTED, (osImageUrl + "\n").getBytes(StandardCharsets.UTF_8), 0644);
+    public void stageOs(OsTarget target) {
+        String record = record(target);
+        byte[] read = files.read(STAGED);
+        String staged = read == null ? "" : new String(read, StandardCharsets.UTF_8);
+        if (staged.equals(record)) return;
+        // no image asked and nothing staged beyond an image to take away: the booted OS stays as it is
+        if (target.isEmpty() && staged.lines().count() <= 1) return;
+        files.write(REQUESTED, line(target.osImageUrl()), 0644);
+        files.write(KERNEL_ARGUMENTS, lines(target.kernelArguments()), 0644);
+        files.write(EXTENSIONS, lines(target.extensions()), 0644);
+        files.write(KERNEL_TYPE, line(target.kernelType()), 0644);
         systemctl("daemon-reload"); // the unit may have come with this very config
         Commands.Result r = systemctl("start", "--wait", UPDATE_UNIT);
         if (r.code() != 0) {
-            throw new IllegalStateException("the host's " + UPDATE_UNIT + " failed to switch the OS to " + osImageUrl + " (exit code " + r.code() + "): "
-                    + tail(r.output()));
+            throw new IllegalStateException("the host's " + UPDATE_UNIT + " failed to switch the OS to " + target.describe() + " (exit code " + r.code()
+                    + "): " + tail(r.output()));
         }
-        files.write(STAGED, (osImageUrl + "\n").getBytes(StandardCharsets.UTF_8), 0644);
+        files.write(STAGED, record.getBytes(StandardCharsets.UTF_8), 0644);
+    }
+
+    /** What was staged: the image on the first line (all there is for an image alone), then what else was asked. */
+    static String record(OsTarget target) {
+        StringBuilder out = new StringBuilder(target.osImageUrl()).append('\n');
+        if (!target.kernelArguments().isEmpty()) out.append("kernel-arguments: ").append(String.join(" ", target.kernelArguments())).append('\n');
+        if (!target.extensions().isEmpty()) out.append("extensions: ").append(String.join(" ", target.extensions())).append('\n');
+        if (!target.kernelType().equals("default")) out.append("kernel-type: ").append(target.kernelType()).append('\n');
+        return out.toString();
+    }
+
+    private static byte[] line(String value) {
+        return (value + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] lines(List<String> values) {
+        StringBuilder out = new StringBuilder();
+        values.forEach(v -> out.append(v).append('\n'));
+        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
     public void reboot() {
-        Commands.Result r = systemctl("reboot");
-        if (r.code() != 0) throw new IllegalStateException("systemctl reboot failed (exit code " + r.code() + "): " + tail(r.output()));
+        check(systemctl("reboot"), "systemctl reboot");
         try {
             Thread.sleep(Long.MAX_VALUE); // systemd stops this process as the host goes down
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    @Override
+    public void reloadUnit(String unit) {
+        check(systemctl("reload", unit), "systemctl reload " + unit);
+    }
+
+    @Override
+    public void restartUnit(String unit) {
+        check(systemctl("restart", unit), "systemctl restart " + unit);
+    }
+
+    @Override
+    public void daemonReload() {
+        check(systemctl("daemon-reload"), "systemctl daemon-reload");
+    }
+
+    private static void check(Commands.Result r, String what) {
+        if (r.code() != 0) throw new IllegalStateException(what + " failed (exit code " + r.code() + "): " + tail(r.output()));
     }
 
     private Commands.Result systemctl(String... args) {

@@ -3,6 +3,7 @@ package io.upshift.operator.pools;
 import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -26,6 +27,7 @@ import io.upshift.core.pools.RenderedConfig;
 import io.upshift.core.pools.RequiredPools;
 import io.upshift.operator.cluster.Debouncer;
 import io.upshift.operator.cluster.Informers;
+import io.upshift.operator.cluster.MachineConfigurations;
 import io.upshift.operator.cluster.MergePatch;
 import io.upshift.operator.cluster.ParallelWrites;
 import java.time.Clock;
@@ -43,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * The machine-config pool controller: for each MachineConfigPool it renders the selected MachineConfigs into the
  * pool's target config, tells nodes to update to it (at most maxUnavailable at a time, inside the maintenance window,
  * never in a paused pool), and reports the pool's status; then it reports the machine-config ClusterOperator, whose
- * Upgradeable condition gates the next minor update. Every pass starts from what the caches hold: the controller keeps
+ * Upgradeable condition gates the next minor update, and the cluster's MachineConfiguration with the node disruption
+ * policies in force. Every pass starts from what the caches hold: the controller keeps
  * no state that a restart would lose, except how long a rendered config has been unused (a restart only delays its
  * removal) and since when the required pools hold the release back (a restart begins that wait again, as upstream's
  * operator does).
@@ -65,6 +68,8 @@ public final class PoolController implements AutoCloseable {
     private SharedIndexInformer<MachineConfig> configs;
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<ClusterOperator> operator;
+    private SharedIndexInformer<GenericKubernetesResource> machineConfiguration;
+    private final MachineConfigurationWriter machineConfigurationWriter;
 
     public PoolController(KubernetesClient client, Clock clock, PoolControllerOptions options) {
         this.client = client;
@@ -74,6 +79,8 @@ public final class PoolController implements AutoCloseable {
         this.informers = new Informers(debouncer::trigger);
         this.operatorStatus = new OperatorStatusWriter(client, options.releaseVersion(),
                 () -> operator == null ? null : operator.getIndexer().list().stream().findFirst().orElse(null));
+        this.machineConfigurationWriter = new MachineConfigurationWriter(client,
+                () -> machineConfiguration == null ? null : machineConfiguration.getIndexer().list().stream().findFirst().orElse(null));
     }
 
     public PoolController start() {
@@ -81,6 +88,8 @@ public final class PoolController implements AutoCloseable {
         configs = informers.add(client.resources(MachineConfig.class).runnableInformer(0));
         nodes = informers.add(client.nodes().runnableInformer(0));
         operator = informers.cache(client.resources(ClusterOperator.class).withName(OperatorStatusWriter.NAME).runnableInformer(0));
+        machineConfiguration = informers.add(client.genericKubernetesResources(MachineConfigurations.CONTEXT)
+                .withName(MachineConfigurations.NAME).runnableInformer(0));
         informers.start();
         LOG.info("pool controller started for release {}: {} informers synced", options.releaseVersion(), informers.size());
         debouncer.trigger();
@@ -123,6 +132,7 @@ public final class PoolController implements AutoCloseable {
         }
         removeUnused(allPools, gate, allConfigs, now);
         operatorStatus.write(gate, now);
+        machineConfigurationWriter.write();
         passes.incrementAndGet();
     }
 
