@@ -59,6 +59,22 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return client.getMasterUrl().toString();
     }
 
+    /**
+     * Installs CRDs shipped on the classpath under {@code crds/} (as {@code deploy/crds} holds them), so that the
+     * server treats their kinds as kube-apiserver would, e.g. keeps a status subresource apart.
+     */
+    public EmbeddedApiServer installCrds(String... names) {
+        for (String name : names) {
+            try (java.io.InputStream in = EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
+                if (in == null) throw new IllegalArgumentException("no CRD " + name + " on the classpath");
+                client.apiextensions().v1().customResourceDefinitions().load(in).create();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return this;
+    }
+
     public ApiServerDispatcher dispatcher() {
         return dispatcher;
     }

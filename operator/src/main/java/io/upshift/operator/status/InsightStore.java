@@ -3,12 +3,9 @@ package io.upshift.operator.status;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.upshift.api.update.insight.ClusterOperatorProgressInsight;
-import io.upshift.api.update.insight.ClusterVersionProgressInsight;
-import io.upshift.api.update.insight.HealthInsightObject;
-import io.upshift.api.update.insight.MachineConfigPoolProgressInsight;
-import io.upshift.api.update.insight.NodeProgressInsight;
+import io.upshift.api.update.insight.InsightKinds;
 import io.upshift.operator.cluster.Informers;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -29,12 +26,11 @@ final class InsightStore {
 
     /** Registers an informer per insight kind; a change by anyone asks for an evaluation. */
     InsightStore(KubernetesClient client, Informers registry) {
-        informers = List.of(
-                registry.add(client.resources(ClusterVersionProgressInsight.class).runnableInformer(0)),
-                registry.add(client.resources(ClusterOperatorProgressInsight.class).runnableInformer(0)),
-                registry.add(client.resources(MachineConfigPoolProgressInsight.class).runnableInformer(0)),
-                registry.add(client.resources(NodeProgressInsight.class).runnableInformer(0)),
-                registry.add(client.resources(HealthInsightObject.class).runnableInformer(0)));
+        List<SharedIndexInformer<? extends HasMetadata>> all = new ArrayList<>();
+        for (Class<? extends HasMetadata> kind : InsightKinds.ALL) {
+            all.add(registry.add(client.resources(kind).runnableInformer(0)));
+        }
+        informers = List.copyOf(all);
     }
 
     /** Insight objects are cluster-scoped: kind and name name one. */

@@ -4,11 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusStatus;
-import io.upshift.api.update.insight.ClusterOperatorProgressInsight;
-import io.upshift.api.update.insight.ClusterVersionProgressInsight;
-import io.upshift.api.update.insight.HealthInsightObject;
-import io.upshift.api.update.insight.MachineConfigPoolProgressInsight;
-import io.upshift.api.update.insight.NodeProgressInsight;
+import io.upshift.api.update.insight.InsightKinds;
 import io.upshift.core.status.StatusObjects;
 import io.upshift.operator.cluster.ClusterReader;
 import java.util.ArrayList;
@@ -30,15 +26,9 @@ public final class UpdateStatusReader {
             return null;
         }
         List<HasMetadata> objects = new ArrayList<>();
-        objects.addAll(list(client, ClusterVersionProgressInsight.class, ClusterVersionProgressInsight.PLURAL));
-        objects.addAll(list(client, ClusterOperatorProgressInsight.class, ClusterOperatorProgressInsight.PLURAL));
-        objects.addAll(list(client, MachineConfigPoolProgressInsight.class, MachineConfigPoolProgressInsight.PLURAL));
-        objects.addAll(list(client, NodeProgressInsight.class, NodeProgressInsight.PLURAL));
-        objects.addAll(list(client, HealthInsightObject.class, HealthInsightObject.PLURAL));
+        for (Class<? extends HasMetadata> kind : InsightKinds.ALL) {
+            objects.addAll(ClusterReader.call(HasMetadata.getFullResourceName(kind), () -> client.resources(kind).list().getItems()));
+        }
         return StatusObjects.join(us.getStatus(), objects);
-    }
-
-    private static <T extends HasMetadata> List<T> list(KubernetesClient client, Class<T> kind, String plural) {
-        return ClusterReader.call(plural + "." + UpdateStatus.GROUP, () -> client.resources(kind).list().getItems());
     }
 }
