@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.api.json.Mappers;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.insight.InsightKinds;
+import io.upshift.api.update.insight.NodeProgressInsight;
 import io.upshift.core.synthetic.SyntheticCluster;
 import io.upshift.operator.status.UpdateStatusController;
 import io.upshift.testkit.EmbeddedApiServer;
@@ -27,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * N worker nodes mid-update (20 worker pools, 60 operators; nodes as large as real ones), and the controller as
  * {@code upshift operator} runs it (1 s between evaluations, 30 s resync), from its start for one minute of real time,
  * then until its first evaluation's writes are done if that takes longer. The cluster is created in parallel
- * beforehand; progress goes to stderr. Ends with one line: {@code N nodes: largest object B bytes, objects K, writes in
+ * beforehand; progress goes to stderr, and so does what one node's change (Updating to Rebooting) costs after the
+ * minute. Ends with one line: {@code N nodes: largest object B bytes, objects K, writes in
  * the first minute W, heap H MiB}: B the largest object the controller keeps (insight objects and the UpdateStatus,
  * as JSON), K how many it keeps, W the controller's writes the server logged in its first minute, H the used heap of
  * this JVM (server, cluster, controller) after GC at the end.
@@ -36,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class UpdateStatusScale {
     private static final String AGENT = "upshift-operator";
+    private static final String MCO = "machineconfiguration.openshift.io/";
     private static final List<String> CRDS = List.of("updatestatuses", "clusterversionprogressinsights",
             "clusteroperatorprogressinsights", "machineconfigpoolprogressinsights", "nodeprogressinsights", "healthinsights");
 
@@ -59,7 +62,7 @@ public final class UpdateStatusScale {
             controller.start();
             long deadline = start + Duration.ofMinutes(1).toNanos();
             while (System.nanoTime() < deadline) {
-                Thread.sleep(1000);
+                Thread.sleep(Math.min(5000, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
                 System.err.printf("%.0f s: %d writes%n", (System.nanoTime() - start) / 1e9, controller.writes());
             }
             int writes = writesSince(server.requests(), mark);
@@ -68,6 +71,7 @@ public final class UpdateStatusScale {
                 System.err.printf("%.0f s: %d writes, first evaluation still writing%n", (System.nanoTime() - start) / 1e9, controller.writes());
             }
             controller.evaluate(); // after any evaluation under way: everything written
+            churn(server, controller);
             int largest = 0;
             int objects = 0;
             for (Class<? extends HasMetadata> kind : kinds()) {
@@ -104,6 +108,28 @@ public final class UpdateStatusScale {
             pool.shutdown();
         }
         System.err.printf("created %d objects in %.1f s%n", objects.size(), (System.nanoTime() - start) / 1e9);
+    }
+
+    /** One node going from Updating to Rebooting (the pool's counts stay): on stderr, what the controller wrote for it. */
+    private static void churn(EmbeddedApiServer server, UpdateStatusController controller) throws InterruptedException {
+        KubernetesClient client = server.client();
+        Node node = client.nodes().list().getItems().stream().filter(n -> {
+            var a = n.getMetadata().getAnnotations();
+            return "Working".equals(a.get(MCO + "state")) && !a.getOrDefault(MCO + "desiredDrain", "").startsWith("drain-");
+        }).findFirst().orElse(null);
+        if (node == null) return;
+        int mark = server.requests().size();
+        node.getMetadata().getAnnotations().put(MCO + "state", "Rebooting");
+        client.resource(node).update();
+        String name = node.getMetadata().getName();
+        while (!client.resources(NodeProgressInsight.class).withName(name).get().getStatus().conditions().stream()
+                .anyMatch(c -> c.getReason().equals("Rebooting"))) {
+            Thread.sleep(100);
+        }
+        controller.evaluate();
+        List<RequestLog.Request> all = server.requests().matching(r -> true);
+        List<RequestLog.Request> writes = all.subList(mark, all.size()).stream().filter(r -> r.isWrite() && r.userAgent().equals(AGENT)).toList();
+        System.err.printf("node %s Updating -> Rebooting: %d write(s): %s%n", name, writes.size(), writes);
     }
 
     private static List<Class<? extends HasMetadata>> kinds() {
