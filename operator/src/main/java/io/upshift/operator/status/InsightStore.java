@@ -83,6 +83,14 @@ final class InsightStore {
         deleted.remove(key(object));
     }
 
+    /** Of what we wrote last and what the cache holds, the newer (the cache's on a tie); null when neither is. */
+    static <T extends HasMetadata> T newer(T written, T cached) {
+        if (written == null || cached == null) {
+            return written != null ? written : cached;
+        }
+        return olderThan(cached, written) ? written : cached;
+    }
+
     /**
      * Whether {@code a} is an older version than {@code b}. Resource versions are opaque to clients in general; the
      * API servers here count them up, and where one is not a number the cache is trusted.

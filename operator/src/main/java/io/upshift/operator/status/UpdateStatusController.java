@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -70,7 +71,9 @@ public final class UpdateStatusController implements AutoCloseable {
     private InsightStore insights;
     private InsightOwners owners;
     private InsightWriter writer;
-    private UpdateStatus live;
+    private SharedIndexInformer<UpdateStatus> statuses;
+    /** The UpdateStatus as last written or read; the cache may not show our latest write yet. */
+    private volatile UpdateStatus live;
 
     /**
      * @param minInterval the shortest time between two evaluations (and so between two writes)
@@ -98,6 +101,21 @@ public final class UpdateStatusController implements AutoCloseable {
                 .withName(Snapshot.MCO_NAME).runnableInformer(0));
         // Drain blocks depend on time (the periodic run sees them); events about nodes are many, so they only fill a cache.
         events = informers.cache(client.v1().events().inNamespace("default").runnableInformer(0));
+        statuses = informers.add(client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).runnableInformer(0));
+        statuses.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(UpdateStatus obj) {
+            }
+
+            @Override
+            public void onUpdate(UpdateStatus oldObj, UpdateStatus newObj) {
+            }
+
+            @Override
+            public void onDelete(UpdateStatus obj, boolean deletedFinalStateUnknown) {
+                live = null; // deleted (and the health insights it owns with it): made anew at the next evaluation
+            }
+        });
         insights = new InsightStore(client, informers);
         owners = new InsightOwners(nodes, pools, operators, versions);
         writer = new InsightWriter(client, insights, writes);
@@ -133,7 +151,10 @@ public final class UpdateStatusController implements AutoCloseable {
             LOG.warn("UpdateStatus {} not updated: {}", UpdateStatus.NAME, e.getMessage());
             return;
         }
-        UpdateStatus current = live != null ? live : read();
+        UpdateStatus current = InsightStore.newer(live, statuses.getIndexer().getByKey(UpdateStatus.NAME));
+        if (current == null) {
+            current = read();
+        }
         Map<String, HasMetadata> objects = insights.current();
         List<Insight> previous = new ArrayList<>(objects.size() + 64);
         if (current != null && current.getStatus() != null) {

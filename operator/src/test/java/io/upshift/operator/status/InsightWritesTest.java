@@ -9,6 +9,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.insight.ClusterVersionProgressInsight;
+import io.upshift.api.update.insight.HealthInsightObject;
 import io.upshift.api.update.insight.InsightKinds;
 import io.upshift.api.update.insight.MachineConfigPoolProgressInsight;
 import io.upshift.api.update.insight.NodeProgressInsight;
@@ -146,6 +147,26 @@ class InsightWritesTest {
         assertThat(client.resources(ClusterVersionProgressInsight.class).withName("version").get().getMetadata().getOwnerReferences())
                 .singleElement().satisfies(o -> assertThat(o.getUid())
                         .isEqualTo(client.resources(ClusterVersion.class).withName("version").get().getMetadata().getUid()));
+    }
+
+    @Test
+    void aDeletedUpdateStatusIsMadeAnewAndOwnsTheHealthInsights() {
+        Node node = first(n -> "Done".equals(annotation(n, "state")));
+        node.getMetadata().getAnnotations().put(MCO + "state", "Degraded");
+        node.getMetadata().getAnnotations().put(MCO + "reason", "disk full");
+        client.resource(node).update();
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !client.resources(HealthInsightObject.class).list().getItems().isEmpty());
+        String before = client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get().getMetadata().getUid();
+
+        client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).delete();
+
+        // the mock API server collects no garbage: the health insights stay, and are given the new owner
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+            UpdateStatus us = client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
+            return us != null && us.getStatus() != null && !us.getMetadata().getUid().equals(before)
+                    && client.resources(HealthInsightObject.class).list().getItems().stream().allMatch(h ->
+                    h.getMetadata().getOwnerReferences().get(0).getUid().equals(us.getMetadata().getUid()));
+        });
     }
 
     private List<RequestLog.Request> writes() {
