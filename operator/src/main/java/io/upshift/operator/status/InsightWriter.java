@@ -11,20 +11,22 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.upshift.api.json.Mappers;
 import io.upshift.core.status.StatusObjects;
 import java.net.HttpURLConnection;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Brings the insight objects to what an evaluation wants: creates the missing, updates those whose status, acquired
  * time or owner differ (an update conditional on the resourceVersion compared with), deletes those no insight wants
- * any more (their subject is gone), and writes nothing else. Labels, annotations and owners others put on an object
- * are kept; the owner references are the controller's.
+ * any more (their subject is gone), and writes nothing else. Labels and annotations others put on an object are
+ * kept; its owner references are the controller's.
  */
 final class InsightWriter {
     private static final Logger LOG = LoggerFactory.getLogger(InsightWriter.class);
@@ -43,6 +45,7 @@ final class InsightWriter {
     /** @param current the objects the store holds, by key, as this evaluation read them */
     void sync(List<HasMetadata> desired, Map<String, HasMetadata> current) {
         int created = 0, updated = 0, deleted = 0;
+        List<String> named = new ArrayList<>();
         Set<String> wanted = new HashSet<>(desired.size() * 2);
         for (HasMetadata d : desired) {
             String key = InsightStore.key(d);
@@ -51,25 +54,30 @@ final class InsightWriter {
             if (have == null) {
                 write(d, () -> client.resource(d).create());
                 created++;
+                name(named, d);
             } else if (!same(d, have)) {
                 HasMetadata next = d;
                 next.setMetadata(merged(have.getMetadata(), d.getMetadata()));
                 write(have, () -> client.resource(next).update());
                 updated++;
+                name(named, d);
             }
         }
         for (Map.Entry<String, HasMetadata> e : current.entrySet()) {
             if (!wanted.contains(e.getKey())) {
                 delete(e.getValue());
                 deleted++;
+                name(named, e.getValue());
             }
         }
         if (created + updated + deleted > 0) {
-            LOG.info("insight objects written: {} created, {} updated, {} deleted", created, updated, deleted);
+            int more = created + updated + deleted - named.size();
+            LOG.info("insight objects written: {} created, {} updated, {} deleted: {}{}", created, updated, deleted,
+                    String.join(", ", named), more > 0 ? " and " + more + " more" : "");
         }
     }
 
-    private void write(HasMetadata subject, java.util.function.Supplier<HasMetadata> request) {
+    private void write(HasMetadata subject, Supplier<HasMetadata> request) {
         try {
             HasMetadata answer = request.get();
             writes.incrementAndGet();
@@ -124,6 +132,13 @@ final class InsightWriter {
                 .addToAnnotations(StatusObjects.ACQUIRED_AT, want.getAnnotations().get(StatusObjects.ACQUIRED_AT))
                 .withOwnerReferences(want.getOwnerReferences())
                 .build();
+    }
+
+    /** Names the first few objects written, for the log line. */
+    private static void name(List<String> named, HasMetadata o) {
+        if (named.size() < 5) {
+            named.add(name(o));
+        }
     }
 
     private static String name(HasMetadata o) {
