@@ -11,6 +11,7 @@ import io.upshift.core.status.ClusterState;
 import io.upshift.core.status.UpdateAssessment;
 import io.upshift.operator.alerts.AlertsClient;
 import io.upshift.operator.cluster.ClusterReader;
+import io.upshift.operator.status.UpdateStatusReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -53,7 +54,7 @@ final class StatusCommand implements Callable<Integer> {
         String mockClusterVersion;
 
         @Option(names = "--from-api",
-                description = "Render the UpdateStatus resource kept by the Upshift operator instead of assessing locally.")
+                description = "Render the insights kept by the Upshift operator (the UpdateStatus and its insight objects) instead of assessing locally.")
         boolean fromApi;
     }
 
@@ -85,9 +86,7 @@ final class StatusCommand implements Callable<Integer> {
         } else {
             try (KubernetesClient client = kube.connect()) {
                 if (source.fromApi) {
-                    UpdateStatus us = ClusterReader.call("updatestatuses.update.openshift.io/" + UpdateStatus.NAME,
-                            () -> client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get());
-                    UpdateStatusStatus status = us == null ? null : us.getStatus();
+                    UpdateStatusStatus status = UpdateStatusReader.read(client);
                     if (status == null) {
                         throw new IllegalStateException("updatestatuses.update.openshift.io/" + UpdateStatus.NAME
                                 + " has no status yet: is `upshift operator` running?");

@@ -3,13 +3,16 @@ package io.upshift.testkit;
 import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetList;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -40,6 +43,7 @@ import java.util.regex.Pattern;
  *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck});</li>
  *   <li>TokenReviews and SubjectAccessReviews are answered, not stored ({@link AccessReviews}).</li>
  * </ul>
+ * Finding one object by name takes an index ({@link NameIndex}), not a scan of every object stored.
  * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as an older
  * API server drops fields it does not know ({@link #dropOnWrite}), and can put a faulty network in front of one client
  * ({@link #faults}).
@@ -50,6 +54,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private static final Pattern NODE_SELECTOR = Pattern.compile("/api/v1/pods\\?fieldSelector=spec\\.nodeName%3D([^&]+)");
 
     private final RequestLog requests = new RequestLog();
+    private final NameIndex names = new NameIndex();
     private final AccessReviews reviews = new AccessReviews();
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -225,6 +230,18 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         synchronized (writes) {
             return super.handleDelete(path);
         }
+    }
+
+    @Override
+    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
+                             GenericKubernetesResource resource, String newState) {
+        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        names.stored((KubernetesAttributesExtractor) getAttributeExtractor(), pathAttributes, resource, newState);
+    }
+
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+        return NameIndex.names(query) ? names.find(map, query) : super.findResource(query);
     }
 
     /** RFC 7386: objects merge key by key, null removes a key, anything else (lists included) replaces. */

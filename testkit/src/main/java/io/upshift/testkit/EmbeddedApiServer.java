@@ -19,11 +19,23 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private final KubernetesMockServer server;
     private final Config base;
     private final KubernetesClient client;
+    private final Thread drain;
 
     public EmbeddedApiServer() {
         MockServerLog.quiet();
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init();
+        // fabric8's mock keeps every request with its body for takeRequest(), which nothing here calls (the request
+        // log records what tests need): a server that lives long or takes many objects would hold them all
+        drain = new Thread(() -> {
+            try {
+                while (true) server.takeRequest();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "embedded-api-server-drain");
+        drain.setDaemon(true);
+        drain.start();
         try (KubernetesClient first = server.createClient()) {
             base = first.getConfiguration();
         }
@@ -59,6 +71,22 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return client.getMasterUrl().toString();
     }
 
+    /**
+     * Installs CRDs shipped on the classpath under {@code crds/} (as {@code deploy/crds} holds them), so that the
+     * server treats their kinds as kube-apiserver would, e.g. keeps a status subresource apart.
+     */
+    public EmbeddedApiServer installCrds(String... names) {
+        for (String name : names) {
+            try (java.io.InputStream in = EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
+                if (in == null) throw new IllegalArgumentException("no CRD " + name + " on the classpath");
+                client.apiextensions().v1().customResourceDefinitions().load(in).create();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return this;
+    }
+
     public ApiServerDispatcher dispatcher() {
         return dispatcher;
     }
@@ -69,6 +97,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     @Override
     public void close() {
+        drain.interrupt();
         client.close();
         server.destroy();
     }

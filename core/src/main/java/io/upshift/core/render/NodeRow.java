@@ -2,6 +2,7 @@ package io.upshift.core.render;
 
 import io.upshift.api.update.NodeInsight;
 import io.upshift.core.conditions.Conditions;
+import io.upshift.core.status.NodeInsights;
 
 /** A node insight read back into the flags and words of one line of a node table. */
 record NodeRow(String name, String assessment, String phase, String version, String estimate, String message,
@@ -9,25 +10,11 @@ record NodeRow(String name, String assessment, String phase, String version, Str
 
     static NodeRow of(NodeInsight n) {
         boolean isUpdating = Conditions.META.isTrue(n.conditions(), NodeInsight.UPDATING);
-        String reason = Conditions.META.reason(n.conditions(), NodeInsight.UPDATING);
-        String phase = reason.equals("Completed") ? "Updated" : reason;
-        boolean isUpdated = !isUpdating && reason.equals("Completed");
+        String phase = NodeInsights.phase(n);
+        boolean isUpdated = !isUpdating && Conditions.META.reason(n.conditions(), NodeInsight.UPDATING).equals("Completed");
         boolean isUnavailable = Conditions.META.isFalse(n.conditions(), NodeInsight.AVAILABLE);
         boolean isDegraded = Conditions.META.isTrue(n.conditions(), NodeInsight.DEGRADED);
-        String assessment;
-        if (isDegraded) {
-            assessment = "Degraded";
-        } else if (isUnavailable && !isUpdating) {
-            assessment = "Unavailable";
-        } else {
-            assessment = switch (phase) {
-                case "Paused" -> "Excluded";
-                case "Pending" -> "Outdated";
-                case "Draining", "Updating", "Rebooting" -> "Progressing";
-                case "Updated" -> "Completed";
-                default -> "Unknown";
-            };
-        }
+        String assessment = NodeInsights.assessment(n);
         String estimate;
         if (n.estToComplete() == null) {
             estimate = "?";

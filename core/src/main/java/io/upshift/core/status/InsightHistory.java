@@ -14,6 +14,7 @@ import io.upshift.api.update.PoolInsight;
 import io.upshift.api.update.UpdateStatusStatus;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +34,13 @@ public final class InsightHistory {
 
     /** @param previous the status as last written, or null for a first evaluation */
     public static UpdateStatusStatus settle(UpdateStatusStatus previous, UpdateStatusStatus next, Instant at) {
-        Map<String, Insight> before = new HashMap<>();
-        if (previous != null) {
-            previous.insights().forEach(i -> before.put(i.uid(), i));
-        }
+        return settle(previous == null ? List.of() : previous.insights(), next, at);
+    }
+
+    /** @param previous the insights as last written, wherever they are kept (empty for a first evaluation) */
+    public static UpdateStatusStatus settle(Collection<Insight> previous, UpdateStatusStatus next, Instant at) {
+        Map<String, Insight> before = new HashMap<>(previous.size() * 2);
+        previous.forEach(i -> before.put(i.uid(), i));
         String now = Times.format(at);
         ControlPlane cp = next.controlPlane();
         ControlPlane settledCp = cp == null ? null : new ControlPlane(cp.conditions(), cp.resource(), cp.poolResource(),
@@ -45,7 +49,7 @@ public final class InsightHistory {
         for (Pool p : next.workerPools()) {
             pools.add(new Pool(p.conditions(), p.name(), p.resource(), settle(p.informers(), before, now)));
         }
-        return new UpdateStatusStatus(next.conditions(), settledCp, pools);
+        return new UpdateStatusStatus(next.conditions(), settledCp, pools, next.insightObjects());
     }
 
     private static List<Informer> settle(List<Informer> informers, Map<String, Insight> before, String now) {
@@ -84,7 +88,8 @@ public final class InsightHistory {
             }
             case Health -> next;
         };
-        if (prev != null && prev.withAcquiredAt(null).equals(settled.withAcquiredAt(null))) {
+        // an insight read back without its acquiredAt (an object someone else wrote) gets one now
+        if (prev != null && prev.acquiredAt() != null && prev.withAcquiredAt(null).equals(settled.withAcquiredAt(null))) {
             return prev;
         }
         return settled.withAcquiredAt(now);

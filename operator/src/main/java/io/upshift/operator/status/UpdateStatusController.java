@@ -4,16 +4,19 @@ import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.api.update.Insight;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusSpec;
 import io.upshift.api.update.UpdateStatusStatus;
@@ -25,11 +28,14 @@ import io.upshift.core.status.AssessmentException;
 import io.upshift.core.status.ClusterState;
 import io.upshift.core.status.DrainBlocks;
 import io.upshift.core.status.InsightHistory;
+import io.upshift.core.status.StatusObjects;
 import io.upshift.core.status.UpdateAssessment;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -37,10 +43,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the UpdateStatus named {@code cluster} current. Informers watch ClusterVersion, ClusterOperators,
- * MachineConfigPools, MachineConfigs, Nodes and the machine-config operator Deployment; any change asks for an
- * evaluation, evaluations run at most once per interval, and the status is written only when it differs from what
- * the API server holds.
+ * Keeps the update's insights current: one object per insight (node, pool, operator, cluster version, health) and the
+ * UpdateStatus named {@code cluster} as their summary ({@link StatusObjects}). Informers watch ClusterVersion,
+ * ClusterOperators, MachineConfigPools, MachineConfigs, Nodes, the machine-config operator Deployment and the insight
+ * objects themselves; any change asks for an evaluation, evaluations run at most once per interval, and an object is
+ * written only when it differs from what the API server holds, deleted when its subject is gone.
  */
 public final class UpdateStatusController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UpdateStatusController.class);
@@ -61,7 +68,12 @@ public final class UpdateStatusController implements AutoCloseable {
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Deployment> mco;
     private SharedIndexInformer<Event> events;
-    private UpdateStatus live;
+    private InsightStore insights;
+    private InsightOwners owners;
+    private InsightWriter writer;
+    private SharedIndexInformer<UpdateStatus> statuses;
+    /** The UpdateStatus as last written or read; the cache may not show our latest write yet. */
+    private volatile UpdateStatus live;
 
     /**
      * @param minInterval the shortest time between two evaluations (and so between two writes)
@@ -89,13 +101,31 @@ public final class UpdateStatusController implements AutoCloseable {
                 .withName(Snapshot.MCO_NAME).runnableInformer(0));
         // Drain blocks depend on time (the periodic run sees them); events about nodes are many, so they only fill a cache.
         events = informers.cache(client.v1().events().inNamespace("default").runnableInformer(0));
+        statuses = informers.add(client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).runnableInformer(0));
+        statuses.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(UpdateStatus obj) {
+            }
+
+            @Override
+            public void onUpdate(UpdateStatus oldObj, UpdateStatus newObj) {
+            }
+
+            @Override
+            public void onDelete(UpdateStatus obj, boolean deletedFinalStateUnknown) {
+                live = null; // deleted (and the health insights it owns with it): made anew at the next evaluation
+            }
+        });
+        insights = new InsightStore(client, informers);
+        owners = new InsightOwners(nodes, pools, operators, versions);
+        writer = new InsightWriter(client, insights, writes);
         informers.start();
         LOG.info("UpdateStatus controller started: {} informers synced", informers.size());
         debouncer.trigger();
         debouncer.every(resync);
     }
 
-    /** How many times the status was written; for tests and metrics. */
+    /** How many writes (creates, updates, deletes) of the UpdateStatus and insight objects; for tests and metrics. */
     public long writes() {
         return writes.get();
     }
@@ -121,13 +151,32 @@ public final class UpdateStatusController implements AutoCloseable {
             LOG.warn("UpdateStatus {} not updated: {}", UpdateStatus.NAME, e.getMessage());
             return;
         }
-        UpdateStatus current = live != null ? live : read();
-        UpdateStatusStatus settled = InsightHistory.settle(current == null ? null : current.getStatus(), assessed, now);
-        if (current != null && same(current.getStatus(), settled)) {
-            live = current;
-            return;
+        UpdateStatus current = InsightStore.newer(live, statuses.getIndexer().getByKey(UpdateStatus.NAME));
+        if (current == null) {
+            current = read();
         }
-        live = write(current, settled);
+        Map<String, HasMetadata> objects = insights.current();
+        List<Insight> previous = new ArrayList<>(objects.size() + 64);
+        if (current != null && current.getStatus() != null) {
+            previous.addAll(current.getStatus().insights());
+        }
+        for (HasMetadata o : objects.values()) {
+            Insight i = StatusObjects.insight(o);
+            if (i != null) {
+                previous.add(i);
+            }
+        }
+        StatusObjects.Split split = StatusObjects.split(InsightHistory.settle(previous, assessed, now));
+        if (current == null) {
+            current = create();
+        }
+        live = current;
+        // the objects first: a reader of the summary then finds the objects it counts
+        owners.own(split.objects(), current);
+        writer.sync(split.objects(), objects);
+        if (!same(current.getStatus(), split.summary())) {
+            live = writeStatus(current, split.summary());
+        }
     }
 
     private void evaluateSafely() {
@@ -160,15 +209,20 @@ public final class UpdateStatusController implements AutoCloseable {
         return client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
     }
 
-    private UpdateStatus write(UpdateStatus current, UpdateStatusStatus status) {
-        UpdateStatus target = current;
-        if (target == null) {
-            UpdateStatus fresh = new UpdateStatus();
-            fresh.setMetadata(new ObjectMetaBuilder().withName(UpdateStatus.NAME).build());
-            fresh.setSpec(new UpdateStatusSpec());
-            target = client.resource(fresh).create();
-            LOG.info("created updatestatuses.update.openshift.io/{}", UpdateStatus.NAME);
-        }
+    private UpdateStatus create() {
+        UpdateStatus fresh = new UpdateStatus();
+        fresh.setMetadata(new ObjectMetaBuilder().withName(UpdateStatus.NAME).build());
+        fresh.setSpec(new UpdateStatusSpec());
+        UpdateStatus created = client.resource(fresh).create();
+        writes.incrementAndGet();
+        LOG.info("created updatestatuses.update.openshift.io/{}", UpdateStatus.NAME);
+        return created;
+    }
+
+    private UpdateStatus writeStatus(UpdateStatus current, UpdateStatusStatus status) {
+        UpdateStatus target = new UpdateStatus();
+        target.setMetadata(current.getMetadata());
+        target.setSpec(current.getSpec());
         target.setStatus(status);
         // Update with the resourceVersion we read: a concurrent writer makes this fail rather than be overwritten.
         UpdateStatus written = client.resource(target).updateStatus();

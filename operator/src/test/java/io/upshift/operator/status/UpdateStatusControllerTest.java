@@ -10,6 +10,12 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.api.update.Insight;
 import io.upshift.api.update.UpdateStatus;
+import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.api.update.insight.ClusterOperatorProgressInsight;
+import io.upshift.api.update.insight.ClusterVersionProgressInsight;
+import io.upshift.api.update.insight.HealthInsightObject;
+import io.upshift.api.update.insight.MachineConfigPoolProgressInsight;
+import io.upshift.api.update.insight.NodeProgressInsight;
 import io.upshift.core.render.Details;
 import io.upshift.core.render.StatusRenderer;
 import io.upshift.core.status.UpdateAssessment;
@@ -51,20 +57,25 @@ class UpdateStatusControllerTest {
     }
 
     @Test
-    void writesAnUpdateStatusThatRendersLikeALocalAssessment() {
+    void writesInsightsThatRenderLikeALocalAssessment() {
         controller.start();
         UpdateStatus written = await(() -> read() != null && read().getStatus() != null);
 
         String local = StatusRenderer.render(UpdateAssessment.assess(cluster.state(), NOW, NOW), NOW, Details.all);
-        assertThat(StatusRenderer.render(written.getStatus(), NOW, Details.all)).isEqualTo(local);
+        assertThat(StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.all)).isEqualTo(local);
         assertThat(local).contains("Worker Pool Nodes: worker");
         assertThat(SCHEMA.violations(written)).isEmpty();
+        // the summary keeps the ClusterVersion and the pools, the objects every insight
+        assertThat(written.getStatus().insights()).hasSize(1 + 3);
+        assertThat(client.resources(NodeProgressInsight.class).list().getItems()).hasSize(12 + 3);
+        assertValidObjects(ClusterVersionProgressInsight.class, ClusterOperatorProgressInsight.class,
+                MachineConfigPoolProgressInsight.class, NodeProgressInsight.class);
     }
 
     @Test
     void writesNothingWhenNothingChanged() {
         controller.start();
-        await(() -> controller.writes() >= 1);
+        awaitFirstEvaluation();
         long writes = controller.writes();
 
         controller.evaluate();
@@ -76,23 +87,24 @@ class UpdateStatusControllerTest {
     @Test
     void aChangedNodeLeadsToAWriteAndKeepsInsightIdentities() {
         controller.start();
-        await(() -> controller.writes() >= 1);
-        UpdateStatus before = read();
+        awaitFirstEvaluation();
+        UpdateStatusStatus before = UpdateStatusReader.read(client);
         Node node = client.nodes().withName("worker-worker-00000").get();
         node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/state", "Degraded");
         node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/reason", "disk full");
         client.resource(node).update();
 
-        UpdateStatus after = await(() -> controller.writes() >= 2);
+        UpdateStatus after = await(() -> StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.none)
+                .contains("Node worker-worker-00000 is degraded"));
         assertThat(uids(after)).containsAll(uids(before));
-        assertThat(StatusRenderer.render(after.getStatus(), NOW, Details.none)).contains("Node worker-worker-00000 is degraded");
         assertThat(SCHEMA.violations(after)).isEmpty();
     }
 
     @Test
     void aBurstOfChangesIsWrittenAtMostOncePerSecond() {
         controller.start();
-        await(() -> controller.writes() >= 1);
+        awaitFirstEvaluation();
+        long evaluations = controller.evaluations();
         long start = System.nanoTime();
         for (int i = 0; i < 40; i++) {
             Node node = client.nodes().withName("worker-worker-00000").get();
@@ -100,18 +112,18 @@ class UpdateStatusControllerTest {
             node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/state", "Degraded");
             client.resource(node).update();
         }
-        await(() -> read().getStatus().toString().contains("attempt 39"));
+        await(() -> UpdateStatusReader.read(client).toString().contains("attempt 39"));
         double seconds = (System.nanoTime() - start) / 1e9;
-        // One write for the start, then at most one per elapsed second (plus the one that may start a second).
-        assertThat(controller.writes()).isLessThanOrEqualTo(2 + (long) Math.ceil(seconds));
+        // At most one evaluation (and so one write of each insight) per elapsed second, plus the one that may start a second.
+        assertThat(controller.evaluations() - evaluations).isLessThanOrEqualTo(1 + (long) Math.ceil(seconds));
     }
 
     @Test
     void keepsAcquiredTimesAcrossARestart() {
         controller.start();
-        await(() -> controller.writes() >= 1);
+        awaitFirstEvaluation();
         controller.close();
-        UpdateStatus first = read(); // what the first controller left, whichever of its writes came last
+        UpdateStatusStatus first = UpdateStatusReader.read(client); // what the first controller left, whichever of its writes came last
         controller = new UpdateStatusController(client, Clock.fixed(NOW.plusSeconds(90), ZoneOffset.UTC),
                 Duration.ofSeconds(1), Duration.ofMinutes(10), Optional::empty);
         controller.start();
@@ -119,7 +131,7 @@ class UpdateStatusControllerTest {
         controller.evaluate();
 
         assertThat(controller.writes()).isZero();
-        assertThat(read().getStatus()).isEqualTo(first.getStatus());
+        assertThat(UpdateStatusReader.read(client)).isEqualTo(first);
     }
 
     @Test
@@ -137,17 +149,38 @@ class UpdateStatusControllerTest {
 
         controller.start();
         UpdateStatus written = await(() -> read() != null && read().getStatus() != null);
-        assertThat(StatusRenderer.render(written.getStatus(), NOW, Details.none))
+        assertThat(StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.none))
                 .contains("Node worker-worker-00000 cannot drain: PodDisruptionBudget shop/web does not allow evicting pod shop/web-1");
+        assertValidObjects(HealthInsightObject.class);
         assertThat(SCHEMA.violations(written)).isEmpty();
+    }
+
+    /** Objects of each kind are there, and each validates against its kind's CRD. */
+    @SafeVarargs
+    private void assertValidObjects(Class<? extends HasMetadata>... kinds) {
+        for (Class<? extends HasMetadata> kind : kinds) {
+            CrdSchema crd = CrdSchema.bundled(HasMetadata.getFullResourceName(kind), "v1alpha1");
+            List<? extends HasMetadata> objects = client.resources(kind).list().getItems();
+            assertThat(objects).as(kind.getSimpleName()).isNotEmpty();
+            objects.forEach(o -> assertThat(crd.violations(o)).isEmpty());
+        }
     }
 
     private UpdateStatus read() {
         return client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
     }
 
-    private static List<String> uids(UpdateStatus us) {
-        return us.getStatus().insights().stream().map(Insight::uid).toList();
+    private List<String> uids(UpdateStatus us) {
+        return uids(UpdateStatusReader.read(client));
+    }
+
+    private static List<String> uids(UpdateStatusStatus status) {
+        return status.insights().stream().map(Insight::uid).toList();
+    }
+
+    /** The summary is written last: once it is there, the first evaluation's writes are done. */
+    private void awaitFirstEvaluation() {
+        await(() -> read() != null && read().getStatus() != null);
     }
 
     private UpdateStatus await(BooleanSupplier condition) {
