@@ -1,6 +1,7 @@
 package io.upshift.operator.cluster;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
@@ -15,6 +16,20 @@ import java.util.concurrent.TimeUnit;
  * pool with no nodes yet); the caller runs once after {@link #start()} instead.
  */
 public final class Informers implements AutoCloseable {
+    /**
+     * Informers keep trying after an API error, as client-go's do (with the client's backoff): fabric8's default gives
+     * an informer up for good on any error before its first sync and on a failed watch, which leaves a cache stale
+     * for the rest of the process after one refused list. Only a closed client ends it.
+     */
+    public static final ExceptionHandler RETRY = (started, t) -> !closedClient(t);
+
+    private static boolean closedClient(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof IllegalStateException && "Client is closed".equals(c.getMessage())) return true;
+        }
+        return false;
+    }
+
     private final List<SharedIndexInformer<?>> all = new ArrayList<>();
     private final ResourceEventHandler<HasMetadata> handler;
     private volatile boolean synced;
@@ -47,6 +62,7 @@ public final class Informers implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public <T extends HasMetadata> SharedIndexInformer<T> add(SharedIndexInformer<T> informer) {
         informer.addEventHandler((ResourceEventHandler<T>) (ResourceEventHandler<?>) handler);
+        informer.exceptionHandler(RETRY);
         all.add(informer);
         return informer;
     }
@@ -56,6 +72,7 @@ public final class Informers implements AutoCloseable {
      * objects that change often or that the controller writes itself.
      */
     public <T extends HasMetadata> SharedIndexInformer<T> cache(SharedIndexInformer<T> informer) {
+        informer.exceptionHandler(RETRY);
         all.add(informer);
         return informer;
     }

@@ -96,8 +96,11 @@ final class LiveCache implements ObjectReader, AutoCloseable {
         if (existing != null) return existing;
         try {
             var resources = client.genericKubernetesResources(LiveObjects.context(apiVersion, kind, namespaced));
-            SharedIndexInformer<GenericKubernetesResource> informer = namespaced ? resources.inAnyNamespace().inform(signal)
-                    : resources.inform(signal);
+            SharedIndexInformer<GenericKubernetesResource> informer = namespaced ? resources.inAnyNamespace().runnableInformer(0)
+                    : resources.runnableInformer(0);
+            informer.addEventHandler(signal);
+            informer.exceptionHandler(io.upshift.operator.cluster.Informers.RETRY);
+            informer.run();
             SharedIndexInformer<GenericKubernetesResource> raced = informers.putIfAbsent(gvk, informer);
             if (raced != null) {
                 informer.close();
