@@ -38,7 +38,9 @@ import java.util.regex.Pattern;
  *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};</li>
  *   <li>discovery ({@code /version}, {@code /api}, {@code /apis} ...) is served, so that kubectl and oc can name
  *       resources ({@link Discovery}), and a list is of its own kind ({@code ClusterOperatorList}, not {@code v1 List}),
- *       which typed clients such as oc's require; every answer names its JSON as such (Content-Type);</li>
+ *       which typed clients such as oc's require; every answer names its JSON as such (Content-Type); a client asking
+ *       for a Table gets a custom resource's printer columns ({@link TablePrinter}), as {@code oc get clusterversion}
+ *       shows them;</li>
  *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster IP, a claim's spec,
  *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck});</li>
  *   <li>TokenReviews and SubjectAccessReviews are answered, not stored ({@link AccessReviews}).</li>
@@ -150,6 +152,19 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         throw new IllegalStateException();
     }
 
+    /** A custom resource's answer as the Table its CRD's printer columns make, when it has any; otherwise as it is. */
+    private MockResponse asTable(String path, MockResponse answer) {
+        var crd = discovery.crdOf(path.split("\\?")[0]);
+        if (answer.code() != 200 || answer.getBody() == null || crd.isEmpty()) return answer;
+        String body = answer.getBody().readUtf8();
+        try {
+            var table = TablePrinter.table(crd.get(), Mappers.JSON.readTree(body), java.time.Instant.now());
+            return answer.setBody(table.isPresent() ? table.get().toString() : body);
+        } catch (java.io.IOException e) {
+            return answer.setBody(body);
+        }
+    }
+
     /**
      * The mock sends no Content-Type; a real API server names the JSON it sends, and clients that ask for protobuf
      * first (oc's, kubectl's typed clients) read an unnamed body as protobuf.
@@ -172,6 +187,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             if (m.matches()) return podsOn(m.group(1));
             var document = discovery.answer(path.split("\\?")[0]);
             if (document.isPresent()) return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(document.get().toString());
+            if (TablePrinter.wanted(request.getHeader("Accept")) && !path.contains("watch=true")) return asTable(path, super.dispatch(request));
         }
         return super.dispatch(request);
     }

@@ -90,6 +90,19 @@ final class Discovery {
                 .map(r -> new String[] {r.kind() + "List", groupVersion});
     }
 
+    /** The CustomResourceDefinition of the resources {@code path} names (a collection or one object), if they are custom. */
+    Optional<JsonNode> crdOf(String path) {
+        String[] s = path.split("/");
+        if (s.length < 5 || !s[1].equals("apis")) return Optional.empty();
+        int rest = 4;
+        String plural = s.length > rest + 2 && s[rest].equals("namespaces") ? s[rest + 2] : s[rest];
+        for (JsonNode crd : crds.get()) {
+            JsonNode spec = crd.path("spec");
+            if (spec.path("group").asText().equals(s[2]) && spec.path("names").path("plural").asText().equals(plural)) return Optional.of(crd);
+        }
+        return Optional.empty();
+    }
+
     private static JsonNode version() {
         ObjectNode v = Mappers.JSON.createObjectNode();
         v.put("major", "1").put("minor", "32").put("gitVersion", "v1.32.0-upshift-embedded").put("platform", "linux/amd64");

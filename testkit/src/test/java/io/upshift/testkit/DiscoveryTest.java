@@ -67,8 +67,48 @@ class DiscoveryTest {
         assertThat(server.client().nodes().list().getItems()).hasSize(1);
     }
 
+    @Test
+    void aClientAskingForATableGetsTheCrdsPrinterColumns() throws Exception {
+        String since = java.time.Instant.now().minusSeconds(300).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        var etcd = server.client().resource(new io.fabric8.openshift.api.model.config.v1.ClusterOperatorBuilder().withNewMetadata().withName("etcd")
+                .endMetadata().build()).create();
+        server.client().resource(new io.fabric8.openshift.api.model.config.v1.ClusterOperatorBuilder(etcd)
+                .withNewStatus().addNewVersion().withName("operator").withVersion("4.19.1").endVersion()
+                .addNewCondition().withType("Available").withStatus("True").withLastTransitionTime(since).endCondition()
+                .addNewCondition().withType("Degraded").withStatus("False").endCondition().endStatus().build()).updateStatus();
+
+        JsonNode table = get("apis/config.openshift.io/v1/clusteroperators", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json");
+
+        assertThat(table.path("kind").asText()).isEqualTo("Table");
+        assertThat(table.path("columnDefinitions").findValuesAsText("name")).containsExactly("Name", "Version", "Available", "Progressing", "Degraded", "Since");
+        JsonNode cells = table.path("rows").get(0).path("cells");
+        assertThat(cells.get(0).asText()).isEqualTo("etcd");
+        assertThat(cells.get(1).asText()).isEqualTo("4.19.1");
+        assertThat(cells.get(2).asText()).isEqualTo("True");
+        assertThat(cells.get(3).isNull()).as("no Progressing condition").isTrue();
+        assertThat(cells.get(4).asText()).isEqualTo("False");
+        assertThat(cells.get(5).asText()).matches("4m59s|5m|5m[0-9]s");
+        assertThat(table.path("rows").get(0).path("object").path("metadata").path("name").asText()).isEqualTo("etcd");
+        assertThat(get("api/v1/nodes", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json").path("kind").asText())
+                .as("no printer columns: the list as it is").isEqualTo("NodeList");
+    }
+
+    @Test
+    void agesAreKubernetesHumanDurations() {
+        assertThat(TablePrinter.age(java.time.Duration.ofSeconds(45))).isEqualTo("45s");
+        assertThat(TablePrinter.age(java.time.Duration.ofSeconds(310))).isEqualTo("5m10s");
+        assertThat(TablePrinter.age(java.time.Duration.ofMinutes(42))).isEqualTo("42m");
+        assertThat(TablePrinter.age(java.time.Duration.ofMinutes(200))).isEqualTo("3h20m");
+        assertThat(TablePrinter.age(java.time.Duration.ofHours(30))).isEqualTo("30h");
+        assertThat(TablePrinter.age(java.time.Duration.ofHours(76))).isEqualTo("3d4h");
+    }
+
     private JsonNode get(String path) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + path)).build(),
+        return get(path, "application/json");
+    }
+
+    private JsonNode get(String path, String accept) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + path)).header("Accept", accept).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type")).as("clients asking for protobuf first read an unnamed body as protobuf").hasValue("application/json");
