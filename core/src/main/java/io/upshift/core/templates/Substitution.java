@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
  * The part of Go's text/template that Upshift's templates may use: {@code {{.Field}}} (spaces inside the braces
  * allowed), replaced by the field's value as it is, no escaping, as text/template prints a string. Anything else
  * between braces (conditions, ranges, pipelines, functions, trim markers) and unknown fields fail with the template's
- * name, line and the action, rather than render something the template's author did not mean.
+ * name, line and the action or field, rather than render something the template's author did not mean (the fields
+ * are those of {@link ControllerConfig#fields()}, listed in the README).
  */
 public final class Substitution {
     private static final Pattern FIELD = Pattern.compile("(\\.[A-Za-z][A-Za-z0-9_]*)+");
@@ -33,8 +34,7 @@ public final class Substitution {
             }
             String value = fields.get(field);
             if (value == null) {
-                throw new TemplateException(template, "line " + line(text, open) + ": unknown field " + field + " (known: "
-                        + String.join(", ", fields.keySet()) + ")");
+                throw new TemplateException(template, "line " + line(text, open) + ": unknown field " + field);
             }
             out.append(value);
             at = close + 2;

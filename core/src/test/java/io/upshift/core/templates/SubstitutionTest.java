@@ -20,7 +20,7 @@ class SubstitutionTest {
     void anUnknownFieldNamesTheTemplateTheLineAndTheField() {
         assertThatThrownBy(() -> Substitution.render("worker.00-worker._base.files.a.yaml", "path: /a\ncontents: {{.OSImageUrl}}", FIELDS))
                 .isInstanceOf(TemplateException.class)
-                .hasMessageStartingWith("template worker.00-worker._base.files.a.yaml: line 2: unknown field .OSImageUrl (known: ");
+                .hasMessage("template worker.00-worker._base.files.a.yaml: line 2: unknown field .OSImageUrl");
     }
 
     @Test
