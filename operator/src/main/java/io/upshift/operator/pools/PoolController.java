@@ -43,7 +43,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The machine-config pool controller: for each MachineConfigPool it renders the selected MachineConfigs into the
+ * The machine-config pool controller: it renders its release's base MachineConfigs from the templates the payload
+ * ships ({@link BaseConfigSync}), then for each MachineConfigPool it renders the selected MachineConfigs into the
  * pool's target config, tells nodes to update to it (at most maxUnavailable at a time, inside the maintenance window,
  * never in a paused pool), and reports the pool's status; then it reports the machine-config ClusterOperator, whose
  * Upgradeable condition gates the next minor update, and the cluster's MachineConfiguration with the node disruption
