@@ -33,7 +33,8 @@ final class PoolsCommand implements Callable<Integer> {
     @Option(names = "--render-grace", defaultValue = "PT10M", description = "Keep unused rendered configs this long (default: ${DEFAULT-VALUE}).")
     Duration renderGrace;
 
-    @Option(names = "--namespace", defaultValue = "openshift-machine-config-operator", description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--namespace", defaultValue = "openshift-machine-config-operator", description = "Namespace of the leader Lease and of the release's ConfigMaps machine-config-templates and "
+                    + "machine-config-osimageurl (default: ${DEFAULT-VALUE}).")
     String namespace;
 
     @Override
@@ -41,7 +42,7 @@ final class PoolsCommand implements Callable<Integer> {
         String me = InetAddress.getLocalHost().getHostName();
         AtomicReference<PoolController> controller = new AtomicReference<>();
         PoolControllerOptions defaults = PoolControllerOptions.defaults(releaseVersion);
-        PoolControllerOptions options = new PoolControllerOptions(releaseVersion, nodeName, renderGrace, defaults.minInterval(), defaults.resync());
+        PoolControllerOptions options = new PoolControllerOptions(releaseVersion, nodeName, renderGrace, defaults.minInterval(), defaults.resync(), namespace);
         WriteFence fence = new WriteFence(); // closed the moment the Lease is lost: no write after that
         try (KubernetesClient leaseClient = kube.connect(); KubernetesClient client = fence.client(kube.config("upshift-pools"))) {
             Leadership leadership = new Leadership(leaseClient, namespace, "upshift-pools", me,

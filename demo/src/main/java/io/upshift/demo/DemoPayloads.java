@@ -1,5 +1,7 @@
 package io.upshift.demo;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.pools.RequiredPools;
 import io.upshift.testkit.SimulatedCluster;
 import java.io.IOException;
@@ -7,7 +9,9 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The demo's release payloads: the cluster-version controller's own manifests in run-level 00 (CRDs, namespace,
@@ -121,11 +125,13 @@ public final class DemoPayloads {
 
     /**
      * What the machine-config component brings besides its operator: the pool CRDs and the MachineConfiguration CRD
-     * (its operator creates the object), a MachineConfig per role with this release's OS image and a file naming the
-     * release, and the master and worker pools (master labelled required-for-upgrade, as upstream's). All of it comes
-     * before the operator's Deployment: a release's pool controller never starts before that release's configs are in
-     * place (it would take the previous release's for its own). The pools are create-only: once there, they are the
-     * administrator's (paused, maxUnavailable), as in OpenShift.
+     * (its operator creates the object); no MachineConfigs, but what the pool controller renders the base ones from, as
+     * OpenShift's payload carries the OS image and the machine-config operator's image its templates: the ConfigMap
+     * {@code machine-config-osimageurl} with this release's OS image, and {@code machine-config-templates}, whose
+     * templates make {@code 00-<role>} (a file naming the role, with the common file naming the release) and
+     * {@code 01-<role>-kubelet} (a kubelet drop-in) for master and worker; then the master and worker pools (master
+     * labelled required-for-upgrade, as upstream's). The ConfigMaps come before the operator's Deployment; the pools
+     * are create-only: once there, they are the administrator's (paused, maxUnavailable), as in OpenShift.
      */
     private static void machineConfig(Path r, String prefix, String version) throws IOException {
         for (String crd : List.of("machineconfigpools.machineconfiguration.openshift.io", "machineconfigs.machineconfiguration.openshift.io",
@@ -134,12 +140,14 @@ public final class DemoPayloads {
                 Files.write(r.resolve(prefix + "00_crd-" + crd.substring(0, crd.indexOf('.')) + ".yaml"), in.readAllBytes());
             }
         }
+        Map<String, String> osImage = new LinkedHashMap<>();
+        osImage.put("releaseVersion", version);
+        osImage.put("baseOSContainerImage", "quay.example/upshift-demo/node-os:" + version);
+        osImage.put("baseOSExtensionsContainerImage", "");
+        osImage.put("osImageURL", "");
+        Files.writeString(r.resolve(prefix + "00_osimageurl.yaml"), configMap("machine-config-osimageurl", osImage));
+        Files.writeString(r.resolve(prefix + "00_templates.yaml"), configMap("machine-config-templates", templates(version)));
         for (String role : List.of("master", "worker")) {
-            Files.writeString(r.resolve(prefix + "00_pool-" + role + "-config.yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\n"
-                    + "metadata:\n  name: 00-" + role + "\n  labels:\n    machineconfiguration.openshift.io/role: " + role + "\n  annotations:\n" + INCLUDE
-                    + "spec:\n  osImageURL: quay.example/upshift-demo/node-os:" + version + "\n  config:\n    ignition:\n      version: 3.2.0\n"
-                    + "    storage:\n      files:\n      - path: /etc/upshift-demo/release\n        mode: 420\n"
-                    + "        contents:\n          source: 'data:," + version + "'\n");
             Files.writeString(r.resolve(prefix + "00_pool-" + role + ".yaml"), "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfigPool\n"
                     + "metadata:\n  name: " + role + "\n"
                     // as upstream's master pool: the machine-config operator reports a release only once this pool runs it
@@ -149,6 +157,29 @@ public final class DemoPayloads {
                     + "  machineConfigSelector:\n    matchLabels:\n      machineconfiguration.openshift.io/role: " + role + "\n"
                     + "  nodeSelector:\n    matchLabels:\n      node-role.kubernetes.io/" + role + ": \"\"\n");
         }
+    }
+
+    /** The demo's machine-config templates (see the README's node pools section for the layout and the fields). */
+    static Map<String, String> templates(String version) {
+        Map<String, String> t = new LinkedHashMap<>();
+        t.put("releaseVersion", version);
+        t.put("common._base.files.upshift-demo-release.yaml",
+                "path: /etc/upshift-demo/release\nmode: 0644\ncontents:\n  inline: \"{{.ReleaseVersion}}\"\n");
+        for (String role : List.of("master", "worker")) {
+            t.put(role + ".00-" + role + "._base.files.upshift-demo-role.yaml",
+                    "path: /etc/upshift-demo/role\nmode: 0644\ncontents:\n  inline: " + role + "\n");
+            t.put(role + ".01-" + role + "-kubelet._base.units.kubelet.service.yaml", "name: kubelet.service\ndropins:\n"
+                    + "- name: 10-upshift-demo.conf\n  contents: |\n    [Service]\n    Environment=UPSHIFT_RELEASE={{.ReleaseVersion}} UPSHIFT_OS={{.OSImageURL}}\n");
+        }
+        return t;
+    }
+
+    private static String configMap(String name, Map<String, String> data) throws IOException {
+        ObjectNode cm = Mappers.JSON.createObjectNode().put("apiVersion", "v1").put("kind", "ConfigMap");
+        ObjectNode metadata = cm.putObject("metadata").put("name", name).put("namespace", "openshift-machine-config-operator");
+        metadata.putObject("annotations").put("include.release.openshift.io/self-managed-high-availability", "true");
+        data.forEach(cm.putObject("data")::put);
+        return Mappers.YAML.writeValueAsString(cm);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.core.pools.NodeAnnotations;
 import io.upshift.core.pools.RequiredPools;
+import io.upshift.core.templates.BaseConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,6 +49,13 @@ class DemoNodesTest {
             for (Node n : demo.client().nodes().list().getItems()) {
                 String name = n.getMetadata().getName();
                 assertThat(Files.readString(dir.resolve("hosts/" + name + "/etc/upshift-demo/release"))).as(name).isEqualTo(DemoRun.TO);
+                assertThat(dir.resolve("hosts/" + name + "/etc/systemd/system/kubelet.service.d/10-upshift-demo.conf")).as(name).content()
+                        .contains("UPSHIFT_RELEASE=" + DemoRun.TO + " UPSHIFT_OS=quay.example/upshift-demo/node-os:" + DemoRun.TO);
+            }
+            // the payload ships templates, no MachineConfigs: the base configs are the pool controller's, of the new release
+            for (String base : List.of("00-master", "00-worker", "01-master-kubelet", "01-worker-kubelet")) {
+                assertThat(demo.client().resources(MachineConfig.class).withName(base).get().getMetadata().getAnnotations())
+                        .as(base).containsEntry(BaseConfigs.GENERATED_BY, DemoRun.TO);
             }
             ClusterOperator co = demo.client().resources(ClusterOperator.class).withName(DemoPayloads.MACHINE_CONFIG).get();
             assertThat(co.getStatus().getVersions()).anySatisfy(v -> assertThat(v.getVersion()).isEqualTo(DemoRun.TO));

@@ -25,6 +25,8 @@ import java.util.Map;
  */
 public final class PoolGate {
     /** The machine-config operator's Upgradeable=False message for degraded pools (pkg/operator/status.go). */
+    /** Upstream's Degraded reason when its controller fails (the task MachineConfigController, {@code taskFailed}). */
+    public static final String CONTROLLER_FAILED = "MachineConfigControllerFailed";
     static final String DEGRADED = "One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before upgrading";
 
     /**
@@ -47,6 +49,17 @@ public final class PoolGate {
      */
     public static ClusterOperatorStatus status(String releaseVersion, ClusterOperatorStatus previous, List<Pool> pools,
                                                Instant syncingSince, Instant now) {
+        return status(releaseVersion, previous, pools, null, syncingSince, now);
+    }
+
+    /**
+     * As {@link #status(String, ClusterOperatorStatus, List, Instant, Instant)}, with why the controller cannot render
+     * its release's base configs (a template that fails), or null: the operator is then Degraded with reason
+     * {@value #CONTROLLER_FAILED}, as upstream's when its ControllerConfig does not complete; that failure comes first,
+     * as upstream's sync stops at the controller, before the required pools.
+     */
+    public static ClusterOperatorStatus status(String releaseVersion, ClusterOperatorStatus previous, List<Pool> pools,
+                                               String controllerFailure, Instant syncingSince, Instant now) {
         List<ClusterOperatorStatusCondition> conditions = previous == null ? null : previous.getConditions();
         String before = previous == null || previous.getVersions() == null ? "" : previous.getVersions().stream()
                 .filter(v -> "operator".equals(v.getName())).map(OperandVersion::getVersion).findFirst().orElse("");
@@ -63,13 +76,16 @@ public final class PoolGate {
         String failure = null;
         if (!sync.synced() && sync.paused()) failure = sync.error();
         else if (timedOut) failure = "during syncRequiredMachineConfigPools: [context deadline exceeded, " + sync.error() + "]";
-        if (failure != null) {
+        if (controllerFailure != null) {
+            conditions = StatusConditions.set(conditions, "Degraded", "True", CONTROLLER_FAILED,
+                    resync ? "Failed to resync " + releaseVersion + " because: " + controllerFailure : "Unable to apply " + releaseVersion + ": " + controllerFailure, now);
+        } else if (failure != null) {
             conditions = StatusConditions.set(conditions, "Degraded", "True", RequiredPools.FAILED,
                     resync ? "Failed to resync " + releaseVersion + " because: " + failure : "Unable to apply " + releaseVersion + ": " + failure, now);
         } else if (!stillFailed) {
             conditions = StatusConditions.set(conditions, "Degraded", "False", "", "", now);
         }
-        boolean failed = failure != null || stillFailed;
+        boolean failed = controllerFailure != null || failure != null || stillFailed;
 
         if (!reported.equals(releaseVersion)) {
             conditions = StatusConditions.set(conditions, "Progressing", "True", "",

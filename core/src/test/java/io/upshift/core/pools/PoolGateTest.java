@@ -169,4 +169,23 @@ class PoolGateTest {
         assertThat(condition(s, "Progressing").getMessage()).isEqualTo("Error while reconciling 4.19.2");
         assertThat(condition(s, "Upgradeable").getReason()).isEqualTo("DegradedPool");
     }
+
+    @Test
+    void templatesThatDoNotRenderDegradeTheOperatorAheadOfThePoolsAndClearOnceTheyDo() {
+        String why = "ConfigMap openshift-machine-config-operator/machine-config-templates: template worker.00-worker._base.files.a.yaml: line 3: unknown field .Foo";
+        PoolProgress broken = new PoolProgress("master", "rendered-master-old", List.of(), false, why, null, null);
+        PoolGate.Pool master = new PoolGate.Pool("master", broken, true, false, Map.of());
+        ClusterOperatorStatus s = PoolGate.status("4.19.2", reporting("4.18.1"), List.of(master), why, NOW, NOW);
+        assertThat(condition(s, "Degraded").getStatus()).isEqualTo("True");
+        assertThat(condition(s, "Degraded").getReason()).isEqualTo("MachineConfigControllerFailed");
+        assertThat(condition(s, "Degraded").getMessage()).isEqualTo("Unable to apply 4.19.2: " + why);
+        assertThat(condition(s, "Progressing").getMessage()).isEqualTo("Unable to apply 4.19.2");
+        assertThat(condition(s, "Upgradeable").getReason()).isEqualTo("DegradedPool");
+        assertThat(s.getVersions().get(0).getVersion()).isEqualTo("4.18.1");
+
+        PoolGate.Pool done = gate(pool("master", false, "rendered-master-new"), true, "4.19.2");
+        ClusterOperatorStatus fixed = PoolGate.status("4.19.2", s, List.of(done), null, null, NOW);
+        assertThat(condition(fixed, "Degraded").getStatus()).isEqualTo("False");
+        assertThat(fixed.getVersions().get(0).getVersion()).isEqualTo("4.19.2");
+    }
 }

@@ -42,7 +42,8 @@ final class OperatorStatusWriter {
         this.cached = cached;
     }
 
-    void write(List<PoolGate.Pool> pools, Instant now) {
+    /** @param controllerFailure why the controller cannot render its release's base configs, or null */
+    void write(List<PoolGate.Pool> pools, String controllerFailure, Instant now) {
         syncingSince = RequiredPools.check(pools).synced() ? null : syncingSince == null ? now : syncingSince;
         ClusterOperator co = cached.get();
         if (co == null) {
@@ -55,7 +56,7 @@ final class OperatorStatusWriter {
             }
         }
         if (writtenFrom.equals(co.getMetadata().getResourceVersion())) return;
-        ClusterOperatorStatus status = PoolGate.status(releaseVersion, co.getStatus(), pools, syncingSince, now);
+        ClusterOperatorStatus status = PoolGate.status(releaseVersion, co.getStatus(), pools, controllerFailure, syncingSince, now);
         if (JSON.valueToTree(status).equals(JSON.valueToTree(co.getStatus()))) return;
         ClusterOperator next = JSON.convertValue(JSON.valueToTree(co), ClusterOperator.class);
         next.setStatus(status);

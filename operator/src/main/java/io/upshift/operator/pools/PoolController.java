@@ -25,6 +25,7 @@ import io.upshift.core.pools.PoolNode;
 import io.upshift.core.pools.PoolProgress;
 import io.upshift.core.pools.RenderedConfig;
 import io.upshift.core.pools.RequiredPools;
+import io.upshift.core.templates.BaseConfigs;
 import io.upshift.operator.cluster.Debouncer;
 import io.upshift.operator.cluster.Informers;
 import io.upshift.operator.cluster.MachineConfigurations;
@@ -42,7 +43,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The machine-config pool controller: for each MachineConfigPool it renders the selected MachineConfigs into the
+ * The machine-config pool controller: it renders its release's base MachineConfigs from the templates the payload
+ * ships ({@link BaseConfigSync}), then for each MachineConfigPool it renders the selected MachineConfigs into the
  * pool's target config, tells nodes to update to it (at most maxUnavailable at a time, inside the maintenance window,
  * never in a paused pool), and reports the pool's status; then it reports the machine-config ClusterOperator, whose
  * Upgradeable condition gates the next minor update, and the cluster's MachineConfiguration with the node disruption
@@ -70,6 +72,7 @@ public final class PoolController implements AutoCloseable {
     private SharedIndexInformer<ClusterOperator> operator;
     private SharedIndexInformer<GenericKubernetesResource> machineConfiguration;
     private final MachineConfigurationWriter machineConfigurationWriter;
+    private final BaseConfigSync baseConfigs;
 
     public PoolController(KubernetesClient client, Clock clock, PoolControllerOptions options) {
         this.client = client;
@@ -79,6 +82,7 @@ public final class PoolController implements AutoCloseable {
         this.informers = new Informers(debouncer::trigger);
         this.operatorStatus = new OperatorStatusWriter(client, options.releaseVersion(),
                 () -> operator == null ? null : operator.getIndexer().list().stream().findFirst().orElse(null));
+        this.baseConfigs = new BaseConfigSync(client, options.namespace(), options.releaseVersion());
         this.machineConfigurationWriter = new MachineConfigurationWriter(client,
                 () -> machineConfiguration == null ? null : machineConfiguration.getIndexer().list().stream().findFirst().orElse(null));
     }
@@ -90,6 +94,7 @@ public final class PoolController implements AutoCloseable {
         operator = informers.cache(client.resources(ClusterOperator.class).withName(OperatorStatusWriter.NAME).runnableInformer(0));
         machineConfiguration = informers.add(client.genericKubernetesResources(MachineConfigurations.CONTEXT)
                 .withName(MachineConfigurations.NAME).runnableInformer(0));
+        baseConfigs.register(informers);
         informers.start();
         LOG.info("pool controller started for release {}: {} informers synced", options.releaseVersion(), informers.size());
         debouncer.trigger();
@@ -119,7 +124,8 @@ public final class PoolController implements AutoCloseable {
     public synchronized void reconcile() {
         Instant now = clock.instant();
         List<MachineConfigPool> allPools = Informers.byName(pools);
-        List<MachineConfig> allConfigs = Informers.byName(configs);
+        BaseConfigSync.Result base = baseConfigs.sync(Informers.byName(configs));
+        List<MachineConfig> allConfigs = base.configs();
         Map<String, String> versionOf = new HashMap<>();
         for (MachineConfig mc : allConfigs) {
             Map<String, String> a = mc.getMetadata().getAnnotations();
@@ -128,37 +134,41 @@ public final class PoolController implements AutoCloseable {
         Map<String, List<Node>> members = PoolMembers.assign(allPools, Informers.byName(nodes));
         List<PoolGate.Pool> gate = new ArrayList<>();
         for (MachineConfigPool pool : allPools) {
-            gate.add(sync(pool, allConfigs, members.get(pool.getMetadata().getName()), versionOf, now));
+            gate.add(sync(pool, allConfigs, base.failure(), members.get(pool.getMetadata().getName()), versionOf, now));
         }
         removeUnused(allPools, gate, allConfigs, now);
-        operatorStatus.write(gate, now);
+        operatorStatus.write(gate, base.failure(), now);
         machineConfigurationWriter.write();
         passes.incrementAndGet();
     }
 
-    private PoolGate.Pool sync(MachineConfigPool pool, List<MachineConfig> allConfigs, List<Node> poolNodes,
+    /** @param templateFailure why the base configs did not render, or null: no pool is rendered then */
+    private PoolGate.Pool sync(MachineConfigPool pool, List<MachineConfig> allConfigs, String templateFailure, List<Node> poolNodes,
                                Map<String, String> versionOf, Instant now) {
         String name = pool.getMetadata().getName();
         String target = pool.getSpec() != null && pool.getSpec().getConfiguration() != null
                 ? Objects.requireNonNullElse(pool.getSpec().getConfiguration().getName(), "") : "";
-        String renderError = null;
-        try {
-            RenderedConfig rendered = RenderedConfig.render(name, pool.getSpec() == null ? null : pool.getSpec().getMachineConfigSelector(), allConfigs);
-            if (rendered.sources().isEmpty()) throw new IllegalArgumentException("no MachineConfig matches the pool's machineConfigSelector");
-            if (!versionOf.containsKey(rendered.name())) {
-                createRendered(pool, rendered);
-            } else if (!options.releaseVersion().equals(versionOf.get(rendered.name()))) {
-                claimRendered(allConfigs.stream().filter(c -> c.getMetadata().getName().equals(rendered.name())).findFirst().orElseThrow(),
-                        versionOf.get(rendered.name()));
+        String renderError = templateFailure;
+        if (templateFailure == null) {
+            try {
+                RenderedConfig rendered = RenderedConfig.render(name, pool.getSpec() == null ? null : pool.getSpec().getMachineConfigSelector(), allConfigs);
+                if (rendered.sources().isEmpty()) throw new IllegalArgumentException("no MachineConfig matches the pool's machineConfigSelector");
+                requireOwnRelease(rendered, allConfigs);
+                if (!versionOf.containsKey(rendered.name())) {
+                    createRendered(pool, rendered);
+                } else if (!options.releaseVersion().equals(versionOf.get(rendered.name()))) {
+                    claimRendered(allConfigs.stream().filter(c -> c.getMetadata().getName().equals(rendered.name())).findFirst().orElseThrow(),
+                            versionOf.get(rendered.name()));
+                }
+                versionOf.put(rendered.name(), options.releaseVersion());
+                if (!rendered.name().equals(target)) {
+                    setTarget(pool, rendered);
+                    target = rendered.name();
+                }
+            } catch (IllegalArgumentException e) {
+                renderError = e.getMessage();
+                LOG.warn("machineconfigpools/{}: not rendered: {}", name, renderError);
             }
-            versionOf.put(rendered.name(), options.releaseVersion());
-            if (!rendered.name().equals(target)) {
-                setTarget(pool, rendered);
-                target = rendered.name();
-            }
-        } catch (IllegalArgumentException e) {
-            renderError = e.getMessage();
-            LOG.warn("machineconfigpools/{}: not rendered: {}", name, renderError);
         }
 
         List<PoolNode> view = new ArrayList<>(poolNodes.stream().map(n -> PoolMembers.view(n, options.nodeName())).toList());
@@ -207,10 +217,25 @@ public final class PoolController implements AutoCloseable {
         return new PoolGate.Pool(name, progress, required, released, nodeVersions);
     }
 
+    /**
+     * A config another release's controller generated is not rendered into a pool: it waits for this release's
+     * (upstream's render controller refuses those of an older controller, OCPBUGS-3821), so that a pool never gets a
+     * config that mixes two releases' base configs.
+     */
+    private void requireOwnRelease(RenderedConfig rendered, List<MachineConfig> allConfigs) {
+        for (MachineConfig mc : allConfigs) {
+            String by = BaseConfigs.generatedBy(mc);
+            if (!by.isEmpty() && !by.equals(options.releaseVersion()) && rendered.sources().contains(mc.getMetadata().getName())) {
+                throw new IllegalArgumentException("ignoring MachineConfig " + mc.getMetadata().getName() + " generated by release " + by
+                        + "'s controller (this controller's release: " + options.releaseVersion() + ")");
+            }
+        }
+    }
+
     private void createRendered(MachineConfigPool pool, RenderedConfig rendered) {
         MachineConfig mc = new MachineConfigBuilder().withNewMetadata().withName(rendered.name())
                 .addToAnnotations(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
-                .addToAnnotations(NodeAnnotations.PREFIX + "generated-by-controller-version", options.releaseVersion())
+                .addToAnnotations(BaseConfigs.GENERATED_BY, options.releaseVersion())
                 .addNewOwnerReference().withApiVersion("machineconfiguration.openshift.io/v1").withKind("MachineConfigPool")
                 .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid()).withController(true).endOwnerReference()
                 .endMetadata().withSpec(rendered.spec()).build();
@@ -223,16 +248,17 @@ public final class PoolController implements AutoCloseable {
     }
 
     /**
-     * The same content rendered by another release's controller (the previous one saw the new MachineConfigs before
-     * it was replaced) is what this release renders too: it now carries this release's version, else the pool would
-     * never count as running this release. This takes a release's MachineConfigs to be in place before its
-     * controller starts (they come before its Deployment in the payload).
+     * The same content rendered by another release's controller is what this release renders too (a release whose
+     * base configs did not change, or the previous controller rendered this release's MachineConfigs before it was
+     * replaced): it now carries this release's version, else the pool would never count as running this release.
+     * Upstream's render controller does the same: it applies the config it generated over the pool's current one of
+     * the same name, annotations and all.
      */
     private void claimRendered(MachineConfig mc, String previousVersion) {
         String name = mc.getMetadata().getName();
         client.resources(MachineConfig.class).withName(name).patch(MergePatch.CONTEXT, MergePatch.against(mc)
                 .annotate(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
-                .annotate(NodeAnnotations.PREFIX + "generated-by-controller-version", options.releaseVersion()).toString());
+                .annotate(BaseConfigs.GENERATED_BY, options.releaseVersion()).toString());
         LOG.info("machineconfigs/{}: rendered by release {} before, now marked as release {}'s", name,
                 previousVersion.isEmpty() ? "(none)" : previousVersion, options.releaseVersion());
     }
