@@ -120,16 +120,16 @@ public final class DemoPayloads {
     }
 
     /**
-     * What the machine-config component brings besides its operator: the pool CRDs and the MachineConfiguration CRD
-     * (its operator creates the object), a MachineConfig per role with this release's OS image and a file naming the
-     * release, and the master and worker pools (master labelled required-for-upgrade, as upstream's). All of it comes
+     * What the machine-config component brings besides its operator: the pool CRDs, the MachineConfiguration CRD
+     * (its operator creates the object) and the MachineConfigNode CRD (its operator creates one per node), a
+     * MachineConfig per role with this release's OS image and a file naming the release, and the master and worker pools (master labelled required-for-upgrade, as upstream's). All of it comes
      * before the operator's Deployment: a release's pool controller never starts before that release's configs are in
      * place (it would take the previous release's for its own). The pools are create-only: once there, they are the
      * administrator's (paused, maxUnavailable), as in OpenShift.
      */
     private static void machineConfig(Path r, String prefix, String version) throws IOException {
         for (String crd : List.of("machineconfigpools.machineconfiguration.openshift.io", "machineconfigs.machineconfiguration.openshift.io",
-                "machineconfigurations.operator.openshift.io")) {
+                "machineconfigurations.operator.openshift.io", "machineconfignodes.machineconfiguration.openshift.io")) {
             try (InputStream in = DemoPayloads.class.getResourceAsStream("/crds/" + crd + ".yaml")) {
                 Files.write(r.resolve(prefix + "00_crd-" + crd.substring(0, crd.indexOf('.')) + ".yaml"), in.readAllBytes());
             }
