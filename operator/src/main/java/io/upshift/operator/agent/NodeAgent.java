@@ -186,9 +186,10 @@ public final class NodeAgent implements AutoCloseable {
         boolean failed = DEGRADED.equals(state) || UNRECONCILABLE.equals(state);
         // told the config it runs (a failed config taken back included): it is done with it
         if (rebooted || (current.equals(desired) && !DONE.equals(state))) {
-            List<Transition> steps = new ArrayList<>();
-            if (rebooted) steps.addAll(List.of(UpdateSteps.rebooted(), UpdateSteps.succeeded(nodeName)));
-            finish(node, desired, steps);
+            // rebooted into the config by an agent before this one, or told again the config it runs: the report
+            // tells how this update ends, not the steps of one left behind
+            progress.begin(rebooted ? List.of(UpdateSteps.rebooted(), UpdateSteps.succeeded(nodeName)) : List.of());
+            finish(node, desired, List.of());
             return true;
         }
         if (current.equals(desired)) {
@@ -269,13 +270,13 @@ public final class NodeAgent implements AutoCloseable {
             degrade(node, desired, "failed to apply " + desired + ": " + e.getMessage());
             return;
         }
-        List<Transition> finished = new ArrayList<>(List.of(UpdateSteps.applied(osChange, diff.passwd())));
+        List<Transition> finished = new ArrayList<>();
         if (plan.reboots()) {
             node = write(node, n -> MergePatch.against(n).annotate(LAST_APPLIED_DRAIN, "drain-" + desired).annotate(STATE, REBOOTING));
             progress.report(node, List.of(UpdateSteps.applied(osChange, diff.passwd()), UpdateSteps.rebooting(), UpdateSteps.succeeded(nodeName)));
             events.normal("Reboot", "Node will reboot into config " + desired);
             os.reboot();
-            finished = List.of(UpdateSteps.rebooted());
+            finished.add(UpdateSteps.rebooted()); // where the reboot ends the agent, the next one reports it (step)
         } else {
             try {
                 actions.carryOut(plan);
@@ -283,6 +284,7 @@ public final class NodeAgent implements AutoCloseable {
                 degrade(node, desired, e.getMessage());
                 return;
             }
+            finished.add(UpdateSteps.applied(osChange, diff.passwd()));
             finished.addAll(UpdateSteps.postActions(plan));
             finished.add(UpdateSteps.succeeded(nodeName));
         }
