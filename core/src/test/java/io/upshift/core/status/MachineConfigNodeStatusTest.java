@@ -109,4 +109,20 @@ class MachineConfigNodeStatusTest {
             });
         }
     }
+
+    @Test
+    void snapshotsMayHoldMachineConfigNodes() {
+        String dump = """
+                apiVersion: v1
+                kind: List
+                items:
+                - apiVersion: machineconfiguration.openshift.io/v1
+                  kind: MachineConfigNode
+                  metadata: {name: node-a}
+                  spec: {node: {name: node-a}, pool: {name: worker}, configVersion: {desired: rendered-worker-new}}
+                """;
+        assertThat(io.upshift.core.snapshot.ResourceFiles.read("mcn.yaml", dump.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .singleElement().isInstanceOfSatisfying(MachineConfigNode.class,
+                        m -> assertThat(m.getSpec().getConfigVersion().getDesired()).isEqualTo("rendered-worker-new"));
+    }
 }
