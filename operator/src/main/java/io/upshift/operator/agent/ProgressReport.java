@@ -31,8 +31,11 @@ import org.slf4j.LoggerFactory;
 final class ProgressReport {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressReport.class);
     private static final ObjectMapper JSON = Mappers.JSON;
-    /** How often an idle agent looks for a MachineConfigNode it did not find. */
-    static final Duration LOOK_AGAIN = Duration.ofMinutes(1);
+    /**
+     * How often an idle agent reads its MachineConfigNode again (one it did not find, or one someone else may have
+     * replaced): it wakes on every event of its node, and compares in memory otherwise.
+     */
+    static final Duration LOOK_AGAIN = Duration.ofMinutes(10);
 
     private final KubernetesClient client;
     private final String nodeName;
@@ -41,6 +44,7 @@ final class ProgressReport {
     private MachineConfigNode known;
     /** When the agent last read the object (found or not). */
     private Instant readAt;
+    private boolean missingSaid;
 
     ProgressReport(KubernetesClient client, String nodeName, Clock clock) {
         this.client = client;
@@ -76,12 +80,9 @@ final class ProgressReport {
         String current = a.getOrDefault(NodeAnnotations.CURRENT_CONFIG, ""), desired = a.getOrDefault(NodeAnnotations.DESIRED_CONFIG, "");
         try {
             MachineConfigNode mcn = known;
-            if (mcn == null || !desired.equals(specDesired(mcn))) {
-                // an idle agent wakes on every event of its node: it looks for a missing or lagging object now and then
-                boolean lately = readAt != null && clock.instant().isBefore(readAt.plus(LOOK_AGAIN));
-                if (!idle || !lately) mcn = read();
-                if (mcn == null) return;
-            }
+            boolean lately = readAt != null && clock.instant().isBefore(readAt.plus(LOOK_AGAIN));
+            if (idle ? !lately : mcn == null || !desired.equals(specDesired(mcn))) mcn = read();
+            if (mcn == null) return;
             for (int attempt = 0; mcn != null; attempt++) {
                 MachineConfigNodeStatus next = NodeStatus.next(mcn, report, current, desired, clock.instant());
                 if (JSON.valueToTree(next).equals(JSON.valueToTree(mcn.getStatus()))) return;
@@ -91,8 +92,8 @@ final class ProgressReport {
                     known = client.resource(write).updateStatus();
                     return;
                 } catch (KubernetesClientException e) {
-                    if (e.getCode() != 409 || attempt >= 4) throw e;
-                    mcn = read(); // the pool controller wrote the spec meanwhile
+                    if ((e.getCode() != 409 && e.getCode() != 404) || attempt >= 4) throw e;
+                    mcn = read(); // the pool controller wrote the spec meanwhile, or deleted and made the object anew
                 }
             }
         } catch (KubernetesClientException e) {
@@ -102,6 +103,7 @@ final class ProgressReport {
     }
 
     private MachineConfigNode read() {
+        readAt = clock.instant(); // a refused read counts too: an idle agent does not ask again at every event
         MachineConfigNode mcn;
         try {
             mcn = client.resources(MachineConfigNode.class).withName(nodeName).get();
@@ -109,11 +111,11 @@ final class ProgressReport {
             if (e.getCode() != 404) throw e;
             mcn = null; // no such kind here: the CRD is not installed
         }
-        if (mcn == null && (known != null || readAt == null)) {
-            LOG.info("machineconfignodes/{}: none yet; the update's progress is reported once the pool controller creates it", nodeName);
+        if (mcn == null && !missingSaid) {
+            LOG.info("machineconfignodes/{}: none; the update's progress is reported once the pool controller creates it", nodeName);
         }
+        missingSaid = mcn == null;
         known = mcn;
-        readAt = clock.instant();
         return mcn;
     }
 

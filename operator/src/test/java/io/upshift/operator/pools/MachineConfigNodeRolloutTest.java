@@ -197,6 +197,30 @@ class MachineConfigNodeRolloutTest {
     }
 
     @Test
+    void anObjectDeletedMidUpdateIsMadeAnewAndReportedInFull() throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts); Recorder r = new Recorder(h)) {
+            String first = h.settledPoolOfOne("worker", "w0", "one", "os@sha256:1", "4.19.0");
+            int from = r.versions("w0");
+            h.config("00-worker", "worker", "two", "os@sha256:2");
+            await("w0 reported Working").atMost(Duration.ofSeconds(20)).until(() -> r.reports("w0", from).stream()
+                    .anyMatch(m -> phase(m).contains("Cordoned=True")));
+            h.client.resources(MachineConfigNode.class).withName("w0").delete();
+            await("the second config on w0").atMost(Duration.ofSeconds(30)).until(() -> !first.equals(h.annotation("w0", NodeAnnotations.CURRENT_CONFIG))
+                    && h.settled("worker"));
+            String second = h.pool("worker").getSpec().getConfiguration().getName();
+            await("w0's new object reported Updated on the second config").atMost(Duration.ofSeconds(10)).until(() -> {
+                MachineConfigNode m = h.client.resources(MachineConfigNode.class).withName("w0").get();
+                return m != null && m.getStatus() != null && phase(m).equals("Updated=True") && second.equals(m.getStatus().getConfigVersion().getCurrent());
+            });
+            MachineConfigNode now = h.client.resources(MachineConfigNode.class).withName("w0").get();
+            // the steps before the object was made anew are there too: the drain, the files and OS, the reboot
+            assertThat(condition(now, "Drained").getMessage()).startsWith("Action during update to " + second + ": Drained node.");
+            assertThat(condition(now, "RebootedNode").getMessage()).isEqualTo("Action during update to " + second + ": Node has rebooted");
+            assertThat(CRD.violations(now)).isEmpty();
+        }
+    }
+
+    @Test
     void agentsKilledMidUpdateLeaveEveryNodeReportedUpdatedAndEveryVersionValid() throws Exception {
         try (PoolHarness h = new PoolHarness(hosts); Recorder r = new Recorder(h)) {
             h.pool("worker", 2, false);
