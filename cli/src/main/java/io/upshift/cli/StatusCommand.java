@@ -114,6 +114,6 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     private static ClusterState withAlerts(ClusterState s, Optional<List<Alert>> alerts) {
-        return new ClusterState(s.clusterVersion(), s.operators(), s.pools(), s.machineConfigs(), s.nodes(), s.mcoImage(), alerts);
+        return s.withAlerts(alerts);
     }
 }

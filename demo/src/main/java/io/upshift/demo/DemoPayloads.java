@@ -124,8 +124,8 @@ public final class DemoPayloads {
     }
 
     /**
-     * What the machine-config component brings besides its operator: the pool CRDs and the MachineConfiguration CRD
-     * (its operator creates the object); no MachineConfigs, but what the pool controller renders the base ones from, as
+     * What the machine-config component brings besides its operator: the pool CRDs, the MachineConfiguration CRD
+     * (its operator creates the object) and the MachineConfigNode CRD (one per node); no MachineConfigs, but what the pool controller renders the base ones from, as
      * OpenShift's payload carries the OS image and the machine-config operator's image its templates: the ConfigMap
      * {@code machine-config-osimageurl} with this release's OS image, and {@code machine-config-templates}, whose
      * templates make {@code 00-<role>} (a file naming the role, with the common file naming the release) and
@@ -135,7 +135,7 @@ public final class DemoPayloads {
      */
     private static void machineConfig(Path r, String prefix, String version) throws IOException {
         for (String crd : List.of("machineconfigpools.machineconfiguration.openshift.io", "machineconfigs.machineconfiguration.openshift.io",
-                "machineconfigurations.operator.openshift.io")) {
+                "machineconfigurations.operator.openshift.io", "machineconfignodes.machineconfiguration.openshift.io")) {
             try (InputStream in = DemoPayloads.class.getResourceAsStream("/crds/" + crd + ".yaml")) {
                 Files.write(r.resolve(prefix + "00_crd-" + crd.substring(0, crd.indexOf('.')) + ".yaml"), in.readAllBytes());
             }

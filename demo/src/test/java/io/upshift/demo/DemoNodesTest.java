@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.core.pools.NodeAnnotations;
@@ -71,6 +72,17 @@ class DemoNodesTest {
             assertThat(CrdSchema.bundled("machineconfigurations.operator.openshift.io", "v1").violations(configuration)).isEmpty();
             for (MachineConfig mc : demo.client().resources(MachineConfig.class).list().getItems()) {
                 assertThat(CrdSchema.bundled("machineconfigs.machineconfiguration.openshift.io", "v1").violations(mc)).isEmpty();
+            }
+            // every node's MachineConfigNode: its pool, the config it runs, Updated (its agent reports that at the step after Done)
+            await("every node reported Updated").atMost(Duration.ofSeconds(10)).until(() -> {
+                List<MachineConfigNode> mcns = demo.client().resources(MachineConfigNode.class).list().getItems();
+                return mcns.size() == 5 && mcns.stream().allMatch(m -> Conditions.META.isTrue(m.getStatus().getConditions(), "Updated"));
+            });
+            for (MachineConfigNode mcn : demo.client().resources(MachineConfigNode.class).list().getItems()) {
+                Node node = demo.client().nodes().withName(mcn.getMetadata().getName()).get();
+                assertThat(mcn.getStatus().getConfigVersion().getCurrent()).isEqualTo(node.getMetadata().getAnnotations().get(NodeAnnotations.CURRENT_CONFIG));
+                assertThat(mcn.getSpec().getPool().getName()).isEqualTo(node.getMetadata().getLabels().containsKey("node-role.kubernetes.io/master") ? "master" : "worker");
+                assertThat(CrdSchema.bundled("machineconfignodes.machineconfiguration.openshift.io", "v1").violations(mcn)).isEmpty();
             }
         }
     }

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ public final class ResourceFiles {
             "MachineConfigPool", MachineConfigPool.class,
             "MachineConfig", MachineConfig.class,
             "Node", Node.class,
+            "MachineConfigNode", MachineConfigNode.class,
             "Deployment", Deployment.class);
 
     private static final ObjectMapper JSON = Mappers.JSON;

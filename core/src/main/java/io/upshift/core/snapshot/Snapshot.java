@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.core.status.Alert;
 import io.upshift.core.status.ClusterState;
@@ -102,7 +103,8 @@ public final class Snapshot {
                         && (d.getMetadata().getNamespace() == null || MCO_NAMESPACE.equals(d.getMetadata().getNamespace())))
                 .findFirst().map(Snapshot::mcoImage).orElse("");
         return new ClusterState(cv, only(objects, ClusterOperator.class), only(objects, MachineConfigPool.class),
-                only(objects, MachineConfig.class), only(objects, Node.class), mcoImage, alerts);
+                only(objects, MachineConfig.class), only(objects, Node.class), mcoImage, alerts, List.of(),
+                only(objects, MachineConfigNode.class));
     }
 
     /** The image of the machine-config-operator container, or "" when the Deployment has none. */

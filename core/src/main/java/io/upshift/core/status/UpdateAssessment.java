@@ -63,7 +63,8 @@ public final class UpdateAssessment {
         PoolAssessor poolAssessor = new PoolAssessor(nodeAssessor, wallNow);
 
         List<HealthInsights.Keyed> health = new ArrayList<>();
-        Map<String, List<Node>> nodesByPool = nodesByPool(state.pools(), state.nodes());
+        List<Node> nodes = MachineConfigNodes.withAnnotations(state.nodes(), state.machineConfigNodes());
+        Map<String, List<Node>> nodesByPool = nodesByPool(state.pools(), nodes);
         List<Insight> masterInsights = new ArrayList<>();
         ResourceRef masterPool = null;
         List<Pool> workerPools = new ArrayList<>();
@@ -84,7 +85,7 @@ public final class UpdateAssessment {
                 ? Times.parse(progressing.getLastTransitionTime())
                 : Times.parse(history.get(0).getStartedTime());
         state.alerts().ifPresent(alerts -> AlertInsights.add(alerts, updateStarted == null ? Times.ZERO : updateStarted, health));
-        DrainBlocks.add(state.nodes(), state.drainEvents(), at, health);
+        DrainBlocks.add(nodes, state.drainEvents(), state.machineConfigNodes(), at, health);
 
         ControlPlaneAssessor.Result cp = new ControlPlaneAssessor(at).assess(cv, state.operators(), state.mcoImage(), health);
         List<Insight> cpInsights = new ArrayList<>();

@@ -14,6 +14,7 @@ import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistoryBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
 import io.upshift.api.update.UpdateStatusStatus;
@@ -37,6 +38,7 @@ final class TestCluster {
 
     final List<ClusterOperator> operators = new ArrayList<>();
     final List<Node> nodes = new ArrayList<>();
+    final List<MachineConfigNode> machineConfigNodes = new ArrayList<>();
     final List<ClusterOperatorStatusCondition> cvConditions = new ArrayList<>(List.of(
             condition("Progressing", "True", "", "Working towards " + NEW, STARTED),
             condition("Failing", "False", "", "", STARTED)));
@@ -100,7 +102,7 @@ final class TestCluster {
             configs.add(config("rendered-" + pool + "-old", OLD));
             configs.add(config("rendered-" + pool + "-new", NEW));
         }
-        return new ClusterState(cv, operators, pools, configs, nodes, mcoImage, Optional.ofNullable(alerts));
+        return new ClusterState(cv, operators, pools, configs, nodes, mcoImage, Optional.ofNullable(alerts), List.of(), machineConfigNodes);
     }
 
     UpdateStatusStatus assess() {

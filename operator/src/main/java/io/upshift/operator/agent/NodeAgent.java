@@ -18,6 +18,8 @@ import io.upshift.core.disruption.ConfigDiff;
 import io.upshift.core.disruption.DisruptionPlan;
 import io.upshift.core.disruption.DisruptionPolicies;
 import io.upshift.core.disruption.Reconcilable;
+import io.upshift.core.machineconfignode.Transition;
+import io.upshift.core.machineconfignode.UpdateSteps;
 import io.upshift.operator.cluster.MachineConfigurations;
 import io.upshift.core.status.DrainBlocks;
 import io.upshift.operator.cluster.Events;
@@ -26,6 +28,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
@@ -57,6 +61,9 @@ import static io.upshift.core.pools.NodeAnnotations.WORKING;
  * event on its node (a watch), polling only as a fallback. Each step starts from the node's annotations and a marker
  * on the host (the config written and the boot it was written in), so an agent killed at any point picks up where it
  * was: before the reboot it does the remaining steps again (all of them are idempotent), after it only finishes.
+ * It reports each phase in its node's MachineConfigNode with upstream's conditions ({@link ProgressReport},
+ * {@link UpdateSteps}), at the moments it writes the node: Working (prepared, cordoned and draining, or applying),
+ * drained, Rebooting (files and OS applied), Done (rebooted, resumed, uncordoned), then Updated.
  */
 public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
@@ -73,6 +80,7 @@ public final class NodeAgent implements AutoCloseable {
     private final Drainer drainer;
     private final Events events;
     private final RebootlessActions actions;
+    private final ProgressReport progress;
     private final Thread thread;
     /** Released by every event on the node, so the agent steps at once instead of at its next poll. */
     private final Semaphore wake = new Semaphore(0);
@@ -95,8 +103,14 @@ public final class NodeAgent implements AutoCloseable {
         this.clock = clock;
         this.events = new Events(client, clock, "v1", "Node", nodeName, "upshift-agent");
         this.actions = new RebootlessActions(os, events);
-        this.drainer = new Drainer(client, clock, options, (pod, budget) ->
-                events.warning(DrainBlocks.REASON, "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod));
+        this.progress = new ProgressReport(client, nodeName, clock);
+        this.drainer = new Drainer(client, clock, options, (pod, budget) -> {
+            String refusal = "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod;
+            events.warning(DrainBlocks.REASON, refusal);
+            Node node = seen;
+            if (node != null) progress.report(node, List.of(UpdateSteps.drainFailed(refusal, "drain-" + annotation(node, DESIRED_CONFIG),
+                    annotation(node, LAST_APPLIED_DRAIN))));
+        });
         this.thread = new Thread(this::run, "agent-" + nodeName);
         this.thread.setDaemon(true);
     }
@@ -172,10 +186,16 @@ public final class NodeAgent implements AutoCloseable {
         boolean failed = DEGRADED.equals(state) || UNRECONCILABLE.equals(state);
         // told the config it runs (a failed config taken back included): it is done with it
         if (rebooted || (current.equals(desired) && !DONE.equals(state))) {
-            finish(node, desired);
+            // rebooted into the config by an agent before this one, or told again the config it runs: the report
+            // tells how this update ends, not the steps of one left behind
+            progress.begin(rebooted ? List.of(UpdateSteps.rebooted(), UpdateSteps.succeeded(nodeName)) : List.of());
+            finish(node, desired, List.of());
             return true;
         }
-        if (current.equals(desired)) return false;
+        if (current.equals(desired)) {
+            progress.idle(node, List.of(UpdateSteps.updated(nodeName)));
+            return false;
+        }
         if (failed) {
             if (degradedFor == null) degradedFor = desired; // an agent restarted on a failed node waits as if it had just failed
             if (degradedAt == null) degradedAt = clock.instant();
@@ -195,6 +215,7 @@ public final class NodeAgent implements AutoCloseable {
      */
     private void update(Node node, String current, String desired) throws InterruptedException {
         MachineConfig target = client.resources(MachineConfig.class).withName(desired).get();
+        progress.begin(List.of(UpdateSteps.needsUpdate(nodeName)));
         if (target == null) {
             degrade(node, desired, "missing MachineConfig " + desired);
             return;
@@ -204,7 +225,7 @@ public final class NodeAgent implements AutoCloseable {
         MachineConfigSpec from = running == null ? null : spec(running), to = spec(target);
         Optional<String> refused = Reconcilable.check(current, from, desired, to);
         if (refused.isPresent()) {
-            unreconcilable(node, desired, refused.get());
+            unreconcilable(node, current, desired, refused.get());
             return;
         }
         DisruptionPlan plan;
@@ -215,10 +236,17 @@ public final class NodeAgent implements AutoCloseable {
             return;
         }
         LOG.info("nodes/{}: {} -> {}: {}", nodeName, current.isEmpty() ? "(first config)" : current, desired, plan);
+        String lastDrain = annotation(node, LAST_APPLIED_DRAIN);
         node = write(node, n -> {
             MergePatch patch = MergePatch.against(n).annotate(STATE, WORKING).annotate(REASON, "");
             return plan.drains() ? patch.set("spec.unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired) : patch;
         });
+        ConfigDiff diff = ConfigDiff.between(from == null ? new MachineConfigSpec() : from, to);
+        // upstream's "OS will (not) need an update": the image, extensions or kernel type; "SSH Keys": the core user's keys
+        boolean osChange = diff.osImage() || diff.extensions() || diff.kernelType();
+        progress.report(node, plan.drains()
+                ? List.of(UpdateSteps.prepared(plan), UpdateSteps.cordoned(), UpdateSteps.draining("drain-" + desired, lastDrain))
+                : List.of(UpdateSteps.prepared(plan), UpdateSteps.drainNotRequired(), UpdateSteps.applying(osChange, diff.passwd())));
         if (plan.drains()) {
             events.normal("Drain", "Draining node to update config.");
             Drainer.Result drained = drainer.drain(nodeName);
@@ -226,9 +254,11 @@ public final class NodeAgent implements AutoCloseable {
                 String reason = "failed to drain node: " + nodeName + " after " + human(options.drainTimeout())
                         + ". Please see machine-config-controller logs for more information";
                 events.warning("FailedToDrain", reason + " (evictions refused: " + String.join(", ", drained.refused()) + ")");
+                progress.note(List.of(UpdateSteps.drainFailed(reason, "drain-" + desired, lastDrain)));
                 degrade(node, desired, reason);
                 return;
             }
+            progress.report(node, List.of(UpdateSteps.drained("drain-" + desired), UpdateSteps.applying(osChange, diff.passwd())));
         }
         try {
             host.apply(ignition(from), ignition(to));
@@ -240,10 +270,13 @@ public final class NodeAgent implements AutoCloseable {
             degrade(node, desired, "failed to apply " + desired + ": " + e.getMessage());
             return;
         }
+        List<Transition> finished = new ArrayList<>();
         if (plan.reboots()) {
             node = write(node, n -> MergePatch.against(n).annotate(LAST_APPLIED_DRAIN, "drain-" + desired).annotate(STATE, REBOOTING));
+            progress.report(node, List.of(UpdateSteps.applied(osChange, diff.passwd()), UpdateSteps.rebooting(), UpdateSteps.succeeded(nodeName)));
             events.normal("Reboot", "Node will reboot into config " + desired);
             os.reboot();
+            finished.add(UpdateSteps.rebooted()); // where the reboot ends the agent, the next one reports it (step)
         } else {
             try {
                 actions.carryOut(plan);
@@ -251,8 +284,11 @@ public final class NodeAgent implements AutoCloseable {
                 degrade(node, desired, e.getMessage());
                 return;
             }
+            finished.add(UpdateSteps.applied(osChange, diff.passwd()));
+            finished.addAll(UpdateSteps.postActions(plan));
+            finished.add(UpdateSteps.succeeded(nodeName));
         }
-        finish(node, desired);
+        finish(node, desired, finished);
     }
 
     /** The cluster's node disruption policies, read once per update: the defaults when there is no MachineConfiguration. */
@@ -268,28 +304,44 @@ public final class NodeAgent implements AutoCloseable {
         return spec == null || spec.getConfig() == null ? JSON.createObjectNode() : JSON.valueToTree(spec.getConfig());
     }
 
-    /** Done and uncordoned in one write: no moment where the node is Done but still cordoned, whatever kills the agent. */
-    private void finish(Node node, String desired) {
-        write(node, n -> MergePatch.against(n).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
+    /**
+     * Done and uncordoned in one write: no moment where the node is Done but still cordoned, whatever kills the agent.
+     * Reported with {@code steps} (how the update ended), resumed and uncordoned; Updated follows at the next step.
+     */
+    private void finish(Node node, String desired, List<Transition> steps) {
+        node = write(node, n -> MergePatch.against(n).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
                 .annotate(DESIRED_DRAIN, "uncordon-" + desired).set("spec.unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired));
+        List<Transition> report = new ArrayList<>(steps);
+        report.addAll(List.of(UpdateSteps.resumed(desired), UpdateSteps.uncordoned()));
+        progress.report(node, report);
         host.delete(MARKER); // a later update to this same config must be applied again, not taken as done
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
     }
 
     private void degrade(Node node, String desired, String reason) {
-        write(node, n -> MergePatch.against(n).annotate(STATE, DEGRADED).annotate(REASON, reason));
+        node = write(node, n -> MergePatch.against(n).annotate(STATE, DEGRADED).annotate(REASON, reason));
+        progress.report(node, List.of(UpdateSteps.degraded(nodeName, reason)));
         degradedAt = clock.instant();
         degradedFor = desired;
         LOG.warn("nodes/{}: Degraded: {}", nodeName, reason);
     }
 
     /** A config the node cannot take in place: state Unreconcilable with the reason, and a FailedToReconcile event. */
-    private void unreconcilable(Node node, String desired, String reason) {
+    private void unreconcilable(Node node, String current, String desired, String reason) {
         events.warning("FailedToReconcile", reason);
-        write(node, n -> MergePatch.against(n).annotate(STATE, UNRECONCILABLE).annotate(REASON, reason));
+        node = write(node, n -> MergePatch.against(n).annotate(STATE, UNRECONCILABLE).annotate(REASON, reason));
+        // upstream reports the validation error without the "can't reconcile config A with B: " its annotation carries
+        String prefix = "can't reconcile config " + current + " with " + desired + ": ";
+        progress.report(node, List.of(UpdateSteps.incompatible(current, desired, reason.startsWith(prefix) ? reason.substring(prefix.length()) : reason),
+                UpdateSteps.degraded(nodeName, reason)));
         degradedAt = clock.instant();
         degradedFor = desired;
         LOG.warn("nodes/{}: Unreconcilable: {}", nodeName, reason);
+    }
+
+    private static String annotation(Node node, String key) {
+        Map<String, String> a = node.getMetadata().getAnnotations();
+        return a == null ? "" : a.getOrDefault(key, "");
     }
 
     /** The node as the watch shows it, or from the API while there is no watch. */

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.core.snapshot.Snapshot;
 import io.upshift.core.status.Alert;
@@ -67,7 +68,21 @@ public final class ClusterReader {
         }
         Deployment mco = call("deployments.apps/" + Snapshot.MCO_NAMESPACE + "/" + Snapshot.MCO_NAME,
                 () -> client.apps().deployments().inNamespace(Snapshot.MCO_NAMESPACE).withName(Snapshot.MCO_NAME).get());
-        return new ClusterState(cv, operators, pools, configs, nodes, Snapshot.mcoImage(mco), alerts, drainEvents(client));
+        return new ClusterState(cv, operators, pools, configs, nodes, Snapshot.mcoImage(mco), alerts, drainEvents(client),
+                machineConfigNodes(client));
+    }
+
+    /**
+     * The MachineConfigNodes, or none where the cluster has no such kind (404) or the reader may not list them (403):
+     * the status stands without them, as {@code oc adm upgrade status}'s does.
+     */
+    public static List<MachineConfigNode> machineConfigNodes(KubernetesClient client) {
+        try {
+            return client.resources(MachineConfigNode.class).list().getItems();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404 || e.getCode() == 403) return List.of();
+            throw new ApiException("machineconfignodes.machineconfiguration.openshift.io", e);
+        }
     }
 
     /** The node agents' DrainBlocked events (recorded in "default", as events about nodes are). */

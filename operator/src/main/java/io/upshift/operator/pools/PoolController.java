@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
 import io.upshift.core.pools.MaintenanceWindow;
@@ -48,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * pool's target config, tells nodes to update to it (at most maxUnavailable at a time, inside the maintenance window,
  * never in a paused pool), and reports the pool's status; then it reports the machine-config ClusterOperator, whose
  * Upgradeable condition gates the next minor update, and the cluster's MachineConfiguration with the node disruption
- * policies in force. Every pass starts from what the caches hold: the controller keeps
+ * policies in force; each pool member has a MachineConfigNode ({@link MachineConfigNodeWriter}), in which its agent
+ * reports its updates. Every pass starts from what the caches hold: the controller keeps
  * no state that a restart would lose, except how long a rendered config has been unused (a restart only delays its
  * removal) and since when the required pools hold the release back (a restart begins that wait again, as upstream's
  * operator does).
@@ -71,8 +73,10 @@ public final class PoolController implements AutoCloseable {
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<ClusterOperator> operator;
     private SharedIndexInformer<GenericKubernetesResource> machineConfiguration;
+    private SharedIndexInformer<MachineConfigNode> machineConfigNodes;
     private final MachineConfigurationWriter machineConfigurationWriter;
     private final BaseConfigSync baseConfigs;
+    private final MachineConfigNodeWriter machineConfigNodeWriter;
 
     public PoolController(KubernetesClient client, Clock clock, PoolControllerOptions options) {
         this.client = client;
@@ -85,6 +89,7 @@ public final class PoolController implements AutoCloseable {
         this.baseConfigs = new BaseConfigSync(client, options.namespace(), options.releaseVersion());
         this.machineConfigurationWriter = new MachineConfigurationWriter(client,
                 () -> machineConfiguration == null ? null : machineConfiguration.getIndexer().list().stream().findFirst().orElse(null));
+        this.machineConfigNodeWriter = new MachineConfigNodeWriter(client, name -> machineConfigNodes.getIndexer().getByKey(name));
     }
 
     public PoolController start() {
@@ -95,6 +100,8 @@ public final class PoolController implements AutoCloseable {
         machineConfiguration = informers.add(client.genericKubernetesResources(MachineConfigurations.CONTEXT)
                 .withName(MachineConfigurations.NAME).runnableInformer(0));
         baseConfigs.register(informers);
+        // the agents write their status often: read on the next pass, not a reason for one
+        machineConfigNodes = informers.cache(client.resources(MachineConfigNode.class).runnableInformer(0));
         informers.start();
         LOG.info("pool controller started for release {}: {} informers synced", options.releaseVersion(), informers.size());
         debouncer.trigger();
@@ -131,11 +138,13 @@ public final class PoolController implements AutoCloseable {
             Map<String, String> a = mc.getMetadata().getAnnotations();
             versionOf.put(mc.getMetadata().getName(), a == null ? "" : a.getOrDefault(NodeAnnotations.RELEASE_IMAGE_VERSION, ""));
         }
-        Map<String, List<Node>> members = PoolMembers.assign(allPools, Informers.byName(nodes));
+        List<Node> allNodes = Informers.byName(nodes);
+        Map<String, List<Node>> members = PoolMembers.assign(allPools, allNodes);
         List<PoolGate.Pool> gate = new ArrayList<>();
         for (MachineConfigPool pool : allPools) {
             gate.add(sync(pool, allConfigs, base.failure(), members.get(pool.getMetadata().getName()), versionOf, now));
         }
+        writes.run(machineConfigNodeWriter.sync(members, allNodes, machineConfigNodes.getIndexer().list()));
         removeUnused(allPools, gate, allConfigs, now);
         operatorStatus.write(gate, base.failure(), now);
         machineConfigurationWriter.write();
@@ -194,7 +203,7 @@ public final class PoolController implements AutoCloseable {
                         + ") to update to MachineConfig " + target;
             } else {
                 List<Integer> picked = NodeSelection.pick(view, target, maxUnavailable, false).stream().map(view::indexOf).toList();
-                writes.run(picked.stream().<Runnable>map(i -> () -> startUpdate(poolNodes.get(i), finalTarget)).toList());
+                writes.run(picked.stream().<Runnable>map(i -> () -> startUpdate(poolNodes.get(i), name, finalTarget)).toList());
                 for (int i : picked) view.set(i, view.get(i).told(target));
             }
         }
@@ -276,16 +285,23 @@ public final class PoolController implements AutoCloseable {
     /**
      * Tells a node its new config and taints it, so that new workloads prefer nodes that stay. The taints are the
      * node's as read plus the update taint, written only if nobody changed the node since (else the next pass reads
-     * it again): a taint another controller added in between is never dropped.
+     * it again): a taint another controller added in between is never dropped. Its MachineConfigNode names the config
+     * first, as upstream's node controller does; a failure there is logged and made good by a later pass.
      */
-    private void startUpdate(Node node, String target) {
+    private void startUpdate(Node node, String pool, String target) {
         String nodeName = node.getMetadata().getName();
+        try {
+            machineConfigNodeWriter.write(node, pool, target);
+        } catch (KubernetesClientException e) {
+            LOG.warn("machineconfignodes/{}: desired config {} not written (HTTP {}): {}", nodeName, target, e.getCode(), e.getMessage());
+        }
         List<Taint> taints = new ArrayList<>(taints(node));
         if (!hasUpdateTaint(node)) {
             taints.add(new Taint("PreferNoSchedule", NodeAnnotations.UPDATE_TAINT, null, null));
         }
         client.nodes().withName(nodeName).patch(MergePatch.CONTEXT, MergePatch.against(node)
                 .annotate(NodeAnnotations.DESIRED_CONFIG, target).set("spec.taints", taints).toString());
+        machineConfigNodeWriter.told(nodeName, target);
         LOG.info("nodes/{}: desiredConfig {}", nodeName, target);
     }
 

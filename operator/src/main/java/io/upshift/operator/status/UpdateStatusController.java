@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.update.Insight;
 import io.upshift.api.update.UpdateStatus;
@@ -68,6 +69,7 @@ public final class UpdateStatusController implements AutoCloseable {
     private SharedIndexInformer<Node> nodes;
     private SharedIndexInformer<Deployment> mco;
     private SharedIndexInformer<Event> events;
+    private SharedIndexInformer<MachineConfigNode> machineConfigNodes;
     private InsightStore insights;
     private InsightOwners owners;
     private InsightWriter writer;
@@ -101,6 +103,9 @@ public final class UpdateStatusController implements AutoCloseable {
                 .withName(Snapshot.MCO_NAME).runnableInformer(0));
         // Drain blocks depend on time (the periodic run sees them); events about nodes are many, so they only fill a cache.
         events = informers.cache(client.v1().events().inNamespace("default").runnableInformer(0));
+        // read on the next evaluation: they stand in for missing node annotations and time a failing drain, and
+        // their agents write them at the moments they write the nodes
+        machineConfigNodes = informers.cache(client.resources(MachineConfigNode.class).runnableInformer(0));
         statuses = informers.add(client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).runnableInformer(0));
         statuses.addEventHandler(new ResourceEventHandler<>() {
             @Override
@@ -202,7 +207,7 @@ public final class UpdateStatusController implements AutoCloseable {
         }
         Deployment deployment = mco.getIndexer().list().stream().findFirst().orElse(null);
         return new ClusterState(cv, Informers.byName(operators), Informers.byName(pools), configs.getIndexer().list(), Informers.byName(nodes),
-                Snapshot.mcoImage(deployment), alerts.get(), DrainBlocks.events(events.getIndexer().list()));
+                Snapshot.mcoImage(deployment), alerts.get(), DrainBlocks.events(events.getIndexer().list()), machineConfigNodes.getIndexer().list());
     }
 
     private UpdateStatus read() {

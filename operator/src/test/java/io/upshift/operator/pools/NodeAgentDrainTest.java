@@ -72,6 +72,13 @@ class NodeAgentDrainTest {
             assertThat(draining).containsPattern("w1\\s+Outdated\\s+Pending\\s+4\\.18\\.0");
             assertThat(h.client.pods().inNamespace("shop").withName("web-1").get()).isNotNull();
             assertThat(h.client.pods().inNamespace("shop").withName("logs-w0").get()).isNotNull(); // DaemonSet pods stay
+            // the refusal in w0's MachineConfigNode too, as upstream's drain controller reports a failing drain
+            var mcn = h.client.resources(io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode.class).withName("w0").get();
+            assertThat(MachineConfigNodeRolloutTest.condition(mcn, "Drained")).satisfies(c -> {
+                assertThat(c.getStatus()).isEqualTo("Unknown");
+                assertThat(c.getMessage()).startsWith("Error: Node Drain has not succeeded. Error is: PodDisruptionBudget shop/web does not allow "
+                        + "evicting pod shop/web-1 The drain will not be complete until desired drainer drain-rendered-worker-");
+            });
 
             await("w0 Degraded after the drain timeout").atMost(Duration.ofSeconds(20)).until(() ->
                     NodeAnnotations.DEGRADED.equals(h.annotation("w0", NodeAnnotations.STATE)));
@@ -79,6 +86,9 @@ class NodeAgentDrainTest {
                     .isEqualTo("failed to drain node: w0 after 8 seconds. Please see machine-config-controller logs for more information");
             await("the pool's NodeDegraded").atMost(Duration.ofSeconds(10)).until(() -> h.conditionTrue("worker", "NodeDegraded"));
             assertThat(h.status()).containsPattern("w0\\s+Degraded\\s+Draining\\s+4\\.18\\.0\\s+\\?\\s+failed to drain node: w0 after 8 seconds");
+            assertThat(MachineConfigNodeRolloutTest.condition(h.client.resources(io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode.class)
+                    .withName("w0").get(), "NodeDegraded").getMessage()).isEqualTo("Node w0 upgrade failure. failed to drain node: w0 after 8 seconds. "
+                    + "Please see machine-config-controller logs for more information");
             assertThat(h.annotation("w1", NodeAnnotations.DESIRED_CONFIG)).doesNotStartWith(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG)); // w0 still uses the capacity
         }
     }

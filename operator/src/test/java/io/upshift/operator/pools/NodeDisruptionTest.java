@@ -232,10 +232,27 @@ class NodeDisruptionTest {
             assertThat(h.pool("worker").getStatus().getDegradedMachineCount()).isEqualTo(1);
             assertThat(h.machines.get("w0").reboots()).isEqualTo(1);
             assertThat(h.annotation("w0", NodeAnnotations.CURRENT_CONFIG)).isEqualTo(first);
+            // its MachineConfigNode: the validation failed (upstream's words), then degraded (which names the desired config, as upstream's)
+            var mcn = h.client.resources(io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode.class).withName("w0").get();
+            assertThat(MachineConfigNodeRolloutTest.condition(mcn, "UpdatePrepared")).satisfies(c -> {
+                assertThat(c.getStatus()).isEqualTo("Unknown");
+                assertThat(c.getMessage()).isEqualTo("Update Failed compatibility validation. MachineConfigs " + first + " and " + bad
+                        + " are not compatible. Err: configs " + first + ", " + bad + " are not reconcilable: validating new MachineConfig \"" + bad
+                        + "\" failed: kernelType=rt is invalid");
+            });
+            assertThat(MachineConfigNodeRolloutTest.condition(mcn, "NodeDegraded").getMessage()).isEqualTo("Node w0 upgrade failure. "
+                    + h.annotation("w0", NodeAnnotations.REASON));
+            assertThat(mcn.getStatus().getConfigVersion().getDesired()).isEqualTo(bad);
+            assertThat(mcn.getStatus().getConfigVersion().getCurrent()).isEqualTo(first);
+            assertThat(mcn.getSpec().getConfigVersion().getDesired()).isEqualTo(bad);
 
             h.client.resources(MachineConfig.class).withName("50-rt").delete();
             await("back on its config, Done").atMost(Duration.ofSeconds(20)).until(() -> h.settled("worker") && first.equals(target(h)));
             await("the pool no longer degraded").atMost(Duration.ofSeconds(10)).until(() -> !h.conditionTrue("worker", "NodeDegraded"));
+            await("w0 reported Updated on its config").atMost(Duration.ofSeconds(10)).until(() -> {
+                var back = h.client.resources(io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode.class).withName("w0").get();
+                return MachineConfigNodeRolloutTest.phase(back).equals("Updated=True") && first.equals(back.getStatus().getConfigVersion().getDesired());
+            });
         }
     }
 }

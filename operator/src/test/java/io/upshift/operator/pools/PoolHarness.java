@@ -41,7 +41,8 @@ final class PoolHarness implements AutoCloseable {
     static final AgentOptions FAST = new AgentOptions(Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMillis(200),
             Duration.ofHours(1), Duration.ofMillis(100));
 
-    final EmbeddedApiServer server = new EmbeddedApiServer();
+    /** MachineConfigNodes have their status apart, as on a real API server; the other kinds are the mock's own. */
+    final EmbeddedApiServer server = new EmbeddedApiServer().installCrds("machineconfignodes.machineconfiguration.openshift.io");
     /** The pool controller's requests carry this User-Agent. */
     static final String CONTROLLER = "upshift-pools";
     final KubernetesClient client;
