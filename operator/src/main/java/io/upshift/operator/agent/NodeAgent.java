@@ -43,6 +43,8 @@ import static io.upshift.core.pools.NodeAnnotations.REASON;
 import static io.upshift.core.pools.NodeAnnotations.REBOOTING;
 import static io.upshift.core.pools.NodeAnnotations.STATE;
 import static io.upshift.core.pools.NodeAnnotations.UNRECONCILABLE;
+import static io.upshift.core.pools.NodeAnnotations.UPDATE_DONE_AT;
+import static io.upshift.core.pools.NodeAnnotations.UPDATE_STARTED_AT;
 import static io.upshift.core.pools.NodeAnnotations.WORKING;
 
 /**
@@ -217,6 +219,7 @@ public final class NodeAgent implements AutoCloseable {
         LOG.info("nodes/{}: {} -> {}: {}", nodeName, current.isEmpty() ? "(first config)" : current, desired, plan);
         node = write(node, n -> {
             MergePatch patch = MergePatch.against(n).annotate(STATE, WORKING).annotate(REASON, "");
+            if (!updating(n)) patch.annotate(UPDATE_STARTED_AT, stamp());
             return plan.drains() ? patch.set("spec.unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired) : patch;
         });
         if (plan.drains()) {
@@ -271,9 +274,29 @@ public final class NodeAgent implements AutoCloseable {
     /** Done and uncordoned in one write: no moment where the node is Done but still cordoned, whatever kills the agent. */
     private void finish(Node node, String desired) {
         write(node, n -> MergePatch.against(n).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
-                .annotate(DESIRED_DRAIN, "uncordon-" + desired).set("spec.unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired));
+                .annotate(DESIRED_DRAIN, "uncordon-" + desired).set("spec.unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired)
+                .annotate(UPDATE_DONE_AT, stamp()));
         host.delete(MARKER); // a later update to this same config must be applied again, not taken as done
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
+    }
+
+    /**
+     * Whether the node's update is already under way (started after it was last done): an agent restarted mid-update,
+     * or trying again after a failure, keeps the time it first started, so the measured time is the whole update's.
+     */
+    private static boolean updating(Node n) {
+        Map<String, String> a = n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations();
+        String started = a.get(UPDATE_STARTED_AT), done = a.get(UPDATE_DONE_AT);
+        try {
+            return started != null && (done == null || Instant.parse(started).isAfter(Instant.parse(done)));
+        } catch (java.time.DateTimeException e) {
+            return false;
+        }
+    }
+
+    /** A time for the update annotations: RFC 3339 to the millisecond. */
+    private String stamp() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
     }
 
     private void degrade(Node node, String desired, String reason) {

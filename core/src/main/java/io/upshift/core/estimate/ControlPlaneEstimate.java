@@ -1,0 +1,170 @@
+package io.upshift.core.estimate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * When the control plane's update ends, from the cluster-version controller's run-level times: run-levels go one after
+ * another, a run-level in progress ends its predicted duration after it started, and each one left takes its
+ * predicted duration. A run-level's duration is predicted from what it took in the previous timed update (scaled by
+ * how this update's finished run-levels compare with theirs), else from the mean of this update's finished run-levels
+ * of its kind (with ClusterOperators or without). The machine-config run-level also waits for the control-plane pool:
+ * its nodes start once the machine-config operator has rolled out (taken as long as another operator's run-level),
+ * and the run-level ends when the later of the two does. Worker pools start then too ({@link Result#rolloutStart}).
+ */
+public final class ControlPlaneEstimate {
+    /** The ClusterOperator whose run-level rolls the nodes out. */
+    public static final String MACHINE_CONFIG = "machine-config";
+
+    /**
+     * @param completedAt  the control plane's predicted end, or null (then {@code basis} says why)
+     * @param rolloutStart when the pools' rollouts are predicted to start (the machine-config operator rolled out), or
+     *                     null when that is not known or no machine-config run-level is left
+     */
+    public record Result(Instant completedAt, Instant rolloutStart, String basis) {
+    }
+
+    private final RunLevelTimes times;
+    private final Map<String, Double> previous;
+    private final String previousVersion;
+    private final List<RunLevelTimes.Level> done = new ArrayList<>();
+    private final double scale;
+
+    private ControlPlaneEstimate(RunLevelTimes times, Map<String, Double> previous, String previousVersion) {
+        this.times = times;
+        this.previous = previous;
+        this.previousVersion = previousVersion;
+        times.levels().stream().filter(l -> l.duration() != null).forEach(done::add);
+        this.scale = scale();
+    }
+
+    /**
+     * @param times        the ClusterVersion's run-level times (null when it has none)
+     * @param desiredImage the release the cluster is updating to
+     * @param masters      the control-plane pool's rollout, or null when the cluster has no such pool
+     */
+    public static Result of(RunLevelTimes times, String desiredImage, Instant now, PoolRollout masters) {
+        if (times == null) {
+            return new Result(null, null, "no run-level times on the ClusterVersion (annotation " + RunLevelTimes.ANNOTATION + ")");
+        }
+        if (!times.image().equals(desiredImage)) {
+            if (!times.complete()) {
+                return new Result(null, null, "the cluster-version controller has not started timing this update");
+            }
+            // not started yet: the same run-levels again, each as long as the last update's
+            RunLevelTimes fresh = RunLevelTimes.plan(desiredImage, "", times.levels().stream()
+                    .map(l -> new RunLevelTimes.Level(l.runLevel(), l.tasks(), l.operators(), null, null)).toList(), times);
+            return new ControlPlaneEstimate(fresh, times.seconds(), times.version()).estimate(now, masters);
+        }
+        Map<String, Double> prev = times.previous() == null ? Map.of() : times.previous().seconds();
+        return new ControlPlaneEstimate(times, prev, times.previous() == null ? null : times.previous().version()).estimate(now, masters);
+    }
+
+    private Result estimate(Instant now, PoolRollout masters) {
+        Instant cursor = null;
+        Instant rolloutStart = null;
+        String poolBasis = null;
+        int left = 0;
+        for (RunLevelTimes.Level level : times.levels()) {
+            if (level.isDone()) {
+                if (level.done() != null) {
+                    cursor = later(cursor, level.done());
+                }
+                continue;
+            }
+            left++;
+            Duration d = predict(level);
+            if (d == null) {
+                return new Result(null, null, "no run-level of this update finished yet, and none was timed before");
+            }
+            Instant start = level.started() != null ? level.started()
+                    : cursor == null ? now : Overrun.notBefore(cursor, now, Overrun.step(d));
+            Instant end = level.started() != null ? Overrun.end(start, d, now) : start.plus(d);
+            if (level.operators().contains(MACHINE_CONFIG) && masters != null) {
+                Duration operator = operatorRollout(d);
+                Instant operatorEnd = level.started() != null ? Overrun.end(start, operator, now) : start.plus(operator);
+                rolloutStart = operatorEnd;
+                PoolRollout.Plan plan = masters.plan(operatorEnd);
+                if (!masters.finished()) {
+                    if (plan.end() == null) {
+                        return new Result(null, null, "control-plane nodes: " + plan.basis());
+                    }
+                    end = later(operatorEnd, plan.end());
+                    poolBasis = plan.basis();
+                }
+            } else if (level.operators().contains(MACHINE_CONFIG)) {
+                rolloutStart = end;
+            }
+            cursor = end;
+        }
+        if (left == 0) {
+            return new Result(cursor == null ? now : cursor, null, "every run-level done");
+        }
+        StringBuilder basis = new StringBuilder();
+        basis.append(left).append(" of ").append(times.levels().size()).append(" run-levels left, ").append(source());
+        if (poolBasis != null) {
+            basis.append("; control-plane nodes: ").append(poolBasis);
+        }
+        return new Result(cursor == null ? now : cursor, rolloutStart, basis.toString());
+    }
+
+    /** A run-level's predicted duration, or null when nothing was timed yet. */
+    private Duration predict(RunLevelTimes.Level level) {
+        Double before = previous.get(level.runLevel());
+        if (before != null) {
+            return seconds(before * scale);
+        }
+        Duration sameKind = mean(done.stream().filter(l -> l.operators().isEmpty() == level.operators().isEmpty()).toList());
+        return sameKind != null ? sameKind : mean(done);
+    }
+
+    /** How long the machine-config operator itself takes to roll out: as an operator run-level of this update does. */
+    private Duration operatorRollout(Duration level) {
+        Duration operators = mean(done.stream().filter(l -> !l.operators().isEmpty()).toList());
+        return operators != null ? operators : level;
+    }
+
+    /** This update against the previous one, over the run-levels both timed; clamped to 1/4..4. */
+    private double scale() {
+        double now = 0, then = 0;
+        for (RunLevelTimes.Level l : done) {
+            Double before = previous.get(l.runLevel());
+            if (before != null && before > 0) {
+                now += l.duration().toMillis() / 1000.0;
+                then += before;
+            }
+        }
+        return then == 0 ? 1 : Math.max(0.25, Math.min(4, now / then));
+    }
+
+    private String source() {
+        if (!previous.isEmpty()) {
+            return String.format(java.util.Locale.ROOT, "timed by the update to %s (x%.2f)", previousVersion, scale);
+        }
+        Duration all = mean(done);
+        return "at the mean of the " + (done.size() == 1 ? "run-level" : done.size() + " run-levels") + " done in this update ("
+                + Seconds.format(all) + ")";
+    }
+
+    private static Duration mean(List<RunLevelTimes.Level> levels) {
+        if (levels.isEmpty()) {
+            return null;
+        }
+        long ms = 0;
+        for (RunLevelTimes.Level l : levels) {
+            ms += l.duration().toMillis();
+        }
+        return Duration.ofMillis(ms / levels.size());
+    }
+
+    private static Duration seconds(double s) {
+        return Duration.ofMillis(Math.round(s * 1000));
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a == null || b.isAfter(a) ? b : a;
+    }
+}
