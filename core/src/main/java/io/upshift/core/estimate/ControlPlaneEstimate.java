@@ -144,9 +144,14 @@ public final class ControlPlaneEstimate {
         if (!previous.isEmpty()) {
             return String.format(java.util.Locale.ROOT, "timed by the update to %s (x%.2f)", previousVersion, scale);
         }
-        Duration all = mean(done);
-        return "at the mean of the " + (done.size() == 1 ? "run-level" : done.size() + " run-levels") + " done in this update ("
-                + Seconds.format(all) + ")";
+        List<String> kinds = new ArrayList<>();
+        for (boolean withOperators : new boolean[] {true, false}) {
+            List<RunLevelTimes.Level> kind = done.stream().filter(l -> l.operators().isEmpty() != withOperators).toList();
+            if (!kind.isEmpty()) {
+                kinds.add(Seconds.format(mean(kind)) + (withOperators ? " with ClusterOperators (" : " without (") + kind.size() + ")");
+            }
+        }
+        return "at the mean of this update's done run-levels: " + String.join(", ", kinds);
     }
 
     private static Duration mean(List<RunLevelTimes.Level> levels) {

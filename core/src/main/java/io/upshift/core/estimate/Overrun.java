@@ -20,9 +20,9 @@ final class Overrun {
         return notBefore(start.plus(expected), now, step(expected));
     }
 
-    /** {@code anchor} while it is still ahead of {@code now}; else the first {@code anchor + k × step} after now. */
+    /** {@code anchor} unless it is past; else the first {@code anchor + k × step} after {@code now}. */
     static Instant notBefore(Instant anchor, Instant now, Duration step) {
-        if (anchor.isAfter(now)) {
+        if (!anchor.isBefore(now)) {
             return anchor;
         }
         long stepNanos = Math.max(1, step.toNanos());

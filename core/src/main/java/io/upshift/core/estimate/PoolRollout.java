@@ -57,6 +57,11 @@ public final class PoolRollout {
         this.now = now;
     }
 
+    /** The nodes as given. */
+    public List<Node> nodes() {
+        return nodes;
+    }
+
     /** Some node of this rollout is updating or done while others wait: the pool controller is at it. */
     public boolean started() {
         return count(State.RUNNING) > 0 || (count(State.DONE) > 0 && count(State.PENDING) > 0);

@@ -14,8 +14,8 @@ public final class UpdateEnd {
     }
 
     /**
-     * The latest estimated end of the control plane (while it updates) and of each pool with nodes left; empty when
-     * nothing is left or some part that is not done has no estimate.
+     * The latest estimated end of the control plane (while it updates) and of each pool with nodes left (by Upshift's
+     * estimate, else by oc's count); empty when nothing is left or some part that is not done has no estimate.
      */
     public static Optional<Instant> of(UpdateStatusStatus status) {
         Instant end = null;
@@ -29,7 +29,7 @@ public final class UpdateEnd {
                 e = cv.upshiftEstimate();
             } else if (i.machineConfigPool() != null) {
                 PoolInsight p = i.machineConfigPool();
-                if (p.count("Outdated") == 0) {
+                if (p.upshiftEstimate() == null ? p.count("Outdated") == 0 : p.upshiftEstimate().updated()) {
                     continue;
                 }
                 e = p.upshiftEstimate();

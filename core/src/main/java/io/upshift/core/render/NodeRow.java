@@ -31,12 +31,18 @@ record NodeRow(String name, String assessment, String phase, String version, Str
                 n.message() == null ? "" : n.message(), isUnavailable, isDegraded, isUpdating, isUpdated);
     }
 
-    /** An EST cell from Upshift's estimate: "-" when done, "+" and the time left, "?" when it cannot be told. */
+    /**
+     * An EST cell from Upshift's estimate: "-" when done (by the estimate, or by oc's reading when there is none), "+"
+     * and the time left, "?" when it cannot be told.
+     */
     static String est(boolean done, UpshiftEstimate e, Instant now) {
-        if (done) {
+        if (e == null) {
+            return done ? "-" : "?";
+        }
+        Instant at = Times.parse(e.completedAt());
+        if (e.updated()) {
             return "-";
         }
-        Instant at = e == null ? null : Times.parse(e.completedAt());
         if (at == null) {
             return "?";
         }

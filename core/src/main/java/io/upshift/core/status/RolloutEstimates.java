@@ -1,6 +1,9 @@
 package io.upshift.core.status;
 
 import static io.upshift.core.pools.NodeAnnotations.CURRENT_CONFIG;
+import static io.upshift.core.pools.NodeAnnotations.DESIRED_CONFIG;
+import static io.upshift.core.pools.NodeAnnotations.DONE;
+import static io.upshift.core.pools.NodeAnnotations.STATE;
 import static io.upshift.core.pools.NodeAnnotations.UPDATE_DONE_AT;
 import static io.upshift.core.pools.NodeAnnotations.UPDATE_STARTED_AT;
 
@@ -20,14 +23,21 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Upshift's own estimates for the insights, beside oc's: the control plane's from the ClusterVersion's run-level times
  * ({@link RunLevelTimes}), each pool's and node's from the nodes' measured update times (the agent's
- * {@code upshift.io/update-*-at} annotations) and the pool's maxUnavailable. A node's estimate says in a fixed word
- * what it rests on, so that it changes only when its time does.
+ * {@code upshift.io/update-*-at} annotations) and the pool's maxUnavailable.
+ *
+ * <p>A node's place in its pool's rollout is read from its configs, as the pool controller sees it, not from oc's
+ * phases (which go by release version, and so miss a rollout of a config alone): on the pool's target config and Done
+ * is done, told the target config is updating, anything else waits its turn. A node on the target config that has not
+ * been updated since the update started also waits: the update's new config is still to come. A node's estimate says
+ * in a fixed phrase what it rests on, so that it changes only when its time does.
  */
 final class RolloutEstimates {
     static final String NODE_UPDATING = "updating, at the pool's measured node time";
@@ -41,13 +51,24 @@ final class RolloutEstimates {
     private final Map<String, UpshiftEstimate> pools = new HashMap<>();
     private final Map<String, UpshiftEstimate> nodes = new HashMap<>();
 
-    private RolloutEstimates(ClusterVersion cv, boolean controlPlaneDone, List<PoolInput> inputs, Instant at) {
+    /**
+     * @param updateStarted when the update in progress started (null when none is): nodes updated since are done with it
+     */
+    private RolloutEstimates(ClusterVersion cv, Instant updateStarted, List<PoolInput> inputs, Instant at) {
         Map<String, PoolRollout> rollouts = new HashMap<>();
+        Set<String> updating = new HashSet<>();
         for (PoolInput p : inputs) {
-            rollouts.put(p.facts().name(), rollout(p, at));
+            rollouts.put(p.facts().name(), rollout(p, updateStarted, at, updating));
         }
+        // nodes done in this rollout say when: oc's phases miss a node that took a config the release does not name yet
+        Map<String, Instant> doneAt = new HashMap<>();
+        rollouts.values().forEach(r -> r.nodes().forEach(n -> {
+            if (n.state() == PoolRollout.State.DONE && n.doneAt() != null) {
+                doneAt.put(n.name(), n.doneAt());
+            }
+        }));
         ControlPlaneEstimate.Result cp = null;
-        if (!controlPlaneDone) {
+        if (updateStarted != null) {
             String desired = cv.getStatus().getDesired() == null ? null : cv.getStatus().getDesired().getImage();
             cp = desired == null ? new ControlPlaneEstimate.Result(null, null, "no desired release")
                     : ControlPlaneEstimate.of(RunLevelTimes.of(cv), desired, at, rollouts.get(PoolAssessor.MASTER));
@@ -55,24 +76,26 @@ final class RolloutEstimates {
         controlPlane = cp == null ? null : new UpshiftEstimate(Times.format(cp.completedAt()), cp.basis());
         Instant rolloutStart = cp == null ? null : cp.rolloutStart();
         for (PoolInput p : inputs) {
-            if (p.facts().outdated() == 0) {
+            PoolRollout rollout = rollouts.get(p.facts().name());
+            if (rollout.finished()) {
+                Instant last = rollout.nodes().stream().map(PoolRollout.Node::doneAt).filter(t -> t != null).max(Instant::compareTo).orElse(null);
+                pools.put(p.facts().name(), new UpshiftEstimate(Times.format(last), UpshiftEstimate.UPDATED));
                 continue;
             }
-            PoolRollout.Plan plan = rollouts.get(p.facts().name()).plan(rolloutStart);
+            PoolRollout.Plan plan = rollout.plan(rolloutStart);
             pools.put(p.facts().name(), new UpshiftEstimate(Times.format(plan.end()), plan.basis()));
-            java.util.Set<String> updating = new java.util.HashSet<>();
-            p.facts().nodes().forEach(f -> {
-                if (f.isUpdating()) {
-                    updating.add(f.name());
-                }
-            });
             plan.nodeEnds().forEach((node, end) -> nodes.put(node, new UpshiftEstimate(Times.format(end),
                     updating.contains(node) ? NODE_UPDATING : NODE_WAITING)));
         }
+        doneAt.forEach((node, when) -> nodes.putIfAbsent(node, new UpshiftEstimate(Times.format(when), UpshiftEstimate.UPDATED)));
     }
 
-    static RolloutEstimates of(ClusterVersion cv, boolean controlPlaneDone, List<PoolInput> pools, Instant at) {
-        return new RolloutEstimates(cv, controlPlaneDone, pools, at);
+    /**
+     * @param updateStarted when the control plane's update started; null once it is done (the control plane then has
+     *                      no estimate, and pools only their own rollouts)
+     */
+    static RolloutEstimates of(ClusterVersion cv, Instant updateStarted, List<PoolInput> pools, Instant at) {
+        return new RolloutEstimates(cv, updateStarted, pools, at);
     }
 
     /** The control plane's estimate; null once it is done. */
@@ -80,53 +103,60 @@ final class RolloutEstimates {
         return controlPlane;
     }
 
-    /** A pool's estimate; null when none of its nodes is left to update. */
+    /** A pool's estimate: when its rollout will end, or ended (every node updated in this rollout). */
     UpshiftEstimate pool(String name) {
         return pools.get(name);
     }
 
-    /** A node's estimate; null when it is done or its end cannot be told. */
+    /** A node's estimate: when it will be done, or was (updated in this rollout); null when that cannot be told. */
     UpshiftEstimate node(String name) {
         return nodes.get(name);
     }
 
-    /** The pool's nodes as the rollout model sees them, the pending ones in the pool controller's order of picking. */
-    private static PoolRollout rollout(PoolInput p, Instant at) {
-        Map<String, Node> byName = new HashMap<>();
-        p.nodes().forEach(n -> byName.put(n.getMetadata().getName(), n));
-        String poolConfig = NodeAssessor.poolConfiguration(p.pool());
+    /**
+     * The pool's nodes as the rollout model sees them, the waiting ones in the pool controller's order of picking; the
+     * names of those updating are added to {@code updating}.
+     */
+    private static PoolRollout rollout(PoolInput p, Instant updateStarted, Instant at, Set<String> updating) {
+        Map<String, NodeFacts> facts = new HashMap<>();
+        p.facts().nodes().forEach(f -> facts.put(f.name(), f));
+        String target = NodeAssessor.poolConfiguration(p.pool());
+        boolean paused = p.pool().getSpec() != null && Boolean.TRUE.equals(p.pool().getSpec().getPaused());
         List<PoolRollout.Node> model = new ArrayList<>();
         List<Duration> thisRollout = new ArrayList<>(), earlier = new ArrayList<>();
-        List<Node> pending = new ArrayList<>();
-        for (NodeFacts f : p.facts().nodes()) {
-            Node node = byName.get(f.name());
+        List<Node> waiting = new ArrayList<>();
+        for (Node node : p.nodes()) {
+            String name = node.getMetadata().getName();
+            NodeFacts f = facts.get(name);
             Map<String, String> a = NodeAssessor.annotations(node);
             Instant started = Times.parse(a.get(UPDATE_STARTED_AT));
             Instant done = Times.parse(a.get(UPDATE_DONE_AT));
             boolean inProgress = started != null && (done == null || started.isAfter(done));
-            boolean onTarget = f.phase() == NodePhase.Updated && poolConfig.equals(a.getOrDefault(CURRENT_CONFIG, ""));
-            if (!inProgress && started != null && done != null) {
-                (onTarget ? thisRollout : earlier).add(Duration.between(started, done));
+            boolean onTarget = !target.isEmpty() && target.equals(a.get(CURRENT_CONFIG)) && DONE.equals(a.get(STATE));
+            boolean told = !target.isEmpty() && target.equals(a.get(DESIRED_CONFIG)) && !onTarget;
+            boolean updatedSinceStart = f != null && f.isUpdated() || updateStarted == null
+                    || done != null && !done.isBefore(updateStarted);
+            boolean isDone = onTarget && updatedSinceStart;
+            if (!inProgress && started != null && done != null && !done.isBefore(started)) {
+                (isDone ? thisRollout : earlier).add(Duration.between(started, done));
             }
-            switch (f.phase()) {
-                case Updated -> model.add(new PoolRollout.Node(f.name(), PoolRollout.State.DONE, null, onTarget ? done : null));
-                case Draining, Updating, Rebooting -> model.add(new PoolRollout.Node(f.name(),
-                        f.isDegraded() ? PoolRollout.State.BLOCKED : PoolRollout.State.RUNNING, inProgress ? started : null, null));
-                case Paused -> model.add(new PoolRollout.Node(f.name(), PoolRollout.State.BLOCKED, null, null));
-                case Pending -> {
-                    if (f.isDegraded()) {
-                        model.add(new PoolRollout.Node(f.name(), PoolRollout.State.BLOCKED, null, null));
-                    } else {
-                        pending.add(node);
-                    }
-                }
+            if (isDone) {
+                model.add(new PoolRollout.Node(name, PoolRollout.State.DONE, null,
+                        done != null && (updateStarted == null || !done.isBefore(updateStarted)) ? done : null));
+            } else if (paused || f != null && f.isDegraded()) {
+                model.add(new PoolRollout.Node(name, PoolRollout.State.BLOCKED, null, null));
+            } else if (told) {
+                model.add(new PoolRollout.Node(name, PoolRollout.State.RUNNING, inProgress ? started : null, null));
+                updating.add(name);
+            } else {
+                waiting.add(node);
             }
         }
-        pending.sort(Comparator.comparing((Node n) -> zone(n).isEmpty()).thenComparing(RolloutEstimates::zone)
+        waiting.sort(Comparator.comparing((Node n) -> zone(n).isEmpty()).thenComparing(RolloutEstimates::zone)
                 .thenComparing(n -> n.getMetadata().getCreationTimestamp() == null ? "" : n.getMetadata().getCreationTimestamp())
                 .thenComparing(n -> n.getMetadata().getName()));
-        pending.forEach(n -> model.add(new PoolRollout.Node(n.getMetadata().getName(), PoolRollout.State.PENDING, null, null)));
-        return new PoolRollout(model, lanes(p.pool(), p.facts().total()), NodeTime.of(thisRollout, earlier), at);
+        waiting.forEach(n -> model.add(new PoolRollout.Node(n.getMetadata().getName(), PoolRollout.State.PENDING, null, null)));
+        return new PoolRollout(model, lanes(p.pool(), p.nodes().size()), NodeTime.of(thisRollout, earlier), at);
     }
 
     private static String zone(Node n) {

@@ -78,7 +78,9 @@ public final class UpdateAssessment {
         DrainBlocks.add(state.nodes(), state.drainEvents(), at, health);
 
         ControlPlaneAssessor.Result cp = new ControlPlaneAssessor(at).assess(cv, state.operators(), state.mcoImage(), health);
-        RolloutEstimates estimates = RolloutEstimates.of(cv, "Completed".equals(cp.clusterVersion().assessment()), assessedPools, at);
+        boolean controlPlaneDone = "Completed".equals(cp.clusterVersion().assessment());
+        Instant cpStarted = controlPlaneDone ? null : Times.parse(cp.clusterVersion().startedAt());
+        RolloutEstimates estimates = RolloutEstimates.of(cv, controlPlaneDone ? null : cpStarted == null ? at : cpStarted, assessedPools, at);
         List<Insight> masterInsights = new ArrayList<>();
         ResourceRef masterPool = null;
         List<Pool> workerPools = new ArrayList<>();
