@@ -12,8 +12,9 @@ import java.util.Map;
  * predicted duration. A run-level's duration is predicted from what it took in the previous timed update (scaled by
  * how this update's finished run-levels compare with theirs), else from the mean of this update's finished run-levels
  * of its kind (with ClusterOperators or without). The machine-config run-level also waits for the control-plane pool:
- * its nodes start once the machine-config operator has rolled out (taken as long as another operator's run-level),
- * and the run-level ends when the later of the two does. Worker pools start then too ({@link Result#rolloutStart}).
+ * its nodes start as the run-level does (its MachineConfigs are applied then, and the pool controller running renders
+ * them at once), and the run-level ends when the later of its operator's rollout (as long as another operator
+ * run-level) and the pool's rollout does. Worker pools start then too ({@link Result#rolloutStart}).
  */
 public final class ControlPlaneEstimate {
     /** The ClusterOperator whose run-level rolls the nodes out. */
@@ -21,7 +22,7 @@ public final class ControlPlaneEstimate {
 
     /**
      * @param completedAt  the control plane's predicted end, or null (then {@code basis} says why)
-     * @param rolloutStart when the pools' rollouts are predicted to start (the machine-config operator rolled out), or
+     * @param rolloutStart when the pools' rollouts are predicted to start (the machine-config run-level starts), or
      *                     null when that is not known or no machine-config run-level is left
      */
     public record Result(Instant completedAt, Instant rolloutStart, String basis) {
@@ -86,8 +87,8 @@ public final class ControlPlaneEstimate {
             if (level.operators().contains(MACHINE_CONFIG) && masters != null) {
                 Duration operator = operatorRollout(d);
                 Instant operatorEnd = level.started() != null ? Overrun.end(start, operator, now) : start.plus(operator);
-                rolloutStart = operatorEnd;
-                PoolRollout.Plan plan = masters.plan(operatorEnd);
+                rolloutStart = start;
+                PoolRollout.Plan plan = masters.plan(start);
                 if (!masters.finished()) {
                     if (plan.end() == null) {
                         return new Result(null, null, "control-plane nodes: " + plan.basis());
@@ -96,7 +97,7 @@ public final class ControlPlaneEstimate {
                     poolBasis = plan.basis();
                 }
             } else if (level.operators().contains(MACHINE_CONFIG)) {
-                rolloutStart = end;
+                rolloutStart = start;
             }
             cursor = end;
         }

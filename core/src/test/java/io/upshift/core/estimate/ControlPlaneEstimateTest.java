@@ -30,18 +30,18 @@ class ControlPlaneEstimateTest {
     void runLevelsLeftTakeTheMeanOfThisUpdatesDoneRunLevelsOfTheirKind() {
         ControlPlaneEstimate.Result r = ControlPlaneEstimate.of(midUpdate(null), IMAGE, T0.plusSeconds(16), null);
         assertThat(r.completedAt()).isEqualTo(T0.plusSeconds(42)); // 20 ends at 22, 30 at 32, 55 at 42
-        assertThat(r.rolloutStart()).isEqualTo(T0.plusSeconds(42));
+        assertThat(r.rolloutStart()).isEqualTo(T0.plusSeconds(32));
         assertThat(r.basis()).isEqualTo("3 of 5 run-levels left, at the mean of this update's done run-levels: "
                 + "10.0 s with ClusterOperators (1), 2.0 s without (1)");
     }
 
     @Test
-    void theMachineConfigRunLevelWaitsForTheControlPlaneNodesWhichStartOnceItsOperatorRolledOut() {
+    void theMachineConfigRunLevelWaitsForTheControlPlaneNodesWhichStartWithIt() {
         PoolRollout masters = new PoolRollout(List.of(pending("m0"), pending("m1"), pending("m2")), 1,
                 new NodeTime(Duration.ofSeconds(5), "mean of 3 nodes measured in earlier rollouts"), T0.plusSeconds(16));
         ControlPlaneEstimate.Result r = ControlPlaneEstimate.of(midUpdate(null), IMAGE, T0.plusSeconds(16), masters);
-        assertThat(r.rolloutStart()).isEqualTo(T0.plusSeconds(42)); // 55 starts at 32, its operator rolls out in 10 s
-        assertThat(r.completedAt()).isEqualTo(T0.plusSeconds(57)); // then 3 nodes one at a time, 5 s each
+        assertThat(r.rolloutStart()).isEqualTo(T0.plusSeconds(32)); // 55 starts at 32, and the nodes with it
+        assertThat(r.completedAt()).isEqualTo(T0.plusSeconds(47)); // 3 nodes one at a time, 5 s each: after its operator's 10 s
         assertThat(r.basis()).endsWith("; control-plane nodes: 3 nodes left, 1 at a time, 5.0 s each (mean of 3 nodes measured in earlier rollouts)");
     }
 

@@ -37,6 +37,10 @@ class UpshiftEstimateTest {
      * time, one updated in 4 min, two updating, one waiting (3 min in an earlier rollout).
      */
     private TestCluster midUpdate() {
+        return midUpdate(cluster, Duration.ofMinutes(1));
+    }
+
+    private static TestCluster midUpdate(TestCluster cluster, Duration w2Started) {
         cluster.cvAnnotations.put(RunLevelTimes.ANNOTATION, new RunLevelTimes("example.com/release:" + TestCluster.NEW, TestCluster.NEW, List.of(
                 new RunLevelTimes.Level("00", 4, List.of(), ago(Duration.ofMinutes(14)), ago(Duration.ofMinutes(12))),
                 new RunLevelTimes.Level("10", 3, List.of("etcd"), ago(Duration.ofMinutes(12)), ago(Duration.ofMinutes(2))),
@@ -44,7 +48,7 @@ class UpshiftEstimateTest {
                 new RunLevelTimes.Level("55", 3, List.of("machine-config"), null, null)), null).toAnnotation());
         cluster.workerMaxUnavailable = 2;
         cluster.node("w1", "new", "new", "Done", times(Duration.ofMinutes(5), Duration.ofMinutes(1)));
-        cluster.node("w2", "old", "new", "Working", times(Duration.ofMinutes(1), Duration.ofDays(3)));
+        cluster.node("w2", "old", "new", "Working", times(w2Started, Duration.ofDays(3)));
         cluster.node("w3", "old", "new", "Working", times(Duration.ofSeconds(30), Duration.ofDays(3)));
         cluster.node("w4", "old", "old", "Done", times(Duration.ofDays(3).plusMinutes(3), Duration.ofDays(3)));
         return cluster;
@@ -107,6 +111,21 @@ class UpshiftEstimateTest {
     private static List<String> rows(String text) {
         return text.lines().filter(l -> l.startsWith("w")).map(l -> l.split(" +"))
                 .filter(f -> f.length >= 5 && !f[0].equals("worker")).map(f -> f[0] + " " + f[4]).toList();
+    }
+
+    @Test
+    void aWaitingNodesEstimateThatMovedByLessThanATenthOfItsTimeLeftKeepsItsOldValueSoItsObjectIsNotRewritten() {
+        UpdateStatusStatus before = InsightHistory.settle(List.of(), midUpdate().assess(), NOW);
+        TestCluster slightly = midUpdate(new TestCluster().operator("etcd", TestCluster.NEW).operator("network", TestCluster.OLD),
+                Duration.ofSeconds(70));
+        Map<String, UpshiftEstimate> moved = nodeEstimates(slightly.assess());
+        assertThat(moved.get("w4").completedAt()).isEqualTo(NOW.plusSeconds(410).toString()); // 10 s earlier, 7 min left
+        assertThat(nodeEstimates(InsightHistory.settle(before, slightly.assess(), NOW))).isEqualTo(nodeEstimates(before));
+
+        TestCluster more = midUpdate(new TestCluster().operator("etcd", TestCluster.NEW).operator("network", TestCluster.OLD),
+                Duration.ofMinutes(2));
+        Map<String, UpshiftEstimate> settled = nodeEstimates(InsightHistory.settle(before, more.assess(), NOW));
+        assertThat(settled.get("w4").completedAt()).isEqualTo(NOW.plus(Duration.ofMinutes(6)).toString());
     }
 
     @Test
