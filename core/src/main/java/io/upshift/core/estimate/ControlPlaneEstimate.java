@@ -11,7 +11,10 @@ import java.util.Map;
  * another, a run-level in progress ends its predicted duration after it started, and each one left takes its
  * predicted duration. A run-level's duration is predicted from what it took in the previous timed update (scaled by
  * how this update's finished run-levels compare with theirs), else from the mean of this update's finished run-levels
- * of its kind (with ClusterOperators or without). The machine-config run-level also waits for the control-plane pool:
+ * of its kind (with ClusterOperators or without); before any of its kind finished, at least as long as the one of its
+ * kind running has taken so far. A run-level a controller took over while it ran is left out of the means: it holds
+ * the time no controller worked, which an update spends once (the previous update's times keep it, as the next update
+ * replaces its controller too). The machine-config run-level also waits for the control-plane pool:
  * its nodes start as the run-level does (its MachineConfigs are applied then, and the pool controller running renders
  * them at once), and the run-level ends when the later of its operator's rollout (as long as another operator
  * run-level) and the pool's rollout does. Worker pools start then too ({@link Result#rolloutStart}).
@@ -31,14 +34,21 @@ public final class ControlPlaneEstimate {
     private final RunLevelTimes times;
     private final Map<String, Double> previous;
     private final String previousVersion;
+    /** Run-levels of this update done without a controller taking over: their durations are typical. */
     private final List<RunLevelTimes.Level> done = new ArrayList<>();
+    private final List<RunLevelTimes.Level> interrupted = new ArrayList<>();
+    private final RunLevelTimes.Level running;
+    private final Instant now;
     private final double scale;
+    private boolean fromRunning;
 
-    private ControlPlaneEstimate(RunLevelTimes times, Map<String, Double> previous, String previousVersion) {
+    private ControlPlaneEstimate(RunLevelTimes times, Map<String, Double> previous, String previousVersion, Instant now) {
         this.times = times;
         this.previous = previous;
         this.previousVersion = previousVersion;
-        times.levels().stream().filter(l -> l.duration() != null).forEach(done::add);
+        this.now = now;
+        times.levels().stream().filter(l -> l.duration() != null).forEach(l -> (l.isInterrupted() ? interrupted : done).add(l));
+        this.running = times.levels().stream().filter(l -> l.started() != null && !l.isDone()).findFirst().orElse(null);
         this.scale = scale();
     }
 
@@ -58,13 +68,13 @@ public final class ControlPlaneEstimate {
             // not started yet: the same run-levels again, each as long as the last update's
             RunLevelTimes fresh = RunLevelTimes.plan(desiredImage, "", times.levels().stream()
                     .map(l -> new RunLevelTimes.Level(l.runLevel(), l.tasks(), l.operators(), null, null)).toList(), times);
-            return new ControlPlaneEstimate(fresh, times.seconds(), times.version()).estimate(now, masters);
+            return new ControlPlaneEstimate(fresh, times.seconds(), times.version(), now).estimate(masters);
         }
         Map<String, Double> prev = times.previous() == null ? Map.of() : times.previous().seconds();
-        return new ControlPlaneEstimate(times, prev, times.previous() == null ? null : times.previous().version()).estimate(now, masters);
+        return new ControlPlaneEstimate(times, prev, times.previous() == null ? null : times.previous().version(), now).estimate(masters);
     }
 
-    private Result estimate(Instant now, PoolRollout masters) {
+    private Result estimate(PoolRollout masters) {
         Instant cursor = null;
         Instant rolloutStart = null;
         String poolBasis = null;
@@ -118,8 +128,30 @@ public final class ControlPlaneEstimate {
         if (before != null) {
             return seconds(before * scale);
         }
-        Duration sameKind = mean(done.stream().filter(l -> l.operators().isEmpty() == level.operators().isEmpty()).toList());
-        return sameKind != null ? sameKind : mean(done);
+        Duration sameKind = mean(ofKind(done, level));
+        if (sameKind != null) {
+            return sameKind;
+        }
+        // none of its kind done yet: as long as the others, and at least as long as the one of its kind running so far
+        Duration others = mean(done);
+        Duration soFar = running != null && sameKind(running, level) ? Duration.between(running.started(), now) : null;
+        if (soFar != null && (others == null || soFar.compareTo(others) > 0)) {
+            fromRunning = true;
+            return soFar;
+        }
+        if (others != null) {
+            return others;
+        }
+        Duration taken = mean(ofKind(interrupted, level));
+        return taken != null ? taken : mean(interrupted);
+    }
+
+    private static List<RunLevelTimes.Level> ofKind(List<RunLevelTimes.Level> levels, RunLevelTimes.Level like) {
+        return levels.stream().filter(l -> sameKind(l, like)).toList();
+    }
+
+    private static boolean sameKind(RunLevelTimes.Level a, RunLevelTimes.Level b) {
+        return a.operators().isEmpty() == b.operators().isEmpty();
     }
 
     /** How long the machine-config operator itself takes to roll out: as an operator run-level of this update does. */
@@ -152,7 +184,17 @@ public final class ControlPlaneEstimate {
                 kinds.add(Seconds.format(mean(kind)) + (withOperators ? " with ClusterOperators (" : " without (") + kind.size() + ")");
             }
         }
-        return "at the mean of this update's done run-levels: " + String.join(", ", kinds);
+        String text = kinds.isEmpty() ? "no run-level of this update done uninterrupted yet"
+                : "at the mean of this update's done run-levels: " + String.join(", ", kinds);
+        if (fromRunning) {
+            text += "; " + (running.operators().isEmpty() ? "those without" : "those with ClusterOperators")
+                    + " at least as long as the one running (" + Seconds.format(Duration.between(running.started(), now)) + ")";
+        }
+        if (!interrupted.isEmpty()) {
+            text += "; " + (interrupted.size() == 1 ? "1 run-level" : interrupted.size() + " run-levels")
+                    + " a controller took over left out";
+        }
+        return text;
     }
 
     private static Duration mean(List<RunLevelTimes.Level> levels) {

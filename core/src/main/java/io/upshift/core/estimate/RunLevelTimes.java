@@ -35,13 +35,24 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
     }
 
     /**
-     * One run-level: how many manifests (tasks) it holds, the ClusterOperators among them, and when its first task
-     * started and when all its tasks were first done in one pass.
+     * One run-level: how many manifests (tasks) it holds, the ClusterOperators among them, when its first task started
+     * and when all its tasks were first done in one pass, and whether a controller took over while it ran (true, else
+     * absent): its duration then includes the time no controller worked, which does not come again in this update.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Level(String runLevel, int tasks, List<String> operators, String startedAt, String doneAt) {
+    public record Level(String runLevel, int tasks, List<String> operators, String startedAt, String doneAt, Boolean interrupted) {
         public Level {
             operators = operators == null ? List.of() : List.copyOf(operators);
+            interrupted = Boolean.TRUE.equals(interrupted) ? Boolean.TRUE : null;
+        }
+
+        public Level(String runLevel, int tasks, List<String> operators, String startedAt, String doneAt) {
+            this(runLevel, tasks, operators, startedAt, doneAt, null);
+        }
+
+        @JsonIgnore
+        boolean isInterrupted() {
+            return interrupted != null;
         }
 
         Instant started() {
@@ -106,7 +117,7 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         List<Level> merged = new ArrayList<>(levels.size());
         for (Level l : levels) {
             Level k = kept.get(l.runLevel());
-            merged.add(k == null ? l : new Level(l.runLevel(), l.tasks(), l.operators(), k.startedAt(), k.doneAt()));
+            merged.add(k == null ? l : new Level(l.runLevel(), l.tasks(), l.operators(), k.startedAt(), k.doneAt(), k.interrupted()));
         }
         return new RunLevelTimes(image, version, merged, before.previous);
     }
@@ -114,13 +125,24 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
     /** The same times with {@code runLevel} started at {@code at}, unless it started before. */
     public RunLevelTimes started(String runLevel, Instant at) {
         return with(runLevel, l -> l.startedAt() != null ? l
-                : new Level(l.runLevel(), l.tasks(), l.operators(), format(at), l.doneAt()));
+                : new Level(l.runLevel(), l.tasks(), l.operators(), format(at), l.doneAt(), l.interrupted()));
     }
 
     /** The same times with {@code runLevel} done at {@code at}, unless it was done before. */
     public RunLevelTimes done(String runLevel, Instant at) {
         return with(runLevel, l -> l.doneAt() != null ? l
-                : new Level(l.runLevel(), l.tasks(), l.operators(), l.startedAt() == null ? format(at) : l.startedAt(), format(at)));
+                : new Level(l.runLevel(), l.tasks(), l.operators(), l.startedAt() == null ? format(at) : l.startedAt(), format(at),
+                        l.interrupted()));
+    }
+
+    /** The same times with every run-level started and not done marked interrupted: a controller takes over. */
+    public RunLevelTimes takenOver() {
+        List<Level> out = new ArrayList<>(levels.size());
+        for (Level l : levels) {
+            out.add(l.startedAt() != null && l.doneAt() == null
+                    ? new Level(l.runLevel(), l.tasks(), l.operators(), l.startedAt(), null, true) : l);
+        }
+        return out.equals(levels) ? this : new RunLevelTimes(image, version, out, previous);
     }
 
     private RunLevelTimes with(String runLevel, java.util.function.UnaryOperator<Level> change) {

@@ -46,6 +46,25 @@ class ControlPlaneEstimateTest {
     }
 
     @Test
+    void aRunLevelAControllerTookOverIsLeftOutOfTheMeanAndBeforeAnyOfItsKindIsDoneTheOneRunningSetsTheLeast() {
+        // the controller was replaced while 10 ran: 30 s of it were no controller's; 15 took 10 s, 20 runs since 42
+        RunLevelTimes times = new RunLevelTimes(IMAGE, "1.1.0", List.of(level("00", null, 0, 2),
+                new Level("10", 3, List.of("etcd"), RunLevelTimes.format(T0.plusSeconds(2)), RunLevelTimes.format(T0.plusSeconds(32)), true),
+                level("15", "dns", 32, 42), level("20", "network", 42, null), level("30", "ingress", null, null)), null);
+        ControlPlaneEstimate.Result r = ControlPlaneEstimate.of(times, IMAGE, T0.plusSeconds(45), null);
+        assertThat(r.completedAt()).isEqualTo(T0.plusSeconds(62)); // 20 ends at 52, 30 takes 10 s
+        assertThat(r.basis()).isEqualTo("2 of 5 run-levels left, at the mean of this update's done run-levels: "
+                + "10.0 s with ClusterOperators (1), 2.0 s without (1); 1 run-level a controller took over left out");
+
+        RunLevelTimes early = new RunLevelTimes(IMAGE, "1.1.0", List.of(level("00", null, 0, 2), level("10", "etcd", 2, null),
+                level("20", "network", null, null)), null);
+        ControlPlaneEstimate.Result e = ControlPlaneEstimate.of(early, IMAGE, T0.plusSeconds(8), null);
+        assertThat(e.completedAt()).isEqualTo(T0.plusSeconds(14)); // 10 has run 6 s: 20 takes at least that
+        assertThat(e.basis()).isEqualTo("2 of 3 run-levels left, at the mean of this update's done run-levels: 2.0 s without (1); "
+                + "those with ClusterOperators at least as long as the one running (6.0 s)");
+    }
+
+    @Test
     void withAPreviousUpdateEachRunLevelTakesWhatItTookThenScaledByHowThisOneCompares() {
         RunLevelTimes.Previous before = new RunLevelTimes.Previous("1.0.0", Map.of("00", 4.0, "10", 20.0, "20", 20.0, "30", 40.0, "55", 60.0));
         ControlPlaneEstimate.Result r = ControlPlaneEstimate.of(midUpdate(before), IMAGE, T0.plusSeconds(16), null);

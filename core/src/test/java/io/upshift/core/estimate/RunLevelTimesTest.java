@@ -58,6 +58,11 @@ class RunLevelTimesTest {
         RunLevelTimes first = RunLevelTimes.plan("img@b", "1.1.0", plan, null).started("00", T0).done("00", T0.plusSeconds(3));
         RunLevelTimes resumed = RunLevelTimes.plan("img@b", "1.1.0", plan, first);
         assertThat(resumed.levels().get(0).doneAt()).isEqualTo("2026-11-20T10:00:03Z");
+        // a controller taking over while 10 runs: 10 was interrupted, and says so once done
+        RunLevelTimes takenOver = first.started("10", T0.plusSeconds(3)).takenOver().done("10", T0.plusSeconds(20));
+        assertThat(takenOver.levels().get(1).interrupted()).isTrue();
+        assertThat(takenOver.levels().get(0).interrupted()).isNull();
+        assertThat(takenOver.toAnnotation()).contains("\"doneAt\":\"2026-11-20T10:00:20Z\",\"interrupted\":true}");
 
         RunLevelTimes incomplete = RunLevelTimes.plan("img@c", "1.2.0", plan, first);
         assertThat(incomplete.previous()).isNull();

@@ -40,7 +40,9 @@ final class RunLevelClock {
         var levels = RunLevelTimes.levelsOf(payload.manifests());
         tasks.clear();
         levels.forEach(l -> tasks.put(l.runLevel(), l.tasks()));
-        times = RunLevelTimes.plan(image, payload.version(), levels, times != null ? times : inCluster);
+        // taking over from another controller: what it left running was interrupted
+        RunLevelTimes base = times != null ? times : inCluster == null ? null : inCluster.takenOver();
+        times = RunLevelTimes.plan(image, payload.version(), levels, base);
     }
 
     /** A task begins: its run-level has started, if it had not. */
