@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Not a test: records what Upshift's estimate rests on during a run of the default demo (30 operators over 10
- * run-levels, 2 s rollouts, 3 control-plane and 6 worker nodes, controllers in this JVM) into the JSON file named by
+ * run-levels, 2 s rollouts, 3 control-plane and 6 worker nodes; with {@code -Dupshift.recordDemoJar=cli/target/upshift-cli.jar}
+ * (built by {@code package}) self-hosting as {@code ./upshift demo} runs, else every controller in this JVM) into the JSON file named by
  * {@code -Dupshift.recordDemoTimings=FILE}: when the update was asked for and when its last node was done, the run-level
  * times the controller kept, and per pool its maxUnavailable and each node's update times at install and in the update.
  * {@code core}'s DemoTimingsReplayTest replays the file. Run with
@@ -35,7 +36,10 @@ class DemoTimingsRecorder {
     @Test
     void recordTheDefaultDemo() throws Exception {
         Path out = Path.of(System.getProperty("upshift.recordDemoTimings"));
-        try (DemoRun demo = new DemoRun(new DemoRun.Settings(30, 10, Duration.ofSeconds(2), 1, dir, 3, 6), l -> { }).start()) {
+        DemoRun run = new DemoRun(new DemoRun.Settings(30, 10, Duration.ofSeconds(2), 1, dir, 3, 6), l -> { });
+        String jar = System.getProperty("upshift.recordDemoJar", "");
+        if (!jar.isEmpty()) run.selfHosting(Path.of(jar).toAbsolutePath());
+        try (DemoRun demo = run.start()) {
             if (!demo.await(demo.from(), Duration.ofMinutes(3), () -> { }) || !demo.awaitNodes(demo.from(), Duration.ofMinutes(3), () -> { })) {
                 throw new AssertionError("the install did not complete");
             }

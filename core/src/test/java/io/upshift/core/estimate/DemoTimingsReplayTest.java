@@ -53,8 +53,10 @@ class DemoTimingsReplayTest {
     /** The end the estimator predicts from what had been recorded by {@code at}. */
     static Instant estimatedEnd(JsonNode record, Instant at) {
         RunLevelTimes all = Mappers.JSON.convertValue(record.path("runLevels"), RunLevelTimes.class);
+        // a run-level's interruption is taken as known once it is done (the controller that took over marks it sooner)
         RunLevelTimes soFar = new RunLevelTimes(all.image(), all.version(), all.levels().stream().map(l -> new RunLevelTimes.Level(
-                l.runLevel(), l.tasks(), l.operators(), by(l.startedAt(), at), by(l.doneAt(), at))).toList(), all.previous());
+                l.runLevel(), l.tasks(), l.operators(), by(l.startedAt(), at), by(l.doneAt(), at),
+                by(l.doneAt(), at) == null ? null : l.interrupted())).toList(), all.previous());
         PoolRollout masters = null;
         List<PoolRollout> workers = new ArrayList<>();
         for (JsonNode pool : record.path("pools")) {
