@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.Locale;
 
 /** Durations as the estimate's bases and the demo's comparison show them: "2.4 s", "95 s", "12.5 min". */
-public final class Seconds {
+final class Seconds {
     private Seconds() {
     }
 
-    public static String format(Duration d) {
+    static String format(Duration d) {
         double s = d.toMillis() / 1000.0;
         if (s >= 600) {
             return String.format(Locale.ROOT, "%.1f min", s / 60);

@@ -79,5 +79,25 @@ class RunLevelClockTest {
         successor.done(c);
         assertThat(successor.current().levels().get(0)).isEqualTo(t.levels().get(0));
         assertThat(successor.current().complete()).isTrue();
+        assertThat(successor.current().levels()).allSatisfy(l -> assertThat(l.interrupted()).isNull());
+    }
+
+    @Test
+    void aRunLevelRunningWhenAnotherControllerTakesOverIsMarkedInterrupted() {
+        Task a = task(1, "0000_10_x_01.yaml", "ConfigMap"), c = task(2, "0000_20_y_01.yaml", "ConfigMap");
+        Payload payload = new Payload("img@b", new ReleaseMetadata("1.1.0", List.of(), List.of(), java.util.Map.of()),
+                new ImageReferences("1.1.0", java.util.Map.of(), null), List.of(a.manifest(), c.manifest()), List.of(), "h", List.of());
+        RunLevelClock first = new RunLevelClock(clock);
+        first.begin(payload, "img@b", Mode.UPDATING, null);
+        first.started(a); // ... and the controller is replaced before it is done
+        RunLevelClock successor = new RunLevelClock(clock);
+        successor.begin(payload, "img@b", Mode.UPDATING, RunLevelTimes.fromAnnotation(first.current().toAnnotation()));
+        now = now.plusSeconds(8);
+        successor.started(a);
+        successor.done(a);
+        RunLevelTimes.Level level = successor.current().levels().get(0);
+        assertThat(level.interrupted()).isTrue();
+        assertThat(level.startedAt()).isEqualTo("2026-11-20T10:00:00Z");
+        assertThat(level.doneAt()).isEqualTo("2026-11-20T10:00:08Z");
     }
 }
