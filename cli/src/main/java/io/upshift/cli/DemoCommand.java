@@ -7,7 +7,11 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.demo.ConfigChange;
 import io.upshift.demo.DemoRun;
 import io.upshift.testkit.MockServerLog;
+import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.core.estimate.EstimateRecord;
+import io.upshift.core.estimate.UpdateEnd;
 import io.upshift.core.render.Details;
+import io.upshift.core.render.EstimateSource;
 import io.upshift.core.render.StatusRenderer;
 import io.upshift.core.status.UpdateAssessment;
 import io.upshift.operator.cluster.ClusterReader;
@@ -60,6 +64,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "PT5M", description = "Give up after this long (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Option(names = "--estimate", paramLabel = "WHOSE", defaultValue = "upshift",
+            description = "Whose estimates the live view shows, as upshift status --estimate: upshift (default) or oc.")
+    String estimate;
+
     @Option(names = "--plain", description = "Print status snapshots one after another instead of refreshing the screen.")
     boolean plain;
 
@@ -100,6 +108,10 @@ public final class DemoCommand implements Callable<Integer> {
     /** Nodes the demo runs: none with a real payload. */
     private int nodes;
 
+    private EstimateSource estimates;
+    /** Upshift's estimates of the update's end, as the live view showed them; null outside the update. */
+    private volatile EstimateRecord estimateRecord;
+
     @Override
     public Integer call() throws Exception {
         if (masters < 0 || workers < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--masters and --workers cannot be negative");
@@ -107,6 +119,7 @@ public final class DemoCommand implements Callable<Integer> {
                 "worker nodes need a control plane: give --masters at least 1, or --workers 0 too");
         if (configChange && (payload != null || masters + workers == 0)) throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "--config-change needs nodes: it cannot be given with --payload or with --masters 0 --workers 0");
+        estimates = EstimateSource.parse(estimate);
         MockServerLog.quiet();
         // the controllers' and agents' log lines would tear up the status view; their warnings show in status anyway
         if (!controllerLog) System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error");
@@ -157,6 +170,8 @@ public final class DemoCommand implements Callable<Integer> {
             out.flush();
             demo.requestUpdate();
             Instant start = Instant.now();
+            EstimateRecord record = new EstimateRecord(start);
+            estimateRecord = record;
             Random random = new Random(seed);
             long[] nextKill = {killEvery > 0 ? System.nanoTime() + (long) (random.nextDouble() * 2 * killEvery * 1e9) : Long.MAX_VALUE};
             int[] kills = {0};
@@ -174,13 +189,17 @@ public final class DemoCommand implements Callable<Integer> {
                 throw new IllegalStateException("the update to " + demo.to() + " did not complete in " + timeout);
             }
             double controlPlane = seconds(start);
+            Instant controlPlaneEnd = Instant.now();
             boolean nodesDone = demo.awaitNodes(demo.to(), timeout, () -> show(out, demo, refresh));
+            estimateRecord = null;
             show(out, demo, refresh);
             if (!nodesDone) throw new IllegalStateException("the nodes did not all reach " + demo.to() + " in " + timeout);
             String path = demo.realPayload() ? "" : String.format("; the simulated work's critical path is %.1f s", demo.criticalPath().toMillis() / 1000.0);
             out.printf("%nUpdated %s -> %s in %.1f s%s. Controller restarts: %d (%d deliberate kills).%n",
                     demo.from(), demo.to(), controlPlane, path, demo.restarts(), kills[0]);
             if (nodes > 0) out.printf("All %d nodes run %s after %.1f s.%n", nodes, demo.to(), seconds(start));
+            // the end as the cluster recorded it: the last node Done (the agents' annotation), else the control plane
+            out.println(record.line(demo.lastNodeDone().orElse(controlPlaneEnd)));
             out.flush();
             if (configChange) {
                 out.printf("%nChanging %s on every node, under a node disruption policy of None for it ...%n", ConfigChange.PATH);
@@ -246,16 +265,21 @@ public final class DemoCommand implements Callable<Integer> {
         return out.toString();
     }
 
-    /** The update as `upshift status` shows it, or the Progressing message when that view is not available. */
-    private static void show(PrintWriter out, DemoRun demo, boolean refresh) {
+    /**
+     * The update as `upshift status` shows it (with the estimates asked for), or the Progressing message when that view
+     * is not available; during the update, Upshift's estimate of its end is recorded.
+     */
+    private void show(PrintWriter out, DemoRun demo, boolean refresh) {
         String text;
         ClusterVersion cv = demo.clusterVersion();
         ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null ? null : Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
         String progressing = (p == null ? "(no status yet)" : "ClusterVersion Progressing=" + p.getStatus() + ": " + p.getMessage()) + pools(demo);
         try {
             Instant now = Instant.now();
-            text = StatusRenderer.render(UpdateAssessment.assess(new ClusterReader(demo.client()).read(Optional.empty()), now, now), now, Details.none)
-                    + "\n" + progressing + "\n";
+            UpdateStatusStatus status = UpdateAssessment.assess(new ClusterReader(demo.client()).read(Optional.empty()), now, now);
+            EstimateRecord record = estimateRecord;
+            if (record != null) record.add(now, UpdateEnd.of(status));
+            text = StatusRenderer.render(status, now, Details.none, estimates) + "\n" + progressing + "\n";
         } catch (RuntimeException e) {
             text = progressing + "\n";
         }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.core.render.Details;
+import io.upshift.core.render.EstimateSource;
 import io.upshift.core.render.StatusRenderer;
 import io.upshift.core.snapshot.Snapshot;
 import io.upshift.core.status.Alert;
@@ -39,6 +40,11 @@ final class StatusCommand implements Callable<Integer> {
             description = "Show detailed output in selected section. One of: none, all, nodes, health, operators.")
     String details;
 
+    @Option(names = "--estimate", paramLabel = "WHOSE", defaultValue = "oc",
+            description = "Whose estimates to show: oc (the text exactly as oc prints it) or upshift (from the run-level times and the "
+                    + "nodes' measured update times, with what they rest on; an EST column for worker pools).")
+    String estimate;
+
     @ArgGroup(exclusive = true)
     Source source = new Source();
 
@@ -71,6 +77,7 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Details d = Details.parse(details);
+        EstimateSource e = EstimateSource.parse(estimate);
         Instant wallNow = clock.instant();
         PrintWriter out = spec.commandLine().getOut();
         String text;
@@ -82,7 +89,7 @@ final class StatusCommand implements Callable<Integer> {
                 state = withAlerts(state, alerts());
             }
             Instant at = Snapshot.replayTime(state);
-            text = StatusRenderer.render(UpdateAssessment.assess(state, at, wallNow), at, d);
+            text = StatusRenderer.render(UpdateAssessment.assess(state, at, wallNow), at, d, e);
         } else {
             try (KubernetesClient client = kube.connect()) {
                 if (source.fromApi) {
@@ -91,10 +98,10 @@ final class StatusCommand implements Callable<Integer> {
                         throw new IllegalStateException("updatestatuses.update.openshift.io/" + UpdateStatus.NAME
                                 + " has no status yet: is `upshift operator` running?");
                     }
-                    text = StatusRenderer.render(status, wallNow, d);
+                    text = StatusRenderer.render(status, wallNow, d, e);
                 } else {
                     ClusterState state = new ClusterReader(client).read(alertsUrl == null ? Optional.empty() : alerts());
-                    text = StatusRenderer.render(UpdateAssessment.assess(state, wallNow, wallNow), wallNow, d);
+                    text = StatusRenderer.render(UpdateAssessment.assess(state, wallNow, wallNow), wallNow, d, e);
                 }
             }
         }

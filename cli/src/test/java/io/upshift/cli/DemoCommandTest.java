@@ -18,7 +18,8 @@ class DemoCommandTest {
                 .contains("ClusterVersion Progressing=False: Cluster version is 4.18.2")
                 .containsPattern("Updated 4\\.18\\.1 -> 4\\.18\\.2 in [0-9.]+ s; the simulated work's critical path is [0-9.]+ s\\. Controller restarts: 1 "
                         + "\\(0 deliberate kills\\)\\.")
-                .containsPattern("All 3 nodes run 4\\.18\\.2 after [0-9.]+ s\\.");
+                .containsPattern("All 3 nodes run 4\\.18\\.2 after [0-9.]+ s\\.\n"
+                        + "estimate: at 10% (said [0-9.]+ s|said none yet), at 50% ([0-9.]+ s|none yet), at 90% ([0-9.]+ s|none yet); took [0-9.]+ s\n");
         java.util.regex.Matcher work = java.util.regex.Pattern.compile(" in (\\S+upshift-demo-\\d+)\n").matcher(r.out());
         assertThat(work.find()).as(r.out()).isTrue();
         assertThat(java.nio.file.Path.of(work.group(1))).as("the work directory, removed at the end").doesNotExist();

@@ -100,4 +100,11 @@ class StatusErrorsTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("upshift: invalid value for --details: everything (must be one of none, all, nodes, health, operators)\n");
     }
+
+    @Test
+    void anUnknownEstimateValueIsRejected() {
+        CliRun.Result r = run("status", "--estimate=mine", "--snapshot", dir.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("upshift: invalid value for --estimate: mine (must be one of oc, upshift)\n");
+    }
 }

@@ -54,14 +54,25 @@ class StatusFromApiTest {
                 controller.evaluate(); // after the evaluation under way: everything written
             }
             String kubeconfig = Files.writeString(dir.resolve("kubeconfig"), server.kubeconfig()).toString();
-            for (String details : new String[] {"none", "all"}) {
-                CliRun.Result local = run("status", "--kubeconfig", kubeconfig, "--details=" + details);
-                CliRun.Result fromApi = run("status", "--kubeconfig", kubeconfig, "--details=" + details, "--from-api");
+            for (String details : new String[] {"none", "all", "none --estimate=upshift", "all --estimate=upshift"}) {
+                String[] options = details.split(" ");
+                CliRun.Result local = run(args(kubeconfig, options));
+                CliRun.Result fromApi = run(args(kubeconfig, options, "--from-api"));
                 assertThat(local.code()).as(local.err()).isZero();
                 assertThat(fromApi.code()).as(fromApi.err()).isZero();
                 assertThat(fromApi.out()).isEqualTo(local.out());
                 assertThat(local.out()).contains("Worker Pool Nodes: worker", "is degraded");
+                if (details.contains("upshift")) {
+                    assertThat(local.out()).containsPattern("WORKER POOL +ASSESSMENT +COMPLETION +STATUS +EST\n");
+                }
             }
         }
+    }
+
+    private static String[] args(String kubeconfig, String[] options, String... more) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("status", "--kubeconfig", kubeconfig, "--details=" + options[0]));
+        args.addAll(java.util.Arrays.asList(options).subList(1, options.length));
+        args.addAll(java.util.List.of(more));
+        return args.toArray(String[]::new);
     }
 }

@@ -344,6 +344,17 @@ public final class DemoRun implements AutoCloseable {
         return version.equals(top.getVersion()) && "Completed".equals(top.getState());
     }
 
+    /** When the last node was Done with its update, as its agent recorded it; empty without nodes. */
+    public java.util.Optional<Instant> lastNodeDone() {
+        Instant last = null;
+        for (io.fabric8.kubernetes.api.model.Node n : client.nodes().list().getItems()) {
+            Map<String, String> a = n.getMetadata().getAnnotations();
+            String done = a == null ? null : a.get(io.upshift.core.pools.NodeAnnotations.UPDATE_DONE_AT);
+            if (done != null && (last == null || Instant.parse(done).isAfter(last))) last = Instant.parse(done);
+        }
+        return java.util.Optional.ofNullable(last);
+    }
+
     public ClusterVersion clusterVersion() {
         return client.resources(ClusterVersion.class).withName("version").get();
     }

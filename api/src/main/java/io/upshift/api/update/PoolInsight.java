@@ -4,10 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 
-/** A MachineConfigPool: its assessment, completion percentage and node counts by kind. */
+/** A MachineConfigPool: its assessment, completion percentage, node counts by kind, and Upshift's estimate of its end. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PoolInsight(List<Condition> conditions, String name, ResourceRef resource, ScopeType scopeType,
-                          String assessment, Integer completion, List<Summary> summaries) {
+                          String assessment, Integer completion, List<Summary> summaries,
+                          UpshiftEstimate upshiftEstimate) {
 
     /** A count of nodes of one kind: Total, Available, Progressing, Outdated, Draining, Excluded, Degraded. */
     public record Summary(String type, int count) {

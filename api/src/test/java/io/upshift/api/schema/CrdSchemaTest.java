@@ -17,6 +17,7 @@ import io.upshift.api.update.ScopeType;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusSpec;
 import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.api.update.UpshiftEstimate;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,8 @@ class CrdSchemaTest {
                         .withMessage("").withLastTransitionTime("2026-11-20T10:00:00Z").build()),
                 "n1", new ResourceRef(null, "nodes", "n1", null),
                 ResourceRef.of("machineconfiguration.openshift.io", "machineconfigpools", "worker"),
-                ScopeType.WorkerPool, "4.17.2", est, null));
+                ScopeType.WorkerPool, "4.17.2", est, null,
+                new UpshiftEstimate("2026-11-20T10:04:10.250Z", "waiting for its turn, at the pool's measured node time")));
     }
 
     @Test

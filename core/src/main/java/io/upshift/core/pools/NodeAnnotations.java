@@ -20,6 +20,13 @@ public final class NodeAnnotations {
     public static final String LAST_APPLIED_DRAIN = PREFIX + "lastAppliedDrain";
     /** On rendered MachineConfigs: the release version that rendered them. */
     public static final String RELEASE_IMAGE_VERSION = PREFIX + "release-image-version";
+    /**
+     * Upshift's agent: when it last started taking a config (written with Working) and when it was last Done with one
+     * (written with Done), RFC 3339 to the millisecond; their difference is the node's measured update time, which
+     * Upshift's estimate uses (upstream's daemon writes neither).
+     */
+    public static final String UPDATE_STARTED_AT = "upshift.io/update-started-at";
+    public static final String UPDATE_DONE_AT = "upshift.io/update-done-at";
     /** Nodes chosen for an update get this taint, so new workloads prefer other nodes. */
     public static final String UPDATE_TAINT = "UpdateInProgress";
 

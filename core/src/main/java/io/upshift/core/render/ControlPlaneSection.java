@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.upshift.api.update.ClusterOperatorInsight;
 import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.ControlPlaneVersions;
+import io.upshift.api.update.UpshiftEstimate;
 import io.upshift.core.status.CompletionEstimate;
 import io.upshift.core.conditions.Conditions;
 import io.upshift.core.status.Times;
@@ -20,7 +21,7 @@ final class ControlPlaneSection {
     private ControlPlaneSection() {
     }
 
-    static void write(StringBuilder out, StatusView view, Instant now, boolean detailed) {
+    static void write(StringBuilder out, StatusView view, Instant now, boolean detailed, EstimateSource source) {
         ClusterVersionInsight cv = view.clusterVersion();
         List<ClusterOperatorInsight> operators = view.operators();
         int total = operators.size();
@@ -56,8 +57,13 @@ final class ControlPlaneSection {
                     .append(" (duration: ").append(GoDuration.shortFormat(duration)).append(")\n");
             return;
         }
-        Instant estimatedAt = Times.parse(cv.estimatedCompletedAt());
+        boolean upshift = source == EstimateSource.upshift;
+        UpshiftEstimate own = cv.upshiftEstimate();
+        Instant estimatedAt = Times.parse(upshift ? own == null ? null : own.completedAt() : cv.estimatedCompletedAt());
         long estimate = estimatedAt == null ? 0 : Times.between(now, estimatedAt);
+        if (upshift && estimate < 0) {
+            estimate = 0; // due now: Upshift's estimate is not oc's, whose overrun means slow
+        }
         long estimateDuration = GoDuration.truncate(updatingFor + estimate, GoDuration.MINUTE);
         String assessment = CompletionEstimate.assessment(estimate);
         if (assessment.equals("ProgressingSlow")) {
@@ -73,7 +79,10 @@ final class ControlPlaneSection {
                 .append(updated).append(" operators updated, ").append(updating.size()).append(" updating, ")
                 .append(waiting).append(" waiting)\n");
         out.append("Duration:        ").append(GoDuration.shortFormat(duration));
-        if (estimate != 0) {
+        if (upshift) {
+            out.append(" (Est. Time Remaining: ").append(estimatedAt == null ? "unknown" : remaining(estimate)).append(")\n");
+            out.append("Estimate Basis:  ").append(own == null ? "not estimated" : own.basis());
+        } else if (estimate != 0) {
             out.append(" (Est. Time Remaining: ").append(vague(estimate, estimateDuration, isMultiArch(versions))).append(')');
         }
         out.append('\n');
@@ -128,6 +137,13 @@ final class ControlPlaneSection {
 
     private static boolean isMultiArch(ControlPlaneVersions v) {
         return v != null && v.target().has(ControlPlaneVersions.ARCHITECTURE);
+    }
+
+    /** Upshift's time remaining: to the second under ten minutes, else to the minute. */
+    static String remaining(long estimate) {
+        return GoDuration.shortFormat(estimate > 10 * GoDuration.MINUTE
+                ? GoDuration.round(estimate, GoDuration.MINUTE)
+                : GoDuration.round(estimate, GoDuration.SECOND));
     }
 
     /** An estimate worded as loosely as it deserves. */

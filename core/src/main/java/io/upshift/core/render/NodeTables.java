@@ -2,6 +2,7 @@ package io.upshift.core.render;
 
 import io.upshift.api.update.NodeInsight;
 import io.upshift.api.update.PoolInsight;
+import java.time.Instant;
 import java.util.List;
 
 /** The worker pool summary table and the per-pool node tables. */
@@ -12,14 +13,15 @@ final class NodeTables {
     private NodeTables() {
     }
 
-    static void writePools(StringBuilder out, List<StatusView.PoolView> pools) {
-        Tabwriter table = new Tabwriter().write("\nWORKER POOL\tASSESSMENT\tCOMPLETION\tSTATUS\n");
+    static void writePools(StringBuilder out, List<StatusView.PoolView> pools, Instant now, EstimateSource source) {
+        boolean upshift = source == EstimateSource.upshift;
+        Tabwriter table = new Tabwriter().write("\nWORKER POOL\tASSESSMENT\tCOMPLETION\tSTATUS" + (upshift ? "\tEST\n" : "\n"));
         for (StatusView.PoolView view : pools) {
             PoolInsight p = view.pool();
             int total = p == null ? 0 : p.count("Total");
             table.write(view.name() + "\t");
             if (view.nodes().isEmpty()) {
-                table.write("Empty\t\t" + total + " Total\n");
+                table.write("Empty\t\t" + total + " Total" + (upshift ? "\t-\n" : "\n"));
                 continue;
             }
             int done = total - p.count("Outdated");
@@ -34,12 +36,13 @@ final class NodeTables {
             }
             table.write(p.assessment() + "\t")
                     .write(GoNumbers.percent((double) done / total * 100.0) + "% (" + done + "/" + total + ")\t")
-                    .write(status + "\n");
+                    .write(status + (upshift ? "\t" + NodeRow.est(p.count("Outdated") == 0, p.upshiftEstimate(), now) + "\n" : "\n"));
         }
         out.append(table.flush());
     }
 
-    static void writeNodes(StringBuilder out, StatusView.PoolView view, boolean controlPlane, boolean detailed) {
+    static void writeNodes(StringBuilder out, StatusView.PoolView view, boolean controlPlane, boolean detailed, Instant now,
+                           EstimateSource source) {
         List<NodeInsight> nodes = view.nodes();
         if (nodes.isEmpty()) {
             return;
@@ -57,7 +60,7 @@ final class NodeTables {
         Tabwriter table = new Tabwriter().write("\nNAME\tASSESSMENT\tPHASE\tVERSION\tEST\tMESSAGE\n");
         int total = 0, completed = 0, available = 0, progressing = 0, outdated = 0, draining = 0, excluded = 0;
         for (int i = 0; i < nodes.size(); i++) {
-            NodeRow row = NodeRow.of(nodes.get(i));
+            NodeRow row = NodeRow.of(nodes.get(i), now, source);
             boolean needsAttention = row.isDegraded() || (row.isUnavailable() && !row.isUpdating());
             if (!detailed && i >= SHOWN_ROWS && !needsAttention) {
                 total++;

@@ -17,6 +17,15 @@ public final class StatusRenderer {
 
     /** @throws IllegalArgumentException when the status lacks what the text needs (no ClusterVersion insight) */
     public static String render(UpdateStatusStatus status, Instant now, Details details) {
+        return render(status, now, details, EstimateSource.oc);
+    }
+
+    /**
+     * As {@link #render(UpdateStatusStatus, Instant, Details)}, with {@code estimates} saying whose estimates show:
+     * oc's text is oc's byte for byte; Upshift's replaces the control plane's time remaining (and says what it rests
+     * on), each node's EST, and adds an EST column to the worker pools.
+     */
+    public static String render(UpdateStatusStatus status, Instant now, Details details, EstimateSource estimates) {
         StatusView view = StatusView.of(status);
         boolean updating = Conditions.META.isTrue(view.clusterVersion().conditions(), ClusterVersionInsight.UPDATING);
         if (!updating && !view.workersOutdated()) {
@@ -26,15 +35,15 @@ public final class StatusRenderer {
         long updatingFor = started == null ? 0 : GoDuration.round(Times.between(started, now), GoDuration.SECOND);
 
         StringBuilder out = new StringBuilder();
-        ControlPlaneSection.write(out, view, now, details.shows(Details.operators));
+        ControlPlaneSection.write(out, view, now, details.shows(Details.operators), estimates);
         if (view.controlPlanePool() != null) {
-            NodeTables.writeNodes(out, view.controlPlanePool(), true, details.shows(Details.nodes));
+            NodeTables.writeNodes(out, view.controlPlanePool(), true, details.shows(Details.nodes), now, estimates);
         }
         if (view.workerPools().stream().anyMatch(p -> !p.nodes().isEmpty())) {
             out.append("\n= Worker Upgrade =\n");
-            NodeTables.writePools(out, view.workerPools());
+            NodeTables.writePools(out, view.workerPools(), now, estimates);
             for (StatusView.PoolView pool : view.workerPools()) {
-                NodeTables.writeNodes(out, pool, false, details.shows(Details.nodes));
+                NodeTables.writeNodes(out, pool, false, details.shows(Details.nodes), now, estimates);
             }
         }
         out.append('\n');

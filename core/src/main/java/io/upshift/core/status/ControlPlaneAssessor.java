@@ -132,7 +132,7 @@ final class ControlPlaneAssessor {
         ClusterVersionInsight cvInsight = new ClusterVersionInsight(List.of(cvUpdating),
                 HealthInsights.clusterVersion(cvName), assessment, versions(history),
                 total == 0 ? null : Integer.valueOf(GoNumbers.percent(completion * 100.0)),
-                Times.format(startedAt), Times.format(completedAt), Times.format(estimatedCompletedAt));
+                Times.format(startedAt), Times.format(completedAt), Times.format(estimatedCompletedAt), null);
         return new Result(cvInsight, insights);
     }
 

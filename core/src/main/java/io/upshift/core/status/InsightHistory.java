@@ -12,6 +12,7 @@ import io.upshift.api.update.NodeInsight;
 import io.upshift.api.update.Pool;
 import io.upshift.api.update.PoolInsight;
 import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.api.update.UpshiftEstimate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,7 +25,8 @@ import java.util.Objects;
  * Carries what is still true from the previous UpdateStatus into a new assessment, so that an unchanged cluster
  * gives an identical status and no write: an insight whose content is unchanged keeps its {@code acquiredAt}; a
  * condition whose status is unchanged keeps its {@code lastTransitionTime}; an estimated completion that moved by
- * less than {@link #ESTIMATE_TOLERANCE_SECONDS} keeps the previous value.
+ * less than {@link #ESTIMATE_TOLERANCE_SECONDS} keeps the previous value, and so does a node's Upshift estimate that moved
+ * by less than a tenth of its time left.
  */
 public final class InsightHistory {
     public static final long ESTIMATE_TOLERANCE_SECONDS = 60;
@@ -78,13 +80,14 @@ public final class InsightHistory {
                 PoolInsight o = next.machineConfigPool();
                 PoolInsight p = prev == null ? null : prev.machineConfigPool();
                 yield Insight.of(next.uid(), now, new PoolInsight(conditions(o.conditions(), p == null ? null : p.conditions(), now),
-                        o.name(), o.resource(), o.scopeType(), o.assessment(), o.completion(), o.summaries()));
+                        o.name(), o.resource(), o.scopeType(), o.assessment(), o.completion(), o.summaries(), o.upshiftEstimate()));
             }
             case Node -> {
                 NodeInsight o = next.node();
                 NodeInsight p = prev == null ? null : prev.node();
                 yield Insight.of(next.uid(), now, new NodeInsight(conditions(o.conditions(), p == null ? null : p.conditions(), now),
-                        o.name(), o.resource(), o.poolResource(), o.scopeType(), o.version(), o.estToComplete(), o.message()));
+                        o.name(), o.resource(), o.poolResource(), o.scopeType(), o.version(), o.estToComplete(), o.message(),
+                        nodeEstimate(o.upshiftEstimate(), p == null ? null : p.upshiftEstimate(), now)));
             }
             case Health -> next;
         };
@@ -104,7 +107,23 @@ public final class InsightHistory {
             }
         }
         return new ClusterVersionInsight(conditions(o.conditions(), p == null ? null : p.conditions(), now), o.resource(),
-                o.assessment(), o.versions(), o.completion(), o.startedAt(), o.completedAt(), estimate);
+                o.assessment(), o.versions(), o.completion(), o.startedAt(), o.completedAt(), estimate, o.upshiftEstimate());
+    }
+
+    /**
+     * A node's estimate that moved by less than a tenth of the time it had left (at least a second) keeps its old
+     * value: a node waiting its turn moves a little with every node done before it, and a pool of a thousand would
+     * otherwise rewrite every waiting node's object each time.
+     */
+    private static UpshiftEstimate nodeEstimate(UpshiftEstimate next, UpshiftEstimate prev, String now) {
+        if (next == null || prev == null || next.completedAt() == null || prev.completedAt() == null
+                || !Objects.equals(next.basis(), prev.basis())) {
+            return next;
+        }
+        Instant before = Times.parse(prev.completedAt());
+        long moved = Math.abs(Times.between(before, Times.parse(next.completedAt())));
+        long tolerance = Math.max(1_000_000_000L, Times.between(Times.parse(now), before) / 10);
+        return moved < tolerance ? prev : next;
     }
 
     private static List<Condition> conditions(List<Condition> next, List<Condition> prev, String now) {

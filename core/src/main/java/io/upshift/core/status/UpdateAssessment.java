@@ -17,6 +17,7 @@ import io.upshift.api.update.Pool;
 import io.upshift.api.update.PoolInsight;
 import io.upshift.api.update.ResourceRef;
 import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.api.update.UpshiftEstimate;
 import io.upshift.core.render.GoDuration;
 import io.upshift.core.render.GoNumbers;
 import java.time.Instant;
@@ -65,20 +66,10 @@ public final class UpdateAssessment {
         List<HealthInsights.Keyed> health = new ArrayList<>();
         List<Node> nodes = MachineConfigNodes.withAnnotations(state.nodes(), state.machineConfigNodes());
         Map<String, List<Node>> nodesByPool = nodesByPool(state.pools(), nodes);
-        List<Insight> masterInsights = new ArrayList<>();
-        ResourceRef masterPool = null;
-        List<Pool> workerPools = new ArrayList<>();
+        List<RolloutEstimates.PoolInput> assessedPools = new ArrayList<>(state.pools().size());
         for (MachineConfigPool pool : state.pools()) {
-            String name = pool.getMetadata().getName();
-            PoolAssessor.PoolFacts facts = poolAssessor.assess(pool, nodesByPool.getOrDefault(name, List.of()), health);
-            List<Insight> insights = poolInsights(facts, acquired);
-            if (PoolAssessor.MASTER.equals(name)) {
-                masterPool = HealthInsights.pool(name);
-                masterInsights = insights;
-            } else {
-                workerPools.add(new Pool(List.of(), name, HealthInsights.pool(name),
-                        List.of(new Informer(NODES_INFORMER, insights))));
-            }
+            List<Node> poolNodes = nodesByPool.getOrDefault(pool.getMetadata().getName(), List.of());
+            assessedPools.add(new RolloutEstimates.PoolInput(pool, poolAssessor.assess(pool, poolNodes, health), poolNodes));
         }
 
         Instant updateStarted = history.isEmpty()
@@ -88,9 +79,27 @@ public final class UpdateAssessment {
         DrainBlocks.add(nodes, state.drainEvents(), state.machineConfigNodes(), at, health);
 
         ControlPlaneAssessor.Result cp = new ControlPlaneAssessor(at).assess(cv, state.operators(), state.mcoImage(), health);
+        boolean controlPlaneDone = "Completed".equals(cp.clusterVersion().assessment());
+        Instant cpStarted = controlPlaneDone ? null : Times.parse(cp.clusterVersion().startedAt());
+        RolloutEstimates estimates = RolloutEstimates.of(cv, controlPlaneDone ? null : cpStarted == null ? at : cpStarted, assessedPools, at);
+        List<Insight> masterInsights = new ArrayList<>();
+        ResourceRef masterPool = null;
+        List<Pool> workerPools = new ArrayList<>();
+        for (RolloutEstimates.PoolInput p : assessedPools) {
+            String name = p.facts().name();
+            List<Insight> insights = poolInsights(p.facts(), acquired, estimates);
+            if (PoolAssessor.MASTER.equals(name)) {
+                masterPool = HealthInsights.pool(name);
+                masterInsights = insights;
+            } else {
+                workerPools.add(new Pool(List.of(), name, HealthInsights.pool(name),
+                        List.of(new Informer(NODES_INFORMER, insights))));
+            }
+        }
         List<Insight> cpInsights = new ArrayList<>();
         String cvName = cv.getMetadata().getName();
-        cpInsights.add(Insight.of(InsightIds.of("cv", cvName), acquired, cp.clusterVersion()));
+        cpInsights.add(Insight.of(InsightIds.of("cv", cvName), acquired,
+                cp.clusterVersion().withUpshiftEstimate(estimates.controlPlane())));
         cp.operators().forEach(o -> cpInsights.add(Insight.of(InsightIds.of("co", o.name()), acquired, o)));
 
         List<Insight> healthInsights = new ArrayList<>();
@@ -114,7 +123,7 @@ public final class UpdateAssessment {
         return InsightIds.of("health", n == 1 ? key : key + "-" + n);
     }
 
-    private static List<Insight> poolInsights(PoolAssessor.PoolFacts facts, String acquired) {
+    private static List<Insight> poolInsights(PoolAssessor.PoolFacts facts, String acquired, RolloutEstimates estimates) {
         List<Insight> insights = new ArrayList<>(facts.nodes().size() + 1);
         ResourceRef poolRef = HealthInsights.pool(facts.name());
         Integer completion = facts.total() == 0 ? null
@@ -127,14 +136,14 @@ public final class UpdateAssessment {
                 new PoolInsight.Summary("Outdated", facts.outdated()),
                 new PoolInsight.Summary("Draining", facts.draining()),
                 new PoolInsight.Summary("Excluded", facts.excluded()),
-                new PoolInsight.Summary("Degraded", facts.degraded())))));
+                new PoolInsight.Summary("Degraded", facts.degraded())), estimates.pool(facts.name()))));
         for (NodeFacts n : facts.nodes()) {
-            insights.add(Insight.of(InsightIds.of("node", n.name()), acquired, nodeInsight(n, facts, poolRef)));
+            insights.add(Insight.of(InsightIds.of("node", n.name()), acquired, nodeInsight(n, facts, poolRef, estimates.node(n.name()))));
         }
         return insights;
     }
 
-    private static NodeInsight nodeInsight(NodeFacts n, PoolAssessor.PoolFacts pool, ResourceRef poolRef) {
+    private static NodeInsight nodeInsight(NodeFacts n, PoolAssessor.PoolFacts pool, ResourceRef poolRef, UpshiftEstimate estimate) {
         String updatingReason = switch (n.phase()) {
             case Updated -> "Completed";
             default -> n.phase().name();
@@ -150,7 +159,7 @@ public final class UpdateAssessment {
         return new NodeInsight(List.of(updating, available, degraded), n.name(), HealthInsights.node(n.name()), poolRef,
                 pool.scope(), n.version().isEmpty() ? null : n.version(),
                 n.estimate() == null ? null : GoDuration.format(n.estimate()),
-                n.message().isEmpty() ? null : n.message());
+                n.message().isEmpty() ? null : n.message(), estimate);
     }
 
     private static Map<String, String> releaseVersions(List<MachineConfig> configs) {

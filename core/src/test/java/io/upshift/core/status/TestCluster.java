@@ -46,6 +46,9 @@ final class TestCluster {
             history("Partial", NEW, STARTED, null),
             history("Completed", OLD, STARTED.minus(Duration.ofDays(10)), STARTED.minus(Duration.ofDays(10)).plus(Duration.ofMinutes(40)))));
     boolean workerPaused;
+    Integer workerMaxUnavailable;
+    /** The ClusterVersion's annotations (Upshift's run-level times). */
+    final Map<String, String> cvAnnotations = new HashMap<>();
     List<Alert> alerts;
     String mcoImage = "";
 
@@ -93,10 +96,14 @@ final class TestCluster {
     }
 
     ClusterState state() {
-        ClusterVersion cv = new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
-                .withNewStatus().withNewDesired().withVersion(NEW).endDesired()
+        ClusterVersion cv = new ClusterVersionBuilder().withNewMetadata().withName("version").withAnnotations(cvAnnotations).endMetadata()
+                .withNewStatus().withNewDesired().withVersion(NEW).withImage("example.com/release:" + NEW).endDesired()
                 .withHistory(history).withConditions(cvConditions).endStatus().build();
-        List<MachineConfigPool> pools = List.of(pool("master", false), pool("worker", workerPaused));
+        MachineConfigPool worker = pool("worker", workerPaused);
+        if (workerMaxUnavailable != null) {
+            worker.getSpec().setMaxUnavailable(new io.fabric8.kubernetes.api.model.IntOrString(workerMaxUnavailable));
+        }
+        List<MachineConfigPool> pools = List.of(pool("master", false), worker);
         List<MachineConfig> configs = new ArrayList<>();
         for (String pool : List.of("master", "worker")) {
             configs.add(config("rendered-" + pool + "-old", OLD));

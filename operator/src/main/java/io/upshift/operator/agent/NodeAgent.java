@@ -47,6 +47,8 @@ import static io.upshift.core.pools.NodeAnnotations.REASON;
 import static io.upshift.core.pools.NodeAnnotations.REBOOTING;
 import static io.upshift.core.pools.NodeAnnotations.STATE;
 import static io.upshift.core.pools.NodeAnnotations.UNRECONCILABLE;
+import static io.upshift.core.pools.NodeAnnotations.UPDATE_DONE_AT;
+import static io.upshift.core.pools.NodeAnnotations.UPDATE_STARTED_AT;
 import static io.upshift.core.pools.NodeAnnotations.WORKING;
 
 /**
@@ -239,6 +241,7 @@ public final class NodeAgent implements AutoCloseable {
         String lastDrain = annotation(node, LAST_APPLIED_DRAIN);
         node = write(node, n -> {
             MergePatch patch = MergePatch.against(n).annotate(STATE, WORKING).annotate(REASON, "");
+            if (!updating(n)) patch.annotate(UPDATE_STARTED_AT, stamp());
             return plan.drains() ? patch.set("spec.unschedulable", true).annotate(DESIRED_DRAIN, "drain-" + desired) : patch;
         });
         ConfigDiff diff = ConfigDiff.between(from == null ? new MachineConfigSpec() : from, to);
@@ -310,12 +313,32 @@ public final class NodeAgent implements AutoCloseable {
      */
     private void finish(Node node, String desired, List<Transition> steps) {
         node = write(node, n -> MergePatch.against(n).annotate(CURRENT_CONFIG, desired).annotate(STATE, DONE).annotate(REASON, "")
-                .annotate(DESIRED_DRAIN, "uncordon-" + desired).set("spec.unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired));
+                .annotate(DESIRED_DRAIN, "uncordon-" + desired).set("spec.unschedulable", false).annotate(LAST_APPLIED_DRAIN, "uncordon-" + desired)
+                .annotate(UPDATE_DONE_AT, stamp()));
         List<Transition> report = new ArrayList<>(steps);
         report.addAll(List.of(UpdateSteps.resumed(desired), UpdateSteps.uncordoned()));
         progress.report(node, report);
         host.delete(MARKER); // a later update to this same config must be applied again, not taken as done
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
+    }
+
+    /**
+     * Whether the node's update is already under way (started after it was last done): an agent restarted mid-update,
+     * or trying again after a failure, keeps the time it first started, so the measured time is the whole update's.
+     */
+    private static boolean updating(Node n) {
+        Map<String, String> a = n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations();
+        String started = a.get(UPDATE_STARTED_AT), done = a.get(UPDATE_DONE_AT);
+        try {
+            return started != null && (done == null || Instant.parse(started).isAfter(Instant.parse(done)));
+        } catch (java.time.DateTimeException e) {
+            return false;
+        }
+    }
+
+    /** A time for the update annotations: RFC 3339 to the millisecond. */
+    private String stamp() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
     }
 
     private void degrade(Node node, String desired, String reason) {

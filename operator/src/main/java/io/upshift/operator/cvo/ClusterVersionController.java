@@ -58,6 +58,8 @@ public final class ClusterVersionController implements AutoCloseable {
     private final ManifestApplier applier;
     private final Deletions deletions;
     private final StatusRecorder recorder;
+    private final TimesAnnotation timesAnnotation;
+    private final RunLevelClock levels;
     private final SyncWorker worker;
     private final ExecutorService pool;
     private final Thread loop;
@@ -107,7 +109,10 @@ public final class ClusterVersionController implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.worker = new SyncWorker(new Acceptance(payloads, events, options.architecture()), new GraphPass(applier, liveCache, changes, pool, options, clock),
+        this.timesAnnotation = new TimesAnnotation(client);
+        GraphPass graphPass = new GraphPass(applier, liveCache, changes, pool, options, clock);
+        this.levels = graphPass.levels();
+        this.worker = new SyncWorker(new Acceptance(payloads, events, options.architecture()), graphPass,
                 caches, changes, options, clock, (s, progressOnly) -> {
                     // a task done moves only the count, which status shows at most once per progress interval
                     if (!progressOnly) queue.add(KEY);
@@ -171,6 +176,8 @@ public final class ClusterVersionController implements AutoCloseable {
                 deletions.inProgress());
         ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph, upgradeable, capabilities, now));
         Duration held = recorder.record(cv, next, caches.clusterVersionCrd());
+        // after the status: a status write computed from the object read must not follow a write of that object
+        timesAnnotation.write(cv, levels.current());
         if (!held.isZero()) queue.addAfter(KEY, held);
     }
 
@@ -249,7 +256,7 @@ public final class ClusterVersionController implements AutoCloseable {
 
     /** API writes (creates, updates, deletes, status) this controller made: for the no-write-when-level tests. */
     public long writes() {
-        return applier.writes.get() + recorder.writes.get();
+        return applier.writes.get() + recorder.writes.get() + timesAnnotation.writes.get();
     }
 
     /** As kill -9 would: stop at once, mid-write or not, with no last word. */

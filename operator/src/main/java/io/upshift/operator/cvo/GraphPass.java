@@ -58,6 +58,8 @@ final class GraphPass {
     /** Since when each object has not been ready, across passes over the same target: Failing's thresholds count from it. */
     private final Map<String, Instant> unlevelSince = new ConcurrentHashMap<>();
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
+    /** The run-level times of the update being applied: each task reports its start and end. */
+    private final RunLevelClock levels;
 
     GraphPass(ManifestApplier applier, LiveCache cache, Changes changes, ExecutorService pool, ControllerOptions options, Clock clock) {
         this.applier = applier;
@@ -66,6 +68,12 @@ final class GraphPass {
         this.pool = pool;
         this.options = options;
         this.clock = clock;
+        this.levels = new RunLevelClock(clock);
+    }
+
+    /** When each run-level of the update started and was done. */
+    RunLevelClock levels() {
+        return levels;
     }
 
     /** A new target: waiting times start again. */
@@ -94,8 +102,8 @@ final class GraphPass {
         }
         AtomicInteger done = new AtomicInteger();
         GraphRun.Result result = GraphRun.run(graph, Math.max(1, workers), pool, node -> precreateOperators(node, included, cancelled),
-                t -> cancelled.getAsBoolean() ? Optional.of(cancelledError(t))
-                : included.contains(t.manifest()) ? runTask(t, payload, mode, cancelled) : Optional.empty(),
+                t -> timed(t, () -> cancelled.getAsBoolean() ? Optional.of(cancelledError(t))
+                : included.contains(t.manifest()) ? runTask(t, payload, mode, cancelled) : Optional.empty()),
                 () -> progress.accept(new Progress(Math.max(floor.get(), done.incrementAndGet()), graph.taskCount(), sorted(waitingOn))));
         long ms = (System.nanoTime() - start) / 1_000_000;
         if (result.complete()) {
@@ -106,6 +114,14 @@ final class GraphPass {
                     result.notStarted().isEmpty() ? "" : "; " + result.notStarted().size() + " incomplete task nodes, beginning with " + result.notStarted().get(0));
         }
         return new Outcome(Math.max(floor.get(), result.done()), graph.taskCount(), result.errors(), waitingNames(result.errors()), result.complete());
+    }
+
+    /** Runs one task, telling the run-level clock when it starts and when it is done. */
+    private Optional<TaskError> timed(Task t, java.util.function.Supplier<Optional<TaskError>> task) {
+        levels.started(t);
+        Optional<TaskError> e = task.get();
+        if (e.isEmpty()) levels.done(t);
+        return e;
     }
 
     /** The manifests the cluster's overrides and capabilities let apply this pass, decided once per pass. */

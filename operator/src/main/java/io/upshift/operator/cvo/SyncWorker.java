@@ -171,6 +171,7 @@ final class SyncWorker implements AutoCloseable {
         }
         ClusterVersion cv = caches.clusterVersion();
         Mode mode = History.mode(cv.getStatus().getHistory(), target.image());
+        pass.levels().begin(accepted.payload(), target.image(), mode, io.upshift.core.estimate.RunLevelTimes.of(cv));
         GraphPass.Outcome outcome = pass.run(accepted.payload(), mode, reconcileAttempt, work.rules(),
                 p -> publish(status.withProgress(mode, p.done(), p.total(), p.waitingOn()), true), this::workChanged);
         if (mode == Mode.RECONCILING) reconcileAttempt++;
