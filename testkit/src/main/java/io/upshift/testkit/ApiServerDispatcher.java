@@ -38,6 +38,7 @@ import java.util.regex.Pattern;
  *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};</li>
  *   <li>discovery ({@code /version}, {@code /api}, {@code /apis} ...) is served, so that kubectl and oc can name
  *       resources ({@link Discovery}), and a list is of its own kind ({@code ClusterOperatorList}, not {@code v1 List}),
+ *       its items in key order (namespace, name),
  *       which typed clients such as oc's require; every answer names its JSON as such (Content-Type); a client asking
  *       for a Table gets a custom resource's printer columns ({@link TablePrinter}), as {@code oc get clusterversion}
  *       shows them;</li>
@@ -192,18 +193,32 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return super.dispatch(request);
     }
 
-    /** The mock calls every list {@code v1 List}; a real API server names the kind and group-version of its items. */
+    /**
+     * The mock calls every list {@code v1 List} and keeps no order; a real API server names the kind and group-version
+     * of its items and lists them in its storage's key order: by namespace, then name.
+     */
     @Override
     public MockResponse handleGet(String path) {
         MockResponse answer = super.handleGet(path);
         if (answer.code() != 200 || answer.getBody() == null) return answer;
         String body = answer.getBody().readUtf8();
-        Matcher list = LIST.matcher(body);
-        if (list.lookingAt()) {
-            var kind = discovery.listKind(path.split("\\?")[0]);
-            if (kind.isPresent()) body = "{\"apiVersion\":\"" + kind.get()[1] + "\",\"kind\":\"" + kind.get()[0] + "\"," + body.substring(list.end());
+        if (!LIST.matcher(body).lookingAt()) return answer.setBody(body);
+        var kind = discovery.listKind(path.split("\\?")[0]);
+        if (kind.isEmpty()) return answer.setBody(body);
+        try {
+            ObjectNode list = (ObjectNode) Mappers.JSON.readTree(body);
+            List<JsonNode> items = new java.util.ArrayList<>();
+            list.path("items").forEach(items::add);
+            items.sort(java.util.Comparator.comparing((JsonNode i) -> i.path("metadata").path("namespace").asText(""))
+                    .thenComparing(i -> i.path("metadata").path("name").asText("")));
+            ObjectNode named = Mappers.JSON.createObjectNode().put("apiVersion", kind.get()[1]).put("kind", kind.get()[0]);
+            list.remove(List.of("apiVersion", "kind"));
+            named.setAll(list);
+            named.putArray("items").addAll(items);
+            return answer.setBody(named.toString());
+        } catch (java.io.IOException e) {
+            return answer.setBody(body);
         }
-        return answer.setBody(body);
     }
 
     @Override

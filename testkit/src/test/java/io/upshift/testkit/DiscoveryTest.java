@@ -53,18 +53,20 @@ class DiscoveryTest {
 
     @Test
     void listsCarryTheirItemsKindAndGroupVersion() throws Exception {
-        server.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata().build()).create();
+        for (String name : java.util.List.of("n3", "n1", "n2")) {
+            server.client().nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        }
         JsonNode nodes = get("api/v1/nodes");
         assertThat(nodes.path("kind").asText()).isEqualTo("NodeList");
         assertThat(nodes.path("apiVersion").asText()).isEqualTo("v1");
-        assertThat(nodes.path("items")).hasSize(1);
+        assertThat(nodes.path("items").findValuesAsText("name")).as("in key order, as etcd lists them").containsExactly("n1", "n2", "n3");
 
         JsonNode operators = get("apis/config.openshift.io/v1/clusteroperators");
         assertThat(operators.path("kind").asText()).isEqualTo("ClusterOperatorList");
         assertThat(operators.path("apiVersion").asText()).isEqualTo("config.openshift.io/v1");
 
         assertThat(get("api/v1/namespaces/default/pods?limit=10").path("kind").asText()).isEqualTo("PodList");
-        assertThat(server.client().nodes().list().getItems()).hasSize(1);
+        assertThat(server.client().nodes().list().getItems()).extracting(n -> n.getMetadata().getName()).containsExactly("n1", "n2", "n3");
     }
 
     @Test
