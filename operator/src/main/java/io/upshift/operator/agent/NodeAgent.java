@@ -270,6 +270,7 @@ public final class NodeAgent implements AutoCloseable {
                 host.write(MARKER, (desired + "\n" + os.bootId() + "\n").getBytes(StandardCharsets.UTF_8), 0600);
             }
         } catch (RuntimeException e) {
+            stopping(e);
             degrade(node, desired, "failed to apply " + desired + ": " + e.getMessage());
             return;
         }
@@ -284,6 +285,7 @@ public final class NodeAgent implements AutoCloseable {
             try {
                 actions.carryOut(plan);
             } catch (RuntimeException e) {
+                stopping(e);
                 degrade(node, desired, e.getMessage());
                 return;
             }
@@ -395,6 +397,18 @@ public final class NodeAgent implements AutoCloseable {
                 if (node == null) throw e;
             }
         }
+    }
+
+    /**
+     * A host step that failed because the agent is being stopped (its write or command interrupted) says nothing about
+     * the host: the agent ends without degrading the node, and the next agent does the step again.
+     */
+    private void stopping(RuntimeException e) throws InterruptedException {
+        boolean interrupted = stopped || Thread.currentThread().isInterrupted();
+        for (Throwable c = e; c != null && !interrupted; c = c.getCause()) {
+            interrupted = c instanceof java.nio.channels.ClosedByInterruptException || c instanceof java.io.InterruptedIOException;
+        }
+        if (interrupted) throw new InterruptedException("stopped during a host step: " + e.getMessage());
     }
 
     /** The config written before the last reboot and the boot id then, or null. */
