@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.upshift.testkit.EmbeddedApiServer;
-import java.time.Clock;
+import io.upshift.testkit.SettableClock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Events aggregate as Kubernetes' recorder does: repeats within the window count on one Event. */
@@ -16,28 +14,12 @@ class EventsTest {
 
     @Test
     void repeatsWithinTheWindowCountOnOneEventAndLaterOnesStartANewOne() {
-        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-22T10:00:00Z"));
-        Clock clock = new Clock() {
-            @Override
-            public ZoneOffset getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now.get();
-            }
-        };
+        SettableClock clock = new SettableClock(Instant.parse("2026-11-22T10:00:00Z"));
         try (EmbeddedApiServer server = new EmbeddedApiServer()) {
             Events events = new Events(server.client(), clock, "config.openshift.io/v1", "ClusterVersion", "version", "test");
             for (int i = 0; i < 30; i++) {
                 events.warning("RetrievePayloadFailed", "refused, try " + i);
-                now.set(now.get().plusSeconds(10));
+                clock.advance(java.time.Duration.ofSeconds(10));
             }
             events.normal("PayloadLoaded", "loaded");
             List<Event> all = server.client().v1().events().inNamespace("default").list().getItems();
@@ -48,7 +30,7 @@ class EventsTest {
             assertThat(refused.getFirstTimestamp()).isEqualTo("2026-11-22T10:00:00Z");
             assertThat(refused.getLastTimestamp()).isEqualTo("2026-11-22T10:04:50Z");
 
-            now.set(now.get().plus(Events.WINDOW));
+            clock.advance(Events.WINDOW);
             events.warning("RetrievePayloadFailed", "refused again");
             assertThat(server.client().v1().events().inNamespace("default").list().getItems()).hasSize(3);
             assertThat(server.requests().matching(r -> r.isWrite() && r.path().contains("/events"))).hasSize(32);

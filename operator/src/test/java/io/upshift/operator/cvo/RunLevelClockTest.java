@@ -11,31 +11,14 @@ import io.upshift.core.release.ImageReferences;
 import io.upshift.core.release.ReleaseMetadata;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.core.taskgraph.Task;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
+import io.upshift.testkit.SettableClock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The run-level clock as passes report tasks: a run-level is done once one pass did all its tasks. */
 class RunLevelClockTest {
-    private Instant now = Instant.parse("2026-11-20T10:00:00Z");
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-20T10:00:00Z"));
 
     private static Task task(int index, String file, String kind) {
         ObjectNode o = Mappers.JSON.createObjectNode().put("apiVersion", "v1").put("kind", kind);
@@ -57,12 +40,12 @@ class RunLevelClockTest {
         levels.begin(payload, "img@b", Mode.UPDATING, null);
         levels.started(a);
         levels.done(a);
-        now = now.plusSeconds(2);
+        clock.advance(java.time.Duration.ofSeconds(2));
         levels.started(b);
         assertThat(levels.current().levels().get(0).doneAt()).isNull();
         // a second pass starts over counting: the first pass did not finish run-level 10
         levels.begin(payload, "img@b", Mode.UPDATING, null);
-        now = now.plusSeconds(3);
+        clock.advance(java.time.Duration.ofSeconds(3));
         levels.started(a);
         levels.done(a);
         levels.started(b);
@@ -74,7 +57,7 @@ class RunLevelClockTest {
         // a new controller takes over: the cluster's annotation is where it starts from
         RunLevelClock successor = new RunLevelClock(clock);
         successor.begin(payload, "img@b", Mode.UPDATING, RunLevelTimes.fromAnnotation(t.toAnnotation()));
-        now = now.plusSeconds(1);
+        clock.advance(java.time.Duration.ofSeconds(1));
         successor.started(c);
         successor.done(c);
         assertThat(successor.current().levels().get(0)).isEqualTo(t.levels().get(0));
@@ -92,7 +75,7 @@ class RunLevelClockTest {
         first.started(a); // ... and the controller is replaced before it is done
         RunLevelClock successor = new RunLevelClock(clock);
         successor.begin(payload, "img@b", Mode.UPDATING, RunLevelTimes.fromAnnotation(first.current().toAnnotation()));
-        now = now.plusSeconds(8);
+        clock.advance(java.time.Duration.ofSeconds(8));
         successor.started(a);
         successor.done(a);
         RunLevelTimes.Level level = successor.current().levels().get(0);
