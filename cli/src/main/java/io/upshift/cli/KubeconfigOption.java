@@ -13,21 +13,26 @@ import picocli.CommandLine.Option;
  * The {@code --kubeconfig} option every command that talks to a cluster takes (a picocli mixin), and the client it
  * names: that file, else {@code KUBECONFIG}, else in-cluster or ~/.kube/config.
  */
-final class KubeconfigOption {
+public final class KubeconfigOption {
     @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
     String kubeconfig;
 
-    KubernetesClient connect() {
+    /** Whether {@code --kubeconfig} was given. */
+    public boolean given() {
+        return kubeconfig != null;
+    }
+
+    public KubernetesClient connect() {
         return new KubernetesClientBuilder().withConfig(config()).build();
     }
 
     /** A client whose requests carry {@code userAgent}. */
-    KubernetesClient connectAs(String userAgent) {
+    public KubernetesClient connectAs(String userAgent) {
         return new KubernetesClientBuilder().withConfig(config(userAgent)).build();
     }
 
     /** The configuration of the cluster the options name, with a user agent naming the command. */
-    Config config(String userAgent) {
+    public Config config(String userAgent) {
         Config config = config();
         config.setUserAgent(userAgent);
         return config;

@@ -7,6 +7,7 @@ import io.upshift.cli.release.InfoCommand;
 import io.upshift.cli.release.KeygenCommand;
 import io.upshift.cli.release.NewCommand;
 import io.upshift.cli.release.SignCommand;
+import io.upshift.cli.release.SignaturesCommand;
 import io.upshift.cli.release.VerifyCommand;
 import picocli.CommandLine.Command;
 
@@ -14,6 +15,6 @@ import picocli.CommandLine.Command;
 @Command(name = "release", mixinStandardHelpOptions = true,
         description = "Build, publish, inspect, extract, sign and verify release images.",
         subcommands = {NewCommand.class, InfoCommand.class, ExtractCommand.class, CopyPayloadCommand.class, GraphCommand.class,
-                SignCommand.class, VerifyCommand.class, KeygenCommand.class})
+                SignCommand.class, SignaturesCommand.class, VerifyCommand.class, KeygenCommand.class})
 public final class ReleaseCommand {
 }
