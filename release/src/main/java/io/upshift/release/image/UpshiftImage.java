@@ -41,6 +41,9 @@ public final class UpshiftImage {
     /** The user the image runs as: not root. */
     public static final String USER = "1001:1001";
     public static final String DEFAULT_TAG = "latest";
+    /** Its title label ({@value #TITLE_LABEL}), by which a release's base is known as Upshift's image. */
+    public static final String TITLE_LABEL = "org.opencontainers.image.title";
+    public static final String TITLE = "upshift";
 
     /** What Upshift needs of the platform (jdeps of the CLI and its libraries, plus TLS curves and JVM management). */
     static final List<String> MODULES = List.of("java.base", "java.compiler", "java.desktop", "java.logging", "java.management",
@@ -115,7 +118,7 @@ public final class UpshiftImage {
         c.put("User", USER).put("WorkingDir", "/tmp");
         c.putArray("Entrypoint").add(JAVA).add("-XX:+UseParallelGC").add("-jar").add(JAR);
         c.putArray("Env").add("PATH=" + HOME + "/jre/bin:/usr/bin:/bin").add("JAVA_HOME=" + HOME + "/jre").add("HOME=/tmp");
-        c.putObject("Labels").put("org.opencontainers.image.title", "upshift").put("org.opencontainers.image.version", version);
+        c.putObject("Labels").put(TITLE_LABEL, TITLE).put("org.opencontainers.image.version", version);
         ArrayNode diffIds = config.putObject("rootfs").put("type", "layers").putArray("diff_ids");
         for (BuiltImage.LayerFile l : layers) diffIds.add(l.diffId());
         return Mappers.JSON.writeValueAsBytes(config);
