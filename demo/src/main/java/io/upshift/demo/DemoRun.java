@@ -151,7 +151,7 @@ public final class DemoRun implements AutoCloseable {
     /**
      * Self-hosting releases, as OpenShift's: Upshift's image is built from {@code jar} (and the {@code lib/} beside
      * it), each release is laid on it, and when the controller's Deployment changes, the controller that takes over is
-     * the new release's own code, read out of its image and started as a process of its own.
+     * the new release's own code, read out of its image and started as a process of its own, as that Deployment's pod.
      */
     public DemoRun selfHosting(Path jar) {
         this.upshiftJar = jar;
@@ -283,7 +283,7 @@ public final class DemoRun implements AutoCloseable {
             released = null;
             try {
                 released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), deployment, CONTROLLER_NODE,
-                        nodeRoot(CONTROLLER_NODE), settings.workDir(), ++restarts, (serviceAccount, podDir) -> ReleaseController.apiServerAccess(server, serviceAccount, podDir));
+                        nodeRoot(CONTROLLER_NODE), settings.workDir(), ++restarts, (serviceAccount, podDir) -> ReleaseController.apiServerAccess(server, serviceAccount, podDir), log);
             } catch (Exception e) {
                 throw new IllegalStateException("cannot start the pod of " + deployment.getMetadata().getNamespace() + "/" + deployment.getMetadata().getName()
                         + ": " + e.getMessage(), e);

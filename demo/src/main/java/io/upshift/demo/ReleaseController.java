@@ -9,7 +9,6 @@ import io.upshift.release.image.UpshiftImage;
 import io.upshift.testkit.EmbeddedApiServer;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -18,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The pod of the controller's Deployment, as the demo's kubelet runs it on a simulated node: the code the release image
@@ -40,11 +40,13 @@ final class ReleaseController implements AutoCloseable {
     private final Map<String, String> env;
     private final Path podDir;
     private final Thread kubelet;
+    private final Consumer<String> events;
     private volatile Process process;
     private volatile boolean stopped;
 
-    private ReleaseController(Deployment deployment, Path log, List<String> command, Map<String, String> env, Path podDir) {
+    private ReleaseController(Deployment deployment, Path log, List<String> command, Map<String, String> env, Path podDir, Consumer<String> events) {
         this.deployment = deployment;
+        this.events = events;
         this.log = log;
         this.command = command;
         this.env = env;
@@ -79,8 +81,10 @@ final class ReleaseController implements AutoCloseable {
      * @param nodeRoot  the node's filesystem (its hostPath volumes)
      * @param n         its number among the demo's controller pods: its log is {@code work}/controller-N.log
      * @param access    {@link #apiServerAccess}, given the pod's directory
+     * @param events    hears when the pod cannot start and when its container ends, one line each
      */
-    static ReleaseController start(Releases releases, Deployment deployment, String node, Path nodeRoot, Path work, int n, Access access) throws Exception {
+    static ReleaseController start(Releases releases, Deployment deployment, String node, Path nodeRoot, Path work, int n, Access access,
+                                   Consumer<String> events) throws Exception {
         var template = deployment.getSpec().getTemplate();
         String image = template.getSpec().getContainers().get(0).getImage();
         String name = deployment.getMetadata().getName() + "-" + Integer.toHexString(template.hashCode() & 0xfffffff) + "-" + n;
@@ -100,15 +104,16 @@ final class ReleaseController implements AutoCloseable {
         try {
             launch = ContainerLaunch.of(pod, given, nodeRoot, podDir);
         } catch (ContainerLaunch.CannotStart e) {
-            Files.writeString(log, "pod " + pod.getMetadata().getNamespace() + "/" + name + " on node " + node + " cannot start: "
-                    + e.reason() + ": " + e.getMessage() + "\n");
-            return new ReleaseController(deployment, log, null, null, podDir);
+            String line = "pod " + pod.getMetadata().getNamespace() + "/" + name + " on node " + node + " cannot start: " + e.reason() + ": " + e.getMessage();
+            Files.writeString(log, line + "\n");
+            events.accept(line);
+            return new ReleaseController(deployment, log, null, null, podDir, events);
         }
         Path code = work.resolve("controllers").resolve(image.substring(image.lastIndexOf(':') + 1, Math.min(image.length(), image.lastIndexOf(':') + 13)));
         if (!Files.isRegularFile(code.resolve("upshift.jar"))) releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
         List<String> command = new ArrayList<>(List.of(JAVA, "-XX:+UseParallelGC", "-jar", code.resolve("upshift.jar").toString()));
         command.addAll(launch.args());
-        ReleaseController pc = new ReleaseController(deployment, log, command, launch.env(), podDir);
+        ReleaseController pc = new ReleaseController(deployment, log, command, launch.env(), podDir, events);
         StringBuilder header = new StringBuilder("pod " + pod.getMetadata().getNamespace() + "/" + name + " on node " + node + ", container "
                 + launch.container() + " of image " + image + "\n");
         launch.mounts().forEach((m, dir) -> header.append("mount ").append(m).append(" = ").append(dir).append('\n'));
@@ -143,8 +148,9 @@ final class ReleaseController implements AutoCloseable {
                 int code = p.waitFor();
                 if (stopped) return;
                 if (TimeUnit.NANOSECONDS.toMinutes(System.nanoTime() - started) >= 10) backoff = 10; // ran 10 minutes: the back-off starts over
-                Files.writeString(log, "container exited with code " + code + "; restarting in " + backoff + " s (CrashLoopBackOff)\n",
-                        StandardOpenOption.APPEND);
+                String line = "container exited with code " + code + "; restarting in " + backoff + " s (CrashLoopBackOff)";
+                Files.writeString(log, line + "\n", StandardOpenOption.APPEND);
+                events.accept("the controller's pod: " + line + " (" + log.getFileName() + ")");
                 synchronized (this) {
                     wait(TimeUnit.SECONDS.toMillis(backoff));
                     if (stopped) return;
@@ -159,11 +165,6 @@ final class ReleaseController implements AutoCloseable {
         }
     }
 
-    /** The image the pod runs. */
-    String image() {
-        return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
-    }
-
     Deployment deployment() {
         return deployment;
     }
@@ -171,16 +172,6 @@ final class ReleaseController implements AutoCloseable {
     boolean alive() {
         Process p = process;
         return p != null && p.isAlive();
-    }
-
-    /** Its output so far, for a failure's message. */
-    String output() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-        } catch (IOException e) {
-            return "(no output: " + e.getMessage() + ")";
-        }
     }
 
     /** Stops it as a pod is stopped: SIGTERM, at most 10 s for it to let go, then killed. */

@@ -50,7 +50,7 @@ class ReleaseControllerTest {
         Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
         Deployment d = deployment(image);
         try (ReleaseController controller = ReleaseController.start(releases, d, "control-plane-0", work.resolve("hosts/control-plane-0"), work, 1,
-                (sa, podDir) -> Map.of("KUBERNETES_MASTER", "http://127.0.0.1:1", "SA", sa))) {
+                (sa, podDir) -> Map.of("KUBERNETES_MASTER", "http://127.0.0.1:1", "SA", sa), events::add)) {
             String out = output(work.resolve("controller-1.log"), "running");
             Path payloads = work.resolve("hosts/control-plane-0/var/lib/upshift/payloads");
             assertThat(out).contains("running " + work.resolve("controllers"))
@@ -62,6 +62,7 @@ class ReleaseControllerTest {
             assertThat(out).containsPattern("\\$ \\S+/bin/java -XX:\\+UseParallelGC -jar \\S+/upshift.jar operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();
+            assertThat(events).isEmpty();
         }
     }
 
@@ -70,9 +71,12 @@ class ReleaseControllerTest {
         Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
         Deployment d = deployment(image);
         d.getSpec().getTemplate().getSpec().getContainers().get(0).setArgs(List.of("--exit"));
-        try (ReleaseController controller = ReleaseController.start(releases, d, "n", work.resolve("hosts/n"), work, 2, (sa, podDir) -> Map.of())) {
+        try (ReleaseController controller = ReleaseController.start(releases, d, "n", work.resolve("hosts/n"), work, 2, (sa, podDir) -> Map.of(),
+                events::add)) {
             assertThat(output(work.resolve("controller-2.log"), "restarting")).contains("running").contains("container exited with code 3; "
                     + "restarting in 10 s (CrashLoopBackOff)");
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events)
+                    .containsExactly("the controller's pod: container exited with code 3; restarting in 10 s (CrashLoopBackOff) (controller-2.log)"));
         }
     }
 
@@ -81,12 +85,16 @@ class ReleaseControllerTest {
         Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
         Deployment d = deployment(image);
         d.getSpec().getTemplate().getSpec().getContainers().get(0).setCommand(List.of("sh"));
-        try (ReleaseController controller = ReleaseController.start(releases, d, "n", work.resolve("hosts/n"), work, 3, (sa, podDir) -> Map.of())) {
+        try (ReleaseController controller = ReleaseController.start(releases, d, "n", work.resolve("hosts/n"), work, 3, (sa, podDir) -> Map.of(),
+                events::add)) {
             assertThat(controller.alive()).isFalse();
+            assertThat(events).singleElement().asString().contains("cannot start: CreateContainerError: container controller sets command [sh]");
             assertThat(Files.readString(work.resolve("controller-3.log"))).startsWith("pod upshift/upshift-controller-").contains(" on node n cannot start: "
                     + "CreateContainerError: container controller sets command [sh]");
         }
     }
+
+    private final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private static String output(Path log, String until) {
         return await().atMost(Duration.ofSeconds(30)).until(() -> Files.isRegularFile(log) ? Files.readString(log, StandardCharsets.UTF_8) : "",
