@@ -2,6 +2,7 @@ package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.operator.agent.AgentOptions;
+import io.upshift.operator.agent.HostAccess;
 import io.upshift.operator.agent.HostFiles;
 import io.upshift.operator.agent.NodeAgent;
 import io.upshift.operator.agent.SystemdHost;
@@ -32,8 +33,16 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--drain-timeout", defaultValue = "PT1H", description = "Give up draining after this long; the node goes Degraded (default: ${DEFAULT-VALUE}).")
     Duration drainTimeout;
 
+    /**
+     * Checks first that the node gives the agent what it needs (root, the host's / writable at --host-root, the host's
+     * systemd through chroot): one line naming what is missing and exit code 1 (a check that found something wrong),
+     * rather than a failure at each step later.
+     */
     @Override
     public Integer call() throws Exception {
+        HostAccess.missing(hostRoot, HostAccess.REAL).ifPresent(missing -> {
+            throw new CheckFailedException(missing);
+        });
         AgentOptions d = AgentOptions.defaults();
         AgentOptions options = new AgentOptions(drainTimeout, d.drainRetry(), d.drainSlowRetry(), d.degradedRetry(), d.poll());
         CountDownLatch stopped = new CountDownLatch(1);

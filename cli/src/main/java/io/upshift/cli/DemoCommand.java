@@ -84,8 +84,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--in-process-controller",
             description = "Keep every controller in this JVM: releases hold only their payload (the default when not run from Upshift's jar, "
-                    + "and with --kill-controller-every). Otherwise the releases are built on Upshift's image and the controller that takes over "
-                    + "mid-update is the new release's own code, run from its image.")
+                    + "and with --kill-controller-every or --payload). Otherwise the releases are built on Upshift's image and the controller that "
+                    + "takes over mid-update is the new release's own code, run from its image as its Deployment says.")
     boolean inProcess;
 
     @Option(names = "--controller-log", description = "Also print the controllers' log lines (on stderr).")
@@ -129,8 +129,9 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             DemoRun demo = new DemoRun(new DemoRun.Settings(operators, runLevels, Duration.ofMillis((long) (rolloutSeconds * 1000)), seed, work,
                     masters, workers, payload), line -> { out.println("  " + line); out.flush(); });
-            // a controller killed at random would hold its Lease for 137 s, as upstream's: random kills stay in this JVM
-            if (!inProcess && killEvery == 0) Upshift.ownJar().ifPresent(demo::selfHosting);
+            // a controller killed at random would hold its Lease for 137 s, as upstream's: random kills stay in this JVM;
+            // a real payload's controller Deployment is its own (OpenShift's operator), which Upshift's image does not run
+            if (!inProcess && killEvery == 0 && payload == null) Upshift.ownJar().ifPresent(demo::selfHosting);
             if (payload == null) {
                 nodes = masters + workers;
                 out.println("Building and signing releases " + demo.from() + " and " + demo.to() + " (" + operators + " operators over " + runLevels

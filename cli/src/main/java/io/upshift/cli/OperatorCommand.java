@@ -114,6 +114,11 @@ final class OperatorCommand implements Callable<Integer> {
             description = "The PEM private key of --metrics-tls-cert (PKCS#8, PKCS#1 RSA or SEC 1 EC; unencrypted).")
     java.nio.file.Path metricsTlsKey;
 
+    @Option(names = "--health-port", defaultValue = "0", paramLabel = "PORT",
+            description = {"Serve the kubelet's probes on this port, plain HTTP (0: off): /healthz while the process runs, /readyz once "
+                    + "it waits for the Lease or leads with its controllers started (503 with why not, before)."})
+    int healthPort;
+
     @picocli.CommandLine.Mixin
     io.upshift.cli.release.RegistryOptions registry;
 
@@ -128,7 +133,11 @@ final class OperatorCommand implements Callable<Integer> {
         AtomicReference<ClusterVersionController> cvo = new AtomicReference<>();
         // The controllers write through a fence that closes the moment the Lease is lost: no write after that.
         WriteFence fence = new WriteFence();
-        try (KubernetesClient leaseClient = kube.connect();
+        // why this replica is not ready (null: it is), for /readyz
+        AtomicReference<String> unready = new AtomicReference<>("not contending for the Lease yet");
+        try (io.upshift.operator.health.HealthServer health = healthPort > 0
+                ? io.upshift.operator.health.HealthServer.start(new java.net.InetSocketAddress(healthPort), unready::get) : null;
+             KubernetesClient leaseClient = kube.connect();
              KubernetesClient client = fence.client(kube.config("upshift-operator"));
              // every replica serves metrics, leading or not: its client is not fenced (token reviews are POSTs)
              KubernetesClient metricsClient = metricsOptions.port() > 0 ? kube.connectAs("upshift-metrics") : null;
@@ -138,13 +147,16 @@ final class OperatorCommand implements Callable<Integer> {
                  return release == null ? ControllerFacts.NONE : ControllerFacts.waiting(io.upshift.core.cvo.DesiredUpdates.bare(release));
              });
              MetricsServer metricsServer = metrics == null ? null : serveMetrics(metricsOptions, certificate, metrics, metricsClient)) {
+            unready.set(null); // waiting for the Lease is where a replica that does not lead should be
             Leadership leadership = new Leadership(leaseClient, namespace, lease, me,
                     () -> {
+                        unready.set("the leader, starting its controllers");
                         UpdateStatusController c = new UpdateStatusController(client, Clock.systemUTC(),
                                 Duration.ofSeconds(1), resync, alerts);
                         controller.set(c);
                         c.start();
                         if (release != null) cvo.set(startClusterVersionController(client, jobs));
+                        unready.set(null);
                     },
                     () -> {
                         fence.close();

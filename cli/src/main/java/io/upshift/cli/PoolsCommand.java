@@ -37,6 +37,11 @@ final class PoolsCommand implements Callable<Integer> {
                     + "machine-config-osimageurl (default: ${DEFAULT-VALUE}).")
     String namespace;
 
+    @Option(names = "--health-port", defaultValue = "0", paramLabel = "PORT",
+            description = {"Serve the kubelet's probes on this port, plain HTTP (0: off): /healthz while the process runs, /readyz once "
+                    + "it waits for the Lease or leads with its controller started (503 with why not, before)."})
+    int healthPort;
+
     @Override
     public Integer call() throws Exception {
         String me = InetAddress.getLocalHost().getHostName();
@@ -44,9 +49,17 @@ final class PoolsCommand implements Callable<Integer> {
         PoolControllerOptions defaults = PoolControllerOptions.defaults(releaseVersion);
         PoolControllerOptions options = new PoolControllerOptions(releaseVersion, nodeName, renderGrace, defaults.minInterval(), defaults.resync(), namespace);
         WriteFence fence = new WriteFence(); // closed the moment the Lease is lost: no write after that
-        try (KubernetesClient leaseClient = kube.connect(); KubernetesClient client = fence.client(kube.config("upshift-pools"))) {
+        AtomicReference<String> unready = new AtomicReference<>("not contending for the Lease yet"); // for /readyz; null: ready
+        try (io.upshift.operator.health.HealthServer health = healthPort > 0
+                ? io.upshift.operator.health.HealthServer.start(new java.net.InetSocketAddress(healthPort), unready::get) : null;
+             KubernetesClient leaseClient = kube.connect(); KubernetesClient client = fence.client(kube.config("upshift-pools"))) {
+            unready.set(null);
             Leadership leadership = new Leadership(leaseClient, namespace, "upshift-pools", me,
-                    () -> controller.set(new PoolController(client, Clock.systemUTC(), options).start()),
+                    () -> {
+                        unready.set("the leader, starting its controller");
+                        controller.set(new PoolController(client, Clock.systemUTC(), options).start());
+                        unready.set(null);
+                    },
                     () -> {
                         fence.close();
                         PoolController c = controller.getAndSet(null);

@@ -3,6 +3,7 @@ package io.upshift.demo;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
 import io.upshift.core.pools.RequiredPools;
+import io.upshift.release.image.ControllerDeployment;
 import io.upshift.testkit.SimulatedCluster;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +16,7 @@ import java.util.Map;
 
 /**
  * The demo's release payloads: the cluster-version controller's own manifests in run-level 00 (CRDs, namespace,
- * the admin gate and ack ConfigMaps, its Deployment templated with the release image, the verification ConfigMap
+ * the admin gate and ack ConfigMaps, its Deployment as deploy/ has it, templated with the release image, the verification ConfigMap
  * trusting the demo key), then
  * {@code operators} components spread over {@code runLevels} run-levels, each a namespace, a Deployment and a
  * ClusterOperator that reports the release version once its Deployment has rolled out.
@@ -82,7 +83,7 @@ public final class DemoPayloads {
         adminGates(m);
         Files.writeString(m.resolve("0000_00_cluster-version-operator_02_namespace.yaml"),
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: upshift\n  annotations:\n" + INCLUDE);
-        Files.writeString(m.resolve("0000_00_cluster-version-operator_03_deployment.yaml"), controller(version));
+        Files.writeString(m.resolve(ControllerDeployment.FILE), controller(version));
         Files.writeString(m.resolve("0000_00_cluster-version-operator_04_verification.yaml"), verification(publicKey, store));
         Files.writeString(r.resolve("0000_00_config-managed_00_namespace.yaml"),
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openshift-config-managed\n  annotations:\n" + INCLUDE);
@@ -183,17 +184,18 @@ public final class DemoPayloads {
     }
 
     /**
-     * The controller's own Deployment, as deploy/ creates it (same name, selector, container and service account, so
-     * that the release takes over the Deployment an install made: a selector never changes), running the release
-     * image with {@code --release} naming it.
+     * The controller's own Deployment, as every release built on Upshift's image carries it: deploy/'s
+     * ({@link ControllerDeployment}), running the release image with {@code --release} naming it, and the release's
+     * version annotated for the simulation's rollout.
      */
     static String controller(String version) {
-        return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: upshift-controller\n  namespace: upshift\n  labels:\n"
-                + "    app.kubernetes.io/name: upshift\n  annotations:\n" + INCLUDE + "    " + VERSION_ANNOTATION + ": \"" + version + "\"\n"
-                + "spec:\n  replicas: 1\n  strategy:\n    type: Recreate\n  selector:\n    matchLabels:\n      app.kubernetes.io/name: upshift\n"
-                + "  template:\n    metadata:\n      labels:\n        app.kubernetes.io/name: upshift\n    spec:\n      serviceAccountName: upshift\n"
-                + "      containers:\n      - name: controller\n        image: '{{.ReleaseImage}}'\n"
-                + "        args: [operator, --namespace, upshift, --metrics-port, \"9099\", --metrics-auth, token, --release, '{{.ReleaseImage}}']\n";
+        ObjectNode d = ControllerDeployment.released();
+        ((ObjectNode) d.path("metadata").path("annotations")).put(VERSION_ANNOTATION, version);
+        try {
+            return Mappers.YAML.writeValueAsString(d);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static String deployment(String ns, String name, String image, String version, String operator) {

@@ -15,6 +15,7 @@ import io.upshift.core.verify.SimpleSignature;
 import io.upshift.operator.cvo.ClusterVersionController;
 import io.upshift.operator.cvo.ControllerOptions;
 import io.upshift.operator.updates.UpdateClient;
+import io.upshift.release.image.ControllerDeployment;
 import io.upshift.release.image.DockerCredentials;
 import io.upshift.release.image.FileTrees;
 import io.upshift.release.image.ImageRef;
@@ -150,7 +151,7 @@ public final class DemoRun implements AutoCloseable {
     /**
      * Self-hosting releases, as OpenShift's: Upshift's image is built from {@code jar} (and the {@code lib/} beside
      * it), each release is laid on it, and when the controller's Deployment changes, the controller that takes over is
-     * the new release's own code, read out of its image and started as a process of its own.
+     * the new release's own code, read out of its image and started as a process of its own, as that Deployment's pod.
      */
     public DemoRun selfHosting(Path jar) {
         this.upshiftJar = jar;
@@ -178,13 +179,13 @@ public final class DemoRun implements AutoCloseable {
         client = server.client();
         client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
                 .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel(channel()).endSpec().build()).create();
-        cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, image -> {
+        cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, deployment -> {
             if (upshiftJar == null) {
                 log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
                 restartController();
             } else {
-                log.accept("the controller's Deployment changed: Kubernetes replaces its pod with the release's own code");
-                runReleaseController(image);
+                log.accept("the controller's Deployment changed: Kubernetes replaces its pod, which runs the release's own code as the Deployment says");
+                runReleaseController(deployment);
             }
         }).declaredOperators(version -> declared.getOrDefault(version, Map.of()))
                 // the kubelet of the controller's node runs its payload Jobs: it pulls the release image's payload
@@ -259,7 +260,7 @@ public final class DemoRun implements AutoCloseable {
         synchronized (controllerLock) {
             // payloads come through Jobs on the controller's node into its host directory, as on a real cluster; the
             // demo's cluster has no update graph (no spec.upstream, and the demo never asks the internet's)
-            ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, settings.workDir().resolve("node-payloads"))
+            ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, nodePayloads())
                     .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)).withDefaultUpstream(null)
                     .withJobRetrieval(new ControllerOptions.JobRetrieval("upshift", CONTROLLER_NODE, Duration.ofSeconds(60))));
             controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER))).build()).build();
@@ -271,23 +272,40 @@ public final class DemoRun implements AutoCloseable {
     }
 
     /**
-     * The controller {@code image} holds takes over, in a process of its own: the one running (in this JVM, or the
-     * previous release's process) is stopped first.
+     * The pod of the controller's Deployment takes over, run by the demo's kubelet on the controller's node from that
+     * Deployment alone ({@link ReleaseController}): the one running (in this JVM, or the previous pod's process) is
+     * stopped first, as strategy Recreate does.
      */
-    private void runReleaseController(String image) {
+    private void runReleaseController(io.fabric8.kubernetes.api.model.apps.Deployment deployment) {
         synchronized (controllerLock) {
             stopInProcessController();
             if (released != null) released.close();
+            released = null;
             try {
-                Path kubeconfig = settings.workDir().resolve("kubeconfig");
-                Files.writeString(kubeconfig, server.kubeconfig());
-                released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), image, settings.workDir(), ++restarts,
-                        List.of("--kubeconfig", kubeconfig.toString(), "--namespace", "upshift", "--default-upstream=", "--payload-retrieval", "job",
-                                "--node-name", CONTROLLER_NODE, "--payload-cache", settings.workDir().resolve("node-payloads").toString()));
+                released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), deployment, CONTROLLER_NODE,
+                        nodeRoot(CONTROLLER_NODE), settings.workDir(), ++restarts, (serviceAccount, podDir) -> ReleaseController.apiServerAccess(server, serviceAccount, podDir), log);
             } catch (Exception e) {
-                throw new IllegalStateException("cannot start the controller of " + image + ": " + e.getMessage(), e);
+                throw new IllegalStateException("cannot start the pod of " + deployment.getMetadata().getNamespace() + "/" + deployment.getMetadata().getName()
+                        + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /** The filesystem of simulated node {@code node}: its hostPath volumes are under it (a node with an agent has it as its host root). */
+    private Path nodeRoot(String node) {
+        return settings.workDir().resolve("hosts").resolve(node);
+    }
+
+    /**
+     * Where the controller's node keeps payloads: the hostPath of its Deployment's {@code payloads} volume, on that
+     * node. The controller running in this JVM uses it as its pod would (its mount), so that the pod that takes over
+     * finds there what its predecessor retrieved, as on a real node.
+     */
+    private Path nodePayloads() {
+        for (com.fasterxml.jackson.databind.JsonNode v : ControllerDeployment.installed().at("/spec/template/spec/volumes")) {
+            if ("payloads".equals(v.path("name").asText())) return ContainerLaunch.onNode(nodeRoot(CONTROLLER_NODE), v.at("/hostPath/path").asText());
+        }
+        throw new IllegalStateException("deploy/deployment.yaml has no volume named payloads");
     }
 
     private void stopInProcessController() {
@@ -301,11 +319,11 @@ public final class DemoRun implements AutoCloseable {
     public void restartController() {
         synchronized (controllerLock) {
             if (released != null) {
-                // a release's own controller: its pod is replaced, as Kubernetes does (it lets go of its Lease first)
-                String image = released.image();
-                released.close();
-                released = null;
-                runReleaseController(image);
+                // a release's own controller: its pod is replaced by one of the Deployment as it is now, as Kubernetes
+                // does (the old one lets go of its Lease first)
+                var d = released.deployment();
+                var now = client.apps().deployments().inNamespace(d.getMetadata().getNamespace()).withName(d.getMetadata().getName()).get();
+                runReleaseController(now != null ? now : d);
                 return;
             }
             controller.kill();

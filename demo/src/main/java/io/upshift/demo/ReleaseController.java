@@ -1,77 +1,194 @@
 package io.upshift.demo;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.upshift.release.image.ImageRef;
 import io.upshift.release.image.Releases;
 import io.upshift.release.image.UpshiftImage;
+import io.upshift.testkit.EmbeddedApiServer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
- * The cluster-version controller a release image holds, run as its pod would run it: Upshift's jar and libraries read
- * out of the image ({@code /opt/upshift}) and started as a process of its own, {@code upshift operator --release IMAGE},
- * against the demo's API server; stopped as Kubernetes stops a pod (SIGTERM, then killed after a grace period), so
- * that it releases its Lease and the next one takes over at once.
+ * The pod of the controller's Deployment, as the demo's kubelet runs it on a simulated node: the code the release image
+ * holds (its {@code /opt/upshift}, read out of the image) started as a process of its own with the image's entry point
+ * ({@code java -XX:+UseParallelGC -jar upshift.jar}, on this JDK, which linked the image's runtime) and exactly the
+ * container's args, env and volumes ({@link ContainerLaunch}), over what a kubelet gives every pod
+ * ({@link #apiServerAccess}); its output, after the command line it ran, in {@code work}/controller-N.log. Nothing
+ * rescues a pod whose Deployment lacks something: it fails as it would on a cluster, and as a kubelet with
+ * {@code restartPolicy: Always} does, the container is started again after a growing back-off (10 s, doubling, at most
+ * 5 min). Stopped as Kubernetes stops a pod (SIGTERM, then killed after a grace period), so that it releases its Lease
+ * and the next one takes over at once. Probes are not run.
  */
 final class ReleaseController implements AutoCloseable {
 
-    private final String image;
-    private final Process process;
-    private final Path log;
+    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
-    private ReleaseController(String image, Process process, Path log) {
-        this.image = image;
-        this.process = process;
+    private final Deployment deployment;
+    private final Path log;
+    private final List<String> command;
+    private final Map<String, String> env;
+    private final Path podDir;
+    private final Thread kubelet;
+    private final Consumer<String> events;
+    private volatile Process process;
+    private volatile boolean stopped;
+
+    private ReleaseController(Deployment deployment, Path log, List<String> command, Map<String, String> env, Path podDir, Consumer<String> events) {
+        this.deployment = deployment;
+        this.events = events;
         this.log = log;
+        this.command = command;
+        this.env = env;
+        this.podDir = podDir;
+        this.kubelet = new Thread(this::keepRunning, "kubelet-" + log.getFileName());
+        this.kubelet.setDaemon(true);
     }
 
     /**
-     * Starts the controller of release {@code image}: its code unpacked under {@code work}/controllers, its output in
-     * {@code work}/controller-N.log.
-     *
-     * @param operatorArgs the rest of its command line (kubeconfig, namespace, payload retrieval)
+     * What a kubelet gives every pod to reach the API server, and nothing more: the service's address
+     * ({@code KUBERNETES_SERVICE_HOST} and {@code _PORT}) and the pod's ServiceAccount credentials. The embedded server
+     * is plain HTTP and knows no ServiceAccount tokens yet, so the address is also given as fabric8's
+     * {@code KUBERNETES_MASTER} (its URL, scheme included) and the credentials as a kubeconfig ({@code KUBECONFIG},
+     * written in the pod's directory). THE ONE PLACE to switch to the ServiceAccount's token (the file a kubelet
+     * projects at /var/run/secrets/kubernetes.io/serviceaccount/token) once the embedded server authenticates them.
      */
-    static ReleaseController start(Releases releases, String image, Path work, int n, List<String> operatorArgs) throws Exception {
-        Path code = work.resolve("controllers").resolve(image.substring(image.lastIndexOf(':') + 1, image.lastIndexOf(':') + 13));
-        if (!Files.isRegularFile(code.resolve("upshift.jar"))) releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
-        Path log = work.resolve("controller-" + n + ".log");
-        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseParallelGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info", "-jar", code.resolve("upshift.jar").toString(),
-                "operator", "--release", image, "--identity", "demo-controller-" + n));
-        command.addAll(operatorArgs);
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new ReleaseController(image, p, log);
+    static Map<String, String> apiServerAccess(EmbeddedApiServer server, String serviceAccount, Path podDir) throws IOException {
+        URI url = URI.create(server.url());
+        Path kubeconfig = Files.createDirectories(podDir.resolve("serviceaccount")).resolve("kubeconfig");
+        Files.writeString(kubeconfig, server.kubeconfig()); // the embedded server's kubeconfig: no per-ServiceAccount identity yet
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("KUBERNETES_SERVICE_HOST", url.getHost());
+        env.put("KUBERNETES_SERVICE_PORT", String.valueOf(url.getPort()));
+        env.put("KUBERNETES_MASTER", server.url());
+        env.put("KUBECONFIG", kubeconfig.toString());
+        return env;
     }
 
-    String image() {
-        return image;
+    /**
+     * Schedules a pod of {@code deployment} on {@code node} and starts it.
+     *
+     * @param nodeRoot  the node's filesystem (its hostPath volumes)
+     * @param n         its number among the demo's controller pods: its log is {@code work}/controller-N.log
+     * @param access    {@link #apiServerAccess}, given the pod's directory
+     * @param events    hears when the pod cannot start and when its container ends, one line each
+     */
+    static ReleaseController start(Releases releases, Deployment deployment, String node, Path nodeRoot, Path work, int n, Access access,
+                                   Consumer<String> events) throws Exception {
+        var template = deployment.getSpec().getTemplate();
+        String image = template.getSpec().getContainers().get(0).getImage();
+        String name = deployment.getMetadata().getName() + "-" + Integer.toHexString(template.hashCode() & 0xfffffff) + "-" + n;
+        Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(deployment.getMetadata().getNamespace())
+                .withUid(java.util.UUID.randomUUID().toString()).withLabels(template.getMetadata() == null ? null : template.getMetadata().getLabels())
+                .withAnnotations(template.getMetadata() == null ? null : template.getMetadata().getAnnotations()).endMetadata()
+                .withSpec(template.getSpec()).editSpec().withNodeName(node).endSpec()
+                .withNewStatus().withHostIP("127.0.0.1").withPodIP("127.0.0.1").endStatus().build();
+        Path podDir = Files.createDirectories(work.resolve("pods").resolve(name));
+        Path log = work.resolve("controller-" + n + ".log");
+        Map<String, String> given = new LinkedHashMap<>();
+        // the image's environment (its config's Env), then the runtime's HOSTNAME, then the kubelet's
+        given.putAll(UpshiftImage.ENV);
+        given.put("HOSTNAME", name);
+        given.putAll(access.env(template.getSpec().getServiceAccountName(), podDir));
+        ContainerLaunch launch;
+        try {
+            launch = ContainerLaunch.of(pod, given, nodeRoot, podDir);
+        } catch (ContainerLaunch.CannotStart e) {
+            String line = "pod " + pod.getMetadata().getNamespace() + "/" + name + " on node " + node + " cannot start: " + e.reason() + ": " + e.getMessage();
+            Files.writeString(log, line + "\n");
+            events.accept(line);
+            return new ReleaseController(deployment, log, null, null, podDir, events);
+        }
+        Path code = work.resolve("controllers").resolve(image.substring(image.lastIndexOf(':') + 1, Math.min(image.length(), image.lastIndexOf(':') + 13)));
+        if (!Files.isRegularFile(code.resolve("upshift.jar"))) releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
+        List<String> command = new ArrayList<>(List.of(JAVA, "-XX:+UseParallelGC", "-jar", code.resolve("upshift.jar").toString()));
+        command.addAll(launch.args());
+        ReleaseController pc = new ReleaseController(deployment, log, command, launch.env(), podDir, events);
+        StringBuilder header = new StringBuilder("pod " + pod.getMetadata().getNamespace() + "/" + name + " on node " + node + ", container "
+                + launch.container() + " of image " + image + "\n");
+        launch.mounts().forEach((m, dir) -> header.append("mount ").append(m).append(" = ").append(dir).append('\n'));
+        launch.env().forEach((k, v) -> header.append("env ").append(k).append('=').append(v).append('\n'));
+        header.append("$ ").append(String.join(" ", command)).append('\n');
+        Files.writeString(log, header);
+        pc.process = pc.run();
+        pc.kubelet.start();
+        return pc;
+    }
+
+    /** {@link #apiServerAccess} for a pod's ServiceAccount and directory. */
+    interface Access {
+        Map<String, String> env(String serviceAccount, Path podDir) throws IOException;
+    }
+
+    private Process run() throws IOException {
+        ProcessBuilder b = new ProcessBuilder(command).directory(podDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        b.environment().clear(); // a container gets its own environment, not this machine's
+        b.environment().putAll(env);
+        return b.start();
+    }
+
+    /** restartPolicy Always: the container is started again once it ends, after CrashLoopBackOff's back-off. */
+    private void keepRunning() {
+        long backoff = 10;
+        while (!stopped) {
+            try {
+                Process p = process;
+                long started = System.nanoTime();
+                int code = p.waitFor();
+                if (stopped) return;
+                if (TimeUnit.NANOSECONDS.toMinutes(System.nanoTime() - started) >= 10) backoff = 10; // ran 10 minutes: the back-off starts over
+                String line = "container exited with code " + code + "; restarting in " + backoff + " s (CrashLoopBackOff)";
+                Files.writeString(log, line + "\n", StandardOpenOption.APPEND);
+                events.accept("the controller's pod: " + line + " (" + log.getFileName() + ")");
+                synchronized (this) {
+                    wait(TimeUnit.SECONDS.toMillis(backoff));
+                    if (stopped) return;
+                    process = run();
+                }
+                backoff = Math.min(backoff * 2, 300);
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    Deployment deployment() {
+        return deployment;
     }
 
     boolean alive() {
-        return process.isAlive();
-    }
-
-    /** Its output so far, for a failure's message. */
-    String output() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-        } catch (IOException e) {
-            return "(no output: " + e.getMessage() + ")";
-        }
+        Process p = process;
+        return p != null && p.isAlive();
     }
 
     /** Stops it as a pod is stopped: SIGTERM, at most 10 s for it to let go, then killed. */
     @Override
     public void close() {
-        process.destroy();
+        synchronized (this) {
+            stopped = true;
+            notifyAll();
+        }
+        kubelet.interrupt();
+        Process p = process;
+        if (p == null) return;
+        p.destroy();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            if (!p.waitFor(10, TimeUnit.SECONDS)) p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            p.destroyForcibly();
             Thread.currentThread().interrupt();
         }
     }

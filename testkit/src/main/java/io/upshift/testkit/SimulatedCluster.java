@@ -27,8 +27,8 @@ import java.util.function.Function;
  * none of them): CRDs become Established; a Deployment whose release version changes rolls out after a simulated
  * delay (any change of its spec does); an operator whose Deployment rolled out reports that version on its
  * ClusterOperator. Operators of a real payload, which carry no such link, report the versions the payload declares for
- * them ({@link #declaredOperators}). {@code onSelfUpdate} is called when the controller's own Deployment changes, as
- * Kubernetes would replace its pod.
+ * them ({@link #declaredOperators}). {@code onSelfUpdate} is called with the controller's own Deployment, as rolled
+ * out, when it changes: Kubernetes would replace its pod with one of that Deployment's pod template, and nothing else.
  */
 public final class SimulatedCluster implements AutoCloseable {
     /** A Deployment's label naming the ClusterOperator it runs: its operator reports once the Deployment rolled out. */
@@ -42,7 +42,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Duration delay;
     private final Random random;
     private final Clock clock;
-    private final Consumer<String> onSelfUpdate;
+    private final Consumer<Deployment> onSelfUpdate;
     private final Map<String, Instant> rolloutDue = new ConcurrentHashMap<>();
     private final Map<String, String> rolledOut = new ConcurrentHashMap<>();
     private final Map<String, Long> delayMillis = new ConcurrentHashMap<>();
@@ -61,7 +61,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopped;
 
-    public SimulatedCluster(KubernetesClient client, Duration delay, long seed, Clock clock, Consumer<String> onSelfUpdate) {
+    public SimulatedCluster(KubernetesClient client, Duration delay, long seed, Clock clock, Consumer<Deployment> onSelfUpdate) {
         this.client = client;
         this.delay = delay;
         this.random = new Random(seed);
@@ -149,7 +149,7 @@ public final class SimulatedCluster implements AutoCloseable {
                 operatorVersion.put(operator, version);
                 report(operator, version);
             }
-            if (self) onSelfUpdate.accept(image);
+            if (self) onSelfUpdate.accept(d);
         }
     }
 

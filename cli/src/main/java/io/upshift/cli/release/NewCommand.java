@@ -36,7 +36,9 @@ public final class NewCommand implements Callable<Integer> {
     String to;
 
     @Option(names = "--base", paramLabel = "REF", description = {"Lay the payload on this image, Upshift's own (upshift image): the release image then runs "
-            + "Upshift, as an OpenShift release image runs the cluster-version operator. Default: the payload alone."})
+            + "Upshift, as an OpenShift release image runs the cluster-version operator, and a payload whose manifests/ has no controller Deployment "
+            + "(none runs {{.ReleaseImage}}) gets deploy/'s, running the release image with --release (a warning line says so). "
+            + "Default: the payload alone."})
     String base;
 
     @Mixin

@@ -144,7 +144,7 @@ public final class SystemdHost implements HostOs {
         return last.isEmpty() ? "no output" : last;
     }
 
-    private static Commands.Result exec(List<String> argv) {
+    static Commands.Result exec(List<String> argv) {
         try {
             Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -43,7 +43,18 @@ public final class ImageBuilder {
 
     /** The image a release is laid on: its pullspec by digest, config and layers (fetched, bottom first). */
     public record Base(String pullspec, byte[] config, List<BuiltImage.LayerFile> layers) {
+        /** True when it is Upshift's own image ({@link UpshiftImage}'s title label): the release then runs Upshift's controller. */
+        public boolean runsUpshift() {
+            try {
+                return UpshiftImage.TITLE.equals(JSON.readTree(config).path("config").path("Labels").path(UpshiftImage.TITLE_LABEL).asText());
+            } catch (IOException e) {
+                return false;
+            }
+        }
     }
+
+    /** What {@code {{.ReleaseImage}}} is filled with while a release is built and checked. */
+    private static final String BEING_BUILT = "(release image being built)";
 
     private static final ObjectMapper JSON = Mappers.JSON;
 
@@ -64,6 +75,10 @@ public final class ImageBuilder {
      * The image a release is when it is also the controller's own image: {@code base}'s layers (Upshift's image), the
      * payload's layer on top, {@code base}'s config (entry point, user, environment) with the release's label and the
      * base's name added ({@value #BASE_LABEL}). Without a base, the payload's layer alone.
+     * <p>
+     * A release laid on Upshift's image runs Upshift's controller, so it must carry that controller's Deployment: a
+     * payload whose {@code manifests/} has none (no Deployment running the release image, none named
+     * {@code upshift/upshift-controller}) gets deploy/'s ({@link ControllerDeployment}), and {@code warnings} says so.
      */
     public static BuiltImage build(Path from, String version, List<String> previous, Base base, Path workDir, Consumer<String> warnings)
             throws ReleaseException {
@@ -90,7 +105,20 @@ public final class ImageBuilder {
             Files.createDirectories(staged.resolve(PayloadLoader.OPERATOR_DIR));
             Files.write(staged.resolve(PayloadLoader.RELEASE_DIR).resolve(ReleaseMetadata.FILE), metadata.toJson());
             Files.write(staged.resolve(PayloadLoader.RELEASE_DIR).resolve(ImageReferences.FILE), images.toYaml());
-            PayloadLoader.load(staged, "(release image being built)", InclusionRules.none(), warnings);
+            var loaded = PayloadLoader.load(staged, BEING_BUILT, InclusionRules.none(), warnings);
+            if (base != null && base.runsUpshift() && !ControllerDeployment.carriedBy(loaded, BEING_BUILT)) {
+                Path file = staged.resolve(PayloadLoader.OPERATOR_DIR).resolve(ControllerDeployment.FILE);
+                if (Files.exists(file)) {
+                    throw new ReleaseException(Reason.MANIFEST_INVALID, PayloadLoader.OPERATOR_DIR + "/" + ControllerDeployment.FILE + " holds no controller "
+                            + "Deployment (none runs " + ControllerDeployment.RELEASE_IMAGE + "), and deploy/'s cannot be added under that name: "
+                            + "rename that file or add the controller Deployment yourself");
+                }
+                Files.writeString(file, ControllerDeployment.manifest());
+                warnings.accept(PayloadLoader.OPERATOR_DIR + "/ has no controller Deployment (none runs " + ControllerDeployment.RELEASE_IMAGE
+                        + "): added deploy/'s " + ControllerDeployment.NAMESPACE + "/" + ControllerDeployment.NAME + ", running the release image with --release, as "
+                        + PayloadLoader.OPERATOR_DIR + "/" + ControllerDeployment.FILE);
+                PayloadLoader.load(staged, BEING_BUILT, InclusionRules.none(), warnings);
+            }
 
             Path layer = workDir.resolve("layer.tar.gz");
             String diffId;

@@ -41,6 +41,19 @@ public final class UpshiftImage {
     /** The user the image runs as: not root. */
     public static final String USER = "1001:1001";
     public static final String DEFAULT_TAG = "latest";
+    /** Its title label ({@value #TITLE_LABEL}), by which a release's base is known as Upshift's image. */
+    public static final String TITLE_LABEL = "org.opencontainers.image.title";
+    public static final String TITLE = "upshift";
+    /** The environment its config gives every container, in order. */
+    public static final java.util.Map<String, String> ENV = env();
+
+    private static java.util.Map<String, String> env() {
+        java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
+        env.put("PATH", HOME + "/jre/bin:/usr/bin:/bin");
+        env.put("JAVA_HOME", HOME + "/jre");
+        env.put("HOME", "/tmp");
+        return java.util.Collections.unmodifiableMap(env);
+    }
 
     /** What Upshift needs of the platform (jdeps of the CLI and its libraries, plus TLS curves and JVM management). */
     static final List<String> MODULES = List.of("java.base", "java.compiler", "java.desktop", "java.logging", "java.management",
@@ -114,8 +127,9 @@ public final class UpshiftImage {
         ObjectNode c = config.putObject("config");
         c.put("User", USER).put("WorkingDir", "/tmp");
         c.putArray("Entrypoint").add(JAVA).add("-XX:+UseParallelGC").add("-jar").add(JAR);
-        c.putArray("Env").add("PATH=" + HOME + "/jre/bin:/usr/bin:/bin").add("JAVA_HOME=" + HOME + "/jre").add("HOME=/tmp");
-        c.putObject("Labels").put("org.opencontainers.image.title", "upshift").put("org.opencontainers.image.version", version);
+        ArrayNode env = c.putArray("Env");
+        ENV.forEach((k, v) -> env.add(k + "=" + v));
+        c.putObject("Labels").put(TITLE_LABEL, TITLE).put("org.opencontainers.image.version", version);
         ArrayNode diffIds = config.putObject("rootfs").put("type", "layers").putArray("diff_ids");
         for (BuiltImage.LayerFile l : layers) diffIds.add(l.diffId());
         return Mappers.JSON.writeValueAsBytes(config);
