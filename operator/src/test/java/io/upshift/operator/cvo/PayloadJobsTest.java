@@ -16,6 +16,7 @@ import io.upshift.core.payload.PayloadCache;
 import io.upshift.core.release.ReleaseException;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.Faults;
+import io.upshift.testkit.SimulatedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,6 +63,12 @@ class PayloadJobsTest {
         Files.createDirectories(target.resolve("manifests"));
         Files.createDirectories(target.resolve("release-manifests"));
         Files.writeString(target.resolve("release-manifests/release-metadata"), "{}");
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (var walk = Files.walk(from)) {
+            for (Path p : walk.sorted().toList()) Files.copy(p, to.resolve(from.relativize(p).toString()));
+        }
     }
 
     private static void succeed(KubernetesClient client, String name) {
@@ -195,6 +202,30 @@ class PayloadJobsTest {
                     + "specified backoff limit; pod " + name + "-q4w9z container make-temporary-directory exited 1: mkdir: cannot create directory '/x': "
                     + "Read-only file system");
             assertThat(job.getMetadata().getUid()).isNotEqualTo("earlier");
+        }
+    }
+
+    @Test
+    void theSimulatedKubeletRunsTheJobAsWrittenAndThePayloadLandsWhole() throws Exception {
+        Path image = dir.resolve("image");
+        copied(image);
+        Files.writeString(image.resolve("manifests/0000_00_namespace.yaml"), "kind: Namespace\n");
+        try (EmbeddedApiServer server = new EmbeddedApiServer(); KubernetesClient client = server.client(CONTROLLER);
+             SimulatedCluster cluster = new SimulatedCluster(server.client(), Duration.ofMillis(10), 1, java.time.Clock.systemUTC(), i -> { })
+                     .runsPayloadJobs((pullspec, to) -> {
+                         if (!pullspec.equals(IMAGE)) throw new java.io.IOException("manifest unknown");
+                         copyTree(image, to);
+                     }).start()) {
+            Path payloads = dir.resolve("payloads");
+            PayloadJobs jobs = new PayloadJobs(client, "upshift", "master-0", payloads, Duration.ofSeconds(60), null);
+            Path target = jobs.retrieve(IMAGE, "4.1.1");
+            assertThat(target).isEqualTo(payloads.resolve(PayloadJobs.hash(IMAGE)));
+            assertThat(Files.readString(target.resolve("manifests/0000_00_namespace.yaml"))).isEqualTo("kind: Namespace\n");
+            try (var entries = Files.list(payloads)) {
+                assertThat(entries.map(p -> p.getFileName().toString())).as("no partial copy left").containsExactly(PayloadJobs.hash(IMAGE));
+            }
+            assertThatThrownBy(() -> jobs.retrieve(RUNNING, "4.1.0")).isInstanceOf(ReleaseException.class)
+                    .hasMessageContaining("cannot pull the release image: ErrImagePull: " + RUNNING + ": manifest unknown");
         }
     }
 
