@@ -87,7 +87,7 @@ final class JobWait {
     private int round;
     private Watch jobWatch;
     private Watch podWatch;
-    private volatile boolean done;
+    private boolean done; // guarded by signals
 
     JobWait(KubernetesClient client, String namespace, String name) {
         this.client = client;
@@ -169,15 +169,23 @@ final class JobWait {
                 } else {
                     apply(s);
                     Outcome outcome = listed ? judge() : null;
+                    if (outcome instanceof Outcome.Failed) {
+                        // the pods' last statuses (what the failing step said) may not have come yet: read them
+                        list();
+                        Outcome again = judge();
+                        if (again != null) outcome = again;
+                    }
                     if (outcome != null) return outcome;
                 }
             }
         } finally {
-            done = true;
+            synchronized (signals) {
+                done = true;
+                // watches that opened meanwhile; those opening now are closed by their opener, which sees done
+                for (Signal s; (s = signals.poll()) != null; ) if (s instanceof Signal.Opened o) o.close();
+            }
             stopWatching();
             opener.shutdownNow();
-            // watches that opened meanwhile are closed by their opener, which sees done
-            for (Signal s; (s = signals.poll()) != null; ) if (s instanceof Signal.Opened o) o.close();
         }
     }
 
@@ -198,12 +206,14 @@ final class JobWait {
                 Watch pods = client.pods().inNamespace(namespace).withLabel("job-name", name).watch(new Forward<>(r, "its pods",
                         (a, p) -> signals.add(new Signal.PodEvent(a, p))));
                 Signal.Opened opened = new Signal.Opened(r, jobs, pods);
-                if (done) opened.close();
-                else signals.add(opened);
-            } catch (KubernetesClientException e) {
+                synchronized (signals) {
+                    if (done) opened.close();
+                    else signals.add(opened);
+                }
+            } catch (RuntimeException e) {
                 LOG.debug("job/{}: watch refused", name, e);
                 if (jobs != null) jobs.close();
-                signals.add(new Signal.OpenFailed(r, oneLine(e)));
+                signals.add(new Signal.OpenFailed(r, e instanceof KubernetesClientException k ? oneLine(k) : e.toString()));
             }
         });
     }
