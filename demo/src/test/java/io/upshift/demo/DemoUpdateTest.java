@@ -45,6 +45,17 @@ class DemoUpdateTest {
             assertThat(cv.getStatus().getDesired().getVersion()).isEqualTo(DemoRun.TO);
             // the controller's own Deployment changed in run-level 0: Kubernetes replaced it, and it went on
             assertThat(demo.restarts()).isGreaterThanOrEqualTo(1);
+            // the target's payload came through a Job whose steps ran the release image's own tools, whole into its directory
+            var pods = demo.server().client().pods().inNamespace("upshift").withLabel("upshift.io/payload-retrieval", "true").list().getItems();
+            assertThat(pods).hasSize(1);
+            assertThat(pods.get(0).getStatus().getPhase()).isEqualTo("Succeeded");
+            assertThat(pods.get(0).getStatus().getInitContainerStatuses()).extracting(c -> c.getName() + " " + c.getState().getTerminated().getExitCode())
+                    .containsExactly("cleanup 0", "make-temporary-directory 0", "copy-operator-manifests-to-temporary-directory 0",
+                            "copy-release-manifests-to-temporary-directory 0");
+            try (var entries = java.nio.file.Files.list(dir.resolve("node-payloads"))) {
+                assertThat(entries.map(e -> e.getFileName().toString())).as("the running release's and the target's, no partial copy")
+                        .hasSize(2).allMatch(n -> n.matches("[0-9a-f]{10}"));
+            }
         }
     }
 

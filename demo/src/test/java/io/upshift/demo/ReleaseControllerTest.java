@@ -57,7 +57,7 @@ class ReleaseControllerTest {
                     .contains("upshift.jar operator --namespace upshift --identity upshift-controller-")
                     .contains(" --metrics-port 9099 --metrics-auth token --health-port 9098 --payload-cache " + payloads + " --release " + image + "\n")
                     .contains("NODE_NAME=control-plane-0").contains("KUBERNETES_MASTER=http://127.0.0.1:1").contains("SA=upshift")
-                    .contains("HOME=/tmp").contains("PATH=/opt/upshift/jre/bin:/usr/bin:/bin")
+                    .contains("HOME=/tmp").contains("PATH=/opt/upshift/jre/bin:/usr/sbin:/usr/bin:/sbin:/bin")
                     .contains("USER=null"); // nothing of this machine's environment
             assertThat(out).containsPattern("\\$ \\S+/bin/java -XX:\\+UseParallelGC -jar \\S+/upshift.jar operator ");
             assertThat(payloads).isDirectory();

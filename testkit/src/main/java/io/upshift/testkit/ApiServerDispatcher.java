@@ -146,6 +146,18 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 if (answer.getBody() == null || answer.getBody().size() == 0) answer.setBody("{}");
                 return answer.setBodyDelay(Faults.LOST);
             }
+            case DEAD_WATCH -> {
+                return new MockResponse().withWebSocketUpgrade(new io.fabric8.mockwebserver.http.WebSocketListener() { });
+            }
+            case EXPIRED_WATCH -> {
+                return new MockResponse().withWebSocketUpgrade(new io.fabric8.mockwebserver.http.WebSocketListener() {
+                    @Override
+                    public void onOpen(io.fabric8.mockwebserver.http.WebSocket socket, io.fabric8.mockwebserver.http.Response response) {
+                        socket.send("{\"type\":\"ERROR\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\","
+                                + "\"reason\":\"Expired\",\"code\":410,\"message\":\"too old resource version\"}}");
+                    }
+                });
+            }
             case NONE -> {
                 return typed(answer(request));
             }

@@ -52,8 +52,13 @@ public final class SimulatedCluster implements AutoCloseable {
     private volatile Function<String, Map<String, Map<String, String>>> declared = v -> Map.of();
     private volatile PayloadUnpacker unpacker;
     private final java.util.Set<String> jobsRun = ConcurrentHashMap.newKeySet();
+    /** The pod run for each payload Job (namespace/name/uid), deleted with its Job. */
+    private final Map<String, String> jobPods = new ConcurrentHashMap<>();
 
-    /** What the kubelet does with a payload Job's image: unpack its payload into {@code to} (absent); throws when it cannot pull it. */
+    /**
+     * What the kubelet does with a payload Job's image: unpack its file system (at least its payload directories,
+     * {@code manifests/} and {@code release-manifests/}) into {@code to} (absent); throws when it cannot pull it.
+     */
     public interface PayloadUnpacker {
         void unpack(String image, java.nio.file.Path to) throws Exception;
     }
@@ -91,9 +96,10 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     /**
-     * Payload-retrieval Jobs (labelled {@code upshift.io/payload-retrieval}) run as a kubelet would run them: the
-     * image's payload is unpacked into the directory the Job's {@code copy-payload --to} names and the Job succeeds; an
-     * image that cannot be pulled leaves its pod waiting with ErrImagePull, as a container runtime reports it.
+     * Payload-retrieval Jobs (labelled {@code upshift.io/payload-retrieval}) run as a kubelet would run them: their
+     * containers run in order on the image's file system ({@code unpack}) and the Job's hostPath volumes, and the Job
+     * succeeds or fails as they exit; an image that cannot be pulled leaves its pod waiting with ErrImagePull, as a
+     * container runtime reports it.
      */
     public SimulatedCluster runsPayloadJobs(PayloadUnpacker unpack) {
         this.unpacker = unpack;
@@ -153,27 +159,90 @@ public final class SimulatedCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs each new payload-retrieval Job once, as the Job controller and the kubelet of its node would: one pod
+     * ({@code <job>-<5 letters>}, owned by the Job) whose containers run in order ({@link JobPodRun}) on the image's
+     * file system, unpacked by the {@link PayloadUnpacker}, and the Job's hostPath volumes. The Job then succeeds, or
+     * fails as after its last retry (a step fails the same way each time). An image that cannot be pulled leaves the
+     * pod Pending, its first init container waiting with ErrImagePull. The pods of a deleted Job are deleted with it,
+     * as the garbage collector does.
+     */
     private void runPayloadJobs() {
         if (unpacker == null) return;
+        java.util.Set<String> present = new java.util.HashSet<>();
         for (io.fabric8.kubernetes.api.model.batch.v1.Job job : client.batch().v1().jobs().inAnyNamespace()
                 .withLabel("upshift.io/payload-retrieval", "true").list().getItems()) {
             String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + "/" + job.getMetadata().getUid();
+            present.add(key);
             if (!jobsRun.add(key)) continue;
-            var container = job.getSpec().getTemplate().getSpec().getContainers().get(0);
-            List<String> args = container.getArgs();
-            java.nio.file.Path to = java.nio.file.Path.of(args.get(args.indexOf("--to") + 1));
-            var jobs = client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName());
-            try {
-                unpacker.unpack(container.getImage(), to);
-                patchStatus(jobs, Map.of("succeeded", 1, "conditions", List.of(Map.of("type", "Complete", "status", "True",
-                        "lastTransitionTime", clock.instant().toString()))));
-            } catch (Exception e) {
-                client.pods().inNamespace(job.getMetadata().getNamespace()).resource(new io.fabric8.kubernetes.api.model.PodBuilder()
-                        .withNewMetadata().withName(job.getMetadata().getName() + "-sim").addToLabels("job-name", job.getMetadata().getName()).endMetadata()
-                        .withNewStatus().withPhase("Pending").addNewContainerStatus().withName(container.getName()).withNewState().withNewWaiting()
-                        .withReason("ErrImagePull").withMessage(container.getImage() + ": " + e.getMessage()).endWaiting().endState()
-                        .endContainerStatus().endStatus().build()).create();
+            jobPods.put(key, job.getMetadata().getName() + "-" + suffix());
+            runPayloadJob(job, jobPods.get(key));
+        }
+        for (String key : List.copyOf(jobPods.keySet())) {
+            if (present.contains(key)) continue;
+            client.pods().inNamespace(key.substring(0, key.indexOf('/'))).withName(jobPods.remove(key)).delete();
+        }
+    }
+
+    private void runPayloadJob(io.fabric8.kubernetes.api.model.batch.v1.Job job, String podName) {
+        String ns = job.getMetadata().getNamespace();
+        io.fabric8.kubernetes.api.model.PodSpec spec = job.getSpec().getTemplate().getSpec();
+        var jobs = client.batch().v1().jobs().inNamespace(ns).withName(job.getMetadata().getName());
+        io.fabric8.kubernetes.api.model.PodBuilder pod = new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName(podName).withNamespace(ns).addToLabels(job.getSpec().getTemplate().getMetadata().getLabels())
+                .addToLabels("job-name", job.getMetadata().getName()).addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
+                .addNewOwnerReference().withApiVersion("batch/v1").withKind("Job").withName(job.getMetadata().getName())
+                .withUid(job.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).endOwnerReference().endMetadata()
+                .withSpec(spec);
+        String image = (spec.getInitContainers() == null || spec.getInitContainers().isEmpty() ? spec.getContainers() : spec.getInitContainers()).get(0).getImage();
+        java.nio.file.Path work = null;
+        try {
+            work = java.nio.file.Files.createTempDirectory("simulated-image-");
+            for (io.fabric8.kubernetes.api.model.Volume v : spec.getVolumes() == null ? List.<io.fabric8.kubernetes.api.model.Volume>of() : spec.getVolumes()) {
+                if (v.getHostPath() != null && "DirectoryOrCreate".equals(v.getHostPath().getType())) {
+                    java.nio.file.Files.createDirectories(java.nio.file.Path.of(v.getHostPath().getPath()));
+                }
             }
+            java.nio.file.Path root = work.resolve("rootfs");
+            try {
+                unpacker.unpack(image, root);
+            } catch (Exception e) {
+                String first = spec.getInitContainers() == null || spec.getInitContainers().isEmpty() ? spec.getContainers().get(0).getName()
+                        : spec.getInitContainers().get(0).getName();
+                client.pods().inNamespace(ns).resource(pod.withNewStatus().withPhase("Pending").addNewInitContainerStatus().withName(first)
+                        .withImage(image).withNewState().withNewWaiting().withReason("ErrImagePull").withMessage(image + ": " + e.getMessage())
+                        .endWaiting().endState().endInitContainerStatus().endStatus().build()).create();
+                return;
+            }
+            JobPodRun.Result result = new JobPodRun(spec, root).run();
+            client.pods().inNamespace(ns).resource(pod.withNewStatus().withPhase(result.succeeded() ? "Succeeded" : "Failed")
+                    .withInitContainerStatuses(result.initContainers()).withContainerStatuses(result.containers()).endStatus().build()).create();
+            String now = clock.instant().toString();
+            patchStatus(jobs, result.succeeded()
+                    ? Map.of("succeeded", 1, "conditions", List.of(Map.of("type", "Complete", "status", "True", "lastTransitionTime", now)))
+                    : Map.of("failed", 1, "conditions", List.of(Map.of("type", "Failed", "status", "True", "reason", "BackoffLimitExceeded",
+                            "message", "Job has reached the specified backoff limit", "lastTransitionTime", now))));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } finally {
+            if (work != null) deleteTree(work);
+        }
+    }
+
+    private String suffix() {
+        String alphabet = "bcdfghjklmnpqrstvwxz2456789";
+        StringBuilder b = new StringBuilder();
+        synchronized (random) {
+            for (int i = 0; i < 5; i++) b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return b.toString();
+    }
+
+    private static void deleteTree(java.nio.file.Path dir) {
+        try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(dir)) {
+            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.deleteIfExists(p);
+        } catch (java.io.IOException e) {
+            // a temporary directory: left for the system to clean
         }
     }
 

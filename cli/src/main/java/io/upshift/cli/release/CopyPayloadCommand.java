@@ -9,8 +9,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "copy-payload", mixinStandardHelpOptions = true,
-        description = {"Copy the payload of the release image this runs in (/manifests, /release-manifests) to a directory: what the "
-                + "cluster-version controller's payload-retrieval Job runs. All or nothing."})
+        description = {"Copy the payload of the release image this runs in (/manifests, /release-manifests) to a directory, all or nothing "
+                + "(the cluster-version controller's payload-retrieval Job does the same with the image's own cp and mv)."})
 public final class CopyPayloadCommand implements Callable<Integer> {
 
     @Spec

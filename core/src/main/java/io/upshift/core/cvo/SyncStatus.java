@@ -37,7 +37,10 @@ public record SyncStatus(Target target, Acceptance acceptance, Mode mode, int do
 
     /** Where accepting the target stands. */
     public sealed interface Acceptance {
-        /** Being retrieved and checked (or nothing to do yet). */
+        /**
+         * Being retrieved and verified (ReleaseAccepted=Unknown, reason RetrievePayload, as upstream's), or, without a
+         * target, nothing to do yet.
+         */
         record Pending() implements Acceptance {
         }
 

@@ -44,7 +44,9 @@ public final class VersionStatus {
         if (r.valid()) s.setConditions(StatusConditions.remove(s.getConditions(), "Invalid"));
         else set(s, "Invalid", "True", r.invalidReason(), r.invalidMessage(), now);
         SyncStatus sync = in.sync();
-        if (sync.acceptance() instanceof SyncStatus.Acceptance.Refused refused) {
+        if (sync.acceptance() instanceof SyncStatus.Acceptance.Pending && sync.target() != null) {
+            retrieving(s, sync.target(), now);
+        } else if (sync.acceptance() instanceof SyncStatus.Acceptance.Refused refused) {
             set(s, "ReleaseAccepted", "False", refused.reason(), refused.message(), now);
         } else if (sync.acceptance() instanceof SyncStatus.Acceptance.Accepted accepted) {
             record(s, accepted, now);
@@ -62,6 +64,23 @@ public final class VersionStatus {
         if (r.lists() == null) return;
         s.setAvailableUpdates(r.lists().available());
         s.setConditionalUpdates(r.lists().conditional());
+    }
+
+    /**
+     * A target being retrieved and verified, in upstream's words (its RetrievePayload step): ReleaseAccepted=Unknown,
+     * in place of an earlier request's outcome; for a release other than the one status.desired names, Progressing
+     * "Working towards" it and no earlier failure. The release already accepted, loaded again (a restart, new load
+     * rules), changes nothing.
+     */
+    private static void retrieving(ClusterVersionStatus s, SyncStatus.Target t, Instant now) {
+        boolean current = t.image().equals(s.getDesired().getImage());
+        var accepted = StatusConditions.find(s.getConditions(), "ReleaseAccepted");
+        if (current && accepted != null && "True".equals(accepted.getStatus())) return;
+        set(s, "ReleaseAccepted", "Unknown", "RetrievePayload",
+                "Retrieving and verifying payload version=\"" + t.version() + "\" image=\"" + t.image() + "\"", now);
+        if (current) return;
+        set(s, "Failing", "False", "", "", now);
+        set(s, "Progressing", "True", "", "Working towards " + (t.version().isEmpty() ? t.image() : t.version()), now);
     }
 
     /** The accepted release becomes status.desired and, unless history[0] already is it, a new Partial history entry. */

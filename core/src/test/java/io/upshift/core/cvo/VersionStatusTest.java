@@ -92,6 +92,60 @@ class VersionStatusTest {
         assertThat(s.getHistory()).hasSize(1);
     }
 
+    /**
+     * Upstream's words while a payload is retrieved (pkg/cvo/sync_worker.go's RetrievePayload step, pkg/cvo/status.go's
+     * setReleaseAcceptedCondition): they replace an earlier request's refusal and failure at once.
+     */
+    @Test
+    void whileTheTargetIsRetrievedReleaseAcceptedIsUnknownAndProgressingWorksTowardsIt() {
+        String c = "example.com/r@sha256:cc";
+        // running 4.1.0, an earlier request for 4.1.5 refused, a pass over 4.1.0 failing
+        ClusterVersionStatus before = next(new ClusterVersionStatus(), SyncStatus.IDLE, T0);
+        before.setDesired(new io.fabric8.openshift.api.model.config.v1.ReleaseBuilder().withVersion("4.1.0").withImage(A).build());
+        before.setHistory(List.of(entry("4.1.0", A, "Completed")));
+        before.setConditions(StatusConditions.set(before.getConditions(), "ReleaseAccepted", "False", "RetrievePayload",
+                "Retrieving payload failed version=\"4.1.5\" image=\"" + c + "\" failure=manifest unknown", T0));
+        before.setConditions(StatusConditions.set(before.getConditions(), "Failing", "True", "ClusterOperatorDegraded", "etcd is degraded", T0));
+        before.setConditions(StatusConditions.set(before.getConditions(), "Progressing", "False", "", "Cluster version is 4.1.0", T0));
+
+        SyncStatus retrieving = SyncStatus.IDLE.withAcceptance(new SyncStatus.Target(B, "4.1.1"), new SyncStatus.Acceptance.Pending(), false);
+        ClusterVersionStatus s = next(before, retrieving, T0.plusSeconds(5));
+        assertThat(condition(s, "ReleaseAccepted")).isEqualTo("Unknown RetrievePayload Retrieving and verifying payload version=\"4.1.1\" image=\"" + B + "\"");
+        assertThat(condition(s, "Progressing")).isEqualTo("True  Working towards 4.1.1");
+        assertThat(condition(s, "Failing")).isEqualTo("False  ");
+        // nothing is recorded of the target before it is accepted
+        assertThat(s.getDesired().getImage()).isEqualTo(A);
+        assertThat(s.getHistory()).hasSize(1);
+        // the same report later writes nothing
+        assertThat(next(s, retrieving, T0.plusSeconds(60))).isEqualTo(s);
+
+        // refused: ReleaseAccepted says why, Progressing still names the request, as upstream's
+        SyncStatus refused = retrieving.withAcceptance(new SyncStatus.Target(B, "4.1.1"), new SyncStatus.Acceptance.Refused("RetrievePayload",
+                "Retrieving payload failed version=\"4.1.1\" image=\"" + B + "\" failure=timed out"), false);
+        ClusterVersionStatus r = next(s, refused, T0.plusSeconds(120));
+        assertThat(condition(r, "ReleaseAccepted")).startsWith("False RetrievePayload Retrieving payload failed version=\"4.1.1\"");
+        assertThat(condition(r, "Progressing")).isEqualTo("True  Working towards 4.1.1");
+
+        // a release given by image alone is named by its image
+        SyncStatus byImage = SyncStatus.IDLE.withAcceptance(new SyncStatus.Target(B, ""), new SyncStatus.Acceptance.Pending(), false);
+        assertThat(condition(next(before, byImage, T0), "Progressing")).isEqualTo("True  Working towards " + B);
+        assertThat(condition(next(before, byImage, T0), "ReleaseAccepted")).contains("version=\"\" image=\"" + B + "\"");
+    }
+
+    @Test
+    void theReleaseAlreadyAcceptedLoadedAgainChangesNothing() {
+        ClusterVersionStatus installed = new ClusterVersionStatus();
+        installed.setHistory(List.of(entry("4.1.0", A, "Completed")));
+        SyncStatus.Target a = new SyncStatus.Target(A, "4.1.0");
+        SyncStatus accepted = SyncStatus.IDLE.withAcceptance(a, new SyncStatus.Acceptance.Accepted("4.1.0", A, "", List.of(), true, "", "amd64"), false)
+                .afterPass(Mode.RECONCILING, 10, 10, List.of(), Failing.NONE, true, T0);
+        ClusterVersionStatus level = next(installed, accepted, T0);
+        assertThat(condition(level, "Progressing")).isEqualTo("False  Cluster version is 4.1.0");
+        // a restarted controller loads it again: nothing to write
+        SyncStatus again = SyncStatus.IDLE.withAcceptance(a, new SyncStatus.Acceptance.Pending(), false);
+        assertThat(next(level, again, T0.plusSeconds(60))).isEqualTo(level);
+    }
+
     @Test
     void implicitlyEnabledCapabilitiesFollowFromSpecAndStatusAlone() {
         // Insights enabled earlier (by an update, or a spec that since dropped it): a controller that never saw why

@@ -1,44 +1,52 @@
 package io.upshift.operator.cvo;
 
-import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.upshift.core.cvo.History;
+import io.upshift.core.payload.PayloadCache;
 import io.upshift.core.payload.PayloadLoader;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import io.upshift.core.release.ReleaseMetadata;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Payload retrieval as the mission describes it: a Job {@code version-<version>-<hash>} in the controller's namespace
- * runs the target release image itself, on the controller's node, so that the node's container runtime pulls it
- * (with the node's pull secret, mirrors and proxy); the image, built on Upshift's, copies its payload
- * ({@code upshift release copy-payload}) into a host directory the controller mounts at the same path. The Job is
- * watched until it succeeds, fails, or its pod cannot pull the image (named with the runtime's reason and message),
- * for at most the timeout; Jobs of earlier retrievals are deleted when a new one starts.
+ * Payload retrieval as upstream's cluster-version operator does it: a Job {@code version-<version>-<hash>} in the
+ * controller's namespace runs the target release image itself, on the controller's node, so that the node's container
+ * runtime pulls it (with the node's pull secret, mirrors and proxy), and the image's own tools copy its payload
+ * ({@code /manifests}, {@code /release-manifests}) into a host directory the controller mounts at the same path. Any
+ * release image with a shell's basic tools works, OpenShift's as Upshift's. The Job's steps, as upstream's:
+ * <ol>
+ *   <li>{@code cleanup}: {@code rm -fR} of this retrieval's partial copy (an earlier pod of the Job may have left one)
+ *       and of the stale entries of the cache (partial copies, releases neither running nor desired). Upstream empties
+ *       the whole directory ({@code rm -fR ./*}); the entries are named here instead, so that a directory shared with
+ *       anything else, or the payload of the release the cluster runs, is never touched;</li>
+ *   <li>{@code make-temporary-directory}, then a {@code cp -r} of each payload directory into it (copies: the image's
+ *       root file system is read-only, and a move across file systems would delete its source);</li>
+ *   <li>{@code rename-to-final-location}: {@code mv} of the whole copy to {@code <hash>}, one rename: the controller
+ *       sees a release's directory whole or not at all.</li>
+ * </ol>
+ * The Job is awaited ({@link JobWait}) until it succeeds, fails, or its pod cannot pull the image (named with the
+ * runtime's reason and message), for at most the timeout; a Job that did not succeed is deleted, so that the next
+ * attempt starts anew; Jobs of earlier retrievals are deleted when a new one starts.
  *
  * @param namespace where the Jobs run: the controller's
  * @param node      the node the controller runs on (the host directory is that node's)
@@ -53,26 +61,53 @@ record PayloadJobs(KubernetesClient client, String namespace, String node, Path 
     }
     private static final Logger LOG = LoggerFactory.getLogger(PayloadJobs.class);
     static final String LABEL = "upshift.io/payload-retrieval";
-    /** Waiting reasons of a container that will not start because of its image: the retrieval fails at once. */
-    private static final Set<String> IMAGE_FAILURES = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName", "SignatureValidationFailed",
-            "ErrImageNeverPull", "RegistryUnavailable");
+    private static final String VOLUME = "payloads";
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** The directory holding the payload of {@code pullspec}: retrieved by a Job unless an earlier one did already. */
     Path retrieve(String pullspec, String version) throws ReleaseException {
         if (own != null && own.image().equals(pullspec) && isPayload(own.root())) return own.root();
-        String hash = hash(pullspec);
+        String hash = PayloadCache.hash(pullspec);
         Path target = dir.resolve(hash);
-        if (Files.isRegularFile(target.resolve(PayloadLoader.RELEASE_DIR).resolve(ReleaseMetadata.FILE))) return target;
+        if (isPayload(target)) return target;
         String name = name(version, hash);
-        prune(name);
+        pruneJobs(name);
+        Job existing;
         try {
-            client.batch().v1().jobs().inNamespace(namespace).resource(job(name, pullspec, target)).create();
-            LOG.info("job/{}: retrieving the payload of {} on node {} into {}", name, pullspec, node, target);
+            existing = client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) throw new ReleaseException(Reason.REGISTRY_FAILED, "cannot create the payload-retrieval Job " + name + ": " + e.getMessage(), e);
+            throw new ReleaseException(Reason.REGISTRY_FAILED, "cannot read the payload-retrieval Job " + namespace + "/" + name + ": " + e.getMessage(), e);
         }
-        await(name);
-        if (!Files.isRegularFile(target.resolve(PayloadLoader.RELEASE_DIR).resolve(ReleaseMetadata.FILE))) {
+        if (existing != null && failed(existing)) {
+            delete(name, "it failed before; a new one takes its place"); // e.g. left by an earlier leader
+            existing = null;
+        }
+        if (existing == null) {
+            try {
+                client.batch().v1().jobs().inNamespace(namespace).resource(job(name, pullspec, hash, token(), stale(pullspec))).create();
+                LOG.info("job/{}: retrieving the payload of {} on node {} into {}", name, pullspec, node, target);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) throw new ReleaseException(Reason.REGISTRY_FAILED, "cannot create the payload-retrieval Job " + name + ": " + e.getMessage(), e);
+            }
+        }
+        JobWait.Outcome outcome;
+        try {
+            outcome = new JobWait(client, namespace, name).await(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ReleaseException(Reason.REGISTRY_FAILED, "interrupted while waiting for payload-retrieval Job " + name, e);
+        }
+        if (outcome instanceof JobWait.Outcome.Failed f) {
+            delete(name, "the next attempt starts a new one");
+            throw new ReleaseException(Reason.REGISTRY_FAILED, "payload-retrieval Job " + namespace + "/" + name + " failed: " + f.why());
+        }
+        if (outcome instanceof JobWait.Outcome.TimedOut t) {
+            delete(name, "the next attempt starts a new one");
+            throw new ReleaseException(Reason.REGISTRY_FAILED, "payload-retrieval Job " + namespace + "/" + name + " did not complete in "
+                    + timeout.toSeconds() + " s (" + t.where() + ")");
+        }
+        LOG.info("job/{}: the payload is retrieved", name);
+        if (!isPayload(target)) {
             throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, "the payload-retrieval Job " + name + " succeeded but " + target
                     + " holds no payload: is the controller on node " + node + " with " + dir + " mounted from the host?");
         }
@@ -92,121 +127,113 @@ record PayloadJobs(KubernetesClient client, String namespace, String node, Path 
     }
 
     static String hash(String pullspec) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(pullspec.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 5);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return PayloadCache.hash(pullspec);
     }
 
-    /** The Job: the release image's entry point runs Upshift, told to copy its payload into the host directory. */
-    Job job(String name, String pullspec, Path target) {
+    /** Five random letters and digits, as upstream's temporary directory's suffix. */
+    private static String token() {
+        String alphabet = "bcdfghjklmnpqrstvwxz2456789";
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 5; i++) b.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
+        return b.toString();
+    }
+
+    /**
+     * The Job retrieving {@code pullspec} into {@code <dir>/<hash>} through {@code <dir>/<hash>.partial-<token>},
+     * removing the {@code stale} entries of the cache first.
+     */
+    Job job(String name, String pullspec, String hash, String token, List<String> stale) {
+        String tmp = dir.resolve(PayloadCache.partial(hash, token)).toString();
+        List<String> cleanup = new ArrayList<>(List.of("rm", "-fR", tmp));
+        stale.forEach(s -> cleanup.add(dir.resolve(s).toString()));
+        List<Container> init = List.of(
+                step("cleanup", pullspec, cleanup),
+                step("make-temporary-directory", pullspec, List.of("mkdir", tmp)),
+                step("copy-operator-manifests-to-temporary-directory", pullspec,
+                        List.of("cp", "-r", "/" + PayloadLoader.OPERATOR_DIR, tmp + "/" + PayloadLoader.OPERATOR_DIR)),
+                step("copy-release-manifests-to-temporary-directory", pullspec,
+                        List.of("cp", "-r", "/" + PayloadLoader.RELEASE_DIR, tmp + "/" + PayloadLoader.RELEASE_DIR)));
         return new JobBuilder().withNewMetadata().withName(name).withNamespace(namespace).addToLabels(LABEL, "true").endMetadata()
                 .withNewSpec().withBackoffLimit(2).withActiveDeadlineSeconds(timeout.toSeconds())
-                .withNewTemplate().withNewMetadata().addToLabels(LABEL, "true").endMetadata()
+                .withNewTemplate().withNewMetadata().addToLabels(LABEL, "true")
+                // on OpenShift, the privileged SCC, as upstream's pod asks for it
+                .addToAnnotations("openshift.io/required-scc", "privileged").endMetadata()
                 .withNewSpec().withNodeName(node).withRestartPolicy("Never").withAutomountServiceAccountToken(false)
                 .addNewToleration().withOperator("Exists").endToleration()
-                // root in the pod, to write the host directory the kubelet created
+                // root, to write the host directory the kubelet created (the release image may run as another user)
                 .withNewSecurityContext().withRunAsUser(0L).endSecurityContext()
-                .addNewContainer().withName("payload").withImage(pullspec)
-                .withArgs("release", "copy-payload", "--to", target.toString())
-                .withNewSecurityContext().withReadOnlyRootFilesystem(true).withAllowPrivilegeEscalation(false).endSecurityContext()
-                .withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("10m"))
-                .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity("64Mi")).endResources()
-                .addNewVolumeMount().withName("payloads").withMountPath(dir.toString()).endVolumeMount()
-                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
-                .endContainer()
-                .addNewVolume().withName("payloads").withNewHostPath().withPath(dir.toString()).withType("DirectoryOrCreate").endHostPath().endVolume()
-                .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
+                .withInitContainers(init)
+                .withContainers(step("rename-to-final-location", pullspec, List.of("mv", tmp, dir.resolve(hash).toString())))
+                .addNewVolume().withName(VOLUME).withNewHostPath().withPath(dir.toString()).withType("DirectoryOrCreate").endHostPath().endVolume()
                 .endSpec().endTemplate().endSpec().build();
     }
 
-    /** Waits, watching the Job and its pods, until it succeeds, fails or cannot pull its image; at most the timeout. */
-    private void await(String name) throws ReleaseException {
-        CompletableFuture<String> outcome = new CompletableFuture<>(); // null: succeeded; else why it failed
-        Watcher<Job> onJob = new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Job job) {
-                if (action == Action.DELETED) outcome.complete("the Job was deleted");
-                else judge(job, outcome);
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-                outcome.complete("the watch of the Job closed: " + cause.getMessage());
-            }
-        };
-        Watcher<Pod> onPod = new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-                String failure = imageFailure(pod);
-                if (failure != null) outcome.complete(failure);
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-                // the Job's own watch decides
-            }
-        };
-        try (Watch jobs = client.batch().v1().jobs().inNamespace(namespace).withName(name).watch(onJob);
-             Watch pods = client.pods().inNamespace(namespace).withLabel("job-name", name).watch(onPod)) {
-            Job now = client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
-            if (now != null) judge(now, outcome);
-            String failure = outcome.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (failure != null) throw new ReleaseException(Reason.REGISTRY_FAILED, "payload-retrieval Job " + namespace + "/" + name + " failed: " + failure);
-            LOG.info("job/{}: the payload is retrieved", name);
-        } catch (TimeoutException e) {
-            throw new ReleaseException(Reason.REGISTRY_FAILED, "payload-retrieval Job " + namespace + "/" + name + " did not complete in "
-                    + timeout.toSeconds() + " s" + podStatuses(name));
-        } catch (ExecutionException e) {
-            throw new ReleaseException(Reason.REGISTRY_FAILED, "payload-retrieval Job " + name + ": " + e.getCause(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ReleaseException(Reason.REGISTRY_FAILED, "interrupted while waiting for payload-retrieval Job " + name, e);
-        }
+    /** One step: the release image running one of its own tools, with the host directory, as upstream's containers. */
+    private Container step(String name, String image, List<String> command) {
+        return new ContainerBuilder().withName(name).withImage(image).withCommand(command)
+                .addNewVolumeMount().withName(VOLUME).withMountPath(dir.toString()).endVolumeMount()
+                // privileged for the host directory (its SELinux label on a hardened node), as upstream's
+                .withNewSecurityContext().withPrivileged(true).withReadOnlyRootFilesystem(true).endSecurityContext()
+                .withNewResources().addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("50Mi"))
+                .addToRequests("ephemeral-storage", new Quantity("2Mi")).endResources()
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .build();
     }
 
-    private static void judge(Job job, CompletableFuture<String> outcome) {
-        if (job.getStatus() == null) return;
-        if (job.getStatus().getSucceeded() != null && job.getStatus().getSucceeded() > 0) outcome.complete(null);
-        for (JobCondition c : job.getStatus().getConditions() == null ? List.<JobCondition>of() : job.getStatus().getConditions()) {
-            if ("Failed".equals(c.getType()) && "True".equals(c.getStatus())) outcome.complete(c.getReason() + ": " + c.getMessage());
-        }
-    }
-
-    /** Why a pod cannot start because of its image, as the container runtime says it; null when it can. */
-    static String imageFailure(Pod pod) {
-        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) return null;
-        for (ContainerStatus s : pod.getStatus().getContainerStatuses()) {
-            var waiting = s.getState() == null ? null : s.getState().getWaiting();
-            if (waiting != null && IMAGE_FAILURES.contains(waiting.getReason())) {
-                return "its pod " + pod.getMetadata().getName() + " cannot pull the release image: " + waiting.getReason()
-                        + (waiting.getMessage() == null ? "" : ": " + waiting.getMessage());
-            }
-        }
-        return null;
-    }
-
-    private String podStatuses(String name) {
-        List<String> out = new ArrayList<>();
+    /**
+     * The entries of the cache the Job removes: partial copies, and the payloads of releases other than
+     * {@code pullspec}, the one the cluster works towards and the one it last completed (read from the ClusterVersion
+     * now). None when the cluster cannot say which are in use.
+     */
+    private List<String> stale(String pullspec) {
+        List<String> inUse = new ArrayList<>(List.of(pullspec));
+        if (own != null) inUse.add(own.image());
         try {
-            for (Pod p : client.pods().inNamespace(namespace).withLabel("job-name", name).list().getItems()) {
-                out.add(p.getMetadata().getName() + " " + (p.getStatus() == null ? "?" : p.getStatus().getPhase()));
+            ClusterVersion cv = client.resources(ClusterVersion.class).withName(ClusterCaches.NAME).get();
+            if (cv != null && cv.getStatus() != null) {
+                if (cv.getStatus().getDesired() != null) inUse.add(cv.getStatus().getDesired().getImage());
+                if (cv.getStatus().getHistory() != null) History.lastCompleted(cv.getStatus().getHistory()).ifPresent(h -> inUse.add(h.getImage()));
             }
         } catch (KubernetesClientException e) {
-            out.add("pods unreadable: " + e.getMessage());
+            LOG.warn("clusterversion/{}: cannot read which releases are in use ({}); payload directories are not pruned this time",
+                    ClusterCaches.NAME, e.getMessage());
+            return List.of();
         }
-        return out.isEmpty() ? " (no pod was started)" : " (" + String.join(", ", out) + ")";
+        if (!Files.isDirectory(dir)) return List.of();
+        try (Stream<Path> entries = Files.list(dir)) {
+            List<String> stale = PayloadCache.stale(entries.map(p -> p.getFileName().toString()).toList(), inUse);
+            if (!stale.isEmpty()) LOG.info("payload cache {}: the retrieval Job removes {}", dir, String.join(", ", stale));
+            return stale;
+        } catch (IOException e) {
+            LOG.warn("payload cache {}: cannot list it ({}); payload directories are not pruned this time", dir, e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static boolean failed(Job job) {
+        if (job.getStatus() == null || job.getStatus().getConditions() == null) return false;
+        for (JobCondition c : job.getStatus().getConditions()) {
+            if ("Failed".equals(c.getType()) && "True".equals(c.getStatus())) return true;
+        }
+        return false;
+    }
+
+    private void delete(String name, String next) {
+        try {
+            client.batch().v1().jobs().inNamespace(namespace).withName(name).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+            LOG.info("job/{}: deleted; {}", name, next);
+        } catch (KubernetesClientException e) {
+            LOG.warn("job/{}: cannot delete it ({}); {}", name, e.getMessage(), next);
+        }
     }
 
     /** Deletes the Jobs of earlier retrievals (and their pods), but {@code keep}. */
-    private void prune(String keep) {
+    private void pruneJobs(String keep) {
         try {
             for (Job j : client.batch().v1().jobs().inNamespace(namespace).withLabel(LABEL, "true").list().getItems()) {
                 if (keep.equals(j.getMetadata().getName())) continue;
                 client.batch().v1().jobs().inNamespace(namespace).withName(j.getMetadata().getName())
-                        .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
+                        .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
                 LOG.info("job/{}: deleted, a payload retrieval of the past", j.getMetadata().getName());
             }
         } catch (KubernetesClientException e) {

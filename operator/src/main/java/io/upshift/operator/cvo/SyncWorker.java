@@ -198,7 +198,11 @@ final class SyncWorker implements AutoCloseable {
         List<UpdateHistory> history = cv.getStatus() == null || cv.getStatus().getHistory() == null ? List.of() : cv.getStatus().getHistory();
         boolean resuming = !history.isEmpty() && target.image().equals(history.get(0).getImage()) && History.PARTIAL.equals(history.get(0).getState());
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
-        publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
+        // status says the target is being retrieved as soon as its retrieval starts (ReleaseAccepted=Unknown), once:
+        // a retry of a target refused before goes on showing why until it is accepted or refused anew
+        boolean retry = status.acceptance() instanceof SyncStatus.Acceptance.Refused && status.target() != null
+                && status.target().image().equals(target.image());
+        if (!retry) publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
         Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities(), work.loading(),
                 java.util.Optional.ofNullable(lastAccepted));
         if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {

@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * What a payload-retrieval Job does inside the release image it runs: copies the image's own payload
- * ({@code /manifests}, {@code /release-manifests}) into the directory the controller reads, all or nothing (a staging
- * directory beside the target, renamed into place), regular files and directories only.
+ * {@code upshift release copy-payload}, inside a release image: copies the image's own payload ({@code /manifests},
+ * {@code /release-manifests}) into a directory, all or nothing (a staging directory beside the target, renamed into
+ * place), regular files and directories only. The controller's payload-retrieval Job does the same with the image's
+ * own {@code cp} and {@code mv}, so that it works on any release image.
  */
 public final class PayloadCopy {
 

@@ -26,7 +26,8 @@ import java.util.stream.Stream;
 /**
  * Upshift's own container image, made without a container engine and without a base image from a registry: a Java
  * runtime cut to the modules Upshift uses (jlink of the JDK that builds it), the shared libraries that runtime loads as
- * the build machine has them, a non-root user, Upshift's libraries and its jar. Layers, bottom first, from the least
+ * the build machine has them, the few tools a payload-retrieval Job runs ({@link #TOOLS}: {@code /bin/sh}, rm, mkdir,
+ * cp, mv, as OpenShift's release image has them), a non-root user, Upshift's libraries and its jar. Layers, bottom first, from the least
  * to the most often changed: system files, runtime, libraries, Upshift. The same inputs make the same image, digest
  * included (sorted entries at the epoch, owned by root; no build time anywhere).
  * <p>
@@ -49,7 +50,7 @@ public final class UpshiftImage {
 
     private static java.util.Map<String, String> env() {
         java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
-        env.put("PATH", HOME + "/jre/bin:/usr/bin:/bin");
+        env.put("PATH", HOME + "/jre/bin:/usr/sbin:/usr/bin:/sbin:/bin");
         env.put("JAVA_HOME", HOME + "/jre");
         env.put("HOME", "/tmp");
         return java.util.Collections.unmodifiableMap(env);
@@ -66,6 +67,12 @@ public final class UpshiftImage {
      */
     private static final Pattern DESKTOP_ONLY = Pattern.compile("lib(awt_xawt|splashscreen|jawt|fontmanager|lcms|javajpeg|mlib_image)\\.so");
     private static final Pattern LDD = Pattern.compile("(?:=>\\s*)?(/\\S+)\\s+\\(0x");
+    /**
+     * The tools a payload-retrieval Job runs in a release image (as upstream's Job runs them in OpenShift's): a shell,
+     * rm, mkdir, cp and mv; ls and cat for whoever looks inside; chroot, through which the node agent runs the host's
+     * systemd. Taken from the build machine with the libraries they load.
+     */
+    static final List<String> TOOLS = List.of("sh", "rm", "mkdir", "cp", "mv", "ls", "cat", "chroot");
 
     /**
      * @param jar     Upshift's jar (its manifest's Class-Path names {@code lib/<jar>})
@@ -137,7 +144,8 @@ public final class UpshiftImage {
 
     /**
      * The files of the operating system the runtime needs: every shared library its binaries load (and the links on
-     * the way to them, as the build machine has them), the user and group it runs as, /tmp.
+     * the way to them, as the build machine has them), the retrieval Job's tools and the libraries they load, the user
+     * and group it runs as, /tmp.
      */
     private static TarLayer systemLayer(Path jre) throws IOException, InterruptedException {
         Set<Path> libraries = new LinkedHashSet<>();
@@ -153,8 +161,18 @@ public final class UpshiftImage {
                 if (!library.startsWith(jre)) libraries.add(library); // the runtime's own are in its layer
             }
         }
+        List<Path> tools = new ArrayList<>();
+        for (String tool : TOOLS) {
+            Path host = Stream.of("/bin/", "/usr/bin/", "/usr/sbin/", "/sbin/").map(d -> Path.of(d + tool)).filter(Files::isExecutable).findFirst()
+                    .orElseThrow(() -> new IOException("the build machine has no " + tool + " in /bin, /usr/bin, /usr/sbin or /sbin: the image carries it"));
+            tools.add(host);
+            Matcher m = LDD.matcher(linkedLibraries(host.toRealPath()));
+            while (m.find()) libraries.add(Path.of(m.group(1)));
+        }
         TarLayer layer = new TarLayer();
         for (Path library : libraries) addHostPath(layer, library);
+        // at /bin/<tool> as on the build machine, each link on the way kept (a merged /usr's /bin, /bin/sh to dash)
+        for (Path tool : tools) addHostPath(layer, tool);
         layer.add(TarLayer.Entry.file("etc/passwd", ("root:x:0:0:root:/root:/sbin/nologin\nupshift:x:1001:1001:Upshift:/tmp:/sbin/nologin\n")
                 .getBytes(StandardCharsets.US_ASCII), 0644));
         layer.add(TarLayer.Entry.file("etc/group", "root:x:0:\nupshift:x:1001:\n".getBytes(StandardCharsets.US_ASCII), 0644));
@@ -162,6 +180,15 @@ public final class UpshiftImage {
         layer.add(TarLayer.Entry.directory("tmp", 01777));
         for (String mountPoint : List.of("proc", "sys", "dev")) layer.add(TarLayer.Entry.directory(mountPoint, 0755));
         return layer;
+    }
+
+    /** What {@code ldd} says {@code binary} loads; nothing for a static binary. */
+    private static String linkedLibraries(Path binary) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(List.of("ldd", binary.toString())).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(1, TimeUnit.MINUTES)) throw new IOException("ldd " + binary + " did not finish");
+        if (p.exitValue() != 0 && !out.contains("not a dynamic executable")) throw new IOException("ldd " + binary + " failed: " + out.strip());
+        return p.exitValue() == 0 ? out : "";
     }
 
     /** Adds a host file at its own path, each link on the way (a merged /usr's /lib, a loader's alias) as a link. */

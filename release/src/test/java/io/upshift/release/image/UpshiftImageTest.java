@@ -98,6 +98,10 @@ class UpshiftImageTest {
         List<String> system = entries(a.layers().get(0).file());
         assertThat(system).contains("etc/passwd", "tmp/", "proc/").anyMatch(e -> e.matches(".*/libc\\.so\\.6"))
                 .noneMatch(e -> e.contains("libX11")).noneMatch(e -> e.startsWith("opt/"));
+        // the payload-retrieval Job's tools, at /bin as on the build machine (through its links)
+        for (String tool : UpshiftImage.TOOLS) {
+            assertThat(resolves(system, "bin/" + tool) || resolves(system, "usr/sbin/" + tool)).as(tool).isTrue();
+        }
         assertThat(entries(a.layers().get(1).file())).contains("opt/upshift/jre/bin/java", "opt/upshift/jre/lib/server/libjvm.so");
         assertThat(entries(a.layers().get(2).file())).containsExactly("opt/", "opt/upshift/", "opt/upshift/lib/", "opt/upshift/lib/greeting.jar");
         assertThat(entries(a.layers().get(3).file())).containsExactly("opt/", "opt/upshift/", "opt/upshift/upshift.jar");
@@ -135,6 +139,47 @@ class UpshiftImageTest {
         assertThat(pulled.layersRead()).isEqualTo(1);
         assertThat(releases.info(ImageRef.parse("oci:" + layouts.resolve("release") + ":2.0.0")).render())
                 .contains("Base:      " + base.pullspec() + "\nSize:      ");
+    }
+
+    /** Whether {@code path} names a file among a layer's entries, following the links the layer holds. */
+    private static boolean resolves(List<String> entries, String path) {
+        for (int hops = 0; hops < 10; hops++) {
+            if (entries.contains(path)) return true;
+            String current = path;
+            String link = entries.stream().filter(e -> e.contains(" -> ") && (current + "/").startsWith(e.substring(0, e.indexOf(" -> ")) + "/"))
+                    .findFirst().orElse(null);
+            if (link == null) return false;
+            String from = link.substring(0, link.indexOf(" -> ")), to = link.substring(link.indexOf(" -> ") + 4);
+            Path base = Path.of("/" + from).getParent();
+            String target = (to.startsWith("/") ? Path.of(to) : base.resolve(to)).normalize().toString().substring(1);
+            path = target + path.substring(from.length());
+        }
+        return false;
+    }
+
+    @Test
+    void aPayloadRetrievalJobsStepsRunWithTheImagesOwnTools() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "chroot needs root");
+        BuiltImage image = build("tools");
+        Path root = Files.createDirectories(dir.resolve("tools-rootfs"));
+        try {
+            for (BuiltImage.LayerFile l : image.layers()) run(List.of("tar", "xzf", l.file().toString(), "-C", root.toString()));
+            // a release's payload at the image's root, the node's directory where the Job mounts it
+            Files.createDirectories(root.resolve("manifests"));
+            Files.writeString(Files.createDirectories(root.resolve("release-manifests")).resolve("release-metadata"), "{}");
+            Files.createDirectories(root.resolve("payloads/0123456789.partial-abcde/manifests"));
+            String tmp = "/payloads/0123456789.partial-abcde";
+            for (List<String> step : List.of(List.of("rm", "-fR", tmp), List.of("mkdir", tmp), List.of("cp", "-r", "/manifests", tmp + "/manifests"),
+                    List.of("cp", "-r", "/release-manifests", tmp + "/release-manifests"), List.of("mv", tmp, "/payloads/0123456789"))) {
+                List<String> command = new ArrayList<>(List.of("chroot", root.toString()));
+                command.addAll(step);
+                run(command);
+            }
+            assertThat(run(List.of("chroot", root.toString(), "sh", "-c", "ls /payloads; cat /payloads/0123456789/release-manifests/release-metadata")))
+                    .isEqualTo("0123456789\n{}");
+        } finally {
+            exec(List.of("rm", "-rf", root.toString())); // its links point outside the test's directory
+        }
     }
 
     @Test
