@@ -301,7 +301,7 @@ public final class DemoRun implements AutoCloseable {
      * node. The controller running in this JVM uses it as its pod would (its mount), so that the pod that takes over
      * finds there what its predecessor retrieved, as on a real node.
      */
-    private Path nodePayloads() {
+    Path nodePayloads() {
         for (com.fasterxml.jackson.databind.JsonNode v : ControllerDeployment.installed().at("/spec/template/spec/volumes")) {
             if ("payloads".equals(v.path("name").asText())) return ContainerLaunch.onNode(nodeRoot(CONTROLLER_NODE), v.at("/hostPath/path").asText());
         }

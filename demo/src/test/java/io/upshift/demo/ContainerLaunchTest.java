@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ContainerLaunchTest {
 
     private static final String IMAGE = "registry.example/releases@sha256:" + "b".repeat(64);
-    private static final Map<String, String> GIVEN = Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1", "KUBERNETES_SERVICE_PORT", "6443");
+    private static final Map<String, String> GIVEN = new java.util.TreeMap<>(Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1", "KUBERNETES_SERVICE_PORT", "6443"));
 
     @TempDir
     Path dir;

@@ -52,7 +52,7 @@ class DemoUpdateTest {
             assertThat(pods.get(0).getStatus().getInitContainerStatuses()).extracting(c -> c.getName() + " " + c.getState().getTerminated().getExitCode())
                     .containsExactly("cleanup 0", "make-temporary-directory 0", "copy-operator-manifests-to-temporary-directory 0",
                             "copy-release-manifests-to-temporary-directory 0");
-            try (var entries = java.nio.file.Files.list(dir.resolve("node-payloads"))) {
+            try (var entries = java.nio.file.Files.list(demo.nodePayloads())) {
                 assertThat(entries.map(e -> e.getFileName().toString())).as("the running release's and the target's, no partial copy")
                         .hasSize(2).allMatch(n -> n.matches("[0-9a-f]{10}"));
             }
