@@ -138,6 +138,7 @@ final class OperatorCommand implements Callable<Integer> {
                  return release == null ? ControllerFacts.NONE : ControllerFacts.waiting(io.upshift.core.cvo.DesiredUpdates.bare(release));
              });
              MetricsServer metricsServer = metrics == null ? null : serveMetrics(metricsOptions, certificate, metrics, metricsClient)) {
+            // the controllers start on a thread of their own: the Lease is renewed whatever their start waits for
             Leadership leadership = new Leadership(leaseClient, namespace, lease, me,
                     () -> {
                         UpdateStatusController c = new UpdateStatusController(client, Clock.systemUTC(),
@@ -159,7 +160,8 @@ final class OperatorCommand implements Callable<Integer> {
                 if (v != null) v.close();
             });
         }
-        // Leadership ended without a shutdown: exit non-zero so that the Deployment restarts us.
+        // Leadership ended without a shutdown (lost, or the controllers could not start and the Lease was released):
+        // exit non-zero so that the Deployment restarts us.
         return 1;
     }
 

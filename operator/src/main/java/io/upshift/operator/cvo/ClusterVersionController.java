@@ -101,7 +101,7 @@ public final class ClusterVersionController implements AutoCloseable {
         // a deletion completing changes Upgradeable
         this.deletions = new Deletions(() -> queue.add(KEY));
         this.liveCache = new LiveCache(client, changes, deletions::gone);
-        this.applier = new ManifestApplier(client, liveCache, liveCache::clusterProxy, deletions);
+        this.applier = new ManifestApplier(client, liveCache, caches::clusterProxy, deletions);
         Events events = new Events(client, clock, "config.openshift.io/v1", "ClusterVersion", ClusterCaches.NAME, "upshift-cluster-version");
         this.recorder = new StatusRecorder(client, clock, options.progressInterval(), events);
         this.pool = Executors.newFixedThreadPool(Math.max(options.updatingWorkers(), options.reconcilingWorkers()), r -> {
@@ -174,7 +174,7 @@ public final class ClusterVersionController implements AutoCloseable {
         scheduleRefresh(graph.nextRefresh(), now);
         Upgradeable.Facts upgradeable = new Upgradeable.Facts(caches.operators(), cv.getSpec().getOverrides(), caches.adminGates(),
                 deletions.inProgress());
-        ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph, upgradeable, capabilities, now));
+        ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph, upgradeable, capabilities, now, caches.unreadable()));
         Duration held = recorder.record(cv, next, caches.clusterVersionCrd());
         // after the status: a status write computed from the object read must not follow a write of that object
         timesAnnotation.write(cv, levels.current());
