@@ -55,4 +55,9 @@ public final class InformerFailures implements ExceptionHandler {
         LOG.debug("{}: informer failure", resource, t);
         return true;
     }
+
+    /** A wait as a log line says it: {@code 800 ms}, {@code 30 s}. */
+    static String human(Duration d) {
+        return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
+    }
 }

@@ -208,7 +208,7 @@ public final class OptionalInformer<T extends HasMetadata> implements AutoClosea
             if (now == State.ABSENT) {
                 LOG.info("{}: the cluster does not serve this kind (no CRD); working without it: {}", resource, without);
             } else {
-                LOG.warn("{}: forbidden ({}); working without it: {}; asking again in {} s", resource, detail, without, next.toSeconds());
+                LOG.warn("{}: forbidden ({}); working without it: {}; asking again in {}", resource, detail, without, InformerFailures.human(next));
             }
         } else {
             LOG.debug("{}: still {} ({})", resource, now, detail);
@@ -258,7 +258,7 @@ public final class OptionalInformer<T extends HasMetadata> implements AutoClosea
                 RETRIES.execute(c::stop);
                 next = scheduleAttempt();
             }
-            LOG.info("{}: cannot watch for its CRD ({}); asking for the kind again in {} s", resource, ApiErrors.describe(t), next.toSeconds());
+            LOG.info("{}: cannot watch for its CRD ({}); asking for the kind again in {}", resource, ApiErrors.describe(t), InformerFailures.human(next));
             return false;
         });
         crd = c;
