@@ -67,7 +67,7 @@ public final class Events {
             }
         } catch (KubernetesClientException e) {
             if (before != null && e.getCode() == 404) recent.remove(key); // the Event expired: the next one starts anew
-            LOG.warn("{}: event {} not recorded: {}", subject, reason, e.getMessage());
+            LOG.warn("{}: event {} not recorded ({}); logged only", subject, reason, ApiErrors.describe(e));
         }
     }
 

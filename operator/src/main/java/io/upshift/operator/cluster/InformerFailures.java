@@ -57,7 +57,7 @@ public final class InformerFailures implements ExceptionHandler {
     }
 
     /** A wait as a log line says it: {@code 800 ms}, {@code 30 s}. */
-    static String human(Duration d) {
+    public static String human(Duration d) {
         return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
     }
 }

@@ -1,5 +1,6 @@
 package io.upshift.operator.cvo;
 
+import io.upshift.operator.cluster.ApiErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -145,11 +146,17 @@ public final class ClusterVersionController implements AutoCloseable {
                 if (stopping) return;
                 Duration retry = queue.addRateLimited(key);
                 if (e.getCode() == 409) LOG.info("clusterversion/version: changed since it was read; computing the status again in {} ms", retry.toMillis());
-                else LOG.warn("clusterversion/version: sync failed (HTTP {}), retrying in {} ms: {}", e.getCode(), retry.toMillis(), e.getMessage());
+                else LOG.warn("clusterversion/version: sync failed ({}), retrying in {} ms", ApiErrors.describe(e), retry.toMillis());
+                LOG.debug("clusterversion/version: sync failed", e);
             } catch (RuntimeException e) {
                 if (stopping) return;
                 Duration retry = queue.addRateLimited(key);
-                LOG.error("clusterversion/version: sync failed, retrying in {} ms: {}", retry.toMillis(), e.toString(), e);
+                if (ApiErrors.code(e) > 0) {
+                    LOG.warn("clusterversion/version: sync failed ({}), retrying in {} ms", ApiErrors.describe(e), retry.toMillis());
+                    LOG.debug("clusterversion/version: sync failed", e);
+                } else {
+                    LOG.error("clusterversion/version: sync failed, retrying in {} ms: {}", retry.toMillis(), e.toString(), e);
+                }
             } finally {
                 queue.done(key);
             }
@@ -284,7 +291,7 @@ public final class ClusterVersionController implements AutoCloseable {
         try {
             sync();
         } catch (RuntimeException e) {
-            LOG.warn("clusterversion/version: last status write failed: {}", e.getMessage());
+            LOG.warn("clusterversion/version: last status write failed: {}", ApiErrors.describe(e));
         }
         pool.shutdownNow();
         caches.close();

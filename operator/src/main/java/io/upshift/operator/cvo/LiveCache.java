@@ -114,7 +114,7 @@ final class LiveCache implements ObjectReader, AutoCloseable {
             }
             return informer;
         } catch (KubernetesClientException e) {
-            LOG.info("{}: no informer yet, reading from the API: {}", gvk, e.getMessage());
+            LOG.info("{}: no informer yet, reading from the API: {}", gvk, ApiErrors.describe(e));
             return null;
         }
     }

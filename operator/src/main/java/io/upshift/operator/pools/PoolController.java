@@ -1,5 +1,6 @@
 package io.upshift.operator.pools;
 
+import io.upshift.operator.cluster.ApiErrors;
 import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -119,10 +120,12 @@ public final class PoolController implements AutoCloseable {
             reconcile();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) LOG.info("pool reconcile: an object changed since it was read; reading again");
-            else LOG.warn("pool reconcile failed (HTTP {}): {}; retrying", e.getCode(), e.getMessage());
+            else LOG.warn("pool reconcile failed ({}); reconciling again", ApiErrors.describe(e));
+            LOG.debug("pool reconcile failed", e);
             debouncer.trigger();
         } catch (RuntimeException e) {
-            LOG.error("pool reconcile failed: {}", e.toString(), e);
+            if (ApiErrors.code(e) > 0) LOG.warn("pool reconcile failed ({}); reconciling again", ApiErrors.describe(e));
+            else LOG.error("pool reconcile failed: {}", e.toString(), e);
             debouncer.trigger();
         }
     }
@@ -293,7 +296,7 @@ public final class PoolController implements AutoCloseable {
         try {
             machineConfigNodeWriter.write(node, pool, target);
         } catch (KubernetesClientException e) {
-            LOG.warn("machineconfignodes/{}: desired config {} not written (HTTP {}): {}", nodeName, target, e.getCode(), e.getMessage());
+            LOG.warn("machineconfignodes/{}: desired config {} not written ({}); the node is told by its annotation, a later pass writes it", nodeName, target, ApiErrors.describe(e));
         }
         List<Taint> taints = new ArrayList<>(taints(node));
         if (!hasUpdateTaint(node)) {
