@@ -398,7 +398,7 @@ public final class NodeAgent implements AutoCloseable {
             MergePatch patch = patchOf.apply(node);
             if (patch.isEmpty()) return node;
             try {
-                Node written = client.nodes().withName(nodeName).patch(MergePatch.CONTEXT, patch.toString());
+                Node written = patch.sendTo(client, node);
                 ownWrite = written.getMetadata().getResourceVersion();
                 seen = written;
                 return written;

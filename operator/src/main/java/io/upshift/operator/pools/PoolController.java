@@ -268,9 +268,8 @@ public final class PoolController implements AutoCloseable {
      */
     private void claimRendered(MachineConfig mc, String previousVersion) {
         String name = mc.getMetadata().getName();
-        client.resources(MachineConfig.class).withName(name).patch(MergePatch.CONTEXT, MergePatch.against(mc)
-                .annotate(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
-                .annotate(BaseConfigs.GENERATED_BY, options.releaseVersion()).toString());
+        MergePatch.against(mc).annotate(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
+                .annotate(BaseConfigs.GENERATED_BY, options.releaseVersion()).sendTo(client, mc);
         LOG.info("machineconfigs/{}: rendered by release {} before, now marked as release {}'s", name,
                 previousVersion.isEmpty() ? "(none)" : previousVersion, options.releaseVersion());
     }
@@ -280,8 +279,7 @@ public final class PoolController implements AutoCloseable {
         var sources = configuration.putArray("source");
         rendered.sources().forEach(s -> sources.addObject().put("apiVersion", "machineconfiguration.openshift.io/v1")
                 .put("kind", "MachineConfig").put("name", s));
-        client.resources(MachineConfigPool.class).withName(pool.getMetadata().getName())
-                .patch(MergePatch.CONTEXT, MergePatch.against(pool).set("spec.configuration", configuration).toString());
+        MergePatch.against(pool).set("spec.configuration", configuration).sendTo(client, pool);
         LOG.info("machineconfigpools/{}: target config {}", pool.getMetadata().getName(), rendered.name());
     }
 
@@ -302,8 +300,7 @@ public final class PoolController implements AutoCloseable {
         if (!hasUpdateTaint(node)) {
             taints.add(new Taint("PreferNoSchedule", NodeAnnotations.UPDATE_TAINT, null, null));
         }
-        client.nodes().withName(nodeName).patch(MergePatch.CONTEXT, MergePatch.against(node)
-                .annotate(NodeAnnotations.DESIRED_CONFIG, target).set("spec.taints", taints).toString());
+        MergePatch.against(node).annotate(NodeAnnotations.DESIRED_CONFIG, target).set("spec.taints", taints).sendTo(client, node);
         machineConfigNodeWriter.told(nodeName, target);
         LOG.info("nodes/{}: desiredConfig {}", nodeName, target);
     }
@@ -319,8 +316,7 @@ public final class PoolController implements AutoCloseable {
     /** A node that finished its config loses the update taint (conditionally, as {@link #startUpdate}). */
     private void endUpdateTaint(Node node) {
         List<Taint> taints = taints(node);
-        client.nodes().withName(node.getMetadata().getName()).patch(MergePatch.CONTEXT,
-                MergePatch.against(node).set("spec.taints", taints.stream().filter(t -> !isUpdateTaint(t)).toList()).toString());
+        MergePatch.against(node).set("spec.taints", taints.stream().filter(t -> !isUpdateTaint(t)).toList()).sendTo(client, node);
     }
 
     private static boolean isUpdateTaint(Taint t) {
