@@ -18,13 +18,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * fabric8's CRUD mock server that answers the requests of some paths as a real API server answers a kind it does not
  * serve (404) or an account may not read (403), and records every request: for the tests of optional kinds.
  */
-final class RefusingApiServer implements AutoCloseable {
+public final class RefusingApiServer implements AutoCloseable {
     private final Map<String, Integer> refused = new ConcurrentHashMap<>();
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final KubernetesMockServer server;
-    final KubernetesClient client;
+    public final KubernetesClient client;
 
-    RefusingApiServer() {
+    public RefusingApiServer() {
         io.upshift.testkit.MockServerLog.quiet();
         KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
         Dispatcher dispatcher = new Dispatcher() {
@@ -44,19 +44,19 @@ final class RefusingApiServer implements AutoCloseable {
     }
 
     /** Requests under {@code path} (e.g. {@code /apis/config.openshift.io/v1/featuregates}) are answered {@code code}: 403 or 404. */
-    RefusingApiServer refuse(String path, int code) {
+    public RefusingApiServer refuse(String path, int code) {
         refused.put(path, code);
         return this;
     }
 
     /** Requests under {@code path} are answered again. */
-    RefusingApiServer serve(String path) {
+    public RefusingApiServer serve(String path) {
         refused.remove(path);
         return this;
     }
 
     /** The requests so far (method and path) whose path starts with {@code prefix}. */
-    List<String> requests(String prefix) {
+    public List<String> requests(String prefix) {
         return requests.stream().filter(r -> r.substring(r.indexOf(' ') + 1).startsWith(prefix)).toList();
     }
 
