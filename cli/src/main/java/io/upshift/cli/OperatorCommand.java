@@ -148,6 +148,7 @@ final class OperatorCommand implements Callable<Integer> {
              });
              MetricsServer metricsServer = metrics == null ? null : serveMetrics(metricsOptions, certificate, metrics, metricsClient)) {
             unready.set(null); // waiting for the Lease is where a replica that does not lead should be
+            // the controllers start on a thread of their own: the Lease is renewed whatever their start waits for
             Leadership leadership = new Leadership(leaseClient, namespace, lease, me,
                     () -> {
                         unready.set("the leader, starting its controllers");
@@ -171,7 +172,8 @@ final class OperatorCommand implements Callable<Integer> {
                 if (v != null) v.close();
             });
         }
-        // Leadership ended without a shutdown: exit non-zero so that the Deployment restarts us.
+        // Leadership ended without a shutdown (lost, or the controllers could not start and the Lease was released):
+        // exit non-zero so that the Deployment restarts us.
         return 1;
     }
 

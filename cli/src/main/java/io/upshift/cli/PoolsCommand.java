@@ -70,6 +70,6 @@ final class PoolsCommand implements Callable<Integer> {
                 if (c != null) c.close();
             });
         }
-        return 1; // leadership lost without a shutdown: let the Deployment restart us
+        return 1; // leadership lost, or the controller could not start (the Lease released), without a shutdown: let the Deployment restart us
     }
 }

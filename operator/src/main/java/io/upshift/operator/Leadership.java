@@ -5,7 +5,12 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,9 +18,19 @@ import org.slf4j.LoggerFactory;
  * Runs work only while holding a coordination.k8s.io Lease, so that of several replicas exactly one acts. Losing
  * the lease stops the work at once ({@code onLoss}: the caller closes its write fence before anything else); the
  * process is then expected to exit and be restarted (crash-only).
+ * <p>
+ * The Lease is renewed on fabric8's leader-election loop, which runs the callbacks on its own thread and neither
+ * acquires nor renews while one of them runs (its {@code onStartLeading} runs inside the acquiring step): so
+ * {@code onLead} runs on a thread of its own and the callback returns at once, and a controller whose start waits
+ * on the API server can never stop the renewals. A start that fails (a controller's caches did not fill within their
+ * bound) is said in one line, the Lease is released for another replica, and {@link #await} reports
+ * {@link Ending#START_FAILED}: the process exits non-zero and its pod restarts, visibly.
  */
 public final class Leadership implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
+
+    /** How leadership ended. */
+    public enum Ending { LOST, START_FAILED }
 
     /**
      * How long a lease lasts, how long the leader keeps trying to renew it before giving up, and how often it tries.
@@ -28,17 +43,34 @@ public final class Leadership implements AutoCloseable {
         }
     }
 
+    private final String name;
+    private final String identity;
     private final CompletableFuture<?> running;
+    private final ExecutorService starter;
+    private volatile Future<?> starting;
+    private volatile String startFailure;
+    private volatile boolean lost;
+    private volatile boolean led;
+    /** Completes once the controllers were told to stop ({@code onLoss} ran), on whichever thread released the Lease. */
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
     /**
-     * @param onLead called on a fresh thread when this process becomes the leader
-     * @param onLoss called when leadership is lost or released
+     * @param onLead called on a thread of its own when this process becomes the leader; if it throws, the Lease is
+     *               released and {@link #await} returns {@link Ending#START_FAILED}
+     * @param onLoss called when leadership is lost or released (on the election's thread: it must not wait long)
      */
     public Leadership(KubernetesClient client, String namespace, String lease, String identity, Runnable onLead, Runnable onLoss) {
         this(client, namespace, lease, identity, Timings.upstream(), onLead, onLoss);
     }
 
     public Leadership(KubernetesClient client, String namespace, String lease, String identity, Timings timings, Runnable onLead, Runnable onLoss) {
+        this.name = "leases.coordination.k8s.io/" + namespace + "/" + lease;
+        this.identity = identity;
+        this.starter = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "leader-start");
+            t.setDaemon(true);
+            return t;
+        });
         running = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
                 .withName(lease)
                 .withLock(new LeaseLock(namespace, lease, identity))
@@ -48,20 +80,60 @@ public final class Leadership implements AutoCloseable {
                 .withReleaseOnCancel(true)
                 .withLeaderCallbacks(new LeaderCallbacks(
                         () -> {
-                            LOG.info("leases.coordination.k8s.io/{}/{}: {} is the leader", namespace, lease, identity);
-                            onLead.run();
+                            LOG.info("{}: {} is the leader", name, identity);
+                            led = true;
+                            starting = starter.submit(() -> lead(onLead));
                         },
                         () -> {
-                            LOG.warn("leases.coordination.k8s.io/{}/{}: {} is no longer the leader", namespace, lease, identity);
-                            onLoss.run();
+                            LOG.warn("{}: {} is no longer the leader", name, identity);
+                            lost = true;
+                            Future<?> s = starting;
+                            if (s != null) s.cancel(true); // a start still waiting on caches stops waiting
+                            try {
+                                onLoss.run();
+                            } finally {
+                                stopped.complete(null);
+                            }
                         },
-                        leader -> LOG.info("leases.coordination.k8s.io/{}/{}: leader is {}", namespace, lease, leader)))
+                        leader -> LOG.info("{}: leader is {}", name, leader)))
                 .build()).build().start();
     }
 
-    /** Waits until leadership ends (lost, released, or failed). */
-    public void await() throws Exception {
-        running.get();
+    private void lead(Runnable onLead) {
+        try {
+            onLead.run();
+        } catch (RuntimeException e) {
+            if (lost || running.isDone()) return; // lost or released meanwhile: that is what ended the start
+            startFailure = e.getMessage() == null ? e.toString() : e.getMessage();
+            LOG.error("{}: {} could not start its controllers: {}; releasing the Lease and exiting", name, identity, startFailure);
+            LOG.debug("{}: start failed", name, e);
+            close();
+        }
+    }
+
+    /** Waits until leadership ends (lost, released, or failed to start). */
+    public Ending await() throws InterruptedException {
+        try {
+            running.get();
+        } catch (CancellationException e) {
+            // released by close(), after a failed start or at shutdown; the release and onLoss may run on the
+            // election's thread, after this future is cancelled
+            if (led) {
+                try {
+                    stopped.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (ExecutionException | java.util.concurrent.TimeoutException x) {
+                    LOG.warn("{}: the Lease may not have been released: {}", name, x.toString());
+                }
+            }
+        } catch (ExecutionException e) {
+            LOG.error("{}: leader election failed: {}", name, e.getCause() == null ? e.toString() : e.getCause().toString());
+        }
+        return startFailure != null ? Ending.START_FAILED : Ending.LOST;
+    }
+
+    /** Why the controllers could not start, when they could not; null otherwise. */
+    public String startFailure() {
+        return startFailure;
     }
 
     /**
@@ -69,17 +141,18 @@ public final class Leadership implements AutoCloseable {
      * {@code beforeRelease} runs first (the controllers finish and write their last status while still leading), then
      * the Lease is released, so that the next replica need not wait for it to expire.
      */
-    public void holdUntilLost(Runnable beforeRelease) throws Exception {
+    public Ending holdUntilLost(Runnable beforeRelease) throws InterruptedException {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             beforeRelease.run();
             close();
         }, "release-lease"));
-        await();
+        return await();
     }
 
     /** Releases the lease. */
     @Override
     public void close() {
-        running.cancel(true);
+        running.cancel(true); // releases the Lease and calls onLoss
+        starter.shutdown();
     }
 }

@@ -19,9 +19,15 @@ public record ControlPlaneVersions(Version previous, Version target) {
         }
     }
 
-    /** One key/value of version metadata. */
+    /**
+     * One key/value of version metadata. An empty value is written as none (upstream's {@code omitempty}) and so
+     * reads back as null: it is held as null, so that what was written and what is read back are equal.
+     */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Metadata(String key, String value) {
+        public Metadata {
+            value = value == null || value.isEmpty() ? null : value;
+        }
     }
 
     public static final String INSTALLATION = "Installation";

@@ -22,9 +22,18 @@ import java.util.TreeSet;
  */
 public final class VersionStatus {
 
-    /** Everything status is computed from. */
+    /** Everything status is computed from; {@code unreadable}: the cluster config kinds the controller may not read. */
     public record Input(ClusterVersion cv, DesiredUpdates.Resolution resolution, SyncStatus sync, UpdatesReport updates,
-                        Upgradeable.Facts upgradeable, Capabilities capabilities, Instant now) {
+                        Upgradeable.Facts upgradeable, Capabilities capabilities, Instant now, List<UnreadableConfig> unreadable) {
+        public Input {
+            unreadable = List.copyOf(unreadable);
+        }
+
+        /** With every cluster config kind readable. */
+        public Input(ClusterVersion cv, DesiredUpdates.Resolution resolution, SyncStatus sync, UpdatesReport updates,
+                     Upgradeable.Facts upgradeable, Capabilities capabilities, Instant now) {
+            this(cv, resolution, sync, updates, upgradeable, capabilities, now, List.of());
+        }
     }
 
     private VersionStatus() {
@@ -53,6 +62,7 @@ public final class VersionStatus {
             progress(s, sync, accepted, r.valid(), now);
         }
         upgradeable(s, Upgradeable.of(in.upgradeable(), s), now);
+        clusterConfig(s, in.unreadable(), now);
         if (Conditions.CLUSTER.find(s.getConditions(), "Available") == null) set(s, "Available", "False", "", "", now);
         return s;
     }
@@ -133,6 +143,17 @@ public final class VersionStatus {
             }
         }
         for (UpgradeableCheck c : conditions) set(s, c.type(), c.status(), c.reason(), c.message(), now);
+    }
+
+    /** {@value UnreadableConfig#CONDITION}=False while a cluster config kind is refused; no condition otherwise. */
+    private static void clusterConfig(ClusterVersionStatus s, List<UnreadableConfig> refused, Instant now) {
+        if (refused.isEmpty()) {
+            if (Conditions.CLUSTER.find(s.getConditions(), UnreadableConfig.CONDITION) != null) {
+                s.setConditions(StatusConditions.remove(s.getConditions(), UnreadableConfig.CONDITION));
+            }
+            return;
+        }
+        set(s, UnreadableConfig.CONDITION, "False", UnreadableConfig.REASON, UnreadableConfig.message(refused), now);
     }
 
     /** status.capabilities, and ImplicitlyEnabledCapabilities from them: what is enabled that the spec does not ask for. */

@@ -31,6 +31,8 @@ public enum Reason {
     BLOB_DIGEST_MISMATCH("BlobDigestMismatch"),
     IMAGE_INVALID("ImageInvalid"),
     ARCHITECTURE_MISSING("ArchitectureMissing"),
+    // The cluster's registry config (mirror sets, proxy) could not be read: pulling without it would ignore it
+    CLUSTER_CONFIG_UNREADABLE("ClusterConfigUnreadable"),
     // Extraction
     UNSAFE_LAYER_ENTRY("UnsafeLayerEntry"),
     TARGET_NOT_EMPTY("TargetNotEmpty");

@@ -172,4 +172,22 @@ class VersionStatusTest {
         h.setVerified(true);
         return h;
     }
+
+    @Test
+    void aRefusedClusterConfigKindIsNamedInItsConditionWhileRefused() {
+        DesiredUpdates.Resolution resolution = new DesiredUpdates.Resolution(new DesiredUpdates.Target("4.1.1", B, false, List.of()), null, null);
+        UnreadableConfig gate = new UnreadableConfig("featuregates.config.openshift.io",
+                "HTTP 403: featuregates.config.openshift.io is forbidden: User \"system:serviceaccount:upshift:upshift\" cannot list resource \"featuregates\"",
+                "the default feature set");
+        ClusterVersionStatus refused = VersionStatus.next(new VersionStatus.Input(cv(new ClusterVersionStatus()), resolution, SyncStatus.IDLE,
+                UpdatesReport.unchanged(T0), UPGRADEABLE, new Capabilities(Set.of(), Set.of()), T0, List.of(gate)));
+        assertThat(condition(refused, UnreadableConfig.CONDITION)).isEqualTo("False Forbidden featuregates.config.openshift.io is forbidden "
+                + "(HTTP 403: featuregates.config.openshift.io is forbidden: User \"system:serviceaccount:upshift:upshift\" cannot list resource "
+                + "\"featuregates\"); working without it: the default feature set");
+
+        // readable again (an RBAC rule added): the condition goes, as upstream's conditions of a passing check do
+        ClusterVersionStatus readable = VersionStatus.next(new VersionStatus.Input(cv(refused), resolution, SyncStatus.IDLE,
+                UpdatesReport.unchanged(T0), UPGRADEABLE, new Capabilities(Set.of(), Set.of()), T0.plusSeconds(60)));
+        assertThat(condition(readable, UnreadableConfig.CONDITION)).isNull();
+    }
 }

@@ -1,5 +1,7 @@
 package io.upshift.operator.agent;
 
+import io.upshift.operator.cluster.ApiErrors;
+import io.upshift.operator.cluster.InformerFailures;
 import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -131,20 +133,29 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void run() {
+        String lastFailure = null; // a failure repeated at every poll is logged once, until something else happens
         while (!stopped) {
             try {
                 watchNode();
                 wake.drainPermits(); // an event from here on wakes the wait below, even one that comes during the step
                 boolean busy = step();
+                lastFailure = null;
                 if (!busy) wake.tryAcquire(options.poll().toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 return;
-            } catch (KubernetesClientException e) {
-                LOG.warn("nodes/{}: API error (HTTP {}): {}; retrying", nodeName, e.getCode(), e.getMessage());
-                sleepQuietly(options.poll());
             } catch (RuntimeException e) {
                 if (stopped) return;
-                LOG.error("nodes/{}: {}", nodeName, e.toString(), e);
+                boolean api = ApiErrors.code(e) > 0;
+                String failure = api ? ApiErrors.describe(e) : e.toString();
+                if (failure.equals(lastFailure)) {
+                    LOG.debug("nodes/{}: again: {}", nodeName, failure, e);
+                } else if (api) {
+                    LOG.warn("nodes/{}: {}; retrying every {}", nodeName, failure, InformerFailures.human(options.poll()));
+                    LOG.debug("nodes/{}: API error", nodeName, e);
+                } else {
+                    LOG.error("nodes/{}: {}; retrying every {}", nodeName, failure, InformerFailures.human(options.poll()), e);
+                }
+                lastFailure = failure;
                 sleepQuietly(options.poll());
             }
         }
@@ -387,7 +398,7 @@ public final class NodeAgent implements AutoCloseable {
             MergePatch patch = patchOf.apply(node);
             if (patch.isEmpty()) return node;
             try {
-                Node written = client.nodes().withName(nodeName).patch(MergePatch.CONTEXT, patch.toString());
+                Node written = patch.sendTo(client, node);
                 ownWrite = written.getMetadata().getResourceVersion();
                 seen = written;
                 return written;

@@ -1,5 +1,6 @@
 package io.upshift.operator.agent;
 
+import io.upshift.operator.cluster.ApiErrors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -98,7 +99,7 @@ final class ProgressReport {
             }
         } catch (KubernetesClientException e) {
             known = null;
-            LOG.warn("machineconfignodes/{}: progress not reported (HTTP {}): {}", nodeName, e.getCode(), e.getMessage());
+            LOG.warn("machineconfignodes/{}: progress not reported ({}); reported again at the next step", nodeName, ApiErrors.describe(e));
         }
     }
 

@@ -67,7 +67,7 @@ public final class Events {
             }
         } catch (KubernetesClientException e) {
             if (before != null && e.getCode() == 404) recent.remove(key); // the Event expired: the next one starts anew
-            LOG.warn("{}: event {} not recorded: {}", subject, reason, e.getMessage());
+            LOG.warn("{}: event {} not recorded ({}); logged only", subject, reason, ApiErrors.describe(e));
         }
     }
 
@@ -85,7 +85,7 @@ public final class Events {
     /** One more of an Event already recorded: its own fields only, as a merge patch (the Event is this recorder's). */
     private Recorded count(Recorded before, String message, Instant now) {
         MergePatch patch = MergePatch.ofOwnFields().set("count", before.count() + 1).set("lastTimestamp", now.toString()).set("message", message);
-        client.v1().events().inNamespace("default").withName(before.name()).patch(MergePatch.CONTEXT, patch.toString());
+        patch.sendTo(client, new EventBuilder().withNewMetadata().withName(before.name()).withNamespace("default").endMetadata().build());
         return new Recorded(before.name(), before.count() + 1, before.first(), now);
     }
 }

@@ -1,41 +1,46 @@
 package io.upshift.operator.cluster;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A controller's informers: each one calls {@code onChange} when an object is added, deleted or changes its
- * resourceVersion (not on resyncs), and all are started together, returning once their caches are filled. Changes
- * seen while the caches fill are not passed on: a run then would see some caches full and others still empty (a
- * pool with no nodes yet); the caller runs once after {@link #start()} instead.
+ * resourceVersion (not on resyncs), and all are started together, returning once their caches are filled, or
+ * failing after a bound with what kept each unfilled one from filling. Changes seen while the caches fill are not
+ * passed on: a run then would see some caches full and others still empty (a pool with no nodes yet); the caller
+ * runs once after {@link #start()} instead. Kinds the controller can work without are {@link OptionalInformer}s:
+ * the start waits only until each is known to be served, absent or refused.
  */
 public final class Informers implements AutoCloseable {
-    /**
-     * Informers keep trying after an API error, as client-go's do (with the client's backoff): fabric8's default gives
-     * an informer up for good on any error before its first sync and on a failed watch, which leaves a cache stale
-     * for the rest of the process after one refused list. Only a closed client ends it.
-     */
-    public static final ExceptionHandler RETRY = (started, t) -> !closedClient(t);
+    /** How long a controller's caches may take to fill before its start fails (a real cluster: seconds). */
+    public static final Duration START_BOUND = Duration.ofMinutes(2);
 
-    private static boolean closedClient(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
+    static boolean closedClient(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof IllegalStateException && "Client is closed".equals(c.getMessage())) return true;
         }
         return false;
     }
 
-    private final List<SharedIndexInformer<?>> all = new ArrayList<>();
+    private final Map<SharedIndexInformer<?>, InformerFailures> all = new LinkedHashMap<>();
+    private final List<OptionalInformer<?>> optional = new ArrayList<>();
     private final ResourceEventHandler<HasMetadata> handler;
+    private final Runnable changed;
     private volatile boolean synced;
 
     public Informers(Runnable onChange) {
-        Runnable changed = () -> {
+        this.changed = () -> {
             if (synced) onChange.run();
         };
         this.handler = new ResourceEventHandler<>() {
@@ -62,9 +67,7 @@ public final class Informers implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public <T extends HasMetadata> SharedIndexInformer<T> add(SharedIndexInformer<T> informer) {
         informer.addEventHandler((ResourceEventHandler<T>) (ResourceEventHandler<?>) handler);
-        informer.exceptionHandler(RETRY);
-        all.add(informer);
-        return informer;
+        return cache(informer);
     }
 
     /**
@@ -72,26 +75,65 @@ public final class Informers implements AutoCloseable {
      * objects that change often or that the controller writes itself.
      */
     public <T extends HasMetadata> SharedIndexInformer<T> cache(SharedIndexInformer<T> informer) {
-        informer.exceptionHandler(RETRY);
-        all.add(informer);
+        InformerFailures failures = new InformerFailures(ApiErrors.resource(informer.toString()));
+        informer.exceptionHandler(failures);
+        all.put(informer, failures);
         return informer;
     }
 
-    /** Starts every informer and waits up to two minutes for their caches; changes are passed on from then. */
+    /**
+     * Registers a not yet started informer of a kind the controller works without; its changes, and its kind becoming
+     * served or refused, ask for a run.
+     */
+    public <T extends HasMetadata> OptionalInformer<T> optional(OptionalInformer<T> informer) {
+        informer.onChange(changed);
+        optional.add(informer);
+        return informer;
+    }
+
+    /** {@link #start(Duration)} within {@link #START_BOUND}. */
     public void start() {
-        all.forEach(SharedIndexInformer::run);
-        for (SharedIndexInformer<?> informer : all) {
+        start(START_BOUND);
+    }
+
+    /**
+     * Starts every informer and waits up to {@code bound} for their caches (and for each optional kind to be known
+     * served, absent or refused); changes are passed on from then.
+     *
+     * @throws IllegalStateException naming each informer that did not sync and why, in one line; the informers are
+     *                               stopped
+     */
+    public void start(Duration bound) {
+        record Wait(String resource, CompletableFuture<?> future, java.util.function.Supplier<String> last) {
+        }
+        List<Wait> waits = new ArrayList<>();
+        all.forEach((informer, f) -> waits.add(new Wait(f.resource(), informer.start().toCompletableFuture(), f::last)));
+        optional.forEach(o -> waits.add(new Wait(o.resource(), o.start(), o::lastFailure)));
+        long deadline = System.nanoTime() + bound.toNanos();
+        List<String> unsynced = new ArrayList<>();
+        for (Wait w : waits) {
             try {
-                informer.start().toCompletableFuture().get(2, TimeUnit.MINUTES);
-            } catch (Exception e) {
-                throw new IllegalStateException("informer did not sync: " + e.getMessage(), e);
+                w.future().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                String last = w.last().get();
+                unsynced.add(w.resource() + ": " + (last != null ? last : "no answer"));
+            } catch (ExecutionException e) {
+                unsynced.add(w.resource() + ": " + ApiErrors.describe(e.getCause()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                close();
+                throw new IllegalStateException("interrupted while its caches filled");
             }
+        }
+        if (!unsynced.isEmpty()) {
+            close();
+            throw new IllegalStateException("caches not filled within " + bound.toSeconds() + " s: " + String.join("; ", unsynced));
         }
         synced = true;
     }
 
     public int size() {
-        return all.size();
+        return all.size() + optional.size();
     }
 
     /** The API lists objects by name; caches do not keep an order, so restore it. */
@@ -103,6 +145,7 @@ public final class Informers implements AutoCloseable {
 
     @Override
     public void close() {
-        all.forEach(SharedIndexInformer::stop);
+        all.keySet().forEach(SharedIndexInformer::stop);
+        optional.forEach(OptionalInformer::close);
     }
 }

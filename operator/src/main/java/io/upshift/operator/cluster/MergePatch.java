@@ -2,6 +2,7 @@ package io.upshift.operator.cluster;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.upshift.api.json.Mappers;
@@ -54,6 +55,15 @@ public final class MergePatch {
         a.put(key, value);
         changes = true;
         return this;
+    }
+
+    /**
+     * Sends this patch to the object {@code read} names (its kind, namespace and name), in one request. fabric8's
+     * patch of a resource named with {@code withName} reads the object first: a request, and a {@code get}
+     * permission, for nothing.
+     */
+    public <T extends HasMetadata> T sendTo(KubernetesClient client, T read) {
+        return client.resource(read).patch(CONTEXT, toString());
     }
 
     /** True when the patch would change nothing. */

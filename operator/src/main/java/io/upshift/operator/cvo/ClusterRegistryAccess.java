@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
+import io.upshift.operator.cluster.ApiErrors;
 import io.upshift.release.image.DockerCredentials;
 import io.upshift.release.image.ProxyRules;
 import io.upshift.release.image.RegistryAccess;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * How this cluster reaches registries, read from the cluster when a release is retrieved (rarely: no informer is
  * kept for it): the pull secret {@code openshift-config/pull-secret}, the mirror rules of every ImageDigestMirrorSet,
  * ImageTagMirrorSet and ImageContentSourcePolicy, and the Proxy {@code cluster}'s status. A kind the cluster does not
- * serve means no rule of that kind; a pull secret that is not a docker config is an error, not anonymous access.
+ * serve (a plain Kubernetes cluster: no CRD) means no rule of that kind, said once in the log; a kind that cannot be
+ * read (403: the account may not; or the API server failed) fails the retrieval, naming it, rather than pull around
+ * the cluster's mirrors or proxy; a pull secret that is not a docker config is an error, not anonymous access.
  */
 final class ClusterRegistryAccess {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterRegistryAccess.class);
@@ -35,6 +38,8 @@ final class ClusterRegistryAccess {
     static final ResourceDefinitionContext PROXY = cluster("config.openshift.io", "v1", "Proxy", "proxies");
 
     private final KubernetesClient client;
+    /** The kinds already said to be absent. */
+    private final java.util.Set<String> reportedAbsent = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     ClusterRegistryAccess(KubernetesClient client) {
         this.client = client;
@@ -55,7 +60,7 @@ final class ClusterRegistryAccess {
         try {
             s = client.secrets().inNamespace(PULL_SECRET_NAMESPACE).withName(PULL_SECRET).get();
         } catch (KubernetesClientException e) {
-            throw new ReleaseException(Reason.REGISTRY_UNAUTHORIZED, "cannot read " + where + ": HTTP " + e.getCode() + " " + e.getMessage(), e);
+            throw new ReleaseException(Reason.REGISTRY_UNAUTHORIZED, "cannot read " + where + ": " + ApiErrors.describe(e), e);
         }
         if (s == null) return null; // no pull secret: anonymous pulls, as from a public registry
         String json = s.getData() == null ? null : s.getData().get(".dockerconfigjson");
@@ -67,11 +72,11 @@ final class ClusterRegistryAccess {
         }
     }
 
-    private RegistryMirrors mirrors() {
+    private RegistryMirrors mirrors() throws ReleaseException {
         List<RegistryMirrors.Rule> digest = new ArrayList<>(), tag = new ArrayList<>();
-        for (GenericKubernetesResource r : list(IDMS)) rules(r, "imageDigestMirrors", digest);
-        for (GenericKubernetesResource r : list(ICSP)) rules(r, "repositoryDigestMirrors", digest);
-        for (GenericKubernetesResource r : list(ITMS)) rules(r, "imageTagMirrors", tag);
+        for (GenericKubernetesResource r : list(IDMS, "no digest mirror rules from ImageDigestMirrorSets")) rules(r, "imageDigestMirrors", digest);
+        for (GenericKubernetesResource r : list(ICSP, "no digest mirror rules from ImageContentSourcePolicies")) rules(r, "repositoryDigestMirrors", digest);
+        for (GenericKubernetesResource r : list(ITMS, "no tag mirror rules from ImageTagMirrorSets")) rules(r, "imageTagMirrors", tag);
         return new RegistryMirrors(digest, tag);
     }
 
@@ -87,28 +92,35 @@ final class ClusterRegistryAccess {
     }
 
     @SuppressWarnings("unchecked")
-    private ProxyRules proxy() {
+    private ProxyRules proxy() throws ReleaseException {
         GenericKubernetesResource p = get(PROXY, "cluster");
         if (p == null || !(p.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) return null;
         return ProxyRules.of((String) status.get("httpProxy"), (String) status.get("httpsProxy"), (String) status.get("noProxy"));
     }
 
-    private List<GenericKubernetesResource> list(ResourceDefinitionContext kind) {
+    private List<GenericKubernetesResource> list(ResourceDefinitionContext kind, String without) throws ReleaseException {
         try {
             return client.genericKubernetesResources(kind).list().getItems();
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 404) LOG.warn("cannot list {}: HTTP {}; using none", kind.getPlural(), e.getCode());
+            if (e.getCode() != 404) throw unreadable(kind, "list", e, "its mirror rules would be ignored");
+            if (reportedAbsent.add(kind.getPlural())) {
+                LOG.info("{}.{}: the cluster does not serve this kind (no CRD); working without it: {}", kind.getPlural(), kind.getGroup(), without);
+            }
             return List.of();
         }
     }
 
-    private GenericKubernetesResource get(ResourceDefinitionContext kind, String name) {
+    private GenericKubernetesResource get(ResourceDefinitionContext kind, String name) throws ReleaseException {
         try {
-            return client.genericKubernetesResources(kind).withName(name).get();
+            return client.genericKubernetesResources(kind).withName(name).get(); // null when absent, or its kind is not served
         } catch (KubernetesClientException e) {
-            LOG.warn("cannot read {}/{}: HTTP {}; going direct", kind.getPlural(), name, e.getCode());
-            return null;
+            throw unreadable(kind, "get " + name + " of", e, "pulls would bypass the cluster's proxy");
         }
+    }
+
+    private static ReleaseException unreadable(ResourceDefinitionContext kind, String verb, KubernetesClientException e, String why) {
+        return new ReleaseException(Reason.CLUSTER_CONFIG_UNREADABLE, "cannot " + verb + " " + kind.getPlural() + "." + kind.getGroup()
+                + " (" + ApiErrors.describe(e) + "), and " + why, e);
     }
 
     private static ResourceDefinitionContext cluster(String group, String version, String kind, String plural) {

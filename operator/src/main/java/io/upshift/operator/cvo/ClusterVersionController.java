@@ -1,5 +1,6 @@
 package io.upshift.operator.cvo;
 
+import io.upshift.operator.cluster.ApiErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -101,7 +102,7 @@ public final class ClusterVersionController implements AutoCloseable {
         // a deletion completing changes Upgradeable
         this.deletions = new Deletions(() -> queue.add(KEY));
         this.liveCache = new LiveCache(client, changes, deletions::gone);
-        this.applier = new ManifestApplier(client, liveCache, liveCache::clusterProxy, deletions);
+        this.applier = new ManifestApplier(client, liveCache, caches::clusterProxy, deletions);
         Events events = new Events(client, clock, "config.openshift.io/v1", "ClusterVersion", ClusterCaches.NAME, "upshift-cluster-version");
         this.recorder = new StatusRecorder(client, clock, options.progressInterval(), events);
         this.pool = Executors.newFixedThreadPool(Math.max(options.updatingWorkers(), options.reconcilingWorkers()), r -> {
@@ -145,11 +146,17 @@ public final class ClusterVersionController implements AutoCloseable {
                 if (stopping) return;
                 Duration retry = queue.addRateLimited(key);
                 if (e.getCode() == 409) LOG.info("clusterversion/version: changed since it was read; computing the status again in {} ms", retry.toMillis());
-                else LOG.warn("clusterversion/version: sync failed (HTTP {}), retrying in {} ms: {}", e.getCode(), retry.toMillis(), e.getMessage());
+                else LOG.warn("clusterversion/version: sync failed ({}), retrying in {} ms", ApiErrors.describe(e), retry.toMillis());
+                LOG.debug("clusterversion/version: sync failed", e);
             } catch (RuntimeException e) {
                 if (stopping) return;
                 Duration retry = queue.addRateLimited(key);
-                LOG.error("clusterversion/version: sync failed, retrying in {} ms: {}", retry.toMillis(), e.toString(), e);
+                if (ApiErrors.code(e) > 0) {
+                    LOG.warn("clusterversion/version: sync failed ({}), retrying in {} ms", ApiErrors.describe(e), retry.toMillis());
+                    LOG.debug("clusterversion/version: sync failed", e);
+                } else {
+                    LOG.error("clusterversion/version: sync failed, retrying in {} ms: {}", retry.toMillis(), e.toString(), e);
+                }
             } finally {
                 queue.done(key);
             }
@@ -174,7 +181,7 @@ public final class ClusterVersionController implements AutoCloseable {
         scheduleRefresh(graph.nextRefresh(), now);
         Upgradeable.Facts upgradeable = new Upgradeable.Facts(caches.operators(), cv.getSpec().getOverrides(), caches.adminGates(),
                 deletions.inProgress());
-        ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph, upgradeable, capabilities, now));
+        ClusterVersionStatus next = VersionStatus.next(new VersionStatus.Input(cv, resolution, sync, graph, upgradeable, capabilities, now, caches.unreadable()));
         Duration held = recorder.record(cv, next, caches.clusterVersionCrd());
         // after the status: a status write computed from the object read must not follow a write of that object
         timesAnnotation.write(cv, levels.current());
@@ -284,7 +291,7 @@ public final class ClusterVersionController implements AutoCloseable {
         try {
             sync();
         } catch (RuntimeException e) {
-            LOG.warn("clusterversion/version: last status write failed: {}", e.getMessage());
+            LOG.warn("clusterversion/version: last status write failed: {}", ApiErrors.describe(e));
         }
         pool.shutdownNow();
         caches.close();

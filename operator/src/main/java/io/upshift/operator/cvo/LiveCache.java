@@ -5,23 +5,30 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.upshift.api.json.Mappers;
 import io.upshift.core.payload.Manifest;
-import io.upshift.core.proxy.ClusterProxy;
+import io.upshift.operator.cluster.ApiErrors;
 import io.upshift.operator.cluster.Changes;
+import io.upshift.operator.cluster.InformerFailures;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reads of the objects a payload applies, served from informer caches (one per kind, started on first use and
- * waited for until filled) instead of one API request per object per pass; every change they see is signalled to
+ * waited for up to 10 s) instead of one API request per object per pass; every change they see is signalled to
  * {@code changes} under the object's key, so that a task waiting for an object wakes at once. A kind that cannot be watched yet (its CRD is not
  * established), or whose watch is down, is read from the API directly. Writes never go through here.
  */
 final class LiveCache implements ObjectReader, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LiveCache.class);
+
+    /** How long a first read of a kind waits for its informer's cache. */
+    private static final Duration FIRST_SYNC = Duration.ofSeconds(10);
 
     private final KubernetesClient client;
     private final Changes changes;
@@ -71,15 +78,6 @@ final class LiveCache implements ObjectReader, AutoCloseable {
         return get(m.apiVersion(), m.kind(), m.namespace(), m.name());
     }
 
-    /**
-     * The cluster's egress proxy, Proxy {@code cluster}: none while it does not exist (or its kind is not installed
-     * yet), as upstream tolerates during install.
-     */
-    ClusterProxy clusterProxy() {
-        GenericKubernetesResource proxy = get("config.openshift.io/v1", "Proxy", "", "cluster");
-        return proxy == null ? ClusterProxy.NONE : ClusterProxy.of(Mappers.JSON.valueToTree(proxy));
-    }
-
     private GenericKubernetesResource get(String apiVersion, String kind, String namespace, String name) {
         SharedIndexInformer<GenericKubernetesResource> informer = informer(apiVersion, kind, !namespace.isEmpty());
         // a cache whose watch is down may be stale: read the API until the watch is back
@@ -99,16 +97,24 @@ final class LiveCache implements ObjectReader, AutoCloseable {
             SharedIndexInformer<GenericKubernetesResource> informer = namespaced ? resources.inAnyNamespace().runnableInformer(0)
                     : resources.runnableInformer(0);
             informer.addEventHandler(signal);
-            informer.exceptionHandler(io.upshift.operator.cluster.Informers.RETRY);
-            informer.run();
+            informer.exceptionHandler(new InformerFailures(ApiErrors.resource(informer.toString())));
             SharedIndexInformer<GenericKubernetesResource> raced = informers.putIfAbsent(gvk, informer);
             if (raced != null) {
                 informer.close();
                 return raced;
             }
+            // a kind not served yet (its CRD applied moments ago) keeps trying in the background; reads go to the API
+            // until it watches, and nothing waits for it longer than this
+            try {
+                informer.start().toCompletableFuture().get(FIRST_SYNC.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                LOG.debug("{}: not watched yet, reading from the API", gvk);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             return informer;
         } catch (KubernetesClientException e) {
-            LOG.info("{}: no informer yet, reading from the API: {}", gvk, e.getMessage());
+            LOG.info("{}: no informer yet, reading from the API: {}", gvk, ApiErrors.describe(e));
             return null;
         }
     }

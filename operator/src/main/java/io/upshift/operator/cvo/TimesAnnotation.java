@@ -36,8 +36,7 @@ final class TimesAnnotation {
         if (value.equals(a == null ? null : a.get(RunLevelTimes.ANNOTATION)) || value.equals(written)) {
             return;
         }
-        client.resources(ClusterVersion.class).withName(cv.getMetadata().getName())
-                .patch(MergePatch.CONTEXT, MergePatch.ofOwnFields().annotate(RunLevelTimes.ANNOTATION, value).toString());
+        MergePatch.ofOwnFields().annotate(RunLevelTimes.ANNOTATION, value).sendTo(client, cv);
         written = value;
         writes.incrementAndGet();
         LOG.debug("clusterversion/{}: run-level times written", cv.getMetadata().getName());

@@ -1,5 +1,6 @@
 package io.upshift.operator.metrics;
 
+import io.upshift.operator.cluster.ApiErrors;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
@@ -69,7 +70,7 @@ public final class TokenAccess implements ScrapeAccess {
                 return new Verdict(403, user.getUsername() + " may not " + verb + " " + path + reason);
             }
         } catch (KubernetesClientException e) {
-            LOG.warn("metrics: cannot review a scrape's token: {}", e.getMessage());
+            LOG.warn("metrics: cannot review a scrape's token ({}); the scrape is answered 500", ApiErrors.describe(e));
             return new Verdict(500, "the token cannot be reviewed now");
         }
         remember(key);

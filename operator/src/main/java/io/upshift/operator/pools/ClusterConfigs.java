@@ -1,60 +1,49 @@
 package io.upshift.operator.pools;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.upshift.api.json.Mappers;
 import io.upshift.core.proxy.ClusterProxy;
 import io.upshift.core.templates.ControllerConfig;
 import io.upshift.operator.cluster.Informers;
+import io.upshift.operator.cluster.OptionalInformer;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The cluster's {@code config.openshift.io/v1} objects named {@code cluster} that templates read (Proxy, DNS, Network,
- * Infrastructure), as upstream's operator gathers them into its ControllerConfig, each from an informer. A kind the
- * API server does not serve when the controller starts (a plain Kubernetes cluster has none of them) is not watched:
- * its values are empty.
+ * Infrastructure), as upstream's operator gathers them into its ControllerConfig, each from an informer of an
+ * optional kind ({@link OptionalInformer}): a plain Kubernetes cluster serves none of them, and templates then read
+ * empty values; a kind whose CRD is installed later is read from then on.
  */
 final class ClusterConfigs {
-    private static final Logger LOG = LoggerFactory.getLogger(ClusterConfigs.class);
-    private static final String GROUP_VERSION = "config.openshift.io/v1";
-    private static final Map<String, String> KINDS = Map.of("Proxy", "proxies", "DNS", "dnses", "Network", "networks", "Infrastructure", "infrastructures");
+    /** Each kind, its plural, and what templates do without it. */
+    private record Kind(String kind, String plural, String without) {
+    }
+
+    private static final List<Kind> KINDS = List.of(
+            new Kind("Proxy", "proxies", "rendered configs carry no cluster-wide proxy"),
+            new Kind("DNS", "dnses", "rendered configs carry no cluster base domain"),
+            new Kind("Network", "networks", "rendered configs carry no cluster DNS service IP"),
+            new Kind("Infrastructure", "infrastructures", "rendered configs carry no platform or API server URLs"));
 
     private final KubernetesClient client;
-    private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = new LinkedHashMap<>();
+    private final Map<String, OptionalInformer<GenericKubernetesResource>> informers = new LinkedHashMap<>();
 
     ClusterConfigs(KubernetesClient client) {
         this.client = client;
     }
 
-    /** Watches each kind the API server serves; a change of one asks for a pass. */
+    /** Watches each kind where the cluster serves it; a change of one, or of whether it is served, asks for a pass. */
     void register(Informers into) {
-        Set<String> served = served();
-        for (Map.Entry<String, String> kind : KINDS.entrySet()) {
-            if (!served.contains(kind.getValue())) continue;
+        for (Kind kind : KINDS) {
             ResourceDefinitionContext context = new ResourceDefinitionContext.Builder().withGroup("config.openshift.io").withVersion("v1")
-                    .withKind(kind.getKey()).withPlural(kind.getValue()).withNamespaced(false).build();
-            informers.put(kind.getKey(), into.add(client.genericKubernetesResources(context).withName("cluster").runnableInformer(0)));
-        }
-        LOG.info("templates read the cluster's {}", informers.isEmpty() ? "nothing (no config.openshift.io/v1 Proxy, DNS, Network or Infrastructure)"
-                : String.join(", ", informers.keySet()));
-    }
-
-    private Set<String> served() {
-        try {
-            APIResourceList list = client.getApiResources(GROUP_VERSION);
-            return list == null ? Set.of() : list.getResources().stream().map(r -> r.getName()).collect(Collectors.toSet());
-        } catch (KubernetesClientException e) {
-            return Set.of(); // the group is not served at all
+                    .withKind(kind.kind()).withPlural(kind.plural()).withNamespaced(false).build();
+            informers.put(kind.kind(), into.optional(new OptionalInformer<>(client, kind.plural() + ".config.openshift.io", kind.without(),
+                    () -> client.genericKubernetesResources(context).withName("cluster").runnableInformer(0))));
         }
     }
 
@@ -82,8 +71,8 @@ final class ClusterConfigs {
     }
 
     private JsonNode tree(String kind) {
-        SharedIndexInformer<GenericKubernetesResource> informer = informers.get(kind);
-        GenericKubernetesResource object = informer == null ? null : informer.getStore().getByKey("cluster");
+        OptionalInformer<GenericKubernetesResource> informer = informers.get(kind);
+        GenericKubernetesResource object = informer == null ? null : informer.get("cluster");
         return object == null ? Mappers.JSON.missingNode() : Mappers.JSON.valueToTree(object);
     }
 }

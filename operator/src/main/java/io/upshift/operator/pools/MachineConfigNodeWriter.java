@@ -100,8 +100,8 @@ final class MachineConfigNodeWriter {
             return null;
         }
         return () -> {
-            client.resources(MachineConfigNode.class).withName(name).patch(MergePatch.CONTEXT, MergePatch.against(mcn)
-                    .set("spec.node.name", name).set("spec.pool.name", pool).set("spec.configVersion.desired", desired).toString());
+            MergePatch.against(mcn).set("spec.node.name", name).set("spec.pool.name", pool).set("spec.configVersion.desired", desired)
+                    .sendTo(client, mcn);
             writtenFrom.put(name, version);
             LOG.info("machineconfignodes/{}: pool {}, desired config {}", name, pool, desired);
         };

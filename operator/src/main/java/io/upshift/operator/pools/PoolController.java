@@ -1,5 +1,6 @@
 package io.upshift.operator.pools;
 
+import io.upshift.operator.cluster.ApiErrors;
 import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -119,10 +120,12 @@ public final class PoolController implements AutoCloseable {
             reconcile();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) LOG.info("pool reconcile: an object changed since it was read; reading again");
-            else LOG.warn("pool reconcile failed (HTTP {}): {}; retrying", e.getCode(), e.getMessage());
+            else LOG.warn("pool reconcile failed ({}); reconciling again", ApiErrors.describe(e));
+            LOG.debug("pool reconcile failed", e);
             debouncer.trigger();
         } catch (RuntimeException e) {
-            LOG.error("pool reconcile failed: {}", e.toString(), e);
+            if (ApiErrors.code(e) > 0) LOG.warn("pool reconcile failed ({}); reconciling again", ApiErrors.describe(e));
+            else LOG.error("pool reconcile failed: {}", e.toString(), e);
             debouncer.trigger();
         }
     }
@@ -265,9 +268,8 @@ public final class PoolController implements AutoCloseable {
      */
     private void claimRendered(MachineConfig mc, String previousVersion) {
         String name = mc.getMetadata().getName();
-        client.resources(MachineConfig.class).withName(name).patch(MergePatch.CONTEXT, MergePatch.against(mc)
-                .annotate(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
-                .annotate(BaseConfigs.GENERATED_BY, options.releaseVersion()).toString());
+        MergePatch.against(mc).annotate(NodeAnnotations.RELEASE_IMAGE_VERSION, options.releaseVersion())
+                .annotate(BaseConfigs.GENERATED_BY, options.releaseVersion()).sendTo(client, mc);
         LOG.info("machineconfigs/{}: rendered by release {} before, now marked as release {}'s", name,
                 previousVersion.isEmpty() ? "(none)" : previousVersion, options.releaseVersion());
     }
@@ -277,8 +279,7 @@ public final class PoolController implements AutoCloseable {
         var sources = configuration.putArray("source");
         rendered.sources().forEach(s -> sources.addObject().put("apiVersion", "machineconfiguration.openshift.io/v1")
                 .put("kind", "MachineConfig").put("name", s));
-        client.resources(MachineConfigPool.class).withName(pool.getMetadata().getName())
-                .patch(MergePatch.CONTEXT, MergePatch.against(pool).set("spec.configuration", configuration).toString());
+        MergePatch.against(pool).set("spec.configuration", configuration).sendTo(client, pool);
         LOG.info("machineconfigpools/{}: target config {}", pool.getMetadata().getName(), rendered.name());
     }
 
@@ -293,14 +294,13 @@ public final class PoolController implements AutoCloseable {
         try {
             machineConfigNodeWriter.write(node, pool, target);
         } catch (KubernetesClientException e) {
-            LOG.warn("machineconfignodes/{}: desired config {} not written (HTTP {}): {}", nodeName, target, e.getCode(), e.getMessage());
+            LOG.warn("machineconfignodes/{}: desired config {} not written ({}); the node is told by its annotation, a later pass writes it", nodeName, target, ApiErrors.describe(e));
         }
         List<Taint> taints = new ArrayList<>(taints(node));
         if (!hasUpdateTaint(node)) {
             taints.add(new Taint("PreferNoSchedule", NodeAnnotations.UPDATE_TAINT, null, null));
         }
-        client.nodes().withName(nodeName).patch(MergePatch.CONTEXT, MergePatch.against(node)
-                .annotate(NodeAnnotations.DESIRED_CONFIG, target).set("spec.taints", taints).toString());
+        MergePatch.against(node).annotate(NodeAnnotations.DESIRED_CONFIG, target).set("spec.taints", taints).sendTo(client, node);
         machineConfigNodeWriter.told(nodeName, target);
         LOG.info("nodes/{}: desiredConfig {}", nodeName, target);
     }
@@ -316,8 +316,7 @@ public final class PoolController implements AutoCloseable {
     /** A node that finished its config loses the update taint (conditionally, as {@link #startUpdate}). */
     private void endUpdateTaint(Node node) {
         List<Taint> taints = taints(node);
-        client.nodes().withName(node.getMetadata().getName()).patch(MergePatch.CONTEXT,
-                MergePatch.against(node).set("spec.taints", taints.stream().filter(t -> !isUpdateTaint(t)).toList()).toString());
+        MergePatch.against(node).set("spec.taints", taints.stream().filter(t -> !isUpdateTaint(t)).toList()).sendTo(client, node);
     }
 
     private static boolean isUpdateTaint(Taint t) {

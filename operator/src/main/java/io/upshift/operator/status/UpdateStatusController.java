@@ -1,5 +1,6 @@
 package io.upshift.operator.status;
 
+import io.upshift.operator.cluster.ApiErrors;
 import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -190,10 +191,13 @@ public final class UpdateStatusController implements AutoCloseable {
         } catch (KubernetesClientException e) {
             // Conflicts and outages: forget what we think the server holds and try again shortly.
             live = null;
-            LOG.warn("UpdateStatus {} write failed (HTTP {}): {}; retrying", UpdateStatus.NAME, e.getCode(), e.getMessage());
+            LOG.warn("updatestatuses.update.openshift.io/{}: write failed ({}); evaluating again", UpdateStatus.NAME, ApiErrors.describe(e));
+            LOG.debug("updatestatuses.update.openshift.io/{}: write failed", UpdateStatus.NAME, e);
             debouncer.trigger();
         } catch (RuntimeException e) {
-            LOG.error("UpdateStatus {} evaluation failed: {}", UpdateStatus.NAME, e.toString(), e);
+            if (ApiErrors.code(e) > 0) LOG.warn("updatestatuses.update.openshift.io/{}: evaluation failed ({}); evaluating again at the next change",
+                    UpdateStatus.NAME, ApiErrors.describe(e));
+            else LOG.error("UpdateStatus {} evaluation failed: {}", UpdateStatus.NAME, e.toString(), e);
         }
     }
 

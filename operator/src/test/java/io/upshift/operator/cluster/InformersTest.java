@@ -40,4 +40,28 @@ class InformersTest {
             }
         }
     }
+
+    @Test
+    void aRefusedListIsOneLogLineNamingTheResourceNotAStackTracePerRetry() throws Exception {
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        String configMaps = "/api/v1/namespaces/ns/configmaps";
+        try (RefusingApiServer server = new RefusingApiServer().refuse(configMaps, 403); Informers informers = new Informers(() -> { })) {
+            informers.add(server.client.configMaps().inNamespace("ns").runnableInformer(0));
+            System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            try {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> informers.start(Duration.ofSeconds(4)))
+                        .hasMessageStartingWith("caches not filled within 4 s: configmaps in namespace ns: HTTP 403: configmaps is forbidden");
+            } finally {
+                System.setErr(err);
+            }
+            assertThat(server.requests(configMaps)).as("listed again with backoff").hasSizeGreaterThanOrEqualTo(3);
+        }
+        String log = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        // one line (its thread's name stripped), for three refused lists
+        assertThat(log.lines().filter(l -> l.contains("configmaps")).map(l -> l.replaceFirst("^\\[[^]]*] ", ""))).containsExactly(
+                "WARN io.upshift.operator.cluster.Informers - configmaps in namespace ns: cannot list: HTTP 403: configmaps is forbidden: "
+                        + "User \"system:serviceaccount:upshift:upshift\" cannot list resource \"configmaps\" at the cluster scope; trying again with backoff");
+        assertThat(log).doesNotContain("\tat ");
+    }
 }

@@ -32,10 +32,17 @@ class ManifestApplierTest {
     final EmbeddedApiServer server = new EmbeddedApiServer();
     final KubernetesClient client = server.client();
     final LiveCache cache = new LiveCache(client, new Changes());
-    final ManifestApplier applier = new ManifestApplier(client, cache, cache::clusterProxy);
+    final io.upshift.operator.cluster.OptionalInformer<io.fabric8.kubernetes.api.model.GenericKubernetesResource> proxies = ClusterCaches.proxyInformer(client);
+    final ManifestApplier applier = new ManifestApplier(client, cache, this::clusterProxy);
+
+    io.upshift.core.proxy.ClusterProxy clusterProxy() {
+        proxies.start().join();
+        return ClusterCaches.clusterProxy(proxies);
+    }
 
     @AfterEach
     void tearDown() {
+        proxies.close();
         cache.close();
         server.close();
     }
@@ -240,13 +247,13 @@ class ManifestApplierTest {
         assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.CREATED); // no Proxy yet: nothing to inject
         assertThat(webEnv()).isEmpty();
         proxyStatus("http://proxy:3128", ".cluster.local");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !cache.clusterProxy().isNone());
+        await().atMost(Duration.ofSeconds(10)).until(() -> !clusterProxy().isNone());
         assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.UPDATED);
         assertThat(webEnv()).extracting(e -> e.getName() + "=" + e.getValue())
                 .containsExactly("HTTP_PROXY=http://proxy:3128", "HTTPS_PROXY=http://proxy:3128", "NO_PROXY=.cluster.local");
         assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
         proxyStatus("http://other:3128", ".cluster.local");
-        await().atMost(Duration.ofSeconds(10)).until(() -> cache.clusterProxy().httpProxy().equals("http://other:3128"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> clusterProxy().httpProxy().equals("http://other:3128"));
         assertThat(applyAndSettle(d)).isEqualTo(ManifestApplier.Outcome.UPDATED);
         assertThat(webEnv()).extracting(e -> e.getValue()).contains("http://other:3128");
     }
@@ -293,7 +300,7 @@ class ManifestApplierTest {
         long writes = applier.writes.get();
         // a restarted controller: new caches, no memory
         try (LiveCache fresh = new LiveCache(client, new Changes())) {
-            ManifestApplier restarted = new ManifestApplier(client, fresh, fresh::clusterProxy);
+            ManifestApplier restarted = new ManifestApplier(client, fresh, this::clusterProxy);
             assertThat(restarted.apply(crd, Mode.RECONCILING).outcome()).isEqualTo(ManifestApplier.Outcome.UNCHANGED);
             assertThat(restarted.writes.get()).isZero();
         }
