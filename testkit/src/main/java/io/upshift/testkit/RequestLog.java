@@ -25,7 +25,7 @@ public final class RequestLog {
 
         @Override
         public String toString() {
-            return method + " " + path + " (" + userAgent + (user.isEmpty() ? "" : ", " + user) + ")";
+            return method + " " + path + " (" + userAgent + ")";
         }
     }
 
