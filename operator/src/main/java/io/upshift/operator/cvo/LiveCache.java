@@ -9,8 +9,13 @@ import io.upshift.api.json.Mappers;
 import io.upshift.core.payload.Manifest;
 import io.upshift.core.proxy.ClusterProxy;
 import io.upshift.operator.cluster.Changes;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,10 +23,13 @@ import org.slf4j.LoggerFactory;
  * Reads of the objects a payload applies, served from informer caches (one per kind, started on first use and
  * waited for until filled) instead of one API request per object per pass; every change they see is signalled to
  * {@code changes} under the object's key, so that a task waiting for an object wakes at once. A kind that cannot be watched yet (its CRD is not
- * established), or whose watch is down, is read from the API directly. Writes never go through here.
+ * established, or the controller may not list it), or whose watch is down, is read from the API directly while its
+ * informer keeps trying. Writes never go through here.
  */
 final class LiveCache implements ObjectReader, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LiveCache.class);
+    /** How long a first use of a kind waits for its informer's first list, which may never come. */
+    private static final Duration FIRST_LIST = Duration.ofSeconds(30);
 
     private final KubernetesClient client;
     private final Changes changes;
@@ -99,12 +107,29 @@ final class LiveCache implements ObjectReader, AutoCloseable {
             SharedIndexInformer<GenericKubernetesResource> informer = namespaced ? resources.inAnyNamespace().runnableInformer(0)
                     : resources.runnableInformer(0);
             informer.addEventHandler(signal);
-            informer.exceptionHandler(io.upshift.operator.cluster.Informers.RETRY);
-            informer.run();
+            // a list refused (403: the controller's role does not cover the kind) or failing is retried in the
+            // background; meanwhile the kind is read from the API, whose answer the task reports, instead of
+            // waiting here for a list that may never be allowed
+            CompletableFuture<Throwable> failed = new CompletableFuture<>();
+            informer.exceptionHandler((started, t) -> {
+                failed.complete(t);
+                return io.upshift.operator.cluster.Informers.RETRY.retryAfterException(started, t);
+            });
+            CompletableFuture<Void> synced = informer.start().toCompletableFuture();
             SharedIndexInformer<GenericKubernetesResource> raced = informers.putIfAbsent(gvk, informer);
             if (raced != null) {
                 informer.close();
                 return raced;
+            }
+            try {
+                CompletableFuture.anyOf(synced, failed).get(FIRST_LIST.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // not filled yet: read from the API until it is
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (failed.isDone() && !synced.isDone()) {
+                LOG.info("{}: cannot list it yet, reading from the API while retrying: {}", gvk, failed.getNow(null).getMessage());
             }
             return informer;
         } catch (KubernetesClientException e) {
