@@ -2,6 +2,7 @@ package io.upshift.demo;
 
 import io.upshift.testkit.SimulatedCluster;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -174,7 +175,8 @@ public final class DemoRun implements AutoCloseable {
         releaseA = publish(from(), List.of(), true, fromCrd);
         releaseB = publish(to(), List.of(from()), true);
 
-        server = new EmbeddedApiServer();
+        // deploy/'s RBAC, as an install applies it: the controllers and agents act as its ServiceAccounts
+        server = new EmbeddedApiServer().installRbac();
         client = server.client();
         client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
                 .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel(channel()).endSpec().build()).create();
@@ -262,7 +264,7 @@ public final class DemoRun implements AutoCloseable {
             ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, settings.workDir().resolve("node-payloads"))
                     .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)).withDefaultUpstream(null)
                     .withJobRetrieval(new ControllerOptions.JobRetrieval("upshift", CONTROLLER_NODE, Duration.ofSeconds(60))));
-            controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER))).build()).build();
+            controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER, ServiceAccount.UPSHIFT))).build()).build();
             controller = ClusterVersionController.create(controllerClient, options, new Releases(DockerCredentials.none(), false, w -> { }),
                     new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom()),
                     rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock);
@@ -280,7 +282,7 @@ public final class DemoRun implements AutoCloseable {
             if (released != null) released.close();
             try {
                 Path kubeconfig = settings.workDir().resolve("kubeconfig");
-                Files.writeString(kubeconfig, server.kubeconfig());
+                Files.writeString(kubeconfig, server.kubeconfig(ServiceAccount.UPSHIFT)); // its pod's ServiceAccount token
                 released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), image, settings.workDir(), ++restarts,
                         List.of("--kubeconfig", kubeconfig.toString(), "--namespace", "upshift", "--default-upstream=", "--payload-retrieval", "job",
                                 "--node-name", CONTROLLER_NODE, "--payload-cache", settings.workDir().resolve("node-payloads").toString()));

@@ -45,6 +45,7 @@ class DemoUpdateTest {
             assertThat(cv.getStatus().getDesired().getVersion()).isEqualTo(DemoRun.TO);
             // the controller's own Deployment changed in run-level 0: Kubernetes replaced it, and it went on
             assertThat(demo.restarts()).isGreaterThanOrEqualTo(1);
+            assertThat(demo.server().dispatcher().accessRefusals()).as("requests deploy/rbac.yaml does not allow").isEmpty();
         }
     }
 
