@@ -27,6 +27,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private static final String BOOTSTRAP = "/io/upshift/testkit/bootstrap-rbac.yaml";
 
     private final ApiServerDispatcher dispatcher = new ApiServerDispatcher();
+    private final MockWebServer web;
     private final KubernetesMockServer server;
     private final Config base;
     private final KubernetesClient client;
@@ -34,7 +35,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     public EmbeddedApiServer() {
         MockServerLog.quiet();
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        // HTTPS, as kube-apiserver serves: kubectl and oc send a kubeconfig's credentials over TLS only
+        web = new MockWebServer();
+        server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, true);
         server.init();
         // fabric8's mock keeps every request with its body for takeRequest(), which nothing here calls (the request
         // log records what tests need): a server that lives long or takes many objects would hold them all
@@ -112,7 +115,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     private String kubeconfig(String token) {
         return "apiVersion: v1\nkind: Config\nclusters:\n- name: upshift-embedded\n  cluster: {server: '" + url()
-                + "'}\nusers:\n- name: upshift-embedded\n  user: {token: '" + token + "'}\ncontexts:\n- name: upshift-embedded\n"
+                + "', insecure-skip-tls-verify: true}\nusers:\n- name: upshift-embedded\n  user: {token: '" + token + "'}\ncontexts:\n- name: upshift-embedded\n"
                 + "  context: {cluster: upshift-embedded, user: upshift-embedded}\ncurrent-context: upshift-embedded\n";
     }
 
@@ -129,6 +132,27 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     public String url() {
         return client.getMasterUrl().toString();
+    }
+
+    /**
+     * An HTTP client for raw requests to {@link #url()} that trusts this server's self-signed certificate (and no
+     * other); requests still need a token ({@link #adminToken()}, {@link #token(ServiceAccount)}).
+     */
+    public java.net.http.HttpClient httpClient() {
+        try (java.io.InputStream pem = java.nio.file.Files.newInputStream(java.nio.file.Path.of(web.getSelfSignedCertificate().certificatePath()))) {
+            java.security.KeyStore trusted = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+            trusted.load(null, null);
+            trusted.setCertificateEntry("embedded", java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(pem));
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trusted);
+            javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+            tls.init(null, tmf.getTrustManagers(), null);
+            return java.net.http.HttpClient.newBuilder().sslContext(tls).build();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust the embedded API server's certificate: " + e.getMessage(), e);
+        }
     }
 
     /**

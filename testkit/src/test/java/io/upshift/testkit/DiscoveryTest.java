@@ -110,7 +110,7 @@ class DiscoveryTest {
     }
 
     private JsonNode get(String path, String accept) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + path)).header("Accept", accept)
+        HttpResponse<String> r = server.httpClient().send(HttpRequest.newBuilder(URI.create(server.url() + path)).header("Accept", accept)
                         .header("Authorization", "Bearer " + server.adminToken()).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);

@@ -219,7 +219,7 @@ class RbacAuthorizerTest {
     private HttpResponse<String> get(String path, String authorization) throws Exception {
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(server.url().replaceAll("/$", "") + path));
         if (authorization != null) r.header("Authorization", authorization);
-        return HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofString());
+        return server.httpClient().send(r.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     static void forbidden(ThrowableAssert.ThrowingCallable call, String message) {
