@@ -37,8 +37,8 @@ public final class ControllerIdle {
         Path work = Files.createTempDirectory("upshift-bench-idle-");
         DemoRun.Settings settings = new DemoRun.Settings(12, 4, Duration.ofMillis(500), 1, work, masters, workers);
         try (DemoRun demo = new DemoRun(settings, l -> { }).tune(o -> o.withTiming(o.taskWait(), Duration.ofMinutes(2), o.progressInterval())).start();
-             KubernetesClient operatorClient = demo.server().client(OPERATOR);
-             KubernetesClient leaseClient = demo.server().client(LEASE)) {
+             KubernetesClient operatorClient = demo.server().client(OPERATOR, io.upshift.testkit.ServiceAccount.UPSHIFT);
+             KubernetesClient leaseClient = demo.server().client(LEASE, io.upshift.testkit.ServiceAccount.UPSHIFT)) {
             UpdateStatusController[] status = new UpdateStatusController[1];
             try (Leadership leadership = new Leadership(leaseClient, "upshift", "upshift-operator", "bench", () -> {
                 status[0] = new UpdateStatusController(operatorClient, Clock.systemUTC(), Duration.ofSeconds(1), Duration.ofSeconds(30), Optional::empty);

@@ -51,9 +51,10 @@ public final class PoolRolloutLive {
         double t = args.length > 2 ? Double.parseDouble(args[2]) : 10;
         System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "warn"); // a line per node step otherwise
         Path hosts = Files.createTempDirectory("upshift-pool-rollout-");
-        EmbeddedApiServer server = new EmbeddedApiServer();
+        EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
         KubernetesClient client = server.client();
-        KubernetesClient agentClient = NodeAgent.client(client.getConfiguration());
+        KubernetesClient poolsClient = server.client("upshift-pools", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_OPERATOR);
+        KubernetesClient agentClient = NodeAgent.client(server.config("upshift-agent", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON));
         List<NodeAgent> agents = new ArrayList<>();
         PoolController controller = null;
         SharedIndexInformer<Node> watch = null;
@@ -63,7 +64,7 @@ public final class PoolRolloutLive {
                     .withNewNodeSelector().addToMatchLabels("node-role.kubernetes.io/worker", "").endNodeSelector()
                     .withMaxUnavailable(new IntOrString(maxSpec)).endSpec().build()).create();
             config(client, "old");
-            controller = new PoolController(client, CLOCK, PoolControllerOptions.defaults("4.19.0")).start();
+            controller = new PoolController(poolsClient, CLOCK, PoolControllerOptions.defaults("4.19.0")).start();
             await(Duration.ofSeconds(30), () -> target(client) != null);
             String old = target(client);
 
@@ -148,6 +149,7 @@ public final class PoolRolloutLive {
             if (watch != null) watch.close();
             if (controller != null) controller.close();
             agentClient.close();
+            poolsClient.close();
             client.close();
             server.close();
             io.upshift.release.image.FileTrees.deleteQuietly(hosts);

@@ -51,12 +51,12 @@ public final class UpdateStatusScale {
         // the mock serves a list of 10,000 nodes on its one event loop for seconds: Vert.x warns with a stack trace each time
         System.setProperty("org.slf4j.simpleLogger.log.io.vertx.core.impl.BlockedThreadChecker", "error");
         try (EmbeddedApiServer server = new EmbeddedApiServer()) {
-            server.installCrds(CRDS.stream().map(c -> c + ".update.openshift.io").toArray(String[]::new));
+            server.installCrds(CRDS.stream().map(c -> c + ".update.openshift.io").toArray(String[]::new)).installRbac();
             create(server.client(), new SyntheticCluster(nodes, 20, 60, 1.0, Instant.now()).objects());
 
             int mark = server.requests().size();
             long start = System.nanoTime();
-            KubernetesClient client = server.client(AGENT);
+            KubernetesClient client = server.client(AGENT, io.upshift.testkit.ServiceAccount.UPSHIFT);
             UpdateStatusController controller = new UpdateStatusController(client, Clock.systemUTC(), Duration.ofSeconds(1),
                     Duration.ofSeconds(30), Optional::empty);
             controller.start();

@@ -36,7 +36,7 @@ class RollbackTest {
             assertThat(reported.getStatus()).isEqualTo("False");
             assertThat(reported.getMessage()).contains("OperatorLifecycleManagerV1");
 
-            Path kubeconfig = CliRun.kubeconfig(dir, demo.client().getMasterUrl().toString());
+            Path kubeconfig = Files.writeString(dir.resolve("kubeconfig"), demo.server().kubeconfig()); // the administrator's
             assertThat(run("rollback", "--kubeconfig", kubeconfig.toString()).err()).startsWith("upshift: no previous version found in ClusterVersion's status.history besides the current");
 
             demo.requestUpdate();

@@ -40,11 +40,11 @@ class StatusFromApiTest {
         try (EmbeddedApiServer server = new EmbeddedApiServer().installCrds("updatestatuses.update.openshift.io",
                 "clusterversionprogressinsights.update.openshift.io", "clusteroperatorprogressinsights.update.openshift.io",
                 "machineconfigpoolprogressinsights.update.openshift.io", "nodeprogressinsights.update.openshift.io",
-                "healthinsights.update.openshift.io")) {
+                "healthinsights.update.openshift.io").installRbac()) {
             for (HasMetadata o : new SyntheticCluster(200, 2, 12, 1.0, NOW).objects()) {
                 server.client().resource(o).create();
             }
-            try (UpdateStatusController controller = new UpdateStatusController(server.client("upshift-operator"), clock,
+            try (UpdateStatusController controller = new UpdateStatusController(server.client("upshift-operator", io.upshift.testkit.ServiceAccount.UPSHIFT), clock,
                     Duration.ofSeconds(1), Duration.ofMinutes(10), Optional::empty)) {
                 controller.start();
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {

@@ -2,6 +2,7 @@ package io.upshift.demo;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -58,11 +59,14 @@ public final class DemoNodes implements AutoCloseable {
 
     private final KubernetesClient setup;
 
-    /** Nodes registered with {@code server}'s client; the pool controller and the agents talk with clients of their own. */
+    /**
+     * Nodes registered with {@code server}'s client; the pool controller and the agents talk with clients of their own,
+     * as their deploy/ ServiceAccounts.
+     */
     public DemoNodes(EmbeddedApiServer server, Path hosts, int masters, int workers, Duration reboot, Clock clock) {
         this.setup = server.client();
-        this.client = server.client(POOLS);
-        this.agentClient = NodeAgent.client(server.config(AGENTS));
+        this.client = server.client(POOLS, ServiceAccount.MACHINE_CONFIG_OPERATOR);
+        this.agentClient = NodeAgent.client(server.config(AGENTS, ServiceAccount.MACHINE_CONFIG_DAEMON));
         this.hosts = hosts;
         this.masters = masters;
         this.workers = workers;

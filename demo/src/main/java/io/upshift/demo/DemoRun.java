@@ -2,6 +2,7 @@ package io.upshift.demo;
 
 import io.upshift.testkit.SimulatedCluster;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -175,7 +176,8 @@ public final class DemoRun implements AutoCloseable {
         releaseA = publish(from(), List.of(), true, fromCrd);
         releaseB = publish(to(), List.of(from()), true);
 
-        server = new EmbeddedApiServer();
+        // deploy/'s RBAC, as an install applies it: the controllers and agents act as its ServiceAccounts
+        server = new EmbeddedApiServer().installRbac();
         client = server.client();
         client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
                 .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel(channel()).endSpec().build()).create();
@@ -263,7 +265,7 @@ public final class DemoRun implements AutoCloseable {
             ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, nodePayloads())
                     .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)).withDefaultUpstream(null)
                     .withJobRetrieval(new ControllerOptions.JobRetrieval("upshift", CONTROLLER_NODE, Duration.ofSeconds(60))));
-            controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER))).build()).build();
+            controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER, ServiceAccount.UPSHIFT))).build()).build();
             controller = ClusterVersionController.create(controllerClient, options, new Releases(DockerCredentials.none(), false, w -> { }),
                     new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom()),
                     rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock);
@@ -283,7 +285,8 @@ public final class DemoRun implements AutoCloseable {
             released = null;
             try {
                 released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), deployment, CONTROLLER_NODE,
-                        nodeRoot(CONTROLLER_NODE), settings.workDir(), ++restarts, (serviceAccount, podDir) -> ReleaseController.apiServerAccess(server, serviceAccount, podDir), log);
+                        nodeRoot(CONTROLLER_NODE), settings.workDir(), ++restarts, (serviceAccount, podDir) -> ReleaseController.apiServerAccess(server,
+                                ServiceAccount.of(deployment.getMetadata().getNamespace(), serviceAccount), podDir), log);
             } catch (Exception e) {
                 throw new IllegalStateException("cannot start the pod of " + deployment.getMetadata().getNamespace() + "/" + deployment.getMetadata().getName()
                         + ": " + e.getMessage(), e);

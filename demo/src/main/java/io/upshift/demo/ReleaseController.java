@@ -7,6 +7,7 @@ import io.upshift.release.image.ImageRef;
 import io.upshift.release.image.Releases;
 import io.upshift.release.image.UpshiftImage;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -63,10 +64,10 @@ final class ReleaseController implements AutoCloseable {
      * written in the pod's directory). THE ONE PLACE to switch to the ServiceAccount's token (the file a kubelet
      * projects at /var/run/secrets/kubernetes.io/serviceaccount/token) once the embedded server authenticates them.
      */
-    static Map<String, String> apiServerAccess(EmbeddedApiServer server, String serviceAccount, Path podDir) throws IOException {
+    static Map<String, String> apiServerAccess(EmbeddedApiServer server, ServiceAccount serviceAccount, Path podDir) throws IOException {
         URI url = URI.create(server.url());
         Path kubeconfig = Files.createDirectories(podDir.resolve("serviceaccount")).resolve("kubeconfig");
-        Files.writeString(kubeconfig, server.kubeconfig()); // the embedded server's kubeconfig: no per-ServiceAccount identity yet
+        Files.writeString(kubeconfig, server.kubeconfig(serviceAccount)); // the pod's ServiceAccount token, as the kubelet mounts it
         Map<String, String> env = new LinkedHashMap<>();
         env.put("KUBERNETES_SERVICE_HOST", url.getHost());
         env.put("KUBERNETES_SERVICE_PORT", String.valueOf(url.getPort()));

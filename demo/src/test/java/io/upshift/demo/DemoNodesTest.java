@@ -84,6 +84,8 @@ class DemoNodesTest {
                 assertThat(mcn.getSpec().getPool().getName()).isEqualTo(node.getMetadata().getLabels().containsKey("node-role.kubernetes.io/master") ? "master" : "worker");
                 assertThat(CrdSchema.bundled("machineconfignodes.machineconfiguration.openshift.io", "v1").violations(mcn)).isEmpty();
             }
+            // the controllers and agents did all this as their deploy/ ServiceAccounts: nothing deploy/rbac.yaml does not allow
+            assertThat(demo.server().dispatcher().accessRefusals()).isEmpty();
         }
     }
 

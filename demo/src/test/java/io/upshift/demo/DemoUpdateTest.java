@@ -56,6 +56,7 @@ class DemoUpdateTest {
                 assertThat(entries.map(e -> e.getFileName().toString())).as("the running release's and the target's, no partial copy")
                         .hasSize(2).allMatch(n -> n.matches("[0-9a-f]{10}"));
             }
+            assertThat(demo.server().dispatcher().accessRefusals()).as("requests deploy/rbac.yaml does not allow").isEmpty();
         }
     }
 

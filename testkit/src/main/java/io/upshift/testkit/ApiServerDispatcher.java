@@ -44,7 +44,11 @@ import java.util.regex.Pattern;
  *       shows them;</li>
  *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster IP, a claim's spec,
  *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck});</li>
- *   <li>TokenReviews and SubjectAccessReviews are answered, not stored ({@link AccessReviews}).</li>
+ *   <li>TokenReviews and SubjectAccessReviews are answered, not stored ({@link AccessReviews});</li>
+ *   <li>every request is authenticated by its bearer token ({@link Tokens}: 401 for a token the server did not
+ *       issue, anonymous without one) and authorized by RBAC from the roles and bindings stored ({@link RbacAuthorizer}:
+ *       403 with kube-apiserver's message), the built-in roles of a fresh kube-apiserver bootstrapped
+ *       ({@code cluster-admin} for {@code system:masters}, discovery for the authenticated).</li>
  * </ul>
  * Finding one object by name takes an index ({@link NameIndex}), not a scan of every object stored.
  * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as an older
@@ -58,7 +62,10 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     private final RequestLog requests = new RequestLog();
     private final NameIndex names = new NameIndex();
-    private final AccessReviews reviews = new AccessReviews();
+    private final Tokens tokens = new Tokens();
+    private final RbacAuthorizer authorizer = new RbacAuthorizer(this::stored);
+    private final List<String> accessRefusals = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final AccessReviews reviews = new AccessReviews(tokens::user, authorizer);
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private volatile Faults faults;
@@ -94,6 +101,18 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return reviews;
     }
 
+    /**
+     * The messages of the requests refused so far as unauthenticated (401) or forbidden (403), oldest first: e.g.
+     * {@code deployments.apps "x" is forbidden: User "system:serviceaccount:..." cannot delete resource ...}.
+     */
+    public List<String> accessRefusals() {
+        return List.copyOf(accessRefusals);
+    }
+
+    Tokens tokens() {
+        return tokens;
+    }
+
     /** The messages of the writes refused so far for changing an immutable field, oldest first. */
     public List<String> immutableRefusals() {
         return List.copyOf(refusals);
@@ -122,7 +141,10 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-        RequestLog.Request seen = requests.record(request);
+        User user = tokens.authenticate(request.getHeader("Authorization"));
+        RequestLog.Request seen = requests.record(request, user == null ? "" : user.name());
+        MockResponse refused = refusal(request, user);
+        if (refused != null) return typed(refused);
         for (Interleaved i : interleaved) {
             if (i.which().test(seen) && interleaved.remove(i)) {
                 super.handlePatch(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.PATCH, i.path(),
@@ -163,6 +185,63 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             }
         }
         throw new IllegalStateException();
+    }
+
+    /** 401 for a request that does not authenticate, 403 for one RBAC does not allow; null when it may go on. */
+    private MockResponse refusal(RecordedRequest request, User user) {
+        if (user == null) {
+            accessRefusals.add("Unauthorized: " + request.getMethod() + " " + request.getPath());
+            return status(401, "Unauthorized", "Unauthorized");
+        }
+        if (user.in(User.MASTERS)) return null; // allowed before RBAC is asked, as kube-apiserver's privileged groups
+        RequestAttributes a = RequestAttributes.of(request.getMethod(), request.getPath());
+        RbacAuthorizer.Decision decision = authorizer.authorize(user, a);
+        if (decision.allowed()) return null;
+        String message = RbacAuthorizer.forbiddenMessage(user, a, decision.reason());
+        accessRefusals.add(message);
+        ObjectNode status = Mappers.JSON.createObjectNode().put("kind", "Status").put("apiVersion", "v1");
+        status.putObject("metadata");
+        status.put("status", "Failure").put("message", message).put("reason", "Forbidden");
+        if (a.resourceRequest()) {
+            ObjectNode details = status.putObject("details");
+            if (!a.name().isEmpty()) details.put("name", a.name());
+            if (!a.group().isEmpty()) details.put("group", a.group());
+            details.put("kind", a.resource());
+        }
+        status.put("code", 403);
+        return new MockResponse().setResponseCode(403).setBody(status.toString());
+    }
+
+    /**
+     * Stores {@code object} as a client with every right would create it (replacing it when it exists), without a
+     * request: for what is there before any client comes (the built-in roles, deploy/'s RBAC).
+     */
+    void store(JsonNode object) {
+        String apiVersion = object.path("apiVersion").asText();
+        String namespace = object.path("metadata").path("namespace").asText();
+        String collection = (apiVersion.contains("/") ? "/apis/" : "/api/") + apiVersion + (namespace.isEmpty() ? "" : "/namespaces/" + namespace)
+                + "/" + object.path("kind").asText().toLowerCase(java.util.Locale.ROOT) + "s";
+        var headers = io.fabric8.mockwebserver.http.Headers.builder().add("Content-Type", "application/json").build();
+        byte[] body = object.toString().getBytes(StandardCharsets.UTF_8);
+        MockResponse created = handleCreate(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.POST, collection, headers, new Buffer(body)));
+        if (created.code() == 409) {
+            created = handleUpdate(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
+                    collection + "/" + object.path("metadata").path("name").asText(), headers, new Buffer(body)));
+        }
+        if (created.code() >= 300) throw new IllegalStateException("cannot store " + collection + ": " + created.getBody().readUtf8());
+    }
+
+    /** The objects stored at a collection's path. */
+    private List<JsonNode> stored(String collection) {
+        MockResponse answer = super.handleGet(collection);
+        if (answer.code() != 200 || answer.getBody() == null) return List.of();
+        List<JsonNode> items = new java.util.ArrayList<>();
+        try {
+            Mappers.JSON.readTree(answer.getBody().readUtf8()).path("items").forEach(items::add);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return items;
     }
 
     /** A custom resource's answer as the Table its CRD's printer columns make, when it has any; otherwise as it is. */
@@ -279,6 +358,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
                              GenericKubernetesResource resource, String newState) {
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        if (path != null && path.startsWith(RbacAuthorizer.RBAC)) authorizer.changed();
         names.stored((KubernetesAttributesExtractor) getAttributeExtractor(), pathAttributes, resource, newState);
     }
 

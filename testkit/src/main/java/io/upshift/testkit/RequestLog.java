@@ -8,8 +8,8 @@ import java.util.function.Predicate;
 /** Every request the embedded API server answered, with who sent it (its User-Agent), oldest first. */
 public final class RequestLog {
 
-    /** One request: method, path with query, and the client's User-Agent. */
-    public record Request(String method, String path, String userAgent) {
+    /** One request: method, path with query, the client's User-Agent, and the user it authenticated as ("" when none). */
+    public record Request(String method, String path, String userAgent, String user) {
         public boolean isWatch() {
             return path.contains("watch=true");
         }
@@ -31,9 +31,9 @@ public final class RequestLog {
 
     private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
 
-    Request record(RecordedRequest request) {
+    Request record(RecordedRequest request, String user) {
         String agent = request.getHeader("User-Agent");
-        Request r = new Request(request.getMethod(), request.getPath(), agent == null ? "" : agent);
+        Request r = new Request(request.getMethod(), request.getPath(), agent == null ? "" : agent, user);
         requests.add(r);
         return r;
     }

@@ -110,7 +110,8 @@ class DiscoveryTest {
     }
 
     private JsonNode get(String path, String accept) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + path)).header("Accept", accept).build(),
+        HttpResponse<String> r = server.httpClient().send(HttpRequest.newBuilder(URI.create(server.url() + path)).header("Accept", accept)
+                        .header("Authorization", "Bearer " + server.adminToken()).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type")).as("clients asking for protobuf first read an unnamed body as protobuf").hasValue("application/json");

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.upshift.api.json.Mappers;
+import io.upshift.core.cvo.ApplyRefusal;
 import io.upshift.core.cvo.OperatorLevel;
 import io.upshift.core.cvo.TaskError;
 import io.upshift.core.inclusion.Inclusion;
@@ -182,8 +183,9 @@ final class GraphPass {
                     continue;
                 }
                 String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
-                return Optional.of(error(name, "UpdatePayloadFailed", "Could not update " + Readiness.describe(m) + " (" + t.index() + " of "
-                        + payload.manifests().size() + ", " + m.file() + "): " + why, OperatorLevel.Effect.FAIL));
+                ApplyRefusal refusal = ApplyRefusal.of(e.getCode(), why);
+                return Optional.of(error(name, refusal.reason(), "Could not update " + Readiness.describe(m) + " (" + t.index() + " of "
+                        + payload.manifests().size() + ", " + m.file() + "): " + refusal.cause(), OperatorLevel.Effect.FAIL));
             } catch (IllegalArgumentException e) {
                 return Optional.of(error(name, "UpdatePayloadFailed", "Could not update " + Readiness.describe(m) + " (" + t.index() + " of "
                         + payload.manifests().size() + ", " + m.file() + "): " + e.getMessage(), OperatorLevel.Effect.FAIL));

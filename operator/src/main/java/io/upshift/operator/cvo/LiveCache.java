@@ -11,6 +11,7 @@ import io.upshift.operator.cluster.Changes;
 import io.upshift.operator.cluster.InformerFailures;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,13 +23,13 @@ import org.slf4j.LoggerFactory;
  * Reads of the objects a payload applies, served from informer caches (one per kind, started on first use and
  * waited for up to 10 s) instead of one API request per object per pass; every change they see is signalled to
  * {@code changes} under the object's key, so that a task waiting for an object wakes at once. A kind that cannot be watched yet (its CRD is not
- * established), or whose watch is down, is read from the API directly. Writes never go through here.
+ * established, or the controller may not list it), or whose watch is down, is read from the API directly while its
+ * informer keeps trying. Writes never go through here.
  */
 final class LiveCache implements ObjectReader, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LiveCache.class);
-
-    /** How long a first read of a kind waits for its informer's cache. */
-    private static final Duration FIRST_SYNC = Duration.ofSeconds(10);
+    /** How long a first use of a kind waits for its informer's first list, which may never come. */
+    private static final Duration FIRST_LIST = Duration.ofSeconds(30);
 
     private final KubernetesClient client;
     private final Changes changes;
@@ -97,18 +98,25 @@ final class LiveCache implements ObjectReader, AutoCloseable {
             SharedIndexInformer<GenericKubernetesResource> informer = namespaced ? resources.inAnyNamespace().runnableInformer(0)
                     : resources.runnableInformer(0);
             informer.addEventHandler(signal);
-            informer.exceptionHandler(new InformerFailures(ApiErrors.resource(informer.toString())));
+            // a list refused (403: the controller's role does not cover the kind) or failing is retried in the
+            // background, each failure logged in one line; meanwhile the kind is read from the API, whose answer the
+            // task reports, instead of waiting here for a list that may never be allowed
+            CompletableFuture<Throwable> failed = new CompletableFuture<>();
+            InformerFailures failures = new InformerFailures(ApiErrors.resource(informer.toString()));
+            informer.exceptionHandler((started, t) -> {
+                failed.complete(t);
+                return failures.retryAfterException(started, t);
+            });
+            CompletableFuture<Void> synced = informer.start().toCompletableFuture();
             SharedIndexInformer<GenericKubernetesResource> raced = informers.putIfAbsent(gvk, informer);
             if (raced != null) {
                 informer.close();
                 return raced;
             }
-            // a kind not served yet (its CRD applied moments ago) keeps trying in the background; reads go to the API
-            // until it watches, and nothing waits for it longer than this
             try {
-                informer.start().toCompletableFuture().get(FIRST_SYNC.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException | ExecutionException e) {
-                LOG.debug("{}: not watched yet, reading from the API", gvk);
+                CompletableFuture.anyOf(synced, failed).get(FIRST_LIST.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // not filled yet: read from the API until it is
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -31,9 +31,9 @@ class DrainerTest {
 
     @BeforeEach
     void start() {
-        server = new EmbeddedApiServer();
+        server = new EmbeddedApiServer().installRbac();
         server.dispatcher().evictionGrace(Duration.ofSeconds(1));
-        agent = NodeAgent.client(server.config("agent"));
+        agent = NodeAgent.client(server.config("agent", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON));
     }
 
     @AfterEach

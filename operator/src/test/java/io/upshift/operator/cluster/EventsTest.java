@@ -15,8 +15,10 @@ class EventsTest {
     @Test
     void repeatsWithinTheWindowCountOnOneEventAndLaterOnesStartANewOne() {
         SettableClock clock = new SettableClock(Instant.parse("2026-11-22T10:00:00Z"));
-        try (EmbeddedApiServer server = new EmbeddedApiServer()) {
-            Events events = new Events(server.client(), clock, "config.openshift.io/v1", "ClusterVersion", "version", "test");
+        // recorded as the node agent records them, with only the rights deploy/ gives it (create, patch)
+        try (EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
+             var agent = server.client("test", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON)) {
+            Events events = new Events(agent, clock, "config.openshift.io/v1", "ClusterVersion", "version", "test");
             for (int i = 0; i < 30; i++) {
                 events.warning("RetrievePayloadFailed", "refused, try " + i);
                 clock.advance(java.time.Duration.ofSeconds(10));

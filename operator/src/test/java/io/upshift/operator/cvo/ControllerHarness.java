@@ -15,6 +15,7 @@ import io.upshift.core.risk.RuleMatcher;
 import io.upshift.operator.updates.UpdateClient;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.RequestLog;
+import io.upshift.testkit.ServiceAccount;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,7 +33,8 @@ final class ControllerHarness implements AutoCloseable {
     /** The controller's requests carry this User-Agent. */
     static final String CONTROLLER = "upshift-cluster-version";
 
-    final EmbeddedApiServer server = new EmbeddedApiServer();
+    /** With deploy/'s RBAC: the controller acts as its ServiceAccount, the test as the administrator. */
+    final EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
     final KubernetesClient client = server.client();
     final FakePayloads payloads;
     private final SharedIndexInformer<ConfigMap> settings;
@@ -108,7 +110,7 @@ final class ControllerHarness implements AutoCloseable {
 
     private ClusterVersionController start(ControllerOptions options, java.util.function.Function<io.fabric8.kubernetes.client.Config, KubernetesClient> clients,
                                            java.util.function.Function<KubernetesClient, PayloadSource> source) {
-        controllerClient = clients.apply(server.config(CONTROLLER));
+        controllerClient = clients.apply(server.config(CONTROLLER, ServiceAccount.UPSHIFT));
         PayloadSource payloads = source.apply(controllerClient);
         RuleMatcher noPrometheus = rule -> {
             throw new RuleMatcher.RuleException("no Prometheus here");

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class MetricsAuthTest {
     static final String PROMETHEUS = "system:serviceaccount:monitoring:prometheus";
 
-    final EmbeddedApiServer api = new EmbeddedApiServer();
+    final EmbeddedApiServer api = new EmbeddedApiServer().installRbac();
     final AccessReviews reviews = api.dispatcher().accessReviews()
             .token("prometheus-token", PROMETHEUS).allow(PROMETHEUS, "get", "/metrics")
             .token("alice-token", "alice").allow("alice", "get", "/healthz");
@@ -31,7 +31,7 @@ class MetricsAuthTest {
     @BeforeEach
     void start() throws Exception {
         server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), () -> "up 1\n",
-                new TokenAccess(api.client(), now::get), null);
+                new TokenAccess(api.client("upshift-operator", io.upshift.testkit.ServiceAccount.UPSHIFT), now::get), null);
     }
 
     @AfterEach

@@ -1,6 +1,7 @@
 package io.upshift.operator.pools;
 
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -35,14 +36,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** An embedded API server with evictions, pools and nodes, a pool controller and one agent per node on simulated hosts. */
+/**
+ * An embedded API server with evictions, pools and nodes, a pool controller and one agent per node on simulated hosts;
+ * the controller and the agents act as their deploy/ ServiceAccounts, with deploy/rbac.yaml's rules.
+ */
 final class PoolHarness implements AutoCloseable {
     static final String ROLE = "node-role.kubernetes.io/";
     static final AgentOptions FAST = new AgentOptions(Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMillis(200),
             Duration.ofHours(1), Duration.ofMillis(100));
 
     /** MachineConfigNodes have their status apart, as on a real API server; the other kinds are the mock's own. */
-    final EmbeddedApiServer server = new EmbeddedApiServer().installCrds("machineconfignodes.machineconfiguration.openshift.io");
+    final EmbeddedApiServer server = new EmbeddedApiServer().installCrds("machineconfignodes.machineconfiguration.openshift.io").installRbac();
     /** The pool controller's requests carry this User-Agent. */
     static final String CONTROLLER = "upshift-pools";
     final KubernetesClient client;
@@ -57,7 +61,7 @@ final class PoolHarness implements AutoCloseable {
 
     PoolHarness(Path hosts) {
         client = server.client();
-        controllerClient = server.client(CONTROLLER);
+        controllerClient = server.client(CONTROLLER, ServiceAccount.MACHINE_CONFIG_OPERATOR);
         this.hosts = hosts;
     }
 
@@ -99,7 +103,7 @@ final class PoolHarness implements AutoCloseable {
     }
 
     NodeAgent startAgent(String node, Clock clock) {
-        KubernetesClient own = NodeAgent.client(server.config("upshift-agent"));
+        KubernetesClient own = NodeAgent.client(server.config("upshift-agent", ServiceAccount.MACHINE_CONFIG_DAEMON));
         KubernetesClient previous = agentClients.put(node, own);
         if (previous != null) previous.close(); // the agent it served was killed: its process, connections and all, is gone
         NodeAgent agent = new NodeAgent(own, node, new HostFiles(hosts.resolve(node)), machines.get(node), agentOptions, clock).start();

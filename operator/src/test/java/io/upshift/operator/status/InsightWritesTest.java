@@ -50,12 +50,12 @@ class InsightWritesTest {
         server = new EmbeddedApiServer().installCrds("updatestatuses.update.openshift.io",
                 "clusterversionprogressinsights.update.openshift.io", "clusteroperatorprogressinsights.update.openshift.io",
                 "machineconfigpoolprogressinsights.update.openshift.io", "nodeprogressinsights.update.openshift.io",
-                "healthinsights.update.openshift.io");
+                "healthinsights.update.openshift.io").installRbac();
         client = server.client();
         for (HasMetadata o : cluster.objects()) {
             client.resource(o).create();
         }
-        controller = new UpdateStatusController(server.client(AGENT), Clock.fixed(NOW, ZoneOffset.UTC),
+        controller = new UpdateStatusController(server.client(AGENT, io.upshift.testkit.ServiceAccount.UPSHIFT), Clock.fixed(NOW, ZoneOffset.UTC),
                 Duration.ofSeconds(1), Duration.ofMinutes(10), Optional::empty);
         controller.start();
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
