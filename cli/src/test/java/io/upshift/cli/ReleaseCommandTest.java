@@ -60,6 +60,30 @@ class ReleaseCommandTest {
     }
 
     @Test
+    void trustedKeysBecomeThePayloadsVerificationConfigMap() throws Exception {
+        assertThat(run("release", "keygen", "--out", dir.resolve("signer").toString()).code()).isZero();
+        Path payload = payload();
+        String layout = "oci:" + dir.resolve("images") + ":3.0.0";
+        CliRun.Result published = run("release", "new", "--from", payload.toString(), "--version", "3.0.0", "--trust", dir.resolve("signer.pub").toString(),
+                "--to", layout);
+        assertThat(published.code()).as(published.err()).isZero();
+        assertThat(payload.resolve("manifests")).as("--from is left as it was").isEmptyDirectory();
+
+        assertThat(run("release", "extract", layout, "--to", dir.resolve("out").toString()).code()).isZero();
+        Path written = dir.resolve("out/manifests/0000_00_cluster-version-operator_04_verification.yaml");
+        var loaded = io.upshift.core.payload.ManifestReader.read(written.getFileName().toString(), Files.readString(written));
+        var config = io.upshift.core.verify.VerifierConfig.fromPayload(loaded);
+        assertThat(config.source()).isEqualTo("openshift-config-managed/release-verification");
+        assertThat(config.keyrings()).hasSize(1);
+        assertThat(Files.readString(written)).contains("verifier-public-key-signer").contains("kind: \"Namespace\"");
+
+        CliRun.Result notAKey = run("release", "new", "--from", payload.toString(), "--version", "3.0.1", "--trust", payload.resolve("release-manifests")
+                .resolve("0000_10_a_one.yaml").toString(), "--to", "oci:" + dir.resolve("images") + ":3.0.1");
+        assertThat(notAKey.code()).isEqualTo(2);
+        assertThat(notAKey.err()).startsWith("upshift: KeyInvalid: ").hasLineCount(1);
+    }
+
+    @Test
     void graphForAClusterConfigurationAsTabSeparatedLines() throws Exception {
         Path p = payload();
         Files.writeString(p.resolve("release-manifests/0000_20_b_two.yaml"), "\n    capability.openshift.io/name: Console\n", java.nio.file.StandardOpenOption.APPEND);

@@ -1,5 +1,15 @@
 package io.upshift.cli.release;
 
+import io.upshift.core.release.Reason;
+import io.upshift.core.verify.Keyring;
+import io.upshift.release.image.FileTrees;
+import io.upshift.release.image.TrustManifest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.TreeMap;
+
 import io.upshift.core.release.ReleaseException;
 import io.upshift.release.image.ImageRef;
 import io.upshift.release.image.ResolvedImage;
@@ -41,15 +51,61 @@ public final class NewCommand implements Callable<Integer> {
             + "Default: the payload alone."})
     String base;
 
+    @Option(names = "--trust", paramLabel = "KEY", description = {"Trust this armored public keyring (release keygen's .pub, gpg --export --armor) "
+            + "for the releases after this one: the payload gets the verification ConfigMap openshift-config-managed/release-verification "
+            + "(manifests/" + TrustManifest.FILE + "); repeat for several keys, all of which must sign. The --from directory is not changed."})
+    List<Path> trust;
+
     @Mixin
     RegistryOptions registry;
 
     @Override
-    public Integer call() throws ReleaseException {
+    public Integer call() throws ReleaseException, IOException {
         var err = spec.commandLine().getErr();
-        ResolvedImage image = registry.releases(err).publish(from, version, previous, base == null ? null : ImageRef.parse(base), ImageRef.parse(to),
-                new ProgressLine(err, "pushed"));
-        spec.commandLine().getOut().println("Published " + version + " as " + image.pullspec());
+        Path payload = trust == null || trust.isEmpty() ? from : withTrust();
+        try {
+            ResolvedImage image = registry.releases(err).publish(payload, version, previous, base == null ? null : ImageRef.parse(base), ImageRef.parse(to),
+                    new ProgressLine(err, "pushed"));
+            spec.commandLine().getOut().println("Published " + version + " as " + image.pullspec());
+        } finally {
+            if (payload != from) FileTrees.deleteQuietly(payload);
+        }
         return 0;
+    }
+
+    /** A copy of the payload with the verification ConfigMap trusting the --trust keys. */
+    private Path withTrust() throws ReleaseException, IOException {
+        Map<String, String> keyrings = new TreeMap<>();
+        for (Path key : trust) {
+            String armored;
+            try {
+                armored = Files.readString(key, StandardCharsets.US_ASCII);
+            } catch (IOException e) {
+                throw new ReleaseException(Reason.KEY_INVALID, "cannot read --trust " + key + ": " + e.getMessage(), e);
+            }
+            Keyring.parse(key.toString(), armored.getBytes(StandardCharsets.US_ASCII)); // refused here, not in the cluster
+            if (keyrings.put(TrustManifest.keyringName(key.getFileName().toString()), armored) != null) {
+                throw new ReleaseException(Reason.KEY_INVALID, "--trust " + key + ": another key file has the same name");
+            }
+        }
+        if (!Files.isDirectory(from)) throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, from + ": no such payload directory (--from)");
+        Path copy = Files.createTempDirectory("upshift-release-");
+        try (var walk = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path to = copy.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(to);
+                else Files.copy(p, to);
+            }
+            Path file = Files.createDirectories(copy.resolve("manifests")).resolve(TrustManifest.FILE);
+            if (Files.exists(file)) {
+                throw new ReleaseException(Reason.MANIFEST_INVALID, from.resolve("manifests").resolve(TrustManifest.FILE)
+                        + " exists already: leave out --trust, or that file");
+            }
+            Files.writeString(file, TrustManifest.of(keyrings));
+            return copy;
+        } catch (IOException | ReleaseException | RuntimeException e) {
+            FileTrees.deleteQuietly(copy);
+            throw e;
+        }
     }
 }
