@@ -48,7 +48,7 @@ public record Upgradeable(List<UpgradeableCheck> failed) {
         AdminGates.check(status.getHistory(), facts.adminGates()).ifPresent(failed::add);
         UpgradeableChecks.clusterOperators(facts.operators()).ifPresent(failed::add);
         UpgradeableChecks.deletesInProgress(facts.deletesInProgress()).ifPresent(failed::add);
-        UpgradeableChecks.updateInProgress(StatusConditions.find(status.getConditions(), "Progressing")).ifPresent(failed::add);
+        UpgradeableChecks.updateInProgress(StatusConditions.find(status.getConditions(), "Progressing"), status.getHistory()).ifPresent(failed::add);
         return new Upgradeable(failed);
     }
 

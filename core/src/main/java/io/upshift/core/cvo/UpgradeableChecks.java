@@ -58,9 +58,15 @@ public final class UpgradeableChecks {
                 "Cluster minor level upgrades are not allowed while resource deletions are in progress; resources=" + String.join(",", new TreeSet<>(resources))));
     }
 
-    /** An update in progress (Progressing=True): upstream's only check whose condition says True. */
-    public static Optional<UpgradeableCheck> updateInProgress(ClusterOperatorStatusCondition progressing) {
+    /**
+     * An update in progress (Progressing=True): upstream's only check whose condition says True. An update is in
+     * progress once accepted (history[0] Partial); a target still being retrieved, or refused, is not one, or its own
+     * Progressing would refuse it (a minor update refused for an admin ack, then acknowledged, would be refused for
+     * UpdateInProgress ever after).
+     */
+    public static Optional<UpgradeableCheck> updateInProgress(ClusterOperatorStatusCondition progressing, java.util.List<io.fabric8.openshift.api.model.config.v1.UpdateHistory> history) {
         if (progressing == null || !"True".equals(progressing.getStatus())) return Optional.empty();
+        if (history == null || history.isEmpty() || !"Partial".equals(history.get(0).getState())) return Optional.empty();
         return Optional.of(new UpgradeableCheck(UpgradeableCheck.UPDATE_IN_PROGRESS, "True", "UpdateInProgress",
                 "An update is already in progress and the details are in the Progressing condition"));
     }

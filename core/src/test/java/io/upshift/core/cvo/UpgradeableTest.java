@@ -25,16 +25,27 @@ class UpgradeableTest {
                 .endStatus().build();
     }
 
-    /** At 4.19.2, completed; Progressing as given (null: none). */
+    /** At 4.19.2, completed; Progressing as given (null: none), and when True the update to 4.19.3 under way (Partial). */
     static ClusterVersionStatus status(String progressing) {
         ClusterVersionStatus s = new ClusterVersionStatus();
         UpdateHistory h = new UpdateHistory();
         h.setVersion("4.19.2");
         h.setImage("img");
         h.setState("Completed");
-        s.setHistory(List.of(h));
+        s.setHistory("True".equals(progressing) ? List.of(ClusterVersionRulesTest.entry("4.19.3", "Partial"), h) : List.of(h));
         if (progressing != null) s.setConditions(StatusConditions.set(null, "Progressing", progressing, "", "Working towards 4.19.3", T0));
         return s;
+    }
+
+    @Test
+    void aTargetStillBeingRetrievedIsNoUpdateInProgress() {
+        ClusterVersionStatus retrieving = status(null);
+        retrieving.setConditions(StatusConditions.set(null, "Progressing", "True", "", "Working towards 4.20.0", T0));
+        assertThat(UpgradeableChecks.updateInProgress(StatusConditions.find(retrieving.getConditions(), "Progressing"), retrieving.getHistory()))
+                .as("history[0] is still the completed 4.19.2: nothing accepted yet").isEmpty();
+        ClusterVersionStatus applying = status("True");
+        assertThat(UpgradeableChecks.updateInProgress(StatusConditions.find(applying.getConditions(), "Progressing"), applying.getHistory()))
+                .isPresent();
     }
 
     static Upgradeable.Facts facts(List<ClusterOperator> operators, boolean overrides, AdminGates.ConfigMaps gates, List<String> deletes) {

@@ -63,8 +63,10 @@ class UpgradeableControllerTest {
                     + "APIs removed in 4.2 must not be in use.");
 
             configMap(h, "openshift-config", "admin-acks", Map.of(GATE, "true"));
-            await("acknowledged: no Upgradeable condition").atMost(Duration.ofSeconds(10)).until(() -> upgradeable(h) == null
-                    || "UpdateInProgress".equals(upgradeable(h).getReason()));
+            await("acknowledged: no Upgradeable condition").atMost(Duration.ofSeconds(10)).until(() -> {
+                ClusterOperatorStatusCondition now = upgradeable(h);
+                return now == null || "UpdateInProgress".equals(now.getReason());
+            });
             await("then the update accepted").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.2.0"));
         }
     }
