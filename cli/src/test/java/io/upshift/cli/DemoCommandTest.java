@@ -2,9 +2,11 @@ package io.upshift.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The README's main command, small: it installs, updates, waits for every node and says so. */
+@Tag("e2e")
 class DemoCommandTest {
 
     @Test

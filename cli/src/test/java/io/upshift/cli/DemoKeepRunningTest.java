@@ -9,11 +9,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code upshift demo --keep-running --kubeconfig-out FILE}: after the update, other clients explore the cluster through FILE. */
+@Tag("e2e")
 class DemoKeepRunningTest {
 
     @Test

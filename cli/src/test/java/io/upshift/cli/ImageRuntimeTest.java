@@ -7,10 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Java runtime of Upshift's image holds every module Upshift needs: the whole demo runs on it. */
+@Tag("e2e")
 class ImageRuntimeTest {
 
     @TempDir

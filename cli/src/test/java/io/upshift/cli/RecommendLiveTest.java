@@ -10,11 +10,13 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code upshift recommend} against a live API server (fabric8's mock in CRUD mode), reading ClusterVersion "version". */
 @EnableKubernetesMockClient(crud = true)
+@Tag("e2e")
 class RecommendLiveTest {
 
     KubernetesClient client;

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The release commands end to end on an OCI layout: keygen, new, info, graph, sign, verify, extract, and refusals. */
+@Tag("e2e")
 class ReleaseCommandTest {
 
     @TempDir

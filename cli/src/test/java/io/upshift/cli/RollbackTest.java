@@ -11,6 +11,7 @@ import io.upshift.cli.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * enumerates fewer capabilities than the cluster has enabled: status writes keep succeeding, the names that CRD does
  * not know are left out of status and named in a condition, and the rollback completes.
  */
+@Tag("e2e")
 class RollbackTest {
 
     @TempDir

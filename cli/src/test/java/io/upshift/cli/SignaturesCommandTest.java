@@ -14,10 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code upshift release signatures}: a store's signatures as the ConfigMap the controller reads, printed or applied. */
+@Tag("e2e")
 class SignaturesCommandTest {
     private static final String DIGEST = "sha256:" + "ab".repeat(32);
     private static final String REF = "registry.example/upshift/release@" + DIGEST;

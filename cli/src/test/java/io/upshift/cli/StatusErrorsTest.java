@@ -12,11 +12,13 @@ import java.time.Instant;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Bad input: one line on stderr naming the file, resource and field; exit code 2; nothing on stdout. */
 @EnableKubernetesMockClient
+@Tag("e2e")
 class StatusErrorsTest {
     KubernetesMockServer server;
     KubernetesClient client;

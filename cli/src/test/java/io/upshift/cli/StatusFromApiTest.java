@@ -17,11 +17,13 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code upshift status --from-api} renders the controller's insight objects: the same text as a local assessment. */
+@Tag("e2e")
 class StatusFromApiTest {
     private static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
 

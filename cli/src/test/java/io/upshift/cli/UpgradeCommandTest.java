@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * "error: " line is ours as "upshift: " with exit code 2. The decisions themselves are tested in core.upgrade. The API
  * server is the project's stricter mock, whose merge patches are RFC 7386's (fabric8's mock appends lists).
  */
+@Tag("e2e")
 class UpgradeCommandTest {
     static final String REPO = "quay.example/ocp/release@sha256:";
     static final String T = "2025-03-01T10:00:00Z";

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * controller of each release rolls them out through the real agents, and the update completes only once the
  * control-plane nodes run the new release, as the machine-config operator reports the version only then.
  */
+@Tag("e2e")
 class DemoNodesTest {
 
     @TempDir

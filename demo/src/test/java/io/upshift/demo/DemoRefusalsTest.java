@@ -14,10 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import io.upshift.testkit.Faults;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What the controller refuses, and how it says so, on the embedded API server. */
+@Tag("e2e")
 class DemoRefusalsTest {
 
     @TempDir

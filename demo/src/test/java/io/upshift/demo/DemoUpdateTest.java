@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import io.upshift.testkit.Faults;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * End to end on the embedded API server: the real controller installs release A and updates to B, also while it is
  * killed at random moments; every manifest ends applied, history holds one entry per release, status validates.
  */
+@Tag("e2e")
 class DemoUpdateTest {
 
     @TempDir

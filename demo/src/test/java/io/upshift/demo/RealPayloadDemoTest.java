@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * image built from it, and updates to its next patch, on the embedded API server, each ClusterOperator the payload
  * declares levelled by the simulation.
  */
+@Tag("e2e")
 class RealPayloadDemoTest {
 
     private static final Path FIXTURE = Path.of(System.getProperty("upshift.fixtures", "../../shared/fixtures"), "openshift-payload-4.19");

@@ -23,6 +23,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * of the image, not this JVM's, with exactly what its Deployment gives it. Here the "Upshift" laid under the release is
  * a small program that says which jar it runs from, with what arguments and environment, and ends at once when asked.
  */
+@Tag("e2e")
 class ReleaseControllerTest {
 
     @TempDir

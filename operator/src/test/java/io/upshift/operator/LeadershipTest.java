@@ -12,9 +12,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
+@Tag("e2e")
 class LeadershipTest {
     KubernetesClient client;
 

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** deploy/rbac.yaml, installed into the embedded API server, is what each controller's ServiceAccount may do. */
+@Tag("e2e")
 class DeployRbacTest {
     final EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
 

@@ -11,11 +11,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What kubectl and oc read before and while they name resources: discovery, and lists of their own kind. */
+@Tag("e2e")
 class DiscoveryTest {
     private EmbeddedApiServer server;
 

@@ -23,10 +23,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The embedded API server authenticates by bearer token and authorizes by the RBAC it stores, as kube-apiserver does. */
+@Tag("e2e")
 class RbacAuthorizerTest {
     static final ServiceAccount ROBOT = ServiceAccount.of("tools", "robot");
     static final String USER = "system:serviceaccount:tools:robot";

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Signatures made by the real gpg verify here, and ours pass {@code gpg --verify}. .ci/run installs gnupg. */
+@Tag("e2e")
 class GpgInteropTest {
 
     static final String DIGEST = "sha256:" + "3".repeat(64);

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * The drain on an API server whose evicted pods terminate for a while, as upstream's drain helper behaves: each pod
  * evicted once, then waited for by name; terminating pods skipped; refusals retried at most once a second.
  */
+@Tag("e2e")
 class DrainerTest {
     private static final String EVICTIONS = "/eviction";
     private EmbeddedApiServer server;

@@ -8,6 +8,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * /etc/upshift, "$$" read as "$") against a recording rpm-ostree: what it asks of rpm-ostree for the inputs the
  * agent writes, and that it asks nothing again for what it applied already.
  */
+@Tag("e2e")
 class OsUpdateUnitTest {
     static final Path UNIT = Path.of("../deploy/host/upshift-os-update.service");
 

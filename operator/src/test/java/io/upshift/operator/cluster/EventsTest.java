@@ -7,9 +7,11 @@ import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.SettableClock;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Events aggregate as Kubernetes' recorder does: repeats within the window count on one Event. */
+@Tag("e2e")
 class EventsTest {
 
     @Test

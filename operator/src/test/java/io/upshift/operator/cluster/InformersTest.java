@@ -12,9 +12,11 @@ import io.upshift.testkit.Faults;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Caches outlive API errors: an informer keeps trying, as client-go's do, instead of giving up for good. */
+@Tag("e2e")
 class InformersTest {
 
     @Test

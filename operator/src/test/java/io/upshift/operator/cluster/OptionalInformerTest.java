@@ -12,12 +12,14 @@ import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A kind a controller works without: absent (no CRD) or refused (no RBAC rule) is known at once and its start never
  * waits on it; an absent kind costs no request until its CRD appears, a refused one is asked again with backoff.
  */
+@Tag("e2e")
 class OptionalInformerTest {
     static final String GATES = "/apis/config.openshift.io/v1/featuregates";
 

@@ -8,10 +8,12 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesSpecBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Capabilities an update enables implicitly stay enabled, and stay reported, across controller restarts. */
+@Tag("e2e")
 class CapabilitiesControllerTest {
 
     @TempDir

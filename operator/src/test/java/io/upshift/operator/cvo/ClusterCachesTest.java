@@ -6,12 +6,14 @@ import io.upshift.core.cvo.UnreadableConfig;
 import io.upshift.core.proxy.ClusterProxy;
 import io.upshift.operator.cluster.RefusingApiServer;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The cluster-version controller's caches on a cluster without OpenShift's config kinds, or whose account may not
  * read them: they fill, and the controller works without them; only a refused kind is named for ClusterVersion.
  */
+@Tag("e2e")
 class ClusterCachesTest {
 
     @Test

@@ -7,6 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with, the feature set and the feature gates of the FeatureGate {@code cluster} (the payload's own FeatureGate
  * manifest when the cluster's lists none for the release).
  */
+@Tag("e2e")
 class ClusterInclusionTest {
 
     @TempDir

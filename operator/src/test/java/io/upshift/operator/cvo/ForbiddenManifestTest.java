@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * role does not cover fails its task, named with the API server's refusal in the Failing condition, and is tried again
  * at the controller's pace (no hot loop), never a stall.
  */
+@Tag("e2e")
 class ForbiddenManifestTest {
     static final String PDB = "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\n  namespace: test-ns\n  annotations:\n"
             + FakePayloads.INCLUDED + "spec:\n  minAvailable: 1\n  selector:\n    matchLabels:\n      app: web\n";

@@ -20,6 +20,7 @@ import io.upshift.testkit.EmbeddedApiServer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * Applying manifests on the embedded API server: no write without a difference, upstream's per-kind merge, updates
  * conditional on the resourceVersion read, and no write loop where the server keeps a manifest otherwise than written.
  */
+@Tag("e2e")
 class ManifestApplierTest {
 
     final EmbeddedApiServer server = new EmbeddedApiServer();

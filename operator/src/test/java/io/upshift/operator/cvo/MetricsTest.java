@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * (openshift/cluster-version-operator pkg/cvo/metrics.go). Micrometer writes labels in name order and values as
  * Java doubles; times are seconds since the epoch.
  */
+@Tag("e2e")
 class MetricsTest {
 
     /** Mid-update from 4.18.1 to 4.18.2, failing; the controller still runs 4.18.1. */

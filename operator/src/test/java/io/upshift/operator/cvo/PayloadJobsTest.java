@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * an image the runtime cannot pull, a step that fails, a Job that never completes, and the pruning of old Jobs and of
  * the payload directories of releases no longer in use.
  */
+@Tag("e2e")
 class PayloadJobsTest {
 
     private static final String IMAGE = "registry.example/upshift/release@sha256:" + "b".repeat(64);

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What ClusterVersion says while a target's payload-retrieval Job is pending: upstream's RetrievePayload words at once,
  * in place of an earlier request's refusal, written once; then the update goes on when the Job succeeds.
  */
+@Tag("e2e")
 class PayloadRetrievalStatusTest {
 
     @TempDir

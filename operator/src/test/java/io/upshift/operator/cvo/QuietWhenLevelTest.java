@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the UpdateStatus controller together, from the first install on (not only after a first update), through several of
  * the cluster-version controller's reconcile passes and of the UpdateStatus controller's periodic evaluations.
  */
+@Tag("e2e")
 class QuietWhenLevelTest {
     static final String STATUS = "upshift-update-status";
 

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * release ends as ReleaseAccepted=False naming what was wrong, with nothing of it applied; a mirror that answers 404
  * gives way to the source.
  */
+@Tag("e2e")
 class RegistryRetrievalTest {
 
     @TempDir

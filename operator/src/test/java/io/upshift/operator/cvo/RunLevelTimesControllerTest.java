@@ -8,10 +8,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The controller keeps each update's run-level times in the ClusterVersion's annotation, for Upshift's estimate. */
+@Tag("e2e")
 class RunLevelTimesControllerTest {
     private static final String LATE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: late\n  namespace: test-ns\n  annotations:\n"
             + "    include.release.openshift.io/self-managed-high-availability: \"true\"\ndata:\n  a: b\n";

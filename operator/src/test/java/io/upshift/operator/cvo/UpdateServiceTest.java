@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (upstream's api.openshift.com unless configured otherwise; here a local one, as tests never reach the internet),
  * for the architecture the controller runs on, which ReleaseAccepted names too.
  */
+@Tag("e2e")
 class UpdateServiceTest {
 
     @TempDir

@@ -10,6 +10,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * seconds, without a pass), and from the deletions it requested that are still in progress; and a minor update
  * refused while the cluster is not upgradeable.
  */
+@Tag("e2e")
 class UpgradeableControllerTest {
     static final String GATE = "ack-4.1-removed-apis-in-4.2";
 

@@ -13,11 +13,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code --metrics-auth token}: bearer tokens reviewed by the API server, as kube-rbac-proxy reviews them. */
+@Tag("e2e")
 class MetricsAuthTest {
     static final String PROMETHEUS = "system:serviceaccount:monitoring:prometheus";
 

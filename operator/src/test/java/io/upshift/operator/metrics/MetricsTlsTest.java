@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (self-signed for 127.0.0.1), in each key encoding a Kubernetes TLS Secret may hold; a rotated pair is served from
  * the next connection on.
  */
+@Tag("e2e")
 class MetricsTlsTest {
     @TempDir
     Path dir;

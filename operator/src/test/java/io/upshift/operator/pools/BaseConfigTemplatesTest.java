@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * them, the pools render those, and the nodes roll; the next release's templates wait for the next release's
  * controller; templates that do not render write nothing and say which template is wrong.
  */
+@Tag("e2e")
 class BaseConfigTemplatesTest {
     static final String NS = PoolControllerOptions.NAMESPACE;
 

@@ -19,10 +19,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** MachineConfigNodes kept by the pool controller and reported into by the node agents, through rollouts. */
+@Tag("e2e")
 class MachineConfigNodeRolloutTest {
     static final CrdSchema CRD = CrdSchema.bundled("machineconfignodes.machineconfiguration.openshift.io", "v1");
 

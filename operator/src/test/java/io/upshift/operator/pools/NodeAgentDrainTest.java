@@ -12,10 +12,12 @@ import io.upshift.operator.agent.AgentOptions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Drains held up by disruption budgets, agents killed mid-update, and what the status engine says at each phase. */
+@Tag("e2e")
 class NodeAgentDrainTest {
 
     @TempDir

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * covers still drains and reboots; unit changes run their systemd actions; a config the host cannot take leaves the
  * node Unreconcilable.
  */
+@Tag("e2e")
 class NodeDisruptionTest {
     static final CrdSchema MC_CRD = CrdSchema.bundled("machineconfigurations.operator.openshift.io", "v1");
 

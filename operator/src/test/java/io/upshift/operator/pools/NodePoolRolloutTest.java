@@ -15,10 +15,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Pools rolled by the real pool controller and node agents on the embedded API server. */
+@Tag("e2e")
 class NodePoolRolloutTest {
     static final CrdSchema POOL_CRD = CrdSchema.bundled("machineconfigpools.machineconfiguration.openshift.io", "v1");
 

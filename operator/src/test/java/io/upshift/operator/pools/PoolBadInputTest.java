@@ -11,10 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Bad pool specs, bad MachineConfigs and failing host writes: named, and nothing half-done. */
+@Tag("e2e")
 class PoolBadInputTest {
 
     @TempDir

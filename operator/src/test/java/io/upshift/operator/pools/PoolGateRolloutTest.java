@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The machine-config ClusterOperator as the real pool controller and agents leave it: paused pools within the kubelet
  * skew pass, beyond it they block; a degraded pool blocks and holds the version; required pools hold the version.
  */
+@Tag("e2e")
 class PoolGateRolloutTest {
     static final CrdSchema CO_CRD = CrdSchema.bundled("clusteroperators.config.openshift.io", "v1");
 

@@ -15,12 +15,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** PromQL risk rules against Debian's real prometheus, scraping metrics that make some rules match and others not. */
+@Tag("e2e")
 class PrometheusMatcherTest {
 
     @TempDir

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * UpdateStatus keeps its status apart as kube-apiserver does): one node's change writes that node's insight and
  * only what the change alters besides.
  */
+@Tag("e2e")
 class InsightWritesTest {
     private static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
     private static final String AGENT = "upshift-operator";

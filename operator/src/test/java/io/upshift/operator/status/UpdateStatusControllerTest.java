@@ -28,11 +28,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
+@Tag("e2e")
 class UpdateStatusControllerTest {
     private static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
     private static final CrdSchema SCHEMA = CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1");

@@ -13,10 +13,12 @@ import java.time.Instant;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@Tag("e2e")
 class UpdateClientTest {
 
     static final String ID = "0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11";

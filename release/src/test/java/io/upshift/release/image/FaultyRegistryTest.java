@@ -15,12 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A registry that misbehaves on purpose: errors and connections closed mid-blob leave nothing behind. */
+@Tag("e2e")
 class FaultyRegistryTest {
 
     enum Fault { NONE, BLOB_500, BLOB_CLOSED_MIDWAY, ALL_401 }

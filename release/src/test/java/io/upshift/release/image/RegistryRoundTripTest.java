@@ -13,12 +13,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Release images through Debian's real docker-registry on loopback. */
+@Tag("e2e")
 class RegistryRoundTripTest {
 
     static LocalRegistry open, locked;

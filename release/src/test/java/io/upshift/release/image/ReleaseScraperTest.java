@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The graph service's registry source: each tag's release image, by digest, with its release-metadata. */
+@Tag("e2e")
 class ReleaseScraperTest {
 
     @TempDir

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Retrieving release images as a cluster does, from a real registry: only the layers that hold the payload, the
  * cluster's architecture from a manifest list, mirrors before the source, logins that a registry refuses.
  */
+@Tag("e2e")
 class RetrievalTest {
 
     /** The base layer's size: {@code -Dupshift.baseMB=200} for the benchmark. */

@@ -21,6 +21,7 @@ import java.util.zip.GZIPInputStream;
 import javax.tools.ToolProvider;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * whose manifest names its libraries in {@code lib/}): reproducible, its config and layers as documented, and, where
  * this test may chroot (as root), runnable as the non-root user from its own files alone.
  */
+@Tag("e2e")
 class UpshiftImageTest {
 
     @TempDir

@@ -15,9 +15,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
+@Tag("e2e")
 class SignatureStoresTest {
 
     static final String HEX = "5".repeat(64);
