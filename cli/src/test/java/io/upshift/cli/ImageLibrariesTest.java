@@ -38,8 +38,10 @@ class ImageLibrariesTest {
 
     @Test
     void theImagesLayersHoldNoJarOfTestCode() throws Exception {
+        Path runtime = Path.of("target/runtime-classpath.txt");
+        assertThat(runtime).as("the build's runtime class path, listed by Maven before the tests (run them with Maven)").isRegularFile();
         Path lib = Files.createDirectories(dir.resolve("lib"));
-        for (Path entry : classPath(Files.readString(Path.of("target/runtime-classpath.txt")).strip())) stage(entry, lib);
+        for (Path entry : classPath(Files.readString(runtime).strip())) stage(entry, lib);
         // upshift.jar itself is made by package, after the tests: an empty jar stands in for it
         Path jar = dir.resolve("upshift.jar");
         try (OutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
