@@ -17,12 +17,13 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What the controllers cost a level cluster: the whole system on the embedded API server (the cluster-version
- * controller with production timings, the pool controller and an agent per node, and the UpdateStatus controller under
- * its Lease as {@code upshift operator} runs it) installs a release, updates to the next, and then stays level for
- * the measured time, real time. Counts every request the controllers send in that time, apart from watches and the
- * Lease's renewals, and the renewals on their own. Usage: {@code ControllerIdle [MINUTES] [MASTERS] [WORKERS]}
- * (default 5, 3, 3). Prints a line per controller, then {@code idle requests per minute: N (lease renewals per
+ * What the controllers cost a level cluster: the whole system on the embedded API server (the
+ * cluster-version controller with production timings, the pool controller and an agent per node,
+ * and the UpdateStatus controller under its Lease as {@code upshift operator} runs it) installs a
+ * release, updates to the next, and then stays level for the measured time, real time. Counts every
+ * request the controllers send in that time, apart from watches and the Lease's renewals, and the
+ * renewals on their own. Usage: {@code ControllerIdle [MINUTES] [MASTERS] [WORKERS]} (default 5, 3,
+ * 3). Prints a line per controller, then {@code idle requests per minute: N (lease renewals per
  * minute: L)}.
  */
 public final class ControllerIdle {
@@ -35,28 +36,66 @@ public final class ControllerIdle {
         int workers = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         System.setProperty("org.slf4j.simpleLogger.log.io.upshift", "warn");
         Path work = Files.createTempDirectory("upshift-bench-idle-");
-        DemoRun.Settings settings = new DemoRun.Settings(12, 4, Duration.ofMillis(500), 1, work, masters, workers);
-        try (DemoRun demo = new DemoRun(settings, l -> { }).tune(o -> o.withTiming(o.taskWait(), Duration.ofMinutes(2), o.progressInterval())).start();
-             KubernetesClient operatorClient = demo.server().client(OPERATOR, io.upshift.testkit.ServiceAccount.UPSHIFT);
-             KubernetesClient leaseClient = demo.server().client(LEASE, io.upshift.testkit.ServiceAccount.UPSHIFT)) {
+        DemoRun.Settings settings =
+                new DemoRun.Settings(12, 4, Duration.ofMillis(500), 1, work, masters, workers);
+        try (DemoRun demo =
+                        new DemoRun(settings, l -> {})
+                                .tune(
+                                        o ->
+                                                o.withTiming(
+                                                        o.taskWait(),
+                                                        Duration.ofMinutes(2),
+                                                        o.progressInterval()))
+                                .start();
+                KubernetesClient operatorClient =
+                        demo.server().client(OPERATOR, io.upshift.testkit.ServiceAccount.UPSHIFT);
+                KubernetesClient leaseClient =
+                        demo.server().client(LEASE, io.upshift.testkit.ServiceAccount.UPSHIFT)) {
             UpdateStatusController[] status = new UpdateStatusController[1];
-            try (Leadership leadership = new Leadership(leaseClient, "upshift", "upshift-operator", "bench", () -> {
-                status[0] = new UpdateStatusController(operatorClient, Clock.systemUTC(), Duration.ofSeconds(1), Duration.ofSeconds(30), Optional::empty);
-                status[0].start();
-            }, () -> { })) {
+            try (Leadership leadership =
+                    new Leadership(
+                            leaseClient,
+                            "upshift",
+                            "upshift-operator",
+                            "bench",
+                            () -> {
+                                status[0] =
+                                        new UpdateStatusController(
+                                                operatorClient,
+                                                Clock.systemUTC(),
+                                                Duration.ofSeconds(1),
+                                                Duration.ofSeconds(30),
+                                                Optional::empty);
+                                status[0].start();
+                            },
+                            () -> {})) {
                 Duration limit = Duration.ofMinutes(10);
-                if (!demo.await(DemoRun.FROM, limit, () -> { }) || !demo.awaitNodes(DemoRun.FROM, limit, () -> { })) throw new IllegalStateException("install did not complete");
+                if (!demo.await(DemoRun.FROM, limit, () -> {})
+                        || !demo.awaitNodes(DemoRun.FROM, limit, () -> {}))
+                    throw new IllegalStateException("install did not complete");
                 demo.requestUpdate();
-                if (!demo.await(DemoRun.TO, limit, () -> { }) || !demo.awaitNodes(DemoRun.TO, limit, () -> { })) throw new IllegalStateException("update did not complete");
+                if (!demo.await(DemoRun.TO, limit, () -> {})
+                        || !demo.awaitNodes(DemoRun.TO, limit, () -> {}))
+                    throw new IllegalStateException("update did not complete");
                 Thread.sleep(15_000); // the last status writes settle
-                System.out.printf("installed %s and updated to %s on %d nodes; now level for %.1f minutes%n", DemoRun.FROM, DemoRun.TO, masters + workers, minutes);
+                System.out.printf(
+                        "installed %s and updated to %s on %d nodes; now level for %.1f minutes%n",
+                        DemoRun.FROM, DemoRun.TO, masters + workers, minutes);
                 RequestLog log = demo.server().requests();
                 int mark = log.size();
                 long passes = demo.controllerPasses();
                 Thread.sleep((long) (minutes * 60_000));
-                System.out.printf("cluster-version controller: %d Reconciling passes in the time%n", demo.controllerPasses() - passes);
+                System.out.printf(
+                        "cluster-version controller: %d Reconciling passes in the time%n",
+                        demo.controllerPasses() - passes);
                 List<RequestLog.Request> idle = log.matching(r -> true).subList(mark, log.size());
-                Set<String> controllers = Set.of(DemoRun.CONTROLLER, DemoNodes.POOLS, DemoNodes.AGENTS, OPERATOR, LEASE);
+                Set<String> controllers =
+                        Set.of(
+                                DemoRun.CONTROLLER,
+                                DemoNodes.POOLS,
+                                DemoNodes.AGENTS,
+                                OPERATOR,
+                                LEASE);
                 Map<String, Integer> byController = new TreeMap<>();
                 controllers.forEach(c -> byController.put(c, 0));
                 int counted = 0;
@@ -72,7 +111,9 @@ public final class ControllerIdle {
                     System.out.println("  " + r);
                 }
                 byController.forEach((c, n) -> System.out.printf("%s: %d requests%n", c, n));
-                System.out.printf("idle requests per minute: %s (lease renewals per minute: %s)%n", perMinute(counted, minutes), perMinute(renewals, minutes));
+                System.out.printf(
+                        "idle requests per minute: %s (lease renewals per minute: %s)%n",
+                        perMinute(counted, minutes), perMinute(renewals, minutes));
                 if (status[0] != null) status[0].close();
             }
         } finally {

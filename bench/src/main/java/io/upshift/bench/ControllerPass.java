@@ -1,15 +1,15 @@
 package io.upshift.bench;
 
-import io.upshift.testkit.MockServerLog;
 import io.upshift.demo.DemoRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The cluster-version controller on the embedded API server with a large payload and instantly levelling
- * operators: time of a full Updating pass, and the writes and API requests of steady-state Reconciling passes.
- * Usage: {@code ControllerPass [COMPONENTS]} (each component is a Namespace, a Deployment and a ClusterOperator).
+ * The cluster-version controller on the embedded API server with a large payload and instantly
+ * levelling operators: time of a full Updating pass, and the writes and API requests of
+ * steady-state Reconciling passes. Usage: {@code ControllerPass [COMPONENTS]} (each component is a
+ * Namespace, a Deployment and a ClusterOperator).
  */
 public final class ControllerPass {
 
@@ -17,7 +17,9 @@ public final class ControllerPass {
         int components = args.length > 0 ? Integer.parseInt(args[0]) : 330;
         io.upshift.testkit.MockServerLog.quiet();
         Path work = Files.createTempDirectory("upshift-bench-pass-");
-        try (DemoRun demo = new DemoRun(new DemoRun.Settings(components, 10, Duration.ZERO, 1, work), l -> { }).start()) {
+        try (DemoRun demo =
+                new DemoRun(new DemoRun.Settings(components, 10, Duration.ZERO, 1, work), l -> {})
+                        .start()) {
             long t0 = System.nanoTime();
             awaitCompleted(demo, DemoRun.FROM);
             System.out.printf("manifests: %d%n", 3 * components + 6);
@@ -26,24 +28,41 @@ public final class ControllerPass {
             demo.requestUpdate();
             long t1 = System.nanoTime();
             awaitCompleted(demo, DemoRun.TO);
-            System.out.printf("update (Updating, including the controller's own replacement): %.2f s%n", (System.nanoTime() - t1) / 1e9);
+            System.out.printf(
+                    "update (Updating, including the controller's own replacement): %.2f s%n",
+                    (System.nanoTime() - t1) / 1e9);
             System.out.printf("requests during the update: %d%n", demo.apiRequests() - r0);
-            // steady state: Reconciling passes (one every 10-20 s in the demo's settings), counted by the controller's own requests
+            // steady state: Reconciling passes (one every 10-20 s in the demo's settings), counted
+            // by the controller's own requests
             Thread.sleep(12_000);
             long writes = demo.controllerWrites();
-            int requests = demo.server().requests().matching(r -> r.userAgent().equals(DemoRun.CONTROLLER) && !r.isWatch()).size();
+            int requests =
+                    demo.server()
+                            .requests()
+                            .matching(r -> r.userAgent().equals(DemoRun.CONTROLLER) && !r.isWatch())
+                            .size();
             Thread.sleep(30_000);
-            int after = demo.server().requests().matching(r -> r.userAgent().equals(DemoRun.CONTROLLER) && !r.isWatch()).size();
-            System.out.printf("steady state, 30 s (Reconciling passes every 10-20 s): %d controller writes, %d controller requests other than watches%n",
+            int after =
+                    demo.server()
+                            .requests()
+                            .matching(r -> r.userAgent().equals(DemoRun.CONTROLLER) && !r.isWatch())
+                            .size();
+            System.out.printf(
+                    "steady state, 30 s (Reconciling passes every 10-20 s): %d controller writes,"
+                            + " %d controller requests other than watches%n",
                     demo.controllerWrites() - writes, after - requests);
         }
     }
 
-    /** Polls every 20 ms, so that the times measured are within that of the moment history shows the release Completed. */
+    /**
+     * Polls every 20 ms, so that the times measured are within that of the moment history shows the
+     * release Completed.
+     */
     private static void awaitCompleted(DemoRun demo, String version) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         while (!demo.completed(version)) {
-            if (System.nanoTime() > deadline) throw new IllegalStateException(version + " did not complete in 10 minutes");
+            if (System.nanoTime() > deadline)
+                throw new IllegalStateException(version + " did not complete in 10 minutes");
             Thread.sleep(20);
         }
     }

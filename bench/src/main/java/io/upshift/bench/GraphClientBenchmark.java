@@ -20,16 +20,22 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** The update client's work per refresh: parse a served graph and compute the cluster's updates. Run from the repository root. */
+/**
+ * The update client's work per refresh: parse a served graph and compute the cluster's updates. Run
+ * from the repository root.
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xmx1g", "-XX:ActiveProcessorCount=1"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx1g", "-XX:ActiveProcessorCount=1"})
 public class GraphClientBenchmark {
 
-    @Param("../shared/fixtures/cincinnati-graphs/134475077ed4eeaedf3c339f12915b9cdaf7d194_stable-4.7_amd64_v1.json")
+    @Param(
+            "../shared/fixtures/cincinnati-graphs/134475077ed4eeaedf3c339f12915b9cdaf7d194_stable-4.7_amd64_v1.json")
     public String graph;
 
     @Param("4.7.2")
@@ -45,6 +51,6 @@ public class GraphClientBenchmark {
     @Benchmark
     public RetrievedUpdates parseAndComputeUpdates() throws Exception {
         Graph g = GraphJson.read(body, 64 << 20);
-        return GraphUpdates.compute(g, SemVer.parse(current), "stable-4.7", w -> { });
+        return GraphUpdates.compute(g, SemVer.parse(current), "stable-4.7", w -> {});
     }
 }

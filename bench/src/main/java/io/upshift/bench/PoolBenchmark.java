@@ -27,9 +27,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The pool controller's work per reconcile pass on one pool, from its caches: assign nodes to pools, view each node,
- * pick the nodes to start, compute the pool's status. API writes are not included (only picked nodes and a changed
- * status are written). Half the nodes are mid-rollout, so every branch runs.
+ * The pool controller's work per reconcile pass on one pool, from its caches: assign nodes to
+ * pools, view each node, pick the nodes to start, compute the pool's status. API writes are not
+ * included (only picked nodes and a changed status are written). Half the nodes are mid-rollout, so
+ * every branch runs.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,17 +47,43 @@ public class PoolBenchmark {
 
     @Setup
     public void setup() {
-        pools = List.of(new MachineConfigPoolBuilder().withNewMetadata().withName("worker").endMetadata().withNewSpec()
-                .withNewNodeSelector().addToMatchLabels("node-role.kubernetes.io/worker", "").endNodeSelector().endSpec().build());
+        pools =
+                List.of(
+                        new MachineConfigPoolBuilder()
+                                .withNewMetadata()
+                                .withName("worker")
+                                .endMetadata()
+                                .withNewSpec()
+                                .withNewNodeSelector()
+                                .addToMatchLabels("node-role.kubernetes.io/worker", "")
+                                .endNodeSelector()
+                                .endSpec()
+                                .build());
         all = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             String current = i % 2 == 0 ? "rendered-worker-new" : "rendered-worker-old";
             String desired = i % 10 == 1 ? "rendered-worker-new" : current;
-            all.add(new NodeBuilder().withNewMetadata().withName("worker-" + i).addToLabels("node-role.kubernetes.io/worker", "")
-                    .addToLabels(PoolMembers.ZONE_LABEL, "zone-" + (i % 3)).withCreationTimestamp(Instant.ofEpochSecond(1_700_000_000L + i).toString())
-                    .addToAnnotations(NodeAnnotations.CURRENT_CONFIG, current).addToAnnotations(NodeAnnotations.DESIRED_CONFIG, desired)
-                    .addToAnnotations(NodeAnnotations.STATE, desired.equals(current) ? "Done" : "Working").endMetadata()
-                    .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build());
+            all.add(
+                    new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("worker-" + i)
+                            .addToLabels("node-role.kubernetes.io/worker", "")
+                            .addToLabels(PoolMembers.ZONE_LABEL, "zone-" + (i % 3))
+                            .withCreationTimestamp(
+                                    Instant.ofEpochSecond(1_700_000_000L + i).toString())
+                            .addToAnnotations(NodeAnnotations.CURRENT_CONFIG, current)
+                            .addToAnnotations(NodeAnnotations.DESIRED_CONFIG, desired)
+                            .addToAnnotations(
+                                    NodeAnnotations.STATE,
+                                    desired.equals(current) ? "Done" : "Working")
+                            .endMetadata()
+                            .withNewStatus()
+                            .addNewCondition()
+                            .withType("Ready")
+                            .withStatus("True")
+                            .endCondition()
+                            .endStatus()
+                            .build());
         }
     }
 
@@ -67,6 +94,9 @@ public class PoolBenchmark {
         for (Node n : members) view.add(PoolMembers.view(n, ""));
         int max = MaxUnavailable.resolve("10%", view.size());
         List<PoolNode> picked = NodeSelection.pick(view, "rendered-worker-new", max, false);
-        return new PoolProgress("worker", "rendered-worker-new", view, false, null, null, null).status(null, 1, Instant.EPOCH).getMachineCount() + picked.size();
+        return new PoolProgress("worker", "rendered-worker-new", view, false, null, null, null)
+                        .status(null, 1, Instant.EPOCH)
+                        .getMachineCount()
+                + picked.size();
     }
 }

@@ -29,55 +29,89 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Load + filter + graph of a synthetic 2,000-manifest payload and of the real OpenShift 4.19 payload fixture (583
- * documents; read from {@code ../shared/fixtures}, so run from the repository root with {@code ../shared} beside it),
- * and verification of one signature.
+ * Load + filter + graph of a synthetic 2,000-manifest payload and of the real OpenShift 4.19
+ * payload fixture (583 documents; read from {@code ../shared/fixtures}, so run from the repository
+ * root with {@code ../shared} beside it), and verification of one signature.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xmx1g", "-XX:ActiveProcessorCount=1"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx1g", "-XX:ActiveProcessorCount=1"})
 public class ReleaseBenchmark {
 
     static final String DIGEST = "sha256:" + "9".repeat(64);
 
     Path payload;
-    Path openshift = Path.of(System.getProperty("upshift.fixtures", "../shared/fixtures"), "openshift-payload-4.19").toAbsolutePath();
+    Path openshift =
+            Path.of(
+                            System.getProperty("upshift.fixtures", "../shared/fixtures"),
+                            "openshift-payload-4.19")
+                    .toAbsolutePath();
     SignatureVerifier verifier;
 
     @Setup
     public void setup() throws Exception {
         payload = PayloadWriter.write(Files.createTempDirectory("bench-payload-"), "4.15.0", 2000);
-        SigningKeys keys = SigningKeys.generate("Bench <bench@example.com>", Instant.parse("2026-01-01T00:00:00Z"));
-        byte[] signature = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0])
-                .sign(new SimpleSignature("registry.example/release", DIGEST, "bench", 1).toJson());
-        SignatureStore memory = new SignatureStore() {
-            @Override
-            public String name() {
-                return "memory";
-            }
+        SigningKeys keys =
+                SigningKeys.generate(
+                        "Bench <bench@example.com>", Instant.parse("2026-01-01T00:00:00Z"));
+        byte[] signature =
+                Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0])
+                        .sign(
+                                new SimpleSignature("registry.example/release", DIGEST, "bench", 1)
+                                        .toJson());
+        SignatureStore memory =
+                new SignatureStore() {
+                    @Override
+                    public String name() {
+                        return "memory";
+                    }
 
-            @Override
-            public List<byte[]> signatures(String digest) {
-                return List.of(signature);
-            }
-        };
-        verifier = new SignatureVerifier(List.of(Keyring.parse("bench", keys.publicArmored().getBytes(StandardCharsets.US_ASCII))), List.of(memory));
+                    @Override
+                    public List<byte[]> signatures(String digest) {
+                        return List.of(signature);
+                    }
+                };
+        verifier =
+                new SignatureVerifier(
+                        List.of(
+                                Keyring.parse(
+                                        "bench",
+                                        keys.publicArmored().getBytes(StandardCharsets.US_ASCII))),
+                        List.of(memory));
     }
 
     @Benchmark
     public TaskGraph loadFilterAndGraph2000Manifests() throws Exception {
-        Payload p = PayloadLoader.load(payload, "registry.example/release@" + DIGEST, InclusionRules.defaults(), w -> { });
+        Payload p =
+                PayloadLoader.load(
+                        payload,
+                        "registry.example/release@" + DIGEST,
+                        InclusionRules.defaults(),
+                        w -> {});
         return TaskGraph.build(p.manifests(), Mode.UPDATING, 0);
     }
 
-    /** As the controller loads a real release: its profile, feature set and gates, its own FeatureGate manifests. */
+    /**
+     * As the controller loads a real release: its profile, feature set and gates, its own
+     * FeatureGate manifests.
+     */
     @Benchmark
     public TaskGraph loadFilterAndGraphOpenShift419() throws Exception {
-        if (!Files.isDirectory(openshift)) throw new IllegalStateException(openshift + " is missing: run from the repository root with ../shared beside it");
-        Payload p = PayloadLoader.load(openshift, "registry.example/release@" + DIGEST, LoadRules.defaults(), w -> { });
+        if (!Files.isDirectory(openshift))
+            throw new IllegalStateException(
+                    openshift
+                            + " is missing: run from the repository root with ../shared beside it");
+        Payload p =
+                PayloadLoader.load(
+                        openshift,
+                        "registry.example/release@" + DIGEST,
+                        LoadRules.defaults(),
+                        w -> {});
         return TaskGraph.build(p.manifests(), Mode.UPDATING, 0);
     }
 

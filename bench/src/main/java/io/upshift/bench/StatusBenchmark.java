@@ -25,7 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgs = {"-Xmx2g", "-XX:ActiveProcessorCount=1"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx2g", "-XX:ActiveProcessorCount=1"})
 public class StatusBenchmark {
     private static final Instant AT = Instant.parse("2026-11-20T10:00:00Z");
 

@@ -4,9 +4,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes a synthetic release set and graph data for load tests: {@code SyntheticGraphData NODES EDGES_PER_NODE OUTDIR}
- * gives OUTDIR/releases (versions 1.0.0 ... in one channel "synthetic-1", each with EDGES_PER_NODE previous) and
- * OUTDIR/data.
+ * Writes a synthetic release set and graph data for load tests: {@code SyntheticGraphData NODES
+ * EDGES_PER_NODE OUTDIR} gives OUTDIR/releases (versions 1.0.0 ... in one channel "synthetic-1",
+ * each with EDGES_PER_NODE previous) and OUTDIR/data.
  */
 public final class SyntheticGraphData {
 
@@ -23,12 +23,25 @@ public final class SyntheticGraphData {
             channel.append("- ").append(v).append('\n');
             StringBuilder previous = new StringBuilder();
             for (int p = Math.max(0, i - perNode); p < i; p++) {
-                previous.append(previous.length() == 0 ? "" : ",").append('"').append(version(p)).append('"');
+                previous.append(previous.length() == 0 ? "" : ",")
+                        .append('"')
+                        .append(version(p))
+                        .append('"');
                 edges++;
             }
-            Files.writeString(releases.resolve(v + ".json"), "{\"version\":\"" + v + "\",\"previous\":[" + previous + "],"
-                    + "\"metadata\":{\"url\":\"https://example.com/errata/" + v + "\"},\"architecture\":\"amd64\","
-                    + "\"payload\":\"registry.example/release@sha256:" + String.format("%064x", i) + "\"}");
+            Files.writeString(
+                    releases.resolve(v + ".json"),
+                    "{\"version\":\""
+                            + v
+                            + "\",\"previous\":["
+                            + previous
+                            + "],"
+                            + "\"metadata\":{\"url\":\"https://example.com/errata/"
+                            + v
+                            + "\"},\"architecture\":\"amd64\","
+                            + "\"payload\":\"registry.example/release@sha256:"
+                            + String.format("%064x", i)
+                            + "\"}");
         }
         Files.writeString(out.resolve("data/channels/synthetic-1.yaml"), channel);
         System.out.println("wrote " + nodes + " releases with " + edges + " edges to " + out);

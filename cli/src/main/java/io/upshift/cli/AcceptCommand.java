@@ -13,35 +13,52 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code upshift upgrade accept}: the conditional-update risks the administrator accepts
- * ({@code spec.desiredUpdate.acceptRisks}), as {@code oc adm upgrade accept} (openshift/oc main; release-4.19 has no
- * such command).
+ * {@code upshift upgrade accept}: the conditional-update risks the administrator accepts ({@code
+ * spec.desiredUpdate.acceptRisks}), as {@code oc adm upgrade accept} (openshift/oc main;
+ * release-4.19 has no such command).
  */
-@Command(name = "accept", mixinStandardHelpOptions = true,
-        description = {"Accept risks of conditional updates (spec.desiredUpdate.acceptRisks).",
-                "%nRISK,RISK,...: add these to the accepted risks; a name ending in - is removed instead (RiskA,RiskB,RiskC-)."
-                        + " --replace: accept exactly the ones named. --clear: accept none.%n"})
+@Command(
+        name = "accept",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Accept risks of conditional updates (spec.desiredUpdate.acceptRisks).",
+            "%nRISK,RISK,...: add these to the accepted risks; a name ending in - is removed"
+                    + " instead (RiskA,RiskB,RiskC-). --replace: accept exactly the ones named."
+                    + " --clear: accept none.%n"
+        })
 public final class AcceptCommand implements Callable<Integer> {
-    static final String NO_CLUSTER_VERSION = "no cluster version information available - you must be connected to an OpenShift server"
-            + " to fetch the current version";
+    static final String NO_CLUSTER_VERSION =
+            "no cluster version information available - you must be connected to an OpenShift"
+                    + " server to fetch the current version";
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
-    @Parameters(paramLabel = "[RISK,...]", arity = "0..*", hideParamSyntax = true, description = "Comma-separated risk names; NAME- stops accepting NAME.")
+    @Parameters(
+            paramLabel = "[RISK,...]",
+            arity = "0..*",
+            hideParamSyntax = true,
+            description = "Comma-separated risk names; NAME- stops accepting NAME.")
     List<String> arguments = new ArrayList<>();
 
-    @Option(names = "--replace", arity = "0..1", fallbackValue = "true", paramLabel = "true|false", description = "Replace the accepted risks with the ones named.")
+    @Option(
+            names = "--replace",
+            arity = "0..1",
+            fallbackValue = "true",
+            paramLabel = "true|false",
+            description = "Replace the accepted risks with the ones named.")
     boolean replace;
 
-    @Option(names = "--clear", arity = "0..1", fallbackValue = "true", paramLabel = "true|false", description = "Remove all accepted risks.")
+    @Option(
+            names = "--clear",
+            arity = "0..1",
+            fallbackValue = "true",
+            paramLabel = "true|false",
+            description = "Remove all accepted risks.")
     boolean clear;
 
-    @Mixin
-    KubeconfigOption kube;
+    @Mixin KubeconfigOption kube;
 
-    @Mixin
-    VerboseOption verbose;
+    @Mixin VerboseOption verbose;
 
     @Override
     public Integer call() {
@@ -53,7 +70,11 @@ public final class AcceptCommand implements Callable<Integer> {
         }
         try (KubernetesClient client = kube.connect()) {
             var cv = ClusterVersions.require(client, NO_CLUSTER_VERSION);
-            ClusterVersions.carryOut(client, AcceptRisks.decide(request, cv), spec.commandLine().getOut(), spec.commandLine().getErr());
+            ClusterVersions.carryOut(
+                    client,
+                    AcceptRisks.decide(request, cv),
+                    spec.commandLine().getOut(),
+                    spec.commandLine().getErr());
             return 0;
         }
     }

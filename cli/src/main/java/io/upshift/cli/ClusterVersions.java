@@ -8,19 +8,25 @@ import io.upshift.operator.cluster.ClusterReader;
 import io.upshift.operator.cluster.MergePatch;
 import java.io.PrintWriter;
 
-/** Reads the cluster's one ClusterVersion ({@code version}) and carries out what an update command decided on it. */
+/**
+ * Reads the cluster's one ClusterVersion ({@code version}) and carries out what an update command
+ * decided on it.
+ */
 final class ClusterVersions {
     static final String NAME = "clusterversions.config.openshift.io/version";
 
-    private ClusterVersions() {
-    }
+    private ClusterVersions() {}
 
     /** The ClusterVersion, or null when it does not exist. */
     static ClusterVersion get(KubernetesClient client) {
-        return ClusterReader.call(NAME, () -> client.resources(ClusterVersion.class).withName("version").get());
+        return ClusterReader.call(
+                NAME, () -> client.resources(ClusterVersion.class).withName("version").get());
     }
 
-    /** The ClusterVersion; its absence is an error with the words {@code absent} (each oc command has its own). */
+    /**
+     * The ClusterVersion; its absence is an error with the words {@code absent} (each oc command
+     * has its own).
+     */
     static ClusterVersion require(KubernetesClient client, String absent) {
         ClusterVersion cv = get(client);
         if (cv == null) throw new IllegalStateException(absent);
@@ -28,11 +34,13 @@ final class ClusterVersions {
     }
 
     /**
-     * Prints the decision's warnings to stderr, then refuses (an error with oc's text), prints that nothing changes,
-     * or writes its merge patch and prints what was done, as oc does. A merge patch names only the fields the command
-     * sets, so it needs no resourceVersion: nobody else's change is overwritten.
+     * Prints the decision's warnings to stderr, then refuses (an error with oc's text), prints that
+     * nothing changes, or writes its merge patch and prints what was done, as oc does. A merge
+     * patch names only the fields the command sets, so it needs no resourceVersion: nobody else's
+     * change is overwritten.
      */
-    static void carryOut(KubernetesClient client, Decision decision, PrintWriter out, PrintWriter err) {
+    static void carryOut(
+            KubernetesClient client, Decision decision, PrintWriter out, PrintWriter err) {
         decision.warnings().forEach(err::print);
         err.flush();
         if (decision instanceof Decision.Refused r) throw new IllegalStateException(r.message());
@@ -40,7 +48,10 @@ final class ClusterVersions {
         if (decision instanceof Decision.Patch p) {
             ClusterVersion written;
             try {
-                written = client.resources(ClusterVersion.class).withName("version").patch(MergePatch.CONTEXT, p.body());
+                written =
+                        client.resources(ClusterVersion.class)
+                                .withName("version")
+                                .patch(MergePatch.CONTEXT, p.body());
             } catch (KubernetesClientException e) {
                 throw new IllegalStateException(p.failure() + ": " + reason(e), e);
             }
@@ -49,9 +60,14 @@ final class ClusterVersions {
         out.flush();
     }
 
-    /** The API server's own message (what oc prints for a failed request), else the client's first line. */
+    /**
+     * The API server's own message (what oc prints for a failed request), else the client's first
+     * line.
+     */
     private static String reason(KubernetesClientException e) {
-        if (e.getStatus() != null && e.getStatus().getMessage() != null && !e.getStatus().getMessage().isEmpty()) return e.getStatus().getMessage();
+        if (e.getStatus() != null
+                && e.getStatus().getMessage() != null
+                && !e.getStatus().getMessage().isEmpty()) return e.getStatus().getMessage();
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         return m.lines().findFirst().orElse(m);
     }

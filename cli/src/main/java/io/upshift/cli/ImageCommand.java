@@ -18,35 +18,64 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "image", mixinStandardHelpOptions = true,
-        description = {"Build Upshift's own container image and publish it, without a container engine: a Java runtime linked "
-                + "from this JDK, the system libraries it loads, a non-root user (1001), Upshift's libraries and jar; the entry point "
-                + "runs upshift. The same build makes the same digest."})
+@Command(
+        name = "image",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Build Upshift's own container image and publish it, without a container engine: a Java"
+                + " runtime linked from this JDK, the system libraries it loads, a non-root user"
+                + " (1001), Upshift's libraries and jar; the entry point runs upshift. The same"
+                + " build makes the same digest."
+        })
 public final class ImageCommand implements Callable<Integer> {
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--to", required = true, paramLabel = "REF", description = "docker://HOST[:PORT]/REPO:TAG or oci:PATH[:TAG] (tag default: latest).")
+    @Option(
+            names = "--to",
+            required = true,
+            paramLabel = "REF",
+            description = "docker://HOST[:PORT]/REPO:TAG or oci:PATH[:TAG] (tag default: latest).")
     String to;
 
-    @Option(names = "--jdk", paramLabel = "DIR", description = "The JDK whose jlink makes the image's Java runtime (default: the one running this command).")
+    @Option(
+            names = "--jdk",
+            paramLabel = "DIR",
+            description =
+                    "The JDK whose jlink makes the image's Java runtime (default: the one running"
+                            + " this command).")
     Path jdk;
 
-    @Mixin
-    RegistryOptions registry;
+    @Mixin RegistryOptions registry;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        Path jar = Upshift.ownJar().orElseThrow(() -> new ReleaseException(Reason.PAYLOAD_NOT_FOUND,
-                "upshift runs from its classes, not from its jar: build it first (./upshift image)"));
+        Path jar =
+                Upshift.ownJar()
+                        .orElseThrow(
+                                () ->
+                                        new ReleaseException(
+                                                Reason.PAYLOAD_NOT_FOUND,
+                                                "upshift runs from its classes, not from its jar:"
+                                                        + " build it first (./upshift image)"));
         Path work = Files.createTempDirectory("upshift-image-");
         try {
-            BuiltImage image = UpshiftImage.build(new UpshiftImage.Inputs(jar, jar.resolveSibling("lib"), jdk != null ? jdk : Path.of(System.getProperty("java.home")),
-                    version()), work, step -> err.println("upshift image: " + step));
-            ResolvedImage published = registry.releases(err).publish(image, ImageRef.parse(to), new ProgressLine(err, "pushed"));
-            spec.commandLine().getOut().println("Published Upshift's image as " + published.pullspec());
+            BuiltImage image =
+                    UpshiftImage.build(
+                            new UpshiftImage.Inputs(
+                                    jar,
+                                    jar.resolveSibling("lib"),
+                                    jdk != null ? jdk : Path.of(System.getProperty("java.home")),
+                                    version()),
+                            work,
+                            step -> err.println("upshift image: " + step));
+            ResolvedImage published =
+                    registry.releases(err)
+                            .publish(image, ImageRef.parse(to), new ProgressLine(err, "pushed"));
+            spec.commandLine()
+                    .getOut()
+                    .println("Published Upshift's image as " + published.pullspec());
             return 0;
         } finally {
             FileTrees.deleteQuietly(work);

@@ -10,11 +10,14 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --kubeconfig} option every command that talks to a cluster takes (a picocli mixin), and the client it
- * names: that file, else {@code KUBECONFIG}, else in-cluster or ~/.kube/config.
+ * The {@code --kubeconfig} option every command that talks to a cluster takes (a picocli mixin),
+ * and the client it names: that file, else {@code KUBECONFIG}, else in-cluster or ~/.kube/config.
  */
 public final class KubeconfigOption {
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
+    @Option(
+            names = "--kubeconfig",
+            paramLabel = "FILE",
+            description = "Kubeconfig to use (default: $KUBECONFIG, in-cluster, ~/.kube/config).")
     String kubeconfig;
 
     /** Whether {@code --kubeconfig} was given. */
@@ -48,7 +51,8 @@ public final class KubeconfigOption {
             } catch (IOException e) {
                 throw new IllegalArgumentException(kubeconfig + ": cannot read: " + e.getMessage());
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException(kubeconfig + ": not a usable kubeconfig: " + e.getMessage());
+                throw new IllegalArgumentException(
+                        kubeconfig + ": not a usable kubeconfig: " + e.getMessage());
             }
         } else {
             config = Config.autoConfigure(null);

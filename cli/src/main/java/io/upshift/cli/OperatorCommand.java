@@ -1,15 +1,15 @@
 package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.core.metrics.ControllerFacts;
+import io.upshift.core.risk.RuleMatcher;
 import io.upshift.core.status.Alert;
 import io.upshift.operator.Leadership;
-import io.upshift.operator.cluster.WriteFence;
 import io.upshift.operator.alerts.AlertsClient;
-import io.upshift.core.risk.RuleMatcher;
+import io.upshift.operator.cluster.WriteFence;
+import io.upshift.operator.cvo.ClusterMetrics;
 import io.upshift.operator.cvo.ClusterVersionController;
 import io.upshift.operator.cvo.ControllerOptions;
-import io.upshift.operator.cvo.ClusterMetrics;
-import io.upshift.core.metrics.ControllerFacts;
 import io.upshift.operator.metrics.MetricsOptions;
 import io.upshift.operator.metrics.MetricsServer;
 import io.upshift.operator.metrics.ScrapeAccess;
@@ -34,145 +34,265 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code upshift operator}: runs the controllers while holding the leader Lease. */
-@Command(name = "operator", mixinStandardHelpOptions = true,
-        description = {"Run the Upshift controllers against a cluster while holding the leader Lease: the UpdateStatus",
-                "controller, and with --release the cluster-version controller; /metrics with --metrics-port."})
+@Command(
+        name = "operator",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the Upshift controllers against a cluster while holding the leader Lease: the"
+                    + " UpdateStatus",
+            "controller, and with --release the cluster-version controller; /metrics with"
+                    + " --metrics-port."
+        })
 final class OperatorCommand implements Callable<Integer> {
-    @Mixin
-    KubeconfigOption kube;
+    @Mixin KubeconfigOption kube;
 
-    @Option(names = "--namespace", defaultValue = "upshift", description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--namespace",
+            defaultValue = "upshift",
+            description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @Option(names = "--lease", defaultValue = "upshift-operator", description = "Name of the leader Lease (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--lease",
+            defaultValue = "upshift-operator",
+            description = "Name of the leader Lease (default: ${DEFAULT-VALUE}).")
     String lease;
 
-    @Option(names = "--identity", description = "This replica's name in the Lease (default: the host name).")
+    @Option(
+            names = "--identity",
+            description = "This replica's name in the Lease (default: the host name).")
     String identity;
 
-    @Option(names = "--alerts-url", paramLabel = "URL", description = "Prometheus or Alertmanager to read firing alerts from.")
+    @Option(
+            names = "--alerts-url",
+            paramLabel = "URL",
+            description = "Prometheus or Alertmanager to read firing alerts from.")
     String alertsUrl;
 
-    @Option(names = "--resync", defaultValue = "PT30S", description = "Re-evaluate this often without events (ISO-8601, default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--resync",
+            defaultValue = "PT30S",
+            description =
+                    "Re-evaluate this often without events (ISO-8601, default: ${DEFAULT-VALUE}).")
     Duration resync;
 
-    @Option(names = "--release", paramLabel = "REF",
-            description = "The release this cluster-version controller runs (applied when the cluster has none yet); enables the controller.")
+    @Option(
+            names = "--release",
+            paramLabel = "REF",
+            description =
+                    "The release this cluster-version controller runs (applied when the cluster has"
+                            + " none yet); enables the controller.")
     String release;
 
-    @Option(names = "--payload-cache", defaultValue = "/tmp/upshift-payloads", paramLabel = "DIR",
-            description = "Where pulled payloads are unpacked, one directory per digest (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--payload-cache",
+            defaultValue = "/tmp/upshift-payloads",
+            paramLabel = "DIR",
+            description =
+                    "Where pulled payloads are unpacked, one directory per digest (default:"
+                            + " ${DEFAULT-VALUE}).")
     java.nio.file.Path payloadCache;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--payload-retrieval", paramLabel = "job|pull",
-            description = {"job: a Job version-<version>-<hash> runs the release image on this node and copies its payload into --payload-cache, "
-                    + "a host directory this pod mounts at the same path (the default inside a cluster); pull: this process pulls it "
-                    + "(the default outside one)."})
+    @Option(
+            names = "--payload-retrieval",
+            paramLabel = "job|pull",
+            description = {
+                "job: a Job version-<version>-<hash> runs the release image on this node and copies"
+                    + " its payload into --payload-cache, a host directory this pod mounts at the"
+                    + " same path (the default inside a cluster); pull: this process pulls it (the"
+                    + " default outside one)."
+            })
     String payloadRetrieval;
 
-    @Option(names = "--node-name", defaultValue = "${env:NODE_NAME}", paramLabel = "NODE",
-            description = "The node this controller runs on, for payload Jobs (default: $NODE_NAME, from the downward API).")
+    @Option(
+            names = "--node-name",
+            defaultValue = "${env:NODE_NAME}",
+            paramLabel = "NODE",
+            description =
+                    "The node this controller runs on, for payload Jobs (default: $NODE_NAME, from"
+                            + " the downward API).")
     String nodeName;
 
-    @Option(names = "--payload-retrieval-timeout", defaultValue = "PT2M", paramLabel = "DURATION",
+    @Option(
+            names = "--payload-retrieval-timeout",
+            defaultValue = "PT2M",
+            paramLabel = "DURATION",
             description = "How long a payload Job may take (ISO-8601, default: ${DEFAULT-VALUE}).")
     java.time.Duration retrievalTimeout;
 
-    @Option(names = "--cluster-profile", defaultValue = "${env:CLUSTER_PROFILE:-self-managed-high-availability}", paramLabel = "P",
-            description = "The cluster profile manifests must opt in to (default: $CLUSTER_PROFILE, else self-managed-high-availability).")
+    @Option(
+            names = "--cluster-profile",
+            defaultValue = "${env:CLUSTER_PROFILE:-self-managed-high-availability}",
+            paramLabel = "P",
+            description =
+                    "The cluster profile manifests must opt in to (default: $CLUSTER_PROFILE, else"
+                            + " self-managed-high-availability).")
     String clusterProfile;
 
-    @Option(names = "--exclude-manifests", defaultValue = "${env:EXCLUDE_MANIFESTS}", paramLabel = "ID",
-            description = "Leave out manifests annotated exclude.release.openshift.io/ID: \"true\" (default: $EXCLUDE_MANIFESTS).")
+    @Option(
+            names = "--exclude-manifests",
+            defaultValue = "${env:EXCLUDE_MANIFESTS}",
+            paramLabel = "ID",
+            description =
+                    "Leave out manifests annotated exclude.release.openshift.io/ID: \"true\""
+                            + " (default: $EXCLUDE_MANIFESTS).")
     String excludeManifests;
 
-    @Option(names = "--prometheus-url", paramLabel = "URL", description = "Prometheus to evaluate PromQL update risks against.")
+    @Option(
+            names = "--prometheus-url",
+            paramLabel = "URL",
+            description = "Prometheus to evaluate PromQL update risks against.")
     java.net.URI prometheus;
 
-    @Option(names = "--default-upstream", defaultValue = io.upshift.core.updates.UpdatesRequest.DEFAULT_UPSTREAM, paramLabel = "URL",
-            description = {"The update graph asked for a ClusterVersion without spec.upstream (default: ${DEFAULT-VALUE}, upstream's own "
-                    + "default); empty: none, RetrievedUpdates=False NoUpstream."})
+    @Option(
+            names = "--default-upstream",
+            defaultValue = io.upshift.core.updates.UpdatesRequest.DEFAULT_UPSTREAM,
+            paramLabel = "URL",
+            description = {
+                "The update graph asked for a ClusterVersion without spec.upstream (default:"
+                        + " ${DEFAULT-VALUE}, upstream's own default); empty: none,"
+                        + " RetrievedUpdates=False NoUpstream."
+            })
     String defaultUpstream;
 
-    @Option(names = "--metrics-port", defaultValue = "0", description = "Serve /metrics on this port (0: off).")
+    @Option(
+            names = "--metrics-port",
+            defaultValue = "0",
+            description = "Serve /metrics on this port (0: off).")
     int metricsPort;
 
-    @Option(names = "--metrics-auth", paramLabel = "none|token",
-            description = {"Who may scrape /metrics. token: a bearer token that a TokenReview authenticates and whose user a SubjectAccessReview "
-                    + "allows to get the non-resource URL /metrics (as kube-rbac-proxy checks; grants kept 2 minutes); none: anyone who "
-                    + "reaches the port. Default: token inside a cluster, none outside one."})
+    @Option(
+            names = "--metrics-auth",
+            paramLabel = "none|token",
+            description = {
+                "Who may scrape /metrics. token: a bearer token that a TokenReview authenticates"
+                    + " and whose user a SubjectAccessReview allows to get the non-resource URL"
+                    + " /metrics (as kube-rbac-proxy checks; grants kept 2 minutes); none: anyone"
+                    + " who reaches the port. Default: token inside a cluster, none outside one."
+            })
     String metricsAuth;
 
-    @Option(names = "--metrics-tls-cert", paramLabel = "FILE",
-            description = "Serve /metrics over HTTPS with this PEM certificate (chain, leaf first), read again when it changes; with --metrics-tls-key.")
+    @Option(
+            names = "--metrics-tls-cert",
+            paramLabel = "FILE",
+            description =
+                    "Serve /metrics over HTTPS with this PEM certificate (chain, leaf first), read"
+                            + " again when it changes; with --metrics-tls-key.")
     java.nio.file.Path metricsTlsCert;
 
-    @Option(names = "--metrics-tls-key", paramLabel = "FILE",
-            description = "The PEM private key of --metrics-tls-cert (PKCS#8, PKCS#1 RSA or SEC 1 EC; unencrypted).")
+    @Option(
+            names = "--metrics-tls-key",
+            paramLabel = "FILE",
+            description =
+                    "The PEM private key of --metrics-tls-cert (PKCS#8, PKCS#1 RSA or SEC 1 EC;"
+                            + " unencrypted).")
     java.nio.file.Path metricsTlsKey;
 
-    @Option(names = "--health-port", defaultValue = "0", paramLabel = "PORT",
-            description = {"Serve the kubelet's probes on this port, plain HTTP (0: off): /healthz while the process runs, /readyz once "
-                    + "it waits for the Lease or leads with its controllers started (503 with why not, before)."})
+    @Option(
+            names = "--health-port",
+            defaultValue = "0",
+            paramLabel = "PORT",
+            description = {
+                "Serve the kubelet's probes on this port, plain HTTP (0: off): /healthz while the"
+                        + " process runs, /readyz once it waits for the Lease or leads with its"
+                        + " controllers started (503 with why not, before)."
+            })
     int healthPort;
 
-    @picocli.CommandLine.Mixin
-    io.upshift.cli.release.RegistryOptions registry;
+    @picocli.CommandLine.Mixin io.upshift.cli.release.RegistryOptions registry;
 
     @Override
     public Integer call() throws Exception {
-        ControllerOptions.JobRetrieval jobs = release == null ? null : jobRetrieval(); // refused before anything starts
+        ControllerOptions.JobRetrieval jobs =
+                release == null ? null : jobRetrieval(); // refused before anything starts
         MetricsOptions metricsOptions = metricsOptions();
-        ServingCertificate certificate = metricsOptions.port() > 0 && metricsOptions.tls() ? servingCertificate(metricsOptions) : null;
+        ServingCertificate certificate =
+                metricsOptions.port() > 0 && metricsOptions.tls()
+                        ? servingCertificate(metricsOptions)
+                        : null;
         String me = identity != null ? identity : InetAddress.getLocalHost().getHostName();
         Supplier<Optional<List<Alert>>> alerts = alertsSource();
         AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
         AtomicReference<ClusterVersionController> cvo = new AtomicReference<>();
-        // The controllers write through a fence that closes the moment the Lease is lost: no write after that.
+        // The controllers write through a fence that closes the moment the Lease is lost: no write
+        // after that.
         WriteFence fence = new WriteFence();
         // why this replica is not ready (null: it is), for /readyz
         AtomicReference<String> unready = new AtomicReference<>("not contending for the Lease yet");
-        try (io.upshift.operator.health.HealthServer health = healthPort > 0
-                ? io.upshift.operator.health.HealthServer.start(new java.net.InetSocketAddress(healthPort), unready::get) : null;
-             KubernetesClient leaseClient = kube.connect();
-             KubernetesClient client = fence.client(kube.config("upshift-operator"));
-             // every replica serves metrics, leading or not: its client is not fenced (token reviews are POSTs)
-             KubernetesClient metricsClient = metricsOptions.port() > 0 ? kube.connectAs("upshift-metrics") : null;
-             ClusterMetrics metrics = metricsClient == null ? null : ClusterMetrics.watch(metricsClient, () -> {
-                 ClusterVersionController v = cvo.get();
-                 if (v != null) return v.facts();
-                 return release == null ? ControllerFacts.NONE : ControllerFacts.waiting(io.upshift.core.cvo.DesiredUpdates.bare(release));
-             });
-             MetricsServer metricsServer = metrics == null ? null : serveMetrics(metricsOptions, certificate, metrics, metricsClient)) {
-            unready.set(null); // waiting for the Lease is where a replica that does not lead should be
-            // the controllers start on a thread of their own: the Lease is renewed whatever their start waits for
-            Leadership leadership = new Leadership(leaseClient, namespace, lease, me,
+        try (io.upshift.operator.health.HealthServer health =
+                        healthPort > 0
+                                ? io.upshift.operator.health.HealthServer.start(
+                                        new java.net.InetSocketAddress(healthPort), unready::get)
+                                : null;
+                KubernetesClient leaseClient = kube.connect();
+                KubernetesClient client = fence.client(kube.config("upshift-operator"));
+                // every replica serves metrics, leading or not: its client is not fenced (token
+                // reviews are POSTs)
+                KubernetesClient metricsClient =
+                        metricsOptions.port() > 0 ? kube.connectAs("upshift-metrics") : null;
+                ClusterMetrics metrics =
+                        metricsClient == null
+                                ? null
+                                : ClusterMetrics.watch(
+                                        metricsClient,
+                                        () -> {
+                                            ClusterVersionController v = cvo.get();
+                                            if (v != null) return v.facts();
+                                            return release == null
+                                                    ? ControllerFacts.NONE
+                                                    : ControllerFacts.waiting(
+                                                            io.upshift.core.cvo.DesiredUpdates.bare(
+                                                                    release));
+                                        });
+                MetricsServer metricsServer =
+                        metrics == null
+                                ? null
+                                : serveMetrics(
+                                        metricsOptions, certificate, metrics, metricsClient)) {
+            unready.set(
+                    null); // waiting for the Lease is where a replica that does not lead should be
+            // the controllers start on a thread of their own: the Lease is renewed whatever their
+            // start waits for
+            Leadership leadership =
+                    new Leadership(
+                            leaseClient,
+                            namespace,
+                            lease,
+                            me,
+                            () -> {
+                                unready.set("the leader, starting its controllers");
+                                UpdateStatusController c =
+                                        new UpdateStatusController(
+                                                client,
+                                                Clock.systemUTC(),
+                                                Duration.ofSeconds(1),
+                                                resync,
+                                                alerts);
+                                controller.set(c);
+                                c.start();
+                                if (release != null)
+                                    cvo.set(startClusterVersionController(client, jobs));
+                                unready.set(null);
+                            },
+                            () -> {
+                                fence.close();
+                                UpdateStatusController c = controller.getAndSet(null);
+                                if (c != null) c.close();
+                                ClusterVersionController v = cvo.getAndSet(null);
+                                if (v != null) v.kill();
+                            });
+            // told to stop while leading: the controllers finish and write their last status, then
+            // the Lease goes
+            leadership.holdUntilLost(
                     () -> {
-                        unready.set("the leader, starting its controllers");
-                        UpdateStatusController c = new UpdateStatusController(client, Clock.systemUTC(),
-                                Duration.ofSeconds(1), resync, alerts);
-                        controller.set(c);
-                        c.start();
-                        if (release != null) cvo.set(startClusterVersionController(client, jobs));
-                        unready.set(null);
-                    },
-                    () -> {
-                        fence.close();
-                        UpdateStatusController c = controller.getAndSet(null);
-                        if (c != null) c.close();
                         ClusterVersionController v = cvo.getAndSet(null);
-                        if (v != null) v.kill();
+                        if (v != null) v.close();
                     });
-            // told to stop while leading: the controllers finish and write their last status, then the Lease goes
-            leadership.holdUntilLost(() -> {
-                ClusterVersionController v = cvo.getAndSet(null);
-                if (v != null) v.close();
-            });
         }
-        // Leadership ended without a shutdown (lost, or the controllers could not start and the Lease was released):
+        // Leadership ended without a shutdown (lost, or the controllers could not start and the
+        // Lease was released):
         // exit non-zero so that the Deployment restarts us.
         return 1;
     }
@@ -180,37 +300,67 @@ final class OperatorCommand implements Callable<Integer> {
     /** The metrics options, refused before anything starts when they do not go together. */
     private MetricsOptions metricsOptions() {
         String mode = metricsAuth != null ? metricsAuth : inCluster() ? "token" : "none";
-        MetricsOptions.Auth auth = switch (mode) {
-            case "none" -> MetricsOptions.Auth.NONE;
-            case "token" -> MetricsOptions.Auth.TOKEN;
-            default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--metrics-auth must be none or token, not \"" + mode + "\"");
-        };
+        MetricsOptions.Auth auth =
+                switch (mode) {
+                    case "none" -> MetricsOptions.Auth.NONE;
+                    case "token" -> MetricsOptions.Auth.TOKEN;
+                    default ->
+                            throw new picocli.CommandLine.ParameterException(
+                                    spec.commandLine(),
+                                    "--metrics-auth must be none or token, not \"" + mode + "\"");
+                };
         if ((metricsTlsCert == null) != (metricsTlsKey == null)) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--metrics-tls-cert and --metrics-tls-key go together");
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--metrics-tls-cert and --metrics-tls-key go together");
         }
         return new MetricsOptions(metricsPort, auth, metricsTlsCert, metricsTlsKey);
     }
 
-    /** The serving certificate, read before anything starts: a pair that does not read is refused in one line. */
+    /**
+     * The serving certificate, read before anything starts: a pair that does not read is refused in
+     * one line.
+     */
     private ServingCertificate servingCertificate(MetricsOptions o) {
         try {
             return ServingCertificate.load(o.tlsCert(), o.tlsKey());
         } catch (java.nio.file.NoSuchFileException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getFile() + ": no such file (--metrics-tls-cert/--metrics-tls-key)");
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    e.getFile() + ": no such file (--metrics-tls-cert/--metrics-tls-key)");
         } catch (java.io.IOException | java.security.GeneralSecurityException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--metrics-tls-cert/--metrics-tls-key: " + e.getMessage());
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--metrics-tls-cert/--metrics-tls-key: " + e.getMessage());
         }
     }
 
-    private static MetricsServer serveMetrics(MetricsOptions o, ServingCertificate certificate, ClusterMetrics metrics, KubernetesClient client)
+    private static MetricsServer serveMetrics(
+            MetricsOptions o,
+            ServingCertificate certificate,
+            ClusterMetrics metrics,
+            KubernetesClient client)
             throws Exception {
         var log = LoggerFactory.getLogger(MetricsServer.class);
-        ScrapeAccess access = o.auth() == MetricsOptions.Auth.TOKEN ? new TokenAccess(client, Clock.systemUTC()) : ScrapeAccess.ANYONE;
-        MetricsServer server = MetricsServer.start(new java.net.InetSocketAddress(o.port()), metrics::scrape, access, certificate);
-        log.info("serving /metrics over {} on port {} ({})", o.tls() ? "HTTPS" : "HTTP", server.port(),
-                o.auth() == MetricsOptions.Auth.TOKEN ? "bearer tokens reviewed by the API server" : "no authentication");
+        ScrapeAccess access =
+                o.auth() == MetricsOptions.Auth.TOKEN
+                        ? new TokenAccess(client, Clock.systemUTC())
+                        : ScrapeAccess.ANYONE;
+        MetricsServer server =
+                MetricsServer.start(
+                        new java.net.InetSocketAddress(o.port()),
+                        metrics::scrape,
+                        access,
+                        certificate);
+        log.info(
+                "serving /metrics over {} on port {} ({})",
+                o.tls() ? "HTTPS" : "HTTP",
+                server.port(),
+                o.auth() == MetricsOptions.Auth.TOKEN
+                        ? "bearer tokens reviewed by the API server"
+                        : "no authentication");
         if (o.auth() == MetricsOptions.Auth.TOKEN && !o.tls()) {
-            log.warn("metrics: scrapers' bearer tokens cross the network unencrypted; give --metrics-tls-cert and --metrics-tls-key");
+            log.warn(
+                    "metrics: scrapers' bearer tokens cross the network unencrypted; give"
+                            + " --metrics-tls-cert and --metrics-tls-key");
         }
         return server;
     }
@@ -219,7 +369,10 @@ final class OperatorCommand implements Callable<Integer> {
         return System.getenv("KUBERNETES_SERVICE_HOST") != null;
     }
 
-    /** Job retrieval, or null to pull in-process: job by default inside a cluster (where the service host is set). */
+    /**
+     * Job retrieval, or null to pull in-process: job by default inside a cluster (where the service
+     * host is set).
+     */
     private ControllerOptions.JobRetrieval jobRetrieval() {
         String mode = payloadRetrieval != null ? payloadRetrieval : inCluster() ? "job" : "pull";
         switch (mode) {
@@ -227,28 +380,54 @@ final class OperatorCommand implements Callable<Integer> {
                 return null;
             case "job":
                 if (nodeName == null || nodeName.isBlank()) {
-                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--payload-retrieval job needs the node this controller runs on: "
-                            + "--node-name, or $NODE_NAME from the downward API (deploy/deployment.yaml sets it); or use --payload-retrieval pull");
+                    throw new picocli.CommandLine.ParameterException(
+                            spec.commandLine(),
+                            "--payload-retrieval job needs the node this controller runs on:"
+                                + " --node-name, or $NODE_NAME from the downward API"
+                                + " (deploy/deployment.yaml sets it); or use --payload-retrieval"
+                                + " pull");
                 }
                 return new ControllerOptions.JobRetrieval(namespace, nodeName, retrievalTimeout);
             default:
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--payload-retrieval must be job or pull, not \"" + mode + "\"");
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--payload-retrieval must be job or pull, not \"" + mode + "\"");
         }
     }
 
-    private ClusterVersionController startClusterVersionController(KubernetesClient client, ControllerOptions.JobRetrieval jobs) {
+    private ClusterVersionController startClusterVersionController(
+            KubernetesClient client, ControllerOptions.JobRetrieval jobs) {
         try {
             var log = LoggerFactory.getLogger(ClusterVersionController.class);
-            ControllerOptions options = ControllerOptions.defaults(release, payloadCache).withPrometheus(prometheus)
-                    .withInclusion(clusterProfile, excludeManifests == null || excludeManifests.isBlank() ? null : excludeManifests)
-                    .withJobRetrieval(jobs).withDefaultUpstream(defaultUpstream);
-            RuleMatcher rules = prometheus == null
-                    ? rule -> { throw new RuleMatcher.RuleException("no Prometheus configured (--prometheus-url)"); }
-                    : new PrometheusMatcher(prometheus, clusterId(client), Duration.ofSeconds(10));
-            ClusterVersionController c = ClusterVersionController.create(client, options,
-                    new io.upshift.release.image.Releases(registry.credentials(), registry.insecure, w -> log.warn(w)),
-                    new SignatureStores(HttpSignatureStore.defaultClient()),
-                    new UpdateClient(Duration.ofSeconds(60), new java.util.SplittableRandom()), rules, Clock.systemUTC());
+            ControllerOptions options =
+                    ControllerOptions.defaults(release, payloadCache)
+                            .withPrometheus(prometheus)
+                            .withInclusion(
+                                    clusterProfile,
+                                    excludeManifests == null || excludeManifests.isBlank()
+                                            ? null
+                                            : excludeManifests)
+                            .withJobRetrieval(jobs)
+                            .withDefaultUpstream(defaultUpstream);
+            RuleMatcher rules =
+                    prometheus == null
+                            ? rule -> {
+                                throw new RuleMatcher.RuleException(
+                                        "no Prometheus configured (--prometheus-url)");
+                            }
+                            : new PrometheusMatcher(
+                                    prometheus, clusterId(client), Duration.ofSeconds(10));
+            ClusterVersionController c =
+                    ClusterVersionController.create(
+                            client,
+                            options,
+                            new io.upshift.release.image.Releases(
+                                    registry.credentials(), registry.insecure, w -> log.warn(w)),
+                            new SignatureStores(HttpSignatureStore.defaultClient()),
+                            new UpdateClient(
+                                    Duration.ofSeconds(60), new java.util.SplittableRandom()),
+                            rules,
+                            Clock.systemUTC());
             c.start();
             return c;
         } catch (io.upshift.core.release.ReleaseException e) {
@@ -257,8 +436,13 @@ final class OperatorCommand implements Callable<Integer> {
     }
 
     private static String clusterId(KubernetesClient client) {
-        var cv = client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class).withName("version").get();
-        return cv == null || cv.getSpec() == null || cv.getSpec().getClusterID() == null ? "" : cv.getSpec().getClusterID();
+        var cv =
+                client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class)
+                        .withName("version")
+                        .get();
+        return cv == null || cv.getSpec() == null || cv.getSpec().getClusterID() == null
+                ? ""
+                : cv.getSpec().getClusterID();
     }
 
     private Supplier<Optional<List<Alert>>> alertsSource() {
@@ -270,7 +454,8 @@ final class OperatorCommand implements Callable<Integer> {
             try {
                 return Optional.of(client.fetch());
             } catch (Exception e) {
-                LoggerFactory.getLogger(OperatorCommand.class).warn("alerts left out of Update Health: {}", e.getMessage());
+                LoggerFactory.getLogger(OperatorCommand.class)
+                        .warn("alerts left out of Update Health: {}", e.getMessage());
                 return Optional.empty();
             }
         };

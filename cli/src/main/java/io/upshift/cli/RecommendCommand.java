@@ -23,53 +23,84 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code upshift recommend}: which updates the cluster may take and what stands in the way, as {@code oc adm upgrade recommend}. */
-@Command(name = "recommend",
-        description = {"Displays cluster update recommendations: recent targets per minor version, with known issues.",
-                "Read-only. Exit code 1 when --version names a target with issues not listed in --accept."})
+/**
+ * {@code upshift recommend}: which updates the cluster may take and what stands in the way, as
+ * {@code oc adm upgrade recommend}.
+ */
+@Command(
+        name = "recommend",
+        description = {
+            "Displays cluster update recommendations: recent targets per minor version, with known"
+                    + " issues.",
+            "Read-only. Exit code 1 when --version names a target with issues not listed in"
+                    + " --accept."
+        })
 public final class RecommendCommand implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
-    // --help by hand: the standard help options would bring a --version of their own, and --version here names a target.
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    // --help by hand: the standard help options would bring a --version of their own, and --version
+    // here names a target.
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help message and exit.")
     boolean help;
 
-    @Option(names = "--show-outdated-releases", description = "Display every known target, including older releases.")
+    @Option(
+            names = "--show-outdated-releases",
+            description = "Display every known target, including older releases.")
     boolean showOutdated;
 
-    @Option(names = "--version", paramLabel = "VERSION", description = "Display context for one target release.")
+    @Option(
+            names = "--version",
+            paramLabel = "VERSION",
+            description = "Display context for one target release.")
     String version;
 
-    @Option(names = "--quiet", description = "With --version, print nothing; only the exit code tells.")
+    @Option(
+            names = "--quiet",
+            description = "With --version, print nothing; only the exit code tells.")
     boolean quiet;
 
-    @Option(names = "--accept", split = ",", paramLabel = "NAME", description = "Issue names you find acceptable (with --version).")
+    @Option(
+            names = "--accept",
+            split = ",",
+            paramLabel = "NAME",
+            description = "Issue names you find acceptable (with --version).")
     List<String> accept = List.of();
 
-    @Option(names = "--mock-clusterversion", paramLabel = "FILE",
-            description = "Read the ClusterVersion from FILE (ending -cv.yaml) and alerts from the sibling -alerts.json.")
+    @Option(
+            names = "--mock-clusterversion",
+            paramLabel = "FILE",
+            description =
+                    "Read the ClusterVersion from FILE (ending -cv.yaml) and alerts from the"
+                            + " sibling -alerts.json.")
     String mockClusterVersion;
 
-    @Mixin
-    KubeconfigOption kube;
+    @Mixin KubeconfigOption kube;
 
-    @Option(names = "--alerts-url", paramLabel = "URL", description = "Prometheus or Alertmanager to read firing alerts from.")
+    @Option(
+            names = "--alerts-url",
+            paramLabel = "URL",
+            description = "Prometheus or Alertmanager to read firing alerts from.")
     String alertsUrl;
 
-    @Mixin
-    VerboseOption verbose;
+    @Mixin VerboseOption verbose;
 
     @Override
     public Integer call() throws IOException {
-        if (version == null && quiet) throw new IllegalArgumentException("--quiet can only be set when --version is set");
-        if (version != null && showOutdated) throw new IllegalArgumentException("when --version is set, --show-outdated-releases is unnecessary");
+        if (version == null && quiet)
+            throw new IllegalArgumentException("--quiet can only be set when --version is set");
+        if (version != null && showOutdated)
+            throw new IllegalArgumentException(
+                    "when --version is set, --show-outdated-releases is unnecessary");
         SemVer target;
         try {
             target = version == null ? null : SemVer.parse(version);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot parse SemVer target \"" + version + "\": " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot parse SemVer target \"" + version + "\": " + e.getMessage(), e);
         }
         ClusterVersion cv;
         List<Precheck> prechecks = List.of();
@@ -77,15 +108,21 @@ public final class RecommendCommand implements Callable<Integer> {
         if (mockClusterVersion != null) {
             cv = mockClusterVersion(mockClusterVersion);
             String alertsPath = mockClusterVersion.replace("-cv.yaml", "-alerts.json");
-            prechecks = Files.exists(Path.of(alertsPath))
-                    ? AlertPrechecks.of(AlertsFile.parse(alertsPath, Files.readAllBytes(Path.of(alertsPath))))
-                    : AlertPrechecks.noTestData(alertsPath);
+            prechecks =
+                    Files.exists(Path.of(alertsPath))
+                            ? AlertPrechecks.of(
+                                    AlertsFile.parse(
+                                            alertsPath, Files.readAllBytes(Path.of(alertsPath))))
+                            : AlertPrechecks.noTestData(alertsPath);
         } else {
             try (KubernetesClient client = kube.connect()) {
                 cv = ClusterVersions.get(client);
             }
             if (cv == null) {
-                throw new IllegalStateException("No cluster version information available: " + ClusterVersions.NAME + " does not exist");
+                throw new IllegalStateException(
+                        "No cluster version information available: "
+                                + ClusterVersions.NAME
+                                + " does not exist");
             }
             if (alertsUrl == null) {
                 precheckError = "no alerts source: pass --alerts-url to check firing alerts";
@@ -97,14 +134,17 @@ public final class RecommendCommand implements Callable<Integer> {
                 }
             }
         }
-        Recommendation.Output result = new Recommendation(showOutdated, target, quiet, new HashSet<>(accept)).render(cv, prechecks, precheckError);
+        Recommendation.Output result =
+                new Recommendation(showOutdated, target, quiet, new HashSet<>(accept))
+                        .render(cv, prechecks, precheckError);
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         out.print(result.out());
         out.flush();
         err.print(result.err());
         err.flush();
         if (result.error() != null) {
-            if (result.error().startsWith("issues that apply")) throw new CheckFailedException(result.error());
+            if (result.error().startsWith("issues that apply"))
+                throw new CheckFailedException(result.error());
             throw new IllegalStateException(result.error());
         }
         return 0;
@@ -112,7 +152,11 @@ public final class RecommendCommand implements Callable<Integer> {
 
     private static ClusterVersion mockClusterVersion(String path) throws IOException {
         List<HasMetadata> objects = ResourceFiles.read(path, Files.readAllBytes(Path.of(path)));
-        return objects.stream().filter(ClusterVersion.class::isInstance).map(ClusterVersion.class::cast).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException(path + ": holds no ClusterVersion"));
+        return objects.stream()
+                .filter(ClusterVersion.class::isInstance)
+                .map(ClusterVersion.class::cast)
+                .findFirst()
+                .orElseThrow(
+                        () -> new IllegalArgumentException(path + ": holds no ClusterVersion"));
     }
 }

@@ -4,16 +4,37 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code upshift} command line. */
-@Command(name = "upshift", mixinStandardHelpOptions = true, versionProvider = Upshift.Version.class,
-        description = "Takes a cluster from one signed release to the next and shows where the update stands.",
-        subcommands = {DemoCommand.class, StatusCommand.class, UpgradeCommand.class, RollbackCommand.class, RecommendCommand.class, ReleaseCommand.class, ImageCommand.class, GraphCommand.class, OperatorCommand.class, PoolsCommand.class, AgentCommand.class, CommandLine.HelpCommand.class})
+@Command(
+        name = "upshift",
+        mixinStandardHelpOptions = true,
+        versionProvider = Upshift.Version.class,
+        description =
+                "Takes a cluster from one signed release to the next and shows where the update"
+                        + " stands.",
+        subcommands = {
+            DemoCommand.class,
+            StatusCommand.class,
+            UpgradeCommand.class,
+            RollbackCommand.class,
+            RecommendCommand.class,
+            ReleaseCommand.class,
+            ImageCommand.class,
+            GraphCommand.class,
+            OperatorCommand.class,
+            PoolsCommand.class,
+            AgentCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Upshift {
 
     public static void main(String[] args) {
         System.exit(run(args));
     }
 
-    /** Runs a command line and returns its exit code: 0 success, 1 a failed check, 2 bad input or an error. */
+    /**
+     * Runs a command line and returns its exit code: 0 success, 1 a failed check, 2 bad input or an
+     * error.
+     */
     public static int run(String... args) {
         return commandLine().execute(args);
     }
@@ -21,21 +42,30 @@ public final class Upshift {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Upshift());
         cl.setExecutionExceptionHandler(new Errors());
-        cl.setParameterExceptionHandler((e, a) -> {
-            e.getCommandLine().getErr().println("upshift: " + e.getMessage());
-            return 2;
-        });
+        cl.setParameterExceptionHandler(
+                (e, a) -> {
+                    e.getCommandLine().getErr().println("upshift: " + e.getMessage());
+                    return 2;
+                });
         return cl;
     }
 
     /**
-     * The jar Upshift runs from, its libraries in {@code lib/} beside it (what {@code upshift image} packs); empty when
-     * it runs from classes (tests, an IDE).
+     * The jar Upshift runs from, its libraries in {@code lib/} beside it (what {@code upshift
+     * image} packs); empty when it runs from classes (tests, an IDE).
      */
     static java.util.Optional<java.nio.file.Path> ownJar() {
         try {
-            java.nio.file.Path location = java.nio.file.Path.of(Upshift.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            boolean jar = java.nio.file.Files.isRegularFile(location) && java.nio.file.Files.isDirectory(location.resolveSibling("lib"));
+            java.nio.file.Path location =
+                    java.nio.file.Path.of(
+                            Upshift.class
+                                    .getProtectionDomain()
+                                    .getCodeSource()
+                                    .getLocation()
+                                    .toURI());
+            boolean jar =
+                    java.nio.file.Files.isRegularFile(location)
+                            && java.nio.file.Files.isDirectory(location.resolveSibling("lib"));
             return jar ? java.util.Optional.of(location) : java.util.Optional.empty();
         } catch (java.net.URISyntaxException | RuntimeException e) {
             return java.util.Optional.empty();

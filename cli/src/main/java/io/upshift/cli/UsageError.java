@@ -2,7 +2,10 @@ package io.upshift.cli;
 
 import picocli.CommandLine.Model.CommandSpec;
 
-/** A command line the command cannot take, worded as oc words its usage errors: the problem, then where help is. */
+/**
+ * A command line the command cannot take, worded as oc words its usage errors: the problem, then
+ * where help is.
+ */
 final class UsageError extends IllegalArgumentException {
     UsageError(CommandSpec spec, String problem) {
         super(problem + "\nSee '" + spec.qualifiedName() + " -h' for help and examples");

@@ -6,14 +6,15 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Runs the {@code upshift} command line in the test's JVM and keeps what it printed; writes kubeconfigs for test servers. */
+/**
+ * Runs the {@code upshift} command line in the test's JVM and keeps what it printed; writes
+ * kubeconfigs for test servers.
+ */
 public final class CliRun {
 
-    public record Result(int code, String out, String err) {
-    }
+    public record Result(int code, String out, String err) {}
 
-    private CliRun() {
-    }
+    private CliRun() {}
 
     public static Result run(String... args) {
         StringWriter out = new StringWriter(), err = new StringWriter();
@@ -24,10 +25,26 @@ public final class CliRun {
         return new Result(code, out.toString(), err.toString());
     }
 
-    /** A kubeconfig for the API server at {@code server} (certificates not checked), written into {@code dir}. */
+    /**
+     * A kubeconfig for the API server at {@code server} (certificates not checked), written into
+     * {@code dir}.
+     */
     public static Path kubeconfig(Path dir, String server) throws IOException {
-        return Files.writeString(dir.resolve("kubeconfig"), "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster:\n    server: " + server
-                + "\n    insecure-skip-tls-verify: true\ncontexts:\n- name: test\n  context:\n    cluster: test\n    user: test\n"
-                + "current-context: test\nusers:\n- name: test\n  user:\n    token: t\n");
+        return Files.writeString(
+                dir.resolve("kubeconfig"),
+                "apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster:\n    server: "
+                        + server
+                        + "\n"
+                        + "    insecure-skip-tls-verify: true\n"
+                        + "contexts:\n"
+                        + "- name: test\n"
+                        + "  context:\n"
+                        + "    cluster: test\n"
+                        + "    user: test\n"
+                        + "current-context: test\n"
+                        + "users:\n"
+                        + "- name: test\n"
+                        + "  user:\n"
+                        + "    token: t\n");
     }
 }

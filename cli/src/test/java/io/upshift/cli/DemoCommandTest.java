@@ -11,30 +11,70 @@ class DemoCommandTest {
 
     @Test
     void installsUpdatesAndRollsEveryNode() {
-        CliRun.Result r = CliRun.run("demo", "--operators", "4", "--run-levels", "2", "--rollout-seconds", "0.3", "--masters", "1",
-                "--workers", "2", "--plain");
+        CliRun.Result r =
+                CliRun.run(
+                        "demo",
+                        "--operators",
+                        "4",
+                        "--run-levels",
+                        "2",
+                        "--rollout-seconds",
+                        "0.3",
+                        "--masters",
+                        "1",
+                        "--workers",
+                        "2",
+                        "--plain");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("Installed 4.18.1 in ", ", all 3 nodes on it. Requesting the update to 4.18.2.")
+        assertThat(r.out())
+                .contains(
+                        "Installed 4.18.1 in ",
+                        ", all 3 nodes on it. Requesting the update to 4.18.2.")
                 .contains("MachineConfigPool master: 1 of 1 nodes updated, 0 unavailable")
                 .contains("MachineConfigPool worker: 2 of 2 nodes updated, 0 unavailable")
                 .contains("ClusterVersion Progressing=False: Cluster version is 4.18.2")
-                .containsPattern("Updated 4\\.18\\.1 -> 4\\.18\\.2 in [0-9.]+ s; the simulated work's critical path is [0-9.]+ s\\. Controller restarts: 1 "
-                        + "\\(0 deliberate kills\\)\\.")
-                .containsPattern("All 3 nodes run 4\\.18\\.2 after [0-9.]+ s\\.\n"
-                        + "estimate: at 10% (said [0-9.]+ s|said none yet), at 50% ([0-9.]+ s|none yet), at 90% ([0-9.]+ s|none yet); took [0-9.]+ s\n");
-        java.util.regex.Matcher work = java.util.regex.Pattern.compile(" in (\\S+upshift-demo-\\d+)\n").matcher(r.out());
+                .containsPattern(
+                        "Updated 4\\.18\\.1 -> 4\\.18\\.2 in [0-9.]+ s; the simulated work's"
+                                + " critical path is [0-9.]+ s\\. Controller restarts: 1 \\(0"
+                                + " deliberate kills\\)\\.")
+                .containsPattern(
+                        "All 3 nodes run 4\\.18\\.2 after [0-9.]+ s\\.\n"
+                                + "estimate: at 10% (said [0-9.]+ s|said none yet), at 50% ([0-9.]+"
+                                + " s|none yet), at 90% ([0-9.]+ s|none yet); took [0-9.]+ s\n");
+        java.util.regex.Matcher work =
+                java.util.regex.Pattern.compile(" in (\\S+upshift-demo-\\d+)\n").matcher(r.out());
         assertThat(work.find()).as(r.out()).isTrue();
-        assertThat(java.nio.file.Path.of(work.group(1))).as("the work directory, removed at the end").doesNotExist();
+        assertThat(java.nio.file.Path.of(work.group(1)))
+                .as("the work directory, removed at the end")
+                .doesNotExist();
     }
 
     @Test
     void aConfigChangeUnderANonePolicyUpdatesEveryNodeWithoutDrainingOrRebootingAny() {
-        CliRun.Result r = CliRun.run("demo", "--operators", "4", "--run-levels", "2", "--rollout-seconds", "0.3", "--masters", "1",
-                "--workers", "2", "--plain", "--config-change");
+        CliRun.Result r =
+                CliRun.run(
+                        "demo",
+                        "--operators",
+                        "4",
+                        "--run-levels",
+                        "2",
+                        "--rollout-seconds",
+                        "0.3",
+                        "--masters",
+                        "1",
+                        "--workers",
+                        "2",
+                        "--plain",
+                        "--config-change");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("Changing /etc/upshift-demo/motd on every node, under a node disruption policy of None for it ...");
+        assertThat(r.out())
+                .contains(
+                        "Changing /etc/upshift-demo/motd on every node, under a node disruption"
+                                + " policy of None for it ...");
         java.util.List<String> lines = r.out().strip().lines().toList();
-        assertThat(lines.get(lines.size() - 1)).as(r.out()).isEqualTo("config change: 3 nodes updated, 0 drained, 0 rebooted");
+        assertThat(lines.get(lines.size() - 1))
+                .as(r.out())
+                .isEqualTo("config change: 3 nodes updated, 0 drained, 0 rebooted");
         System.out.println(lines.get(lines.size() - 1));
     }
 
@@ -49,6 +89,9 @@ class DemoCommandTest {
     void workersWithoutAControlPlaneAreRefused() {
         CliRun.Result r = CliRun.run("demo", "--masters", "0", "--workers", "2");
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).contains("worker nodes need a control plane: give --masters at least 1, or --workers 0 too");
+        assertThat(r.err())
+                .contains(
+                        "worker nodes need a control plane: give --masters at least 1, or --workers"
+                                + " 0 too");
     }
 }

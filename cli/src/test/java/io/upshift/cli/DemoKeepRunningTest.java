@@ -9,31 +9,59 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code upshift demo --keep-running --kubeconfig-out FILE}: after the update, other clients explore the cluster through FILE. */
+/**
+ * {@code upshift demo --keep-running --kubeconfig-out FILE}: after the update, other clients
+ * explore the cluster through FILE.
+ */
 @Tag("e2e")
 class DemoKeepRunningTest {
 
     @Test
-    void theKeptClusterAnswersUpshiftAndKubectlThroughTheKubeconfig(@TempDir Path dir) throws Exception {
+    void theKeptClusterAnswersUpshiftAndKubectlThroughTheKubeconfig(@TempDir Path dir)
+            throws Exception {
         Path kubeconfig = dir.resolve("demo.kubeconfig");
         StringWriter out = new StringWriter(), err = new StringWriter();
-        Thread demo = new Thread(() -> {
-            var cl = Upshift.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            cl.execute("demo", "--operators", "3", "--run-levels", "2", "--rollout-seconds", "0.2", "--masters", "0", "--workers", "0",
-                    "--plain", "--in-process-controller", "--keep-running", "--kubeconfig-out", kubeconfig.toString());
-        }, "demo");
+        Thread demo =
+                new Thread(
+                        () -> {
+                            var cl = Upshift.commandLine();
+                            cl.setOut(new PrintWriter(out, true));
+                            cl.setErr(new PrintWriter(err, true));
+                            cl.execute(
+                                    "demo",
+                                    "--operators",
+                                    "3",
+                                    "--run-levels",
+                                    "2",
+                                    "--rollout-seconds",
+                                    "0.2",
+                                    "--masters",
+                                    "0",
+                                    "--workers",
+                                    "0",
+                                    "--plain",
+                                    "--in-process-controller",
+                                    "--keep-running",
+                                    "--kubeconfig-out",
+                                    kubeconfig.toString());
+                        },
+                        "demo");
         demo.start();
         try {
             Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
-            while (!out.toString().contains("Press Ctrl+C to stop it.") && demo.isAlive() && Instant.now().isBefore(deadline)) Thread.sleep(200);
-            assertThat(out.toString()).as(err.toString()).contains("Press Ctrl+C to stop it.", "kubectl --kubeconfig " + kubeconfig + " get clusterversion");
+            while (!out.toString().contains("Press Ctrl+C to stop it.")
+                    && demo.isAlive()
+                    && Instant.now().isBefore(deadline)) Thread.sleep(200);
+            assertThat(out.toString())
+                    .as(err.toString())
+                    .contains(
+                            "Press Ctrl+C to stop it.",
+                            "kubectl --kubeconfig " + kubeconfig + " get clusterversion");
 
             CliRun.Result upgrade = CliRun.run("upgrade", "--kubeconfig", kubeconfig.toString());
             assertThat(upgrade.code()).as(upgrade.err()).isZero();
@@ -42,12 +70,31 @@ class DemoKeepRunningTest {
             assertThat(status.code()).as(status.err()).isZero();
             assertThat(status.out()).isEqualTo("The cluster is not updating.\n");
 
-            Assumptions.assumeTrue(onPath("kubectl"), "kubectl is not installed (./test installs it)");
-            Process kubectl = new ProcessBuilder("kubectl", "--kubeconfig", kubeconfig.toString(), "get", "clusterversion", "version",
-                    "-o", "jsonpath={.status.desired.version}").redirectErrorStream(true).start();
+            Assumptions.assumeTrue(
+                    onPath("kubectl"), "kubectl is not installed (./test installs it)");
+            Process kubectl =
+                    new ProcessBuilder(
+                                    "kubectl",
+                                    "--kubeconfig",
+                                    kubeconfig.toString(),
+                                    "get",
+                                    "clusterversion",
+                                    "version",
+                                    "-o",
+                                    "jsonpath={.status.desired.version}")
+                            .redirectErrorStream(true)
+                            .start();
             assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(new String(kubectl.getInputStream().readAllBytes())).isEqualTo("4.18.2");
-            Process table = new ProcessBuilder("kubectl", "--kubeconfig", kubeconfig.toString(), "get", "clusterversions").redirectErrorStream(true).start();
+            Process table =
+                    new ProcessBuilder(
+                                    "kubectl",
+                                    "--kubeconfig",
+                                    kubeconfig.toString(),
+                                    "get",
+                                    "clusterversions")
+                            .redirectErrorStream(true)
+                            .start();
             assertThat(table.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(new String(table.getInputStream().readAllBytes())).contains("version");
         } finally {
@@ -59,7 +106,8 @@ class DemoKeepRunningTest {
     }
 
     private static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+        for (String dir :
+                System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
             if (Files.isExecutable(Path.of(dir, command))) return true;
         }
         return false;

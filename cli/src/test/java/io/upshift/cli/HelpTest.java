@@ -30,7 +30,10 @@ class HelpTest {
 
     @Test
     void commandsThatTalkToAClusterTakeKubeconfig() {
-        for (String name : new String[] {"status", "upgrade", "rollback", "recommend", "operator", "pools", "agent"}) {
+        for (String name :
+                new String[] {
+                    "status", "upgrade", "rollback", "recommend", "operator", "pools", "agent"
+                }) {
             assertThat(CliRun.run(name, "--help").out()).as(name).contains("--kubeconfig=FILE");
         }
     }

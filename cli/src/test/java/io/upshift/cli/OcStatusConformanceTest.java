@@ -15,12 +15,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every example of {@code oc adm upgrade status} in the shared fixtures, through {@code --mock-clusterversion},
- * in both detail modes, compared byte for byte. Skips when the fixtures are not next to the repository.
+ * Every example of {@code oc adm upgrade status} in the shared fixtures, through {@code
+ * --mock-clusterversion}, in both detail modes, compared byte for byte. Skips when the fixtures are
+ * not next to the repository.
  */
 class OcStatusConformanceTest {
     static Path fixtures() {
-        return Path.of(System.getProperty("upshift.fixtures", "../../shared/fixtures"), "oc-status");
+        return Path.of(
+                System.getProperty("upshift.fixtures", "../../shared/fixtures"), "oc-status");
     }
 
     static Stream<Arguments> cases() throws IOException {
@@ -29,10 +31,18 @@ class OcStatusConformanceTest {
             return Stream.of(Arguments.of("(fixtures absent)", "none", ""));
         }
         try (Stream<Path> files = Files.list(dir)) {
-            List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith("-cv.yaml"))
-                    .map(n -> n.substring(0, n.length() - "-cv.yaml".length())).sorted().toList();
-            return names.stream().flatMap(n -> Stream.of(
-                    Arguments.of(n, "none", n + ".output"), Arguments.of(n, "all", n + ".detailed-output")));
+            List<String> names =
+                    files.map(p -> p.getFileName().toString())
+                            .filter(n -> n.endsWith("-cv.yaml"))
+                            .map(n -> n.substring(0, n.length() - "-cv.yaml".length()))
+                            .sorted()
+                            .toList();
+            return names.stream()
+                    .flatMap(
+                            n ->
+                                    Stream.of(
+                                            Arguments.of(n, "none", n + ".output"),
+                                            Arguments.of(n, "all", n + ".detailed-output")));
         }
     }
 
@@ -45,7 +55,11 @@ class OcStatusConformanceTest {
         var cl = Upshift.commandLine();
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
-        int code = cl.execute("status", "--mock-clusterversion=" + fixtures().resolve(name + "-cv.yaml"), "--details=" + details);
+        int code =
+                cl.execute(
+                        "status",
+                        "--mock-clusterversion=" + fixtures().resolve(name + "-cv.yaml"),
+                        "--details=" + details);
         assertThat(err.toString()).isEmpty();
         assertThat(code).isZero();
         assertThat(out.toString()).isEqualTo(Files.readString(fixtures().resolve(expectedFile)));

@@ -10,21 +10,30 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The release commands end to end on an OCI layout: keygen, new, info, graph, sign, verify, extract, and refusals. */
+/**
+ * The release commands end to end on an OCI layout: keygen, new, info, graph, sign, verify,
+ * extract, and refusals.
+ */
 @Tag("e2e")
 class ReleaseCommandTest {
 
-    @TempDir
-    Path dir;
-
+    @TempDir Path dir;
 
     private Path payload() throws Exception {
         Path p = dir.resolve("payload");
         Files.createDirectories(p.resolve("manifests"));
         Files.createDirectories(p.resolve("release-manifests"));
-        for (String f : new String[] {"0000_10_a_one.yaml", "0000_20_b_two.yaml", "0000_20_c_three.yaml"}) {
-            Files.writeString(p.resolve("release-manifests").resolve(f), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + f.replace('_', '-').replace(".yaml", "")
-                    + "\n  namespace: ns\n  annotations:\n    include.release.openshift.io/self-managed-high-availability: \"true\"\n");
+        for (String f :
+                new String[] {"0000_10_a_one.yaml", "0000_20_b_two.yaml", "0000_20_c_three.yaml"}) {
+            Files.writeString(
+                    p.resolve("release-manifests").resolve(f),
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "
+                            + f.replace('_', '-').replace(".yaml", "")
+                            + "\n"
+                            + "  namespace: ns\n"
+                            + "  annotations:\n"
+                            + "    include.release.openshift.io/self-managed-high-availability:"
+                            + " \"true\"\n");
         }
         return p;
     }
@@ -32,55 +41,121 @@ class ReleaseCommandTest {
     @Test
     void publishInspectSignVerifyAndExtract() throws Exception {
         String layout = "oci:" + dir.resolve("images") + ":2.1.0";
-        assertThat(run("release", "keygen", "--out", dir.resolve("signer").toString()).code()).isZero();
+        assertThat(run("release", "keygen", "--out", dir.resolve("signer").toString()).code())
+                .isZero();
 
-        CliRun.Result published = run("release", "new", "--from", payload().toString(), "--version", "2.1.0", "--previous", "2.0.0", "--to", layout);
+        CliRun.Result published =
+                run(
+                        "release",
+                        "new",
+                        "--from",
+                        payload().toString(),
+                        "--version",
+                        "2.1.0",
+                        "--previous",
+                        "2.0.0",
+                        "--to",
+                        layout);
         assertThat(published.code()).as(published.err()).isZero();
-        assertThat(published.out()).startsWith("Published 2.1.0 as oci:" + dir.resolve("images") + "@sha256:");
+        assertThat(published.out())
+                .startsWith("Published 2.1.0 as oci:" + dir.resolve("images") + "@sha256:");
         String digest = published.out().strip().replaceFirst(".*@", "");
 
         CliRun.Result info = run("release", "info", layout);
-        assertThat(info.out()).contains("Name:      2.1.0\nDigest:    " + digest).contains("Upgrades:  2.0.0")
+        assertThat(info.out())
+                .contains("Name:      2.1.0\nDigest:    " + digest)
+                .contains("Upgrades:  2.0.0")
                 .contains("  run-level 10: 1\n  run-level 20: 2\n");
 
         CliRun.Result graph = run("release", "graph", layout);
-        assertThat(graph.out()).startsWith("Updating graph of release 2.1.0: 3 manifests in 3 nodes (1 spacers), 16 workers")
+        assertThat(graph.out())
+                .startsWith(
+                        "Updating graph of release 2.1.0: 3 manifests in 3 nodes (1 spacers), 16"
+                                + " workers")
                 .contains("node 2 after 1: 1 manifest");
-        assertThat(run("release", "graph", layout, "--format=dot").out()).startsWith("digraph tasks {").contains("  0 -> 1;");
+        assertThat(run("release", "graph", layout, "--format=dot").out())
+                .startsWith("digraph tasks {")
+                .contains("  0 -> 1;");
 
         Path store = dir.resolve("sigs");
-        CliRun.Result signed = run("release", "sign", layout, "--key", dir.resolve("signer.key").toString(), "--store", store.toString());
+        CliRun.Result signed =
+                run(
+                        "release",
+                        "sign",
+                        layout,
+                        "--key",
+                        dir.resolve("signer.key").toString(),
+                        "--store",
+                        store.toString());
         assertThat(signed.code()).as(signed.err()).isZero();
         assertThat(store.resolve("sha256=" + digest.substring(7)).resolve("signature-1")).exists();
 
-        CliRun.Result verified = run("release", "verify", digest, "--keyring", dir.resolve("signer.pub").toString(), "--store", store.toString());
+        CliRun.Result verified =
+                run(
+                        "release",
+                        "verify",
+                        digest,
+                        "--keyring",
+                        dir.resolve("signer.pub").toString(),
+                        "--store",
+                        store.toString());
         assertThat(verified.code()).as(verified.err()).isZero();
         assertThat(verified.out()).startsWith("Verified " + digest);
 
-        assertThat(run("release", "extract", layout, "--to", dir.resolve("out").toString()).code()).isZero();
+        assertThat(run("release", "extract", layout, "--to", dir.resolve("out").toString()).code())
+                .isZero();
         assertThat(dir.resolve("out/release-manifests/0000_20_c_three.yaml")).exists();
     }
 
     @Test
     void trustedKeysBecomeThePayloadsVerificationConfigMap() throws Exception {
-        assertThat(run("release", "keygen", "--out", dir.resolve("signer").toString()).code()).isZero();
+        assertThat(run("release", "keygen", "--out", dir.resolve("signer").toString()).code())
+                .isZero();
         Path payload = payload();
         String layout = "oci:" + dir.resolve("images") + ":3.0.0";
-        CliRun.Result published = run("release", "new", "--from", payload.toString(), "--version", "3.0.0", "--trust", dir.resolve("signer.pub").toString(),
-                "--to", layout);
+        CliRun.Result published =
+                run(
+                        "release",
+                        "new",
+                        "--from",
+                        payload.toString(),
+                        "--version",
+                        "3.0.0",
+                        "--trust",
+                        dir.resolve("signer.pub").toString(),
+                        "--to",
+                        layout);
         assertThat(published.code()).as(published.err()).isZero();
         assertThat(payload.resolve("manifests")).as("--from is left as it was").isEmptyDirectory();
 
-        assertThat(run("release", "extract", layout, "--to", dir.resolve("out").toString()).code()).isZero();
-        Path written = dir.resolve("out/manifests/0000_00_cluster-version-operator_04_verification.yaml");
-        var loaded = io.upshift.core.payload.ManifestReader.read(written.getFileName().toString(), Files.readString(written));
+        assertThat(run("release", "extract", layout, "--to", dir.resolve("out").toString()).code())
+                .isZero();
+        Path written =
+                dir.resolve("out/manifests/0000_00_cluster-version-operator_04_verification.yaml");
+        var loaded =
+                io.upshift.core.payload.ManifestReader.read(
+                        written.getFileName().toString(), Files.readString(written));
         var config = io.upshift.core.verify.VerifierConfig.fromPayload(loaded);
         assertThat(config.source()).isEqualTo("openshift-config-managed/release-verification");
         assertThat(config.keyrings()).hasSize(1);
-        assertThat(Files.readString(written)).contains("verifier-public-key-signer").contains("kind: \"Namespace\"");
+        assertThat(Files.readString(written))
+                .contains("verifier-public-key-signer")
+                .contains("kind: \"Namespace\"");
 
-        CliRun.Result notAKey = run("release", "new", "--from", payload.toString(), "--version", "3.0.1", "--trust", payload.resolve("release-manifests")
-                .resolve("0000_10_a_one.yaml").toString(), "--to", "oci:" + dir.resolve("images") + ":3.0.1");
+        CliRun.Result notAKey =
+                run(
+                        "release",
+                        "new",
+                        "--from",
+                        payload.toString(),
+                        "--version",
+                        "3.0.1",
+                        "--trust",
+                        payload.resolve("release-manifests")
+                                .resolve("0000_10_a_one.yaml")
+                                .toString(),
+                        "--to",
+                        "oci:" + dir.resolve("images") + ":3.0.1");
         assertThat(notAKey.code()).isEqualTo(2);
         assertThat(notAKey.err()).startsWith("upshift: KeyInvalid: ").hasLineCount(1);
     }
@@ -88,69 +163,174 @@ class ReleaseCommandTest {
     @Test
     void graphForAClusterConfigurationAsTabSeparatedLines() throws Exception {
         Path p = payload();
-        Files.writeString(p.resolve("release-manifests/0000_20_b_two.yaml"), "\n    capability.openshift.io/name: Console\n", java.nio.file.StandardOpenOption.APPEND);
-        Files.writeString(p.resolve("release-manifests/0000_30_d_tech.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n  namespace: ns\n"
-                + "  annotations:\n    include.release.openshift.io/self-managed-high-availability: \"true\"\n    release.openshift.io/feature-set: TechPreviewNoUpgrade\n"
-                + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e\n  namespace: ns\n"
-                + "  annotations:\n    include.release.openshift.io/self-managed-high-availability: \"true\"\n    exclude.release.openshift.io/internal-openshift-hosted: \"true\"\n");
-        Files.writeString(p.resolve("release-manifests/release-metadata"), "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"2.1.0\"}");
-        Files.writeString(p.resolve("release-manifests/image-references"), "{\"kind\":\"ImageStream\",\"apiVersion\":\"image.openshift.io/v1\",\"metadata\":{\"name\":\"2.1.0\"}}");
+        Files.writeString(
+                p.resolve("release-manifests/0000_20_b_two.yaml"),
+                "\n    capability.openshift.io/name: Console\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(
+                p.resolve("release-manifests/0000_30_d_tech.yaml"),
+                "apiVersion: v1\n"
+                    + "kind: ConfigMap\n"
+                    + "metadata:\n"
+                    + "  name: d\n"
+                    + "  namespace: ns\n"
+                    + "  annotations:\n"
+                    + "    include.release.openshift.io/self-managed-high-availability: \"true\"\n"
+                    + "    release.openshift.io/feature-set: TechPreviewNoUpgrade\n"
+                    + "---\n"
+                    + "apiVersion: v1\n"
+                    + "kind: ConfigMap\n"
+                    + "metadata:\n"
+                    + "  name: e\n"
+                    + "  namespace: ns\n"
+                    + "  annotations:\n"
+                    + "    include.release.openshift.io/self-managed-high-availability: \"true\"\n"
+                    + "    exclude.release.openshift.io/internal-openshift-hosted: \"true\"\n");
+        Files.writeString(
+                p.resolve("release-manifests/release-metadata"),
+                "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"2.1.0\"}");
+        Files.writeString(
+                p.resolve("release-manifests/image-references"),
+                "{\"kind\":\"ImageStream\",\"apiVersion\":\"image.openshift.io/v1\",\"metadata\":{\"name\":\"2.1.0\"}}");
 
-        CliRun.Result tsv = run("release", "graph", p.toString(), "--format=tsv", "--mode=UPDATING", "--baseline-capabilities=None",
-                "--exclude=internal-openshift-hosted");
+        CliRun.Result tsv =
+                run(
+                        "release",
+                        "graph",
+                        p.toString(),
+                        "--format=tsv",
+                        "--mode=UPDATING",
+                        "--baseline-capabilities=None",
+                        "--exclude=internal-openshift-hosted");
         assertThat(tsv.code()).as(tsv.err()).isZero();
-        assertThat(tsv.out()).isEqualTo("""
-                node\t0\tin=[]\t
-                node\t1\tin=[0]\t0000_10_a_one.yaml
-                node\t2\tin=[1]\t0000_20_b_two.yaml
-                node\t3\tin=[1]\t0000_20_c_three.yaml
-                skipped\t0000_20_b_two.yaml\tConfigMap\tns/0000-20-b-two\tdisabled capabilities: Console
-                excluded\t0000_30_d_tech.yaml\tConfigMap\tns/d\t"Default" is required, and release.openshift.io/feature-set=TechPreviewNoUpgrade
-                excluded\t0000_30_d_tech.yaml\tConfigMap\tns/e\texclude.release.openshift.io/internal-openshift-hosted=true
-                """);
-        CliRun.Result tech = run("release", "graph", p.toString(), "--format=tsv", "--feature-set=TechPreviewNoUpgrade", "--capabilities=Console");
-        assertThat(tech.out()).contains("node\t4\tin=[2,3]\t0000_30_d_tech.yaml,0000_30_d_tech.yaml\n").doesNotContain("skipped");
-        CliRun.Result flat = run("release", "graph", p.toString(), "--format=tsv", "--mode=initializing");
-        assertThat(flat.out()).startsWith("node\t0\tin=[]\t\nnode\t1\tin=[0]\t0000_10_a_one.yaml\nnode\t2\tin=[0]\t0000_20_b_two.yaml\n");
+        assertThat(tsv.out())
+                .isEqualTo(
+                        """
+                        node\t0\tin=[]\t
+                        node\t1\tin=[0]\t0000_10_a_one.yaml
+                        node\t2\tin=[1]\t0000_20_b_two.yaml
+                        node\t3\tin=[1]\t0000_20_c_three.yaml
+                        skipped\t0000_20_b_two.yaml\tConfigMap\tns/0000-20-b-two\tdisabled capabilities: Console
+                        excluded\t0000_30_d_tech.yaml\tConfigMap\tns/d\t"Default" is required, and release.openshift.io/feature-set=TechPreviewNoUpgrade
+                        excluded\t0000_30_d_tech.yaml\tConfigMap\tns/e\texclude.release.openshift.io/internal-openshift-hosted=true
+                        """);
+        CliRun.Result tech =
+                run(
+                        "release",
+                        "graph",
+                        p.toString(),
+                        "--format=tsv",
+                        "--feature-set=TechPreviewNoUpgrade",
+                        "--capabilities=Console");
+        assertThat(tech.out())
+                .contains("node\t4\tin=[2,3]\t0000_30_d_tech.yaml,0000_30_d_tech.yaml\n")
+                .doesNotContain("skipped");
+        CliRun.Result flat =
+                run("release", "graph", p.toString(), "--format=tsv", "--mode=initializing");
+        assertThat(flat.out())
+                .startsWith(
+                        "node\t0\tin=[]\t\n"
+                                + "node\t1\tin=[0]\t0000_10_a_one.yaml\n"
+                                + "node\t2\tin=[0]\t0000_20_b_two.yaml\n");
         assertThat(run("release", "graph", p.toString(), "--mode=sideways").err())
-                .isEqualTo("upshift: --mode must be updating, initializing or reconciling, not \"sideways\"\n");
-        assertThat(run("release", "graph", p.toString(), "--baseline-capabilities=v9").err()).startsWith("upshift: --baseline-capabilities \"v9\" is not one of None, v4.11");
+                .isEqualTo(
+                        "upshift: --mode must be updating, initializing or reconciling, not"
+                                + " \"sideways\"\n");
+        assertThat(run("release", "graph", p.toString(), "--baseline-capabilities=v9").err())
+                .startsWith("upshift: --baseline-capabilities \"v9\" is not one of None, v4.11");
     }
 
     @Test
     void aRealOpenShiftPayloadBecomesAReleaseImageWithTheSameGraph() throws Exception {
-        Path fixture = Path.of(System.getProperty("upshift.fixtures", "../../shared/fixtures"), "openshift-payload-4.19");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(fixture), "shared fixtures not present");
+        Path fixture =
+                Path.of(
+                        System.getProperty("upshift.fixtures", "../../shared/fixtures"),
+                        "openshift-payload-4.19");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                Files.isDirectory(fixture), "shared fixtures not present");
         String layout = "oci:" + dir.resolve("images") + ":4.19.0";
-        CliRun.Result published = run("release", "new", "--from", fixture.toString(), "--version", "4.19.0", "--to", layout);
+        CliRun.Result published =
+                run(
+                        "release",
+                        "new",
+                        "--from",
+                        fixture.toString(),
+                        "--version",
+                        "4.19.0",
+                        "--to",
+                        layout);
         assertThat(published.code()).as(published.err()).isZero();
         CliRun.Result info = run("release", "info", layout);
-        assertThat(info.out()).contains("Name:      4.19.0").contains("Upgrades:  4.18.13, 4.18.14");
-        for (String[] configuration : List.of(new String[] {"--mode=updating"}, new String[] {"--mode=initializing", "--baseline-capabilities=None"},
-                new String[] {"--profile=single-node-developer", "--feature-set=TechPreviewNoUpgrade"})) {
-            List<String> fromDir = new java.util.ArrayList<>(List.of("release", "graph", fixture.toString(), "--format=tsv"));
-            List<String> fromImage = new java.util.ArrayList<>(List.of("release", "graph", layout, "--format=tsv"));
+        assertThat(info.out())
+                .contains("Name:      4.19.0")
+                .contains("Upgrades:  4.18.13, 4.18.14");
+        for (String[] configuration :
+                List.of(
+                        new String[] {"--mode=updating"},
+                        new String[] {"--mode=initializing", "--baseline-capabilities=None"},
+                        new String[] {
+                            "--profile=single-node-developer", "--feature-set=TechPreviewNoUpgrade"
+                        })) {
+            List<String> fromDir =
+                    new java.util.ArrayList<>(
+                            List.of("release", "graph", fixture.toString(), "--format=tsv"));
+            List<String> fromImage =
+                    new java.util.ArrayList<>(List.of("release", "graph", layout, "--format=tsv"));
             fromDir.addAll(List.of(configuration));
             fromImage.addAll(List.of(configuration));
-            CliRun.Result a = run(fromDir.toArray(String[]::new)), b = run(fromImage.toArray(String[]::new));
+            CliRun.Result a = run(fromDir.toArray(String[]::new)),
+                    b = run(fromImage.toArray(String[]::new));
             assertThat(b.code()).as(b.err()).isZero();
-            assertThat(b.out()).as(String.join(" ", configuration)).isEqualTo(a.out()).startsWith("node\t0\tin=[]\t");
+            assertThat(b.out())
+                    .as(String.join(" ", configuration))
+                    .isEqualTo(a.out())
+                    .startsWith("node\t0\tin=[]\t");
         }
     }
 
     @Test
     void refusalsAreOneLineWithTheReasonCode() throws Exception {
         run("release", "keygen", "--out", dir.resolve("k").toString());
-        CliRun.Result unsigned = run("release", "verify", "sha256:" + "0".repeat(64), "--keyring", dir.resolve("k.pub").toString(), "--store", dir.toString());
+        CliRun.Result unsigned =
+                run(
+                        "release",
+                        "verify",
+                        "sha256:" + "0".repeat(64),
+                        "--keyring",
+                        dir.resolve("k.pub").toString(),
+                        "--store",
+                        dir.toString());
         assertThat(unsigned.code()).isEqualTo(2);
-        assertThat(unsigned.err()).startsWith("upshift: SignatureMissing: no signature for sha256:0000").hasLineCount(1);
+        assertThat(unsigned.err())
+                .startsWith("upshift: SignatureMissing: no signature for sha256:0000")
+                .hasLineCount(1);
 
-        CliRun.Result byTag = run("release", "verify", "registry.example/r:1.0.0", "--keyring", dir.resolve("k.pub").toString(), "--store", dir.toString());
+        CliRun.Result byTag =
+                run(
+                        "release",
+                        "verify",
+                        "registry.example/r:1.0.0",
+                        "--keyring",
+                        dir.resolve("k.pub").toString(),
+                        "--store",
+                        dir.toString());
         assertThat(byTag.err()).startsWith("upshift: ReleaseNotByDigest: ");
 
-        CliRun.Result badVersion = run("release", "new", "--from", payload().toString(), "--version", "two", "--to", "oci:" + dir.resolve("i"));
+        CliRun.Result badVersion =
+                run(
+                        "release",
+                        "new",
+                        "--from",
+                        payload().toString(),
+                        "--version",
+                        "two",
+                        "--to",
+                        "oci:" + dir.resolve("i"));
         assertThat(badVersion.code()).isEqualTo(2);
-        assertThat(badVersion.err()).isEqualTo("upshift: ReleaseMetadataInvalid: --version \"two\" is not a semantic version\n");
+        assertThat(badVersion.err())
+                .isEqualTo(
+                        "upshift: ReleaseMetadataInvalid: --version \"two\" is not a semantic"
+                                + " version\n");
         assertThat(dir.resolve("i")).doesNotExist();
 
         CliRun.Result missing = run("release", "info", "oci:" + dir.resolve("nothing"));

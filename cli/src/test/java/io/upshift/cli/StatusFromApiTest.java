@@ -17,18 +17,20 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code upshift status --from-api} renders the controller's insight objects: the same text as a local assessment. */
+/**
+ * {@code upshift status --from-api} renders the controller's insight objects: the same text as a
+ * local assessment.
+ */
 @Tag("e2e")
 class StatusFromApiTest {
     private static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @AfterEach
     void realClock() {
@@ -39,24 +41,47 @@ class StatusFromApiTest {
     void aMidUpdateClusterReadsTheSameBothWays() throws IOException {
         Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
         StatusCommand.clock = clock;
-        try (EmbeddedApiServer server = new EmbeddedApiServer().installCrds("updatestatuses.update.openshift.io",
-                "clusterversionprogressinsights.update.openshift.io", "clusteroperatorprogressinsights.update.openshift.io",
-                "machineconfigpoolprogressinsights.update.openshift.io", "nodeprogressinsights.update.openshift.io",
-                "healthinsights.update.openshift.io").installRbac()) {
+        try (EmbeddedApiServer server =
+                new EmbeddedApiServer()
+                        .installCrds(
+                                "updatestatuses.update.openshift.io",
+                                "clusterversionprogressinsights.update.openshift.io",
+                                "clusteroperatorprogressinsights.update.openshift.io",
+                                "machineconfigpoolprogressinsights.update.openshift.io",
+                                "nodeprogressinsights.update.openshift.io",
+                                "healthinsights.update.openshift.io")
+                        .installRbac()) {
             for (HasMetadata o : new SyntheticCluster(200, 2, 12, 1.0, NOW).objects()) {
                 server.client().resource(o).create();
             }
-            try (UpdateStatusController controller = new UpdateStatusController(server.client("upshift-operator", io.upshift.testkit.ServiceAccount.UPSHIFT), clock,
-                    Duration.ofSeconds(1), Duration.ofMinutes(10), Optional::empty)) {
+            try (UpdateStatusController controller =
+                    new UpdateStatusController(
+                            server.client(
+                                    "upshift-operator", io.upshift.testkit.ServiceAccount.UPSHIFT),
+                            clock,
+                            Duration.ofSeconds(1),
+                            Duration.ofMinutes(10),
+                            Optional::empty)) {
                 controller.start();
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-                    UpdateStatus us = server.client().resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
-                    return us != null && us.getStatus() != null;
-                });
+                Awaitility.await()
+                        .atMost(Duration.ofSeconds(30))
+                        .until(
+                                () -> {
+                                    UpdateStatus us =
+                                            server.client()
+                                                    .resources(UpdateStatus.class)
+                                                    .withName(UpdateStatus.NAME)
+                                                    .get();
+                                    return us != null && us.getStatus() != null;
+                                });
                 controller.evaluate(); // after the evaluation under way: everything written
             }
-            String kubeconfig = Files.writeString(dir.resolve("kubeconfig"), server.kubeconfig()).toString();
-            for (String details : new String[] {"none", "all", "none --estimate=upshift", "all --estimate=upshift"}) {
+            String kubeconfig =
+                    Files.writeString(dir.resolve("kubeconfig"), server.kubeconfig()).toString();
+            for (String details :
+                    new String[] {
+                        "none", "all", "none --estimate=upshift", "all --estimate=upshift"
+                    }) {
                 String[] options = details.split(" ");
                 CliRun.Result local = run(args(kubeconfig, options));
                 CliRun.Result fromApi = run(args(kubeconfig, options, "--from-api"));
@@ -65,14 +90,18 @@ class StatusFromApiTest {
                 assertThat(fromApi.out()).isEqualTo(local.out());
                 assertThat(local.out()).contains("Worker Pool Nodes: worker", "is degraded");
                 if (details.contains("upshift")) {
-                    assertThat(local.out()).containsPattern("WORKER POOL +ASSESSMENT +COMPLETION +STATUS +EST\n");
+                    assertThat(local.out())
+                            .containsPattern("WORKER POOL +ASSESSMENT +COMPLETION +STATUS +EST\n");
                 }
             }
         }
     }
 
     private static String[] args(String kubeconfig, String[] options, String... more) {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("status", "--kubeconfig", kubeconfig, "--details=" + options[0]));
+        java.util.List<String> args =
+                new java.util.ArrayList<>(
+                        java.util.List.of(
+                                "status", "--kubeconfig", kubeconfig, "--details=" + options[0]));
         args.addAll(java.util.Arrays.asList(options).subList(1, options.length));
         args.addAll(java.util.List.of(more));
         return args.toArray(String[]::new);

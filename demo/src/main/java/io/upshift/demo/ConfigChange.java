@@ -24,11 +24,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The demo's config change after the update, as an administrator makes it: a node disruption policy of None for
- * {@value #PATH} in the cluster's MachineConfiguration, then a MachineConfig per pool changing that file. The pool
- * controller renders and rolls it out; every agent, finding that the change needs no reboot, writes the file and
- * nothing more. What they did is counted from what happened, not from the policy: nodes on the new config, Drain
- * events recorded on the nodes, and reboots of the simulated hosts.
+ * The demo's config change after the update, as an administrator makes it: a node disruption policy
+ * of None for {@value #PATH} in the cluster's MachineConfiguration, then a MachineConfig per pool
+ * changing that file. The pool controller renders and rolls it out; every agent, finding that the
+ * change needs no reboot, writes the file and nothing more. What they did is counted from what
+ * happened, not from the policy: nodes on the new config, Drain events recorded on the nodes, and
+ * reboots of the simulated hosts.
  */
 public final class ConfigChange {
     public static final String PATH = "/etc/upshift-demo/motd";
@@ -37,7 +38,13 @@ public final class ConfigChange {
     public record Result(int updated, int drained, int rebooted) {
         /** {@code config change: 9 nodes updated, 0 drained, 0 rebooted}. */
         public String line() {
-            return "config change: " + updated + " nodes updated, " + drained + " drained, " + rebooted + " rebooted";
+            return "config change: "
+                    + updated
+                    + " nodes updated, "
+                    + drained
+                    + " drained, "
+                    + rebooted
+                    + " rebooted";
         }
     }
 
@@ -51,7 +58,10 @@ public final class ConfigChange {
         this.clock = clock;
     }
 
-    /** Makes the change, waits until every pool runs it on all its nodes (calling {@code tick} about once a second). */
+    /**
+     * Makes the change, waits until every pool runs it on all its nodes (calling {@code tick} about
+     * once a second).
+     */
     Result run(String version, Duration timeout, Runnable tick) throws InterruptedException {
         Map<String, String> before = targets();
         Map<String, Integer> reboots = nodes.reboots(), drains = drains();
@@ -59,7 +69,9 @@ public final class ConfigChange {
         for (String pool : before.keySet()) machineConfig(pool, version);
         Instant deadline = clock.instant().plus(timeout);
         while (!rolledOut(before)) {
-            if (!clock.instant().isBefore(deadline)) throw new IllegalStateException("the config change did not reach every node in " + timeout);
+            if (!clock.instant().isBefore(deadline))
+                throw new IllegalStateException(
+                        "the config change did not reach every node in " + timeout);
             tick.run();
             Thread.sleep(1000);
         }
@@ -69,7 +81,9 @@ public final class ConfigChange {
             String target = targets().get(pool.getKey());
             for (Node n : pool.getValue()) {
                 String name = n.getMetadata().getName();
-                if (target.equals(annotation(n, NodeAnnotations.CURRENT_CONFIG)) && NodeAnnotations.DONE.equals(annotation(n, NodeAnnotations.STATE))) updated++;
+                if (target.equals(annotation(n, NodeAnnotations.CURRENT_CONFIG))
+                        && NodeAnnotations.DONE.equals(annotation(n, NodeAnnotations.STATE)))
+                    updated++;
                 if (drainsAfter.getOrDefault(name, 0) > drains.getOrDefault(name, 0)) drained++;
                 if (rebootsAfter.getOrDefault(name, 0) > reboots.getOrDefault(name, 0)) rebooted++;
             }
@@ -78,38 +92,78 @@ public final class ConfigChange {
     }
 
     /**
-     * The policy, added to the cluster's MachineConfiguration (which the pool controller creates; made here if it is
-     * not there yet), as a merge patch conditional on the object as read.
+     * The policy, added to the cluster's MachineConfiguration (which the pool controller creates;
+     * made here if it is not there yet), as a merge patch conditional on the object as read.
      */
     private void allowWithoutReboot() {
-        Map<String, Object> policy = Map.of("path", PATH, "actions", List.of(Map.of("type", "None")));
-        var resource = client.genericKubernetesResources(MachineConfigurations.CONTEXT).withName(MachineConfigurations.NAME);
+        Map<String, Object> policy =
+                Map.of("path", PATH, "actions", List.of(Map.of("type", "None")));
+        var resource =
+                client.genericKubernetesResources(MachineConfigurations.CONTEXT)
+                        .withName(MachineConfigurations.NAME);
         GenericKubernetesResource mc = resource.get();
         if (mc == null) {
             mc = new GenericKubernetesResource();
             mc.setApiVersion("operator.openshift.io/v1");
             mc.setKind("MachineConfiguration");
             mc.setMetadata(new ObjectMetaBuilder().withName(MachineConfigurations.NAME).build());
-            mc.setAdditionalProperty("spec", Map.of("managementState", "Managed", "nodeDisruptionPolicy", Map.of("files", List.of(policy))));
+            mc.setAdditionalProperty(
+                    "spec",
+                    Map.of(
+                            "managementState",
+                            "Managed",
+                            "nodeDisruptionPolicy",
+                            Map.of("files", List.of(policy))));
             client.genericKubernetesResources(MachineConfigurations.CONTEXT).resource(mc).create();
             return;
         }
         List<Object> files = new ArrayList<>();
-        Mappers.JSON.valueToTree(mc).at("/spec/nodeDisruptionPolicy/files").forEach(f -> {
-            if (!PATH.equals(f.path("path").asText())) files.add(Mappers.JSON.convertValue(f, Map.class));
-        });
+        Mappers.JSON
+                .valueToTree(mc)
+                .at("/spec/nodeDisruptionPolicy/files")
+                .forEach(
+                        f -> {
+                            if (!PATH.equals(f.path("path").asText()))
+                                files.add(Mappers.JSON.convertValue(f, Map.class));
+                        });
         files.add(policy);
-        resource.patch(MergePatch.CONTEXT, MergePatch.against(mc).set("spec.nodeDisruptionPolicy.files", files).toString());
+        resource.patch(
+                MergePatch.CONTEXT,
+                MergePatch.against(mc).set("spec.nodeDisruptionPolicy.files", files).toString());
     }
 
     private void machineConfig(String pool, String version) {
         String text = "Welcome to the Upshift demo, on release " + version + ".\n";
-        Map<String, Object> file = Map.of("path", PATH, "mode", 420,
-                "contents", Map.of("source", "data:;base64," + Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8))));
-        client.resources(MachineConfig.class).resource(new MachineConfigBuilder().withNewMetadata().withName("99-" + pool + "-upshift-demo-motd")
-                .addToLabels("machineconfiguration.openshift.io/role", pool).endMetadata()
-                .withNewSpec().withConfig(Map.of("ignition", Map.of("version", "3.2.0"), "storage", Map.of("files", List.of(file)))).endSpec()
-                .build()).createOr(existing -> existing.update());
+        Map<String, Object> file =
+                Map.of(
+                        "path",
+                        PATH,
+                        "mode",
+                        420,
+                        "contents",
+                        Map.of(
+                                "source",
+                                "data:;base64,"
+                                        + Base64.getEncoder()
+                                                .encodeToString(
+                                                        text.getBytes(StandardCharsets.UTF_8))));
+        client.resources(MachineConfig.class)
+                .resource(
+                        new MachineConfigBuilder()
+                                .withNewMetadata()
+                                .withName("99-" + pool + "-upshift-demo-motd")
+                                .addToLabels("machineconfiguration.openshift.io/role", pool)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withConfig(
+                                        Map.of(
+                                                "ignition",
+                                                Map.of("version", "3.2.0"),
+                                                "storage",
+                                                Map.of("files", List.of(file))))
+                                .endSpec()
+                                .build())
+                .createOr(existing -> existing.update());
     }
 
     /** Every pool has a new target, and every node of it runs that target, Done. */
@@ -119,7 +173,9 @@ public final class ConfigChange {
             String target = now.getOrDefault(pool.getKey(), "");
             if (target.isEmpty() || target.equals(before.get(pool.getKey()))) return false;
             for (Node n : pool.getValue()) {
-                if (!target.equals(annotation(n, NodeAnnotations.CURRENT_CONFIG)) || !NodeAnnotations.DONE.equals(annotation(n, NodeAnnotations.STATE))) return false;
+                if (!target.equals(annotation(n, NodeAnnotations.CURRENT_CONFIG))
+                        || !NodeAnnotations.DONE.equals(annotation(n, NodeAnnotations.STATE)))
+                    return false;
             }
         }
         return true;
@@ -128,13 +184,19 @@ public final class ConfigChange {
     private Map<String, String> targets() {
         Map<String, String> out = new HashMap<>();
         for (MachineConfigPool p : client.resources(MachineConfigPool.class).list().getItems()) {
-            out.put(p.getMetadata().getName(), p.getSpec().getConfiguration() == null ? "" : p.getSpec().getConfiguration().getName());
+            out.put(
+                    p.getMetadata().getName(),
+                    p.getSpec().getConfiguration() == null
+                            ? ""
+                            : p.getSpec().getConfiguration().getName());
         }
         return out;
     }
 
     private Map<String, List<Node>> members() {
-        return PoolMembers.assign(client.resources(MachineConfigPool.class).list().getItems(), client.nodes().list().getItems());
+        return PoolMembers.assign(
+                client.resources(MachineConfigPool.class).list().getItems(),
+                client.nodes().list().getItems());
     }
 
     /** Drains each node's agent recorded so far: its Drain events, repeats counted. */
@@ -142,13 +204,18 @@ public final class ConfigChange {
         Map<String, Integer> out = new HashMap<>();
         for (Event e : client.v1().events().inNamespace("default").list().getItems()) {
             if ("Node".equals(e.getInvolvedObject().getKind()) && "Drain".equals(e.getReason())) {
-                out.merge(e.getInvolvedObject().getName(), e.getCount() == null ? 1 : e.getCount(), Integer::sum);
+                out.merge(
+                        e.getInvolvedObject().getName(),
+                        e.getCount() == null ? 1 : e.getCount(),
+                        Integer::sum);
             }
         }
         return out;
     }
 
     private static String annotation(Node n, String key) {
-        return n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(key);
+        return n.getMetadata().getAnnotations() == null
+                ? null
+                : n.getMetadata().getAnnotations().get(key);
     }
 }

@@ -19,30 +19,37 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the demo's kubelet starts for a pod's container: the container's own {@code args} and {@code env}, resolved as
- * a kubelet resolves them ({@code $(VAR)} references, {@code valueFrom.fieldRef} from the pod: its name, namespace,
- * node, labels...), over what a kubelet adds itself (given: the API server's address and credentials, the image's
- * environment); its volumes made on the node. Nothing else: a container that sets {@code command}, a second
- * container, or a volume or value source the demo does not simulate is refused, as a kubelet refuses what it cannot
- * run (the pod does not start), never supplied from elsewhere.
- * <p>
- * Mounts. The process runs on this machine, in no mount namespace of its own, so it cannot see a volume at its
- * {@code mountPath}. A simulated node's filesystem is a directory of this machine, its node root: hostPath {@code X}
- * is {@code <node root>/X} (made when its type asks for it), an emptyDir a directory of the pod's. The kubelet tells
- * the process where its volumes are through the only paths the pod spec gives it: each argument and environment value
- * that names a path at or under a {@code mountPath} {@code M} (alone, or after {@code --option=}) names the volume's
- * directory instead. So the controller's {@code --payload-cache /var/lib/upshift/payloads}, mounted from hostPath
- * {@code /var/lib/upshift/payloads}, reaches it as {@code <node root>/var/lib/upshift/payloads}: the directory every pod
- * of that node mounting that hostPath sees, and the path its payload Jobs then name. Paths the process makes up itself
- * are this machine's, and {@code readOnly} is not enforced.
+ * What the demo's kubelet starts for a pod's container: the container's own {@code args} and {@code
+ * env}, resolved as a kubelet resolves them ({@code $(VAR)} references, {@code valueFrom.fieldRef}
+ * from the pod: its name, namespace, node, labels...), over what a kubelet adds itself (given: the
+ * API server's address and credentials, the image's environment); its volumes made on the node.
+ * Nothing else: a container that sets {@code command}, a second container, or a volume or value
+ * source the demo does not simulate is refused, as a kubelet refuses what it cannot run (the pod
+ * does not start), never supplied from elsewhere.
  *
- * @param args   the container's args, after the image's entry point
- * @param env    the process's whole environment
+ * <p>Mounts. The process runs on this machine, in no mount namespace of its own, so it cannot see a
+ * volume at its {@code mountPath}. A simulated node's filesystem is a directory of this machine,
+ * its node root: hostPath {@code X} is {@code <node root>/X} (made when its type asks for it), an
+ * emptyDir a directory of the pod's. The kubelet tells the process where its volumes are through
+ * the only paths the pod spec gives it: each argument and environment value that names a path at or
+ * under a {@code mountPath} {@code M} (alone, or after {@code --option=}) names the volume's
+ * directory instead. So the controller's {@code --payload-cache /var/lib/upshift/payloads}, mounted
+ * from hostPath {@code /var/lib/upshift/payloads}, reaches it as {@code <node
+ * root>/var/lib/upshift/payloads}: the directory every pod of that node mounting that hostPath
+ * sees, and the path its payload Jobs then name. Paths the process makes up itself are this
+ * machine's, and {@code readOnly} is not enforced.
+ *
+ * @param args the container's args, after the image's entry point
+ * @param env the process's whole environment
  * @param mounts each mountPath and the directory of this machine it stands for
  */
-public record ContainerLaunch(String container, List<String> args, Map<String, String> env, Map<String, Path> mounts) {
+public record ContainerLaunch(
+        String container, List<String> args, Map<String, String> env, Map<String, Path> mounts) {
 
-    /** The pod cannot start, and why, as a kubelet reports it (a container waiting with this reason and message). */
+    /**
+     * The pod cannot start, and why, as a kubelet reports it (a container waiting with this reason
+     * and message).
+     */
     public static final class CannotStart extends Exception {
         private final String reason;
 
@@ -56,26 +63,41 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
         }
     }
 
-    private static final Pattern FIELD_KEY = Pattern.compile("metadata\\.(labels|annotations)\\['([^']+)'\\]");
+    private static final Pattern FIELD_KEY =
+            Pattern.compile("metadata\\.(labels|annotations)\\['([^']+)'\\]");
 
     /**
-     * @param pod     the pod, scheduled ({@code spec.nodeName} set), with its metadata and status as the API would hold them
-     * @param given   what the kubelet and the image give every container, before the container's own env (which wins)
-     * @param node    the node root: hostPath volumes are under it
-     * @param podDir  the pod's own directory (its emptyDir volumes)
+     * @param pod the pod, scheduled ({@code spec.nodeName} set), with its metadata and status as
+     *     the API would hold them
+     * @param given what the kubelet and the image give every container, before the container's own
+     *     env (which wins)
+     * @param node the node root: hostPath volumes are under it
+     * @param podDir the pod's own directory (its emptyDir volumes)
      */
-    public static ContainerLaunch of(Pod pod, Map<String, String> given, Path node, Path podDir) throws CannotStart {
+    public static ContainerLaunch of(Pod pod, Map<String, String> given, Path node, Path podDir)
+            throws CannotStart {
         List<Container> containers = pod.getSpec().getContainers();
         if (containers.size() != 1) {
-            throw new CannotStart("CreateContainerError", "the demo's kubelet runs pods of one container; this one has " + containers.size());
+            throw new CannotStart(
+                    "CreateContainerError",
+                    "the demo's kubelet runs pods of one container; this one has "
+                            + containers.size());
         }
         Container c = containers.get(0);
         if (c.getCommand() != null && !c.getCommand().isEmpty()) {
-            throw new CannotStart("CreateContainerError", "container " + c.getName() + " sets command " + c.getCommand()
-                    + ": the demo's kubelet runs the image's entry point (upshift) with the container's args");
+            throw new CannotStart(
+                    "CreateContainerError",
+                    "container "
+                            + c.getName()
+                            + " sets command "
+                            + c.getCommand()
+                            + ": the demo's kubelet runs the image's entry point (upshift) with the"
+                            + " container's args");
         }
         if (c.getEnvFrom() != null && !c.getEnvFrom().isEmpty()) {
-            throw new CannotStart("CreateContainerConfigError", "container " + c.getName() + ": envFrom is not simulated");
+            throw new CannotStart(
+                    "CreateContainerConfigError",
+                    "container " + c.getName() + ": envFrom is not simulated");
         }
         Map<String, Path> mounts = mounts(pod, c, node, podDir);
         JsonNode podJson = Mappers.JSON.valueToTree(pod);
@@ -85,26 +107,51 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
             if (e.getValueFrom() == null) {
                 value = translate(expand(e.getValue() == null ? "" : e.getValue(), env), mounts);
             } else if (e.getValueFrom().getFieldRef() != null) {
-                value = field(podJson, e.getValueFrom().getFieldRef().getFieldPath(), c.getName(), e.getName());
+                value =
+                        field(
+                                podJson,
+                                e.getValueFrom().getFieldRef().getFieldPath(),
+                                c.getName(),
+                                e.getName());
             } else {
-                throw new CannotStart("CreateContainerConfigError", "container " + c.getName() + ": env " + e.getName()
-                        + " comes from a source the demo does not simulate (fieldRef only)");
+                throw new CannotStart(
+                        "CreateContainerConfigError",
+                        "container "
+                                + c.getName()
+                                + ": env "
+                                + e.getName()
+                                + " comes from a source the demo does not simulate (fieldRef"
+                                + " only)");
             }
             env.put(e.getName(), value);
         }
         List<String> args = new ArrayList<>();
-        for (String a : c.getArgs() == null ? List.<String>of() : c.getArgs()) args.add(translate(expand(a, env), mounts));
+        for (String a : c.getArgs() == null ? List.<String>of() : c.getArgs())
+            args.add(translate(expand(a, env), mounts));
         return new ContainerLaunch(c.getName(), List.copyOf(args), env, mounts);
     }
 
-    /** The volumes the container mounts, made on the node (or in the pod's directory), by mountPath. */
-    private static Map<String, Path> mounts(Pod pod, Container c, Path node, Path podDir) throws CannotStart {
+    /**
+     * The volumes the container mounts, made on the node (or in the pod's directory), by mountPath.
+     */
+    private static Map<String, Path> mounts(Pod pod, Container c, Path node, Path podDir)
+            throws CannotStart {
         Map<String, Volume> volumes = new LinkedHashMap<>();
-        for (Volume v : pod.getSpec().getVolumes() == null ? List.<Volume>of() : pod.getSpec().getVolumes()) volumes.put(v.getName(), v);
+        for (Volume v :
+                pod.getSpec().getVolumes() == null ? List.<Volume>of() : pod.getSpec().getVolumes())
+            volumes.put(v.getName(), v);
         Map<String, Path> out = new LinkedHashMap<>();
-        for (VolumeMount m : c.getVolumeMounts() == null ? List.<VolumeMount>of() : c.getVolumeMounts()) {
+        for (VolumeMount m :
+                c.getVolumeMounts() == null ? List.<VolumeMount>of() : c.getVolumeMounts()) {
             Volume v = volumes.get(m.getName());
-            if (v == null) throw new CannotStart("CreateContainerConfigError", "container " + c.getName() + " mounts volume " + m.getName() + ", which the pod does not have");
+            if (v == null)
+                throw new CannotStart(
+                        "CreateContainerConfigError",
+                        "container "
+                                + c.getName()
+                                + " mounts volume "
+                                + m.getName()
+                                + ", which the pod does not have");
             Path dir;
             if (v.getHostPath() != null) {
                 dir = hostPath(node, v.getHostPath());
@@ -112,7 +159,11 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
                 dir = podDir.resolve("volumes").resolve(v.getName());
                 createDirectories(dir);
             } else {
-                throw new CannotStart("CreateContainerConfigError", "volume " + v.getName() + ": only hostPath and emptyDir volumes are simulated");
+                throw new CannotStart(
+                        "CreateContainerConfigError",
+                        "volume "
+                                + v.getName()
+                                + ": only hostPath and emptyDir volumes are simulated");
             }
             if (m.getSubPath() != null && !m.getSubPath().isEmpty()) {
                 dir = dir.resolve(m.getSubPath());
@@ -123,19 +174,32 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
         return out;
     }
 
-    /** Where hostPath {@code X} of the node is on this machine, checked or made as its type says. */
+    /**
+     * Where hostPath {@code X} of the node is on this machine, checked or made as its type says.
+     */
     private static Path hostPath(Path node, HostPathVolumeSource source) throws CannotStart {
         Path dir = onNode(node, source.getPath());
         String type = source.getType() == null ? "" : source.getType();
         switch (type) {
             case "", "DirectoryOrCreate" -> createDirectories(dir);
             case "Directory" -> {
-                if (!Files.isDirectory(dir)) throw new CannotStart("ContainerCreating", "hostPath type check failed: " + source.getPath() + " is not a directory");
+                if (!Files.isDirectory(dir))
+                    throw new CannotStart(
+                            "ContainerCreating",
+                            "hostPath type check failed: "
+                                    + source.getPath()
+                                    + " is not a directory");
             }
             case "File" -> {
-                if (!Files.isRegularFile(dir)) throw new CannotStart("ContainerCreating", "hostPath type check failed: " + source.getPath() + " is not a file");
+                if (!Files.isRegularFile(dir))
+                    throw new CannotStart(
+                            "ContainerCreating",
+                            "hostPath type check failed: " + source.getPath() + " is not a file");
             }
-            default -> throw new CannotStart("CreateContainerConfigError", "hostPath type " + type + " is not simulated");
+            default ->
+                    throw new CannotStart(
+                            "CreateContainerConfigError",
+                            "hostPath type " + type + " is not simulated");
         }
         return dir;
     }
@@ -143,7 +207,8 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
     /** Where path {@code hostPath} of the node whose root is {@code node} is on this machine. */
     public static Path onNode(Path node, String hostPath) {
         Path p = node.resolve(hostPath.replaceFirst("^/+", "")).normalize();
-        if (!p.startsWith(node)) throw new IllegalArgumentException("hostPath " + hostPath + " leaves the node");
+        if (!p.startsWith(node))
+            throw new IllegalArgumentException("hostPath " + hostPath + " leaves the node");
         return p;
     }
 
@@ -151,24 +216,37 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new CannotStart("ContainerCreating", "cannot make " + dir + ": " + e.getMessage());
+            throw new CannotStart(
+                    "ContainerCreating", "cannot make " + dir + ": " + e.getMessage());
         }
     }
 
     /** A downward-API field of the pod, as the kubelet reads it. */
-    private static String field(JsonNode pod, String path, String container, String name) throws CannotStart {
+    private static String field(JsonNode pod, String path, String container, String name)
+            throws CannotStart {
         Matcher key = FIELD_KEY.matcher(path);
-        JsonNode value = key.matches() ? pod.path("metadata").path(key.group(1)).path(key.group(2))
-                : pod.at("/" + path.replace('.', '/'));
+        JsonNode value =
+                key.matches()
+                        ? pod.path("metadata").path(key.group(1)).path(key.group(2))
+                        : pod.at("/" + path.replace('.', '/'));
         if (!value.isValueNode()) {
-            throw new CannotStart("CreateContainerConfigError", "container " + container + ": env " + name + ": field " + path + " of the pod is not set");
+            throw new CannotStart(
+                    "CreateContainerConfigError",
+                    "container "
+                            + container
+                            + ": env "
+                            + name
+                            + ": field "
+                            + path
+                            + " of the pod is not set");
         }
         return value.asText();
     }
 
     /**
-     * Kubernetes' {@code $(VAR)} expansion: a reference to a variable defined before is replaced by its value, one to
-     * an undefined variable is left as written, {@code $$} is a literal {@code $}.
+     * Kubernetes' {@code $(VAR)} expansion: a reference to a variable defined before is replaced by
+     * its value, one to an undefined variable is left as written, {@code $$} is a literal {@code
+     * $}.
      */
     static String expand(String in, Map<String, String> vars) {
         StringBuilder out = new StringBuilder(in.length());
@@ -185,7 +263,8 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
                 int close = next == '(' ? in.indexOf(')', i + 2) : -1;
                 if (close > 0) {
                     String name = in.substring(i + 2, close);
-                    out.append(vars.containsKey(name) ? vars.get(name) : in.substring(i, close + 1));
+                    out.append(
+                            vars.containsKey(name) ? vars.get(name) : in.substring(i, close + 1));
                     i = close + 1;
                     continue;
                 }
@@ -196,7 +275,10 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
         return out.toString();
     }
 
-    /** {@code value} with a path under a mountPath (alone, or after {@code option=}) naming the volume's directory instead. */
+    /**
+     * {@code value} with a path under a mountPath (alone, or after {@code option=}) naming the
+     * volume's directory instead.
+     */
     static String translate(String value, Map<String, Path> mounts) {
         int eq = value.startsWith("/") ? -1 : value.indexOf('=');
         String prefix = eq < 0 ? "" : value.substring(0, eq + 1);
@@ -204,7 +286,8 @@ public record ContainerLaunch(String container, List<String> args, Map<String, S
         String best = null;
         for (String m : mounts.keySet()) {
             String mount = m.endsWith("/") && m.length() > 1 ? m.substring(0, m.length() - 1) : m;
-            if ((path.equals(mount) || path.startsWith(mount + "/")) && (best == null || mount.length() > best.length())) best = mount;
+            if ((path.equals(mount) || path.startsWith(mount + "/"))
+                    && (best == null || mount.length() > best.length())) best = mount;
         }
         if (best == null) return value;
         Path dir = mounts.containsKey(best) ? mounts.get(best) : mounts.get(best + "/");

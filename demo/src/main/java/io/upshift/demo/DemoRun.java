@@ -1,8 +1,5 @@
 package io.upshift.demo;
 
-import io.upshift.testkit.SimulatedCluster;
-import io.upshift.testkit.EmbeddedApiServer;
-import io.upshift.testkit.ServiceAccount;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -25,6 +22,9 @@ import io.upshift.release.image.Releases;
 import io.upshift.release.image.ResolvedImage;
 import io.upshift.release.signatures.HttpSignatureStore;
 import io.upshift.release.signatures.SignatureStores;
+import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
+import io.upshift.testkit.SimulatedCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,24 +38,41 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * The whole system in one JVM: an embedded API server, a simulated cluster, two signed releases in OCI layouts,
- * and the real cluster-version controller installing the first and updating to the second. Used by
- * {@code upshift demo} and by the end-to-end tests.
+ * The whole system in one JVM: an embedded API server, a simulated cluster, two signed releases in
+ * OCI layouts, and the real cluster-version controller installing the first and updating to the
+ * second. Used by {@code upshift demo} and by the end-to-end tests.
  */
 public final class DemoRun implements AutoCloseable {
 
     /**
-     * Demo settings: {@code masters} and {@code workers} nodes are rolled by the real pool controller and node
-     * agents (none: the machine-config component is left out). With a {@code payload} directory (a real release's),
-     * the demo's releases are that payload and its next patch, every ClusterOperator it declares simulated; it has
-     * no nodes then (a real payload's machine configs are rendered by the machine-config operator, not shipped).
+     * Demo settings: {@code masters} and {@code workers} nodes are rolled by the real pool
+     * controller and node agents (none: the machine-config component is left out). With a {@code
+     * payload} directory (a real release's), the demo's releases are that payload and its next
+     * patch, every ClusterOperator it declares simulated; it has no nodes then (a real payload's
+     * machine configs are rendered by the machine-config operator, not shipped).
      */
-    public record Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir, int masters, int workers, Path payload) {
-        public Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir) {
+    public record Settings(
+            int operators,
+            int runLevels,
+            Duration rolloutDelay,
+            long seed,
+            Path workDir,
+            int masters,
+            int workers,
+            Path payload) {
+        public Settings(
+                int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir) {
             this(operators, runLevels, rolloutDelay, seed, workDir, 0, 0, null);
         }
 
-        public Settings(int operators, int runLevels, Duration rolloutDelay, long seed, Path workDir, int masters, int workers) {
+        public Settings(
+                int operators,
+                int runLevels,
+                Duration rolloutDelay,
+                long seed,
+                Path workDir,
+                int masters,
+                int workers) {
             this(operators, runLevels, rolloutDelay, seed, workDir, masters, workers, null);
         }
 
@@ -65,9 +82,12 @@ public final class DemoRun implements AutoCloseable {
     }
 
     public static final String FROM = "4.18.1";
+
     /** The User-Agent of the cluster-version controller's requests. */
     public static final String CONTROLLER = "upshift-cluster-version";
+
     public static final String TO = "4.18.2";
+
     /** The node the demo's controller runs on, where its payload Jobs run. */
     static final String CONTROLLER_NODE = "control-plane-0";
 
@@ -90,14 +110,24 @@ public final class DemoRun implements AutoCloseable {
     private KubernetesClient controllerClient;
 
     private final PayloadCopies copies;
-    /** Upshift's jar, when the releases are built on Upshift's image and run their own controller (see {@link #selfHosting}). */
+
+    /**
+     * Upshift's jar, when the releases are built on Upshift's image and run their own controller
+     * (see {@link #selfHosting}).
+     */
     private Path upshiftJar;
+
     private ImageRef upshiftImage;
     private volatile ReleaseController released;
-    private final Map<String, Map<String, Map<String, String>>> declared = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Map<String, Map<String, String>>> declared =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** @throws io.upshift.core.release.ReleaseException when the settings name a payload directory that is none */
-    public DemoRun(Settings settings, Consumer<String> log) throws io.upshift.core.release.ReleaseException {
+    /**
+     * @throws io.upshift.core.release.ReleaseException when the settings name a payload directory
+     *     that is none
+     */
+    public DemoRun(Settings settings, Consumer<String> log)
+            throws io.upshift.core.release.ReleaseException {
         this.settings = settings;
         this.log = log;
         this.copies = settings.payload() == null ? null : new PayloadCopies(settings.payload());
@@ -150,50 +180,103 @@ public final class DemoRun implements AutoCloseable {
     }
 
     /**
-     * Self-hosting releases, as OpenShift's: Upshift's image is built from {@code jar} (and the {@code lib/} beside
-     * it), each release is laid on it, and when the controller's Deployment changes, the controller that takes over is
-     * the new release's own code, read out of its image and started as a process of its own, as that Deployment's pod.
+     * Self-hosting releases, as OpenShift's: Upshift's image is built from {@code jar} (and the
+     * {@code lib/} beside it), each release is laid on it, and when the controller's Deployment
+     * changes, the controller that takes over is the new release's own code, read out of its image
+     * and started as a process of its own, as that Deployment's pod.
      */
     public DemoRun selfHosting(Path jar) {
         this.upshiftJar = jar;
         return this;
     }
 
-    /** Builds and signs both releases, starts the API server, the simulated cluster and the controller. */
+    /**
+     * Builds and signs both releases, starts the API server, the simulated cluster and the
+     * controller.
+     */
     public DemoRun start() throws Exception {
         Path work = settings.workDir();
         keys = SigningKeys.generate("Upshift demo <demo@upshift.invalid>", clock.instant());
         store = Files.createDirectories(work.resolve("signatures"));
         if (upshiftJar != null) {
             long t0 = System.nanoTime();
-            var image = io.upshift.release.image.UpshiftImage.build(new io.upshift.release.image.UpshiftImage.Inputs(upshiftJar,
-                    upshiftJar.resolveSibling("lib"), Path.of(System.getProperty("java.home")), "demo"), Files.createDirectories(work.resolve("upshift-image")), s -> { });
+            var image =
+                    io.upshift.release.image.UpshiftImage.build(
+                            new io.upshift.release.image.UpshiftImage.Inputs(
+                                    upshiftJar,
+                                    upshiftJar.resolveSibling("lib"),
+                                    Path.of(System.getProperty("java.home")),
+                                    "demo"),
+                            Files.createDirectories(work.resolve("upshift-image")),
+                            s -> {});
             upshiftImage = ImageRef.parse("oci:" + work.resolve("releases") + ":upshift");
-            new Releases(DockerCredentials.none(), false, w -> { }).publish(image, upshiftImage, ImageStore.Progress.NONE);
+            new Releases(DockerCredentials.none(), false, w -> {})
+                    .publish(image, upshiftImage, ImageStore.Progress.NONE);
             FileTrees.deleteQuietly(work.resolve("upshift-image"));
-            log.accept(String.format("built Upshift's image in %.1f s; the releases are laid on it", (System.nanoTime() - t0) / 1e9));
+            log.accept(
+                    String.format(
+                            "built Upshift's image in %.1f s; the releases are laid on it",
+                            (System.nanoTime() - t0) / 1e9));
         }
         releaseA = publish(from(), List.of(), true, fromCrd);
         releaseB = publish(to(), List.of(from()), true);
 
-        // deploy/'s RBAC, as an install applies it: the controllers and agents act as its ServiceAccounts
+        // deploy/'s RBAC, as an install applies it: the controllers and agents act as its
+        // ServiceAccounts
         server = new EmbeddedApiServer().installRbac();
         client = server.client();
-        client.resources(ClusterVersion.class).resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
-                .withNewSpec().withClusterID(UUID.randomUUID().toString()).withChannel(channel()).endSpec().build()).create();
-        cluster = new SimulatedCluster(client, settings.rolloutDelay(), settings.seed(), clock, deployment -> {
-            if (upshiftJar == null) {
-                log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
-                restartController();
-            } else {
-                log.accept("the controller's Deployment changed: Kubernetes replaces its pod, which runs the release's own code as the Deployment says");
-                runReleaseController(deployment);
-            }
-        }).declaredOperators(version -> declared.getOrDefault(version, Map.of()))
-                // the kubelet of the controller's node runs its payload Jobs: it pulls the release image's payload
-                .runsPayloadJobs((image, to) -> new Releases(DockerCredentials.none(), false, w -> { }).extract(ImageRef.parse(image), to, ImageStore.Progress.NONE));
+        client.resources(ClusterVersion.class)
+                .resource(
+                        new ClusterVersionBuilder()
+                                .withNewMetadata()
+                                .withName("version")
+                                .endMetadata()
+                                .withNewSpec()
+                                .withClusterID(UUID.randomUUID().toString())
+                                .withChannel(channel())
+                                .endSpec()
+                                .build())
+                .create();
+        cluster =
+                new SimulatedCluster(
+                                client,
+                                settings.rolloutDelay(),
+                                settings.seed(),
+                                clock,
+                                deployment -> {
+                                    if (upshiftJar == null) {
+                                        log.accept(
+                                                "the controller's Deployment changed: Kubernetes"
+                                                        + " replaces its pod");
+                                        restartController();
+                                    } else {
+                                        log.accept(
+                                                "the controller's Deployment changed: Kubernetes"
+                                                    + " replaces its pod, which runs the release's"
+                                                    + " own code as the Deployment says");
+                                        runReleaseController(deployment);
+                                    }
+                                })
+                        .declaredOperators(version -> declared.getOrDefault(version, Map.of()))
+                        // the kubelet of the controller's node runs its payload Jobs: it pulls the
+                        // release image's payload
+                        .runsPayloadJobs(
+                                (image, to) ->
+                                        new Releases(DockerCredentials.none(), false, w -> {})
+                                                .extract(
+                                                        ImageRef.parse(image),
+                                                        to,
+                                                        ImageStore.Progress.NONE));
         if (settings.hasNodes()) {
-            nodes = new DemoNodes(server, work.resolve("hosts"), settings.masters(), settings.workers(), settings.rolloutDelay().dividedBy(2), clock).start();
+            nodes =
+                    new DemoNodes(
+                                    server,
+                                    work.resolve("hosts"),
+                                    settings.masters(),
+                                    settings.workers(),
+                                    settings.rolloutDelay().dividedBy(2),
+                                    clock)
+                            .start();
             cluster.handOver(DemoPayloads.MACHINE_CONFIG, nodes::release);
         }
         cluster.start();
@@ -201,39 +284,69 @@ public final class DemoRun implements AutoCloseable {
         return this;
     }
 
-    /** Builds release {@code version} into the demo's OCI layout, signed or not; returns its pullspec by digest. */
+    /**
+     * Builds release {@code version} into the demo's OCI layout, signed or not; returns its
+     * pullspec by digest.
+     */
     public String publish(String version, List<String> previous, boolean signed) throws Exception {
         return publish(version, previous, signed, null);
     }
 
-    /** As {@link #publish(String, List, boolean)}, the payload carrying {@code clusterVersionCrd} instead of Upshift's. */
-    public String publish(String version, List<String> previous, boolean signed, Path clusterVersionCrd) throws Exception {
+    /**
+     * As {@link #publish(String, List, boolean)}, the payload carrying {@code clusterVersionCrd}
+     * instead of Upshift's.
+     */
+    public String publish(
+            String version, List<String> previous, boolean signed, Path clusterVersionCrd)
+            throws Exception {
         Path work = settings.workDir();
         Path dir = work.resolve("payload-" + version + "-" + System.nanoTime());
         if (copies != null) {
             copies.write(dir, version, DemoPayloads.verification(keys.publicArmored(), store));
             declared.put(version, PayloadCopies.declaredOperators(dir));
         } else {
-            DemoPayloads.write(dir, version, components(), keys.publicArmored(), store, clusterVersionCrd);
+            DemoPayloads.write(
+                    dir, version, components(), keys.publicArmored(), store, clusterVersionCrd);
         }
-        Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
-        ResolvedImage image = releases.publish(dir, version, previous, upshiftImage, ImageRef.parse("oci:" + work.resolve("releases") + ":" + version),
-                ImageStore.Progress.NONE);
+        Releases releases = new Releases(DockerCredentials.none(), false, w -> {});
+        ResolvedImage image =
+                releases.publish(
+                        dir,
+                        version,
+                        previous,
+                        upshiftImage,
+                        ImageRef.parse("oci:" + work.resolve("releases") + ":" + version),
+                        ImageStore.Progress.NONE);
         if (signed) {
-            Signer signer = Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
-            new DirectoryStore(store).add(image.digest(), signer.sign(new SimpleSignature(image.ref().repositoryName(), image.digest(), "upshift demo",
-                    clock.instant().getEpochSecond()).toJson()));
+            Signer signer =
+                    Signer.load(
+                            keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
+            new DirectoryStore(store)
+                    .add(
+                            image.digest(),
+                            signer.sign(
+                                    new SimpleSignature(
+                                                    image.ref().repositoryName(),
+                                                    image.digest(),
+                                                    "upshift demo",
+                                                    clock.instant().getEpochSecond())
+                                            .toJson()));
         }
         return image.pullspec();
     }
 
-    /** Release A will carry this ClusterVersion CRD (e.g. an older release's) instead of Upshift's. */
+    /**
+     * Release A will carry this ClusterVersion CRD (e.g. an older release's) instead of Upshift's.
+     */
     public DemoRun fromCrd(Path crd) {
         this.fromCrd = crd;
         return this;
     }
 
-    /** Adjusts the configuration of the controller's API client (applies from the next controller start). */
+    /**
+     * Adjusts the configuration of the controller's API client (applies from the next controller
+     * start).
+     */
     public DemoRun controllerConfig(java.util.function.UnaryOperator<ConfigBuilder> c) {
         this.controllerConfig = c;
         return this;
@@ -255,28 +368,60 @@ public final class DemoRun implements AutoCloseable {
     }
 
     private List<DemoPayloads.Component> components() {
-        return DemoPayloads.components(settings.operators(), settings.runLevels(), settings.hasNodes());
+        return DemoPayloads.components(
+                settings.operators(), settings.runLevels(), settings.hasNodes());
     }
 
     private void startController() {
         synchronized (controllerLock) {
-            // payloads come through Jobs on the controller's node into its host directory, as on a real cluster; the
-            // demo's cluster has no update graph (no spec.upstream, and the demo never asks the internet's)
-            ControllerOptions options = tuning.apply(ControllerOptions.defaults(releaseA, nodePayloads())
-                    .withTiming(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500)).withDefaultUpstream(null)
-                    .withJobRetrieval(new ControllerOptions.JobRetrieval("upshift", CONTROLLER_NODE, Duration.ofSeconds(60))));
-            controllerClient = new KubernetesClientBuilder().withConfig(controllerConfig.apply(new ConfigBuilder(server.config(CONTROLLER, ServiceAccount.UPSHIFT))).build()).build();
-            controller = ClusterVersionController.create(controllerClient, options, new Releases(DockerCredentials.none(), false, w -> { }),
-                    new SignatureStores(HttpSignatureStore.defaultClient()), new UpdateClient(Duration.ofSeconds(5), new SplittableRandom()),
-                    rule -> { throw new io.upshift.core.risk.RuleMatcher.RuleException("no Prometheus in the demo"); }, clock);
+            // payloads come through Jobs on the controller's node into its host directory, as on a
+            // real cluster; the
+            // demo's cluster has no update graph (no spec.upstream, and the demo never asks the
+            // internet's)
+            ControllerOptions options =
+                    tuning.apply(
+                            ControllerOptions.defaults(releaseA, nodePayloads())
+                                    .withTiming(
+                                            Duration.ofSeconds(2),
+                                            Duration.ofSeconds(10),
+                                            Duration.ofMillis(500))
+                                    .withDefaultUpstream(null)
+                                    .withJobRetrieval(
+                                            new ControllerOptions.JobRetrieval(
+                                                    "upshift",
+                                                    CONTROLLER_NODE,
+                                                    Duration.ofSeconds(60))));
+            controllerClient =
+                    new KubernetesClientBuilder()
+                            .withConfig(
+                                    controllerConfig
+                                            .apply(
+                                                    new ConfigBuilder(
+                                                            server.config(
+                                                                    CONTROLLER,
+                                                                    ServiceAccount.UPSHIFT)))
+                                            .build())
+                            .build();
+            controller =
+                    ClusterVersionController.create(
+                            controllerClient,
+                            options,
+                            new Releases(DockerCredentials.none(), false, w -> {}),
+                            new SignatureStores(HttpSignatureStore.defaultClient()),
+                            new UpdateClient(Duration.ofSeconds(5), new SplittableRandom()),
+                            rule -> {
+                                throw new io.upshift.core.risk.RuleMatcher.RuleException(
+                                        "no Prometheus in the demo");
+                            },
+                            clock);
             controller.start();
         }
     }
 
     /**
-     * The pod of the controller's Deployment takes over, run by the demo's kubelet on the controller's node from that
-     * Deployment alone ({@link ReleaseController}): the one running (in this JVM, or the previous pod's process) is
-     * stopped first, as strategy Recreate does.
+     * The pod of the controller's Deployment takes over, run by the demo's kubelet on the
+     * controller's node from that Deployment alone ({@link ReleaseController}): the one running (in
+     * this JVM, or the previous pod's process) is stopped first, as strategy Recreate does.
      */
     private void runReleaseController(io.fabric8.kubernetes.api.model.apps.Deployment deployment) {
         synchronized (controllerLock) {
@@ -284,29 +429,55 @@ public final class DemoRun implements AutoCloseable {
             if (released != null) released.close();
             released = null;
             try {
-                released = ReleaseController.start(new Releases(DockerCredentials.none(), false, w -> { }), deployment, CONTROLLER_NODE,
-                        nodeRoot(CONTROLLER_NODE), settings.workDir(), ++restarts, (serviceAccount, podDir) -> ReleaseController.apiServerAccess(server,
-                                ServiceAccount.of(deployment.getMetadata().getNamespace(), serviceAccount), podDir), log);
+                released =
+                        ReleaseController.start(
+                                new Releases(DockerCredentials.none(), false, w -> {}),
+                                deployment,
+                                CONTROLLER_NODE,
+                                nodeRoot(CONTROLLER_NODE),
+                                settings.workDir(),
+                                ++restarts,
+                                (serviceAccount, podDir) ->
+                                        ReleaseController.apiServerAccess(
+                                                server,
+                                                ServiceAccount.of(
+                                                        deployment.getMetadata().getNamespace(),
+                                                        serviceAccount),
+                                                podDir),
+                                log);
             } catch (Exception e) {
-                throw new IllegalStateException("cannot start the pod of " + deployment.getMetadata().getNamespace() + "/" + deployment.getMetadata().getName()
-                        + ": " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "cannot start the pod of "
+                                + deployment.getMetadata().getNamespace()
+                                + "/"
+                                + deployment.getMetadata().getName()
+                                + ": "
+                                + e.getMessage(),
+                        e);
             }
         }
     }
 
-    /** The filesystem of simulated node {@code node}: its hostPath volumes are under it (a node with an agent has it as its host root). */
+    /**
+     * The filesystem of simulated node {@code node}: its hostPath volumes are under it (a node with
+     * an agent has it as its host root).
+     */
     private Path nodeRoot(String node) {
         return settings.workDir().resolve("hosts").resolve(node);
     }
 
     /**
-     * Where the controller's node keeps payloads: the hostPath of its Deployment's {@code payloads} volume, on that
-     * node. The controller running in this JVM uses it as its pod would (its mount), so that the pod that takes over
-     * finds there what its predecessor retrieved, as on a real node.
+     * Where the controller's node keeps payloads: the hostPath of its Deployment's {@code payloads}
+     * volume, on that node. The controller running in this JVM uses it as its pod would (its
+     * mount), so that the pod that takes over finds there what its predecessor retrieved, as on a
+     * real node.
      */
     Path nodePayloads() {
-        for (com.fasterxml.jackson.databind.JsonNode v : ControllerDeployment.installed().at("/spec/template/spec/volumes")) {
-            if ("payloads".equals(v.path("name").asText())) return ContainerLaunch.onNode(nodeRoot(CONTROLLER_NODE), v.at("/hostPath/path").asText());
+        for (com.fasterxml.jackson.databind.JsonNode v :
+                ControllerDeployment.installed().at("/spec/template/spec/volumes")) {
+            if ("payloads".equals(v.path("name").asText()))
+                return ContainerLaunch.onNode(
+                        nodeRoot(CONTROLLER_NODE), v.at("/hostPath/path").asText());
         }
         throw new IllegalStateException("deploy/deployment.yaml has no volume named payloads");
     }
@@ -322,10 +493,16 @@ public final class DemoRun implements AutoCloseable {
     public void restartController() {
         synchronized (controllerLock) {
             if (released != null) {
-                // a release's own controller: its pod is replaced by one of the Deployment as it is now, as Kubernetes
+                // a release's own controller: its pod is replaced by one of the Deployment as it is
+                // now, as Kubernetes
                 // does (the old one lets go of its Lease first)
                 var d = released.deployment();
-                var now = client.apps().deployments().inNamespace(d.getMetadata().getNamespace()).withName(d.getMetadata().getName()).get();
+                var now =
+                        client.apps()
+                                .deployments()
+                                .inNamespace(d.getMetadata().getNamespace())
+                                .withName(d.getMetadata().getName())
+                                .get();
                 runReleaseController(now != null ? now : d);
                 return;
             }
@@ -340,7 +517,9 @@ public final class DemoRun implements AutoCloseable {
         requestUpdate(to(), releaseB, false);
     }
 
-    /** The channel the demo's cluster is on: {@code stable-} and the first release's minor version. */
+    /**
+     * The channel the demo's cluster is on: {@code stable-} and the first release's minor version.
+     */
     private String channel() {
         io.upshift.core.version.SemVer v = io.upshift.core.version.SemVer.parse(from());
         return "stable-" + v.major() + "." + v.minor();
@@ -360,18 +539,25 @@ public final class DemoRun implements AutoCloseable {
     /** True when history[0] is {@code version}, Completed. */
     public boolean completed(String version) {
         ClusterVersion cv = client.resources(ClusterVersion.class).withName("version").get();
-        if (cv == null || cv.getStatus() == null || cv.getStatus().getHistory() == null || cv.getStatus().getHistory().isEmpty()) return false;
+        if (cv == null
+                || cv.getStatus() == null
+                || cv.getStatus().getHistory() == null
+                || cv.getStatus().getHistory().isEmpty()) return false;
         UpdateHistory top = cv.getStatus().getHistory().get(0);
         return version.equals(top.getVersion()) && "Completed".equals(top.getState());
     }
 
-    /** When the last node was Done with its update, as its agent recorded it; empty without nodes. */
+    /**
+     * When the last node was Done with its update, as its agent recorded it; empty without nodes.
+     */
     public java.util.Optional<Instant> lastNodeDone() {
         Instant last = null;
         for (io.fabric8.kubernetes.api.model.Node n : client.nodes().list().getItems()) {
             Map<String, String> a = n.getMetadata().getAnnotations();
-            String done = a == null ? null : a.get(io.upshift.core.pools.NodeAnnotations.UPDATE_DONE_AT);
-            if (done != null && (last == null || Instant.parse(done).isAfter(last))) last = Instant.parse(done);
+            String done =
+                    a == null ? null : a.get(io.upshift.core.pools.NodeAnnotations.UPDATE_DONE_AT);
+            if (done != null && (last == null || Instant.parse(done).isAfter(last)))
+                last = Instant.parse(done);
         }
         return java.util.Optional.ofNullable(last);
     }
@@ -380,8 +566,12 @@ public final class DemoRun implements AutoCloseable {
         return client.resources(ClusterVersion.class).withName("version").get();
     }
 
-    /** Waits until {@code version} is Completed, calling {@code tick} about once a second; false on timeout. */
-    public boolean await(String version, Duration timeout, Runnable tick) throws InterruptedException {
+    /**
+     * Waits until {@code version} is Completed, calling {@code tick} about once a second; false on
+     * timeout.
+     */
+    public boolean await(String version, Duration timeout, Runnable tick)
+            throws InterruptedException {
         Instant deadline = clock.instant().plus(timeout);
         while (clock.instant().isBefore(deadline)) {
             if (completed(version)) return true;
@@ -392,10 +582,11 @@ public final class DemoRun implements AutoCloseable {
     }
 
     /**
-     * Waits until every pool runs {@code version}'s config on all its nodes, calling {@code tick} about once a second;
-     * true at once when the demo has no nodes, false on timeout.
+     * Waits until every pool runs {@code version}'s config on all its nodes, calling {@code tick}
+     * about once a second; true at once when the demo has no nodes, false on timeout.
      */
-    public boolean awaitNodes(String version, Duration timeout, Runnable tick) throws InterruptedException {
+    public boolean awaitNodes(String version, Duration timeout, Runnable tick)
+            throws InterruptedException {
         Instant deadline = clock.instant().plus(timeout);
         while (nodes != null && !nodes.updated(version)) {
             if (!clock.instant().isBefore(deadline)) return false;
@@ -406,27 +597,36 @@ public final class DemoRun implements AutoCloseable {
     }
 
     /**
-     * After the update: a file changed on every node under a node disruption policy that needs no reboot, waited for
-     * until every node runs it ({@link ConfigChange}); {@code tick} is called about once a second.
+     * After the update: a file changed on every node under a node disruption policy that needs no
+     * reboot, waited for until every node runs it ({@link ConfigChange}); {@code tick} is called
+     * about once a second.
      *
-     * @throws IllegalStateException when the demo has no nodes, or the change does not reach them all in time
+     * @throws IllegalStateException when the demo has no nodes, or the change does not reach them
+     *     all in time
      */
-    public ConfigChange.Result configChange(Duration timeout, Runnable tick) throws InterruptedException {
+    public ConfigChange.Result configChange(Duration timeout, Runnable tick)
+            throws InterruptedException {
         if (nodes == null) throw new IllegalStateException("the demo has no nodes to change");
         return new ConfigChange(client, nodes, clock).run(to(), timeout, tick);
     }
 
     /**
-     * The least time the simulated work needs: run-levels in series, each as slow as its slowest rollout; the
-     * machine-config operator reports the version only once the control-plane pool has rolled out too.
+     * The least time the simulated work needs: run-levels in series, each as slow as its slowest
+     * rollout; the machine-config operator reports the version only once the control-plane pool has
+     * rolled out too.
      */
     public Duration criticalPath() {
-        Map<String, Duration> alongside = nodes == null ? Map.of() : Map.of(DemoPayloads.MACHINE_CONFIG, nodes.controlPlaneRollout());
+        Map<String, Duration> alongside =
+                nodes == null
+                        ? Map.of()
+                        : Map.of(DemoPayloads.MACHINE_CONFIG, nodes.controlPlaneRollout());
         long total = cluster.rollout("upshift", "upshift-controller", TO).toMillis();
         Map<Integer, Long> slowest = new java.util.TreeMap<>();
         for (DemoPayloads.Component c : components()) {
-            long ms = Math.max(cluster.rollout(c.namespace(), c.operator(), TO).toMillis(),
-                    alongside.getOrDefault(c.name(), Duration.ZERO).toMillis());
+            long ms =
+                    Math.max(
+                            cluster.rollout(c.namespace(), c.operator(), TO).toMillis(),
+                            alongside.getOrDefault(c.name(), Duration.ZERO).toMillis());
             slowest.merge(c.runLevel(), ms, Math::max);
         }
         for (long ms : slowest.values()) total += ms;

@@ -18,24 +18,33 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The demo's releases made from a real payload directory (such as an OpenShift release's): the first is the payload as
- * it is, the second the same payload one patch version later, its version written wherever the first's was, as
- * {@code oc adm release new} writes a release's version into its operators' manifests. Both carry the demo's
- * verification ConfigMap beside the operator's own manifests, so that the second verifies with the first's trust.
+ * The demo's releases made from a real payload directory (such as an OpenShift release's): the
+ * first is the payload as it is, the second the same payload one patch version later, its version
+ * written wherever the first's was, as {@code oc adm release new} writes a release's version into
+ * its operators' manifests. Both carry the demo's verification ConfigMap beside the operator's own
+ * manifests, so that the second verifies with the first's trust.
  */
 final class PayloadCopies {
 
     private final Path source;
     private final String from;
 
-    /** @throws ReleaseException when {@code source} is no payload or its release-metadata is unreadable */
+    /**
+     * @throws ReleaseException when {@code source} is no payload or its release-metadata is
+     *     unreadable
+     */
     PayloadCopies(Path source) throws ReleaseException {
         this.source = source;
         Path metadata = source.resolve(PayloadLoader.RELEASE_DIR).resolve(ReleaseMetadata.FILE);
         try {
-            this.from = ReleaseMetadata.parse(Files.readAllBytes(metadata), metadata.toString()).version();
+            this.from =
+                    ReleaseMetadata.parse(Files.readAllBytes(metadata), metadata.toString())
+                            .version();
         } catch (IOException e) {
-            throw new ReleaseException(io.upshift.core.release.Reason.PAYLOAD_NOT_FOUND, source + " is not a release payload: " + e.getMessage(), e);
+            throw new ReleaseException(
+                    io.upshift.core.release.Reason.PAYLOAD_NOT_FOUND,
+                    source + " is not a release payload: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -50,30 +59,49 @@ final class PayloadCopies {
         return v.major() + "." + v.minor() + "." + (v.patch() + 1);
     }
 
-    /** Copies the payload into {@code dir} as release {@code version}, with the demo's {@code verification} ConfigMap. */
+    /**
+     * Copies the payload into {@code dir} as release {@code version}, with the demo's {@code
+     * verification} ConfigMap.
+     */
     Path write(Path dir, String version, String verification) throws IOException {
         for (String sub : List.of(PayloadLoader.OPERATOR_DIR, PayloadLoader.RELEASE_DIR)) {
             Path target = Files.createDirectories(dir.resolve(sub));
             try (Stream<Path> files = Files.list(source.resolve(sub))) {
                 for (Path f : files.filter(Files::isRegularFile).toList()) {
                     String text = Files.readString(f, StandardCharsets.UTF_8);
-                    Files.writeString(target.resolve(f.getFileName()), version.equals(from) ? text : text.replace(from, version));
+                    Files.writeString(
+                            target.resolve(f.getFileName()),
+                            version.equals(from) ? text : text.replace(from, version));
                 }
             }
         }
-        Files.writeString(dir.resolve(PayloadLoader.OPERATOR_DIR).resolve("0000_00_cluster-version-operator_99_upshift-demo-verification.yaml"), verification);
+        Files.writeString(
+                dir.resolve(PayloadLoader.OPERATOR_DIR)
+                        .resolve(
+                                "0000_00_cluster-version-operator_99_upshift-demo-verification.yaml"),
+                verification);
         return dir;
     }
 
-    /** The versions each ClusterOperator of the payload at {@code dir} declares, by operator name. */
+    /**
+     * The versions each ClusterOperator of the payload at {@code dir} declares, by operator name.
+     */
     static Map<String, Map<String, String>> declaredOperators(Path dir) {
         try {
-            Payload payload = PayloadLoader.load(dir, "(demo)", LoadRules.defaults(), w -> { });
+            Payload payload = PayloadLoader.load(dir, "(demo)", LoadRules.defaults(), w -> {});
             Map<String, Map<String, String>> out = new LinkedHashMap<>();
             for (Manifest m : payload.manifests()) {
-                if (!"ClusterOperator".equals(m.kind()) || !"config.openshift.io".equals(m.group())) continue;
+                if (!"ClusterOperator".equals(m.kind()) || !"config.openshift.io".equals(m.group()))
+                    continue;
                 Map<String, String> versions = new LinkedHashMap<>();
-                m.object().path("status").path("versions").forEach(v -> versions.put(v.path("name").asText(), v.path("version").asText()));
+                m.object()
+                        .path("status")
+                        .path("versions")
+                        .forEach(
+                                v ->
+                                        versions.put(
+                                                v.path("name").asText(),
+                                                v.path("version").asText()));
                 out.put(m.name(), versions);
             }
             return out;

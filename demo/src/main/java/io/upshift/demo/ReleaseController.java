@@ -21,19 +21,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The pod of the controller's Deployment, as the demo's kubelet runs it on a simulated node: the code the release image
- * holds (its {@code /opt/upshift}, read out of the image) started as a process of its own with the image's entry point
- * ({@code java -XX:+UseParallelGC -jar upshift.jar}, on this JDK, which linked the image's runtime) and exactly the
- * container's args, env and volumes ({@link ContainerLaunch}), over what a kubelet gives every pod
- * ({@link #apiServerAccess}); its output, after the command line it ran, in {@code work}/controller-N.log. Nothing
- * rescues a pod whose Deployment lacks something: it fails as it would on a cluster, and as a kubelet with
- * {@code restartPolicy: Always} does, the container is started again after a growing back-off (10 s, doubling, at most
- * 5 min). Stopped as Kubernetes stops a pod (SIGTERM, then killed after a grace period), so that it releases its Lease
- * and the next one takes over at once. Probes are not run.
+ * The pod of the controller's Deployment, as the demo's kubelet runs it on a simulated node: the
+ * code the release image holds (its {@code /opt/upshift}, read out of the image) started as a
+ * process of its own with the image's entry point ({@code java -XX:+UseParallelGC -jar
+ * upshift.jar}, on this JDK, which linked the image's runtime) and exactly the container's args,
+ * env and volumes ({@link ContainerLaunch}), over what a kubelet gives every pod ({@link
+ * #apiServerAccess}); its output, after the command line it ran, in {@code work}/controller-N.log.
+ * Nothing rescues a pod whose Deployment lacks something: it fails as it would on a cluster, and as
+ * a kubelet with {@code restartPolicy: Always} does, the container is started again after a growing
+ * back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes stops a pod (SIGTERM, then killed
+ * after a grace period), so that it releases its Lease and the next one takes over at once. Probes
+ * are not run.
  */
 final class ReleaseController implements AutoCloseable {
 
-    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private static final String JAVA =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     private final Deployment deployment;
     private final Path log;
@@ -45,7 +48,13 @@ final class ReleaseController implements AutoCloseable {
     private volatile Process process;
     private volatile boolean stopped;
 
-    private ReleaseController(Deployment deployment, Path log, List<String> command, Map<String, String> env, Path podDir, Consumer<String> events) {
+    private ReleaseController(
+            Deployment deployment,
+            Path log,
+            List<String> command,
+            Map<String, String> env,
+            Path podDir,
+            Consumer<String> events) {
         this.deployment = deployment;
         this.events = events;
         this.log = log;
@@ -57,17 +66,26 @@ final class ReleaseController implements AutoCloseable {
     }
 
     /**
-     * What a kubelet gives every pod to reach the API server, and nothing more: the service's address
-     * ({@code KUBERNETES_SERVICE_HOST} and {@code _PORT}) and the pod's ServiceAccount credentials. The embedded server
-     * is plain HTTP and knows no ServiceAccount tokens yet, so the address is also given as fabric8's
-     * {@code KUBERNETES_MASTER} (its URL, scheme included) and the credentials as a kubeconfig ({@code KUBECONFIG},
-     * written in the pod's directory). THE ONE PLACE to switch to the ServiceAccount's token (the file a kubelet
-     * projects at /var/run/secrets/kubernetes.io/serviceaccount/token) once the embedded server authenticates them.
+     * What a kubelet gives every pod to reach the API server, and nothing more: the service's
+     * address ({@code KUBERNETES_SERVICE_HOST} and {@code _PORT}) and the pod's ServiceAccount
+     * credentials. The embedded server is plain HTTP and knows no ServiceAccount tokens yet, so the
+     * address is also given as fabric8's {@code KUBERNETES_MASTER} (its URL, scheme included) and
+     * the credentials as a kubeconfig ({@code KUBECONFIG}, written in the pod's directory). THE ONE
+     * PLACE to switch to the ServiceAccount's token (the file a kubelet projects at
+     * /var/run/secrets/kubernetes.io/serviceaccount/token) once the embedded server authenticates
+     * them.
      */
-    static Map<String, String> apiServerAccess(EmbeddedApiServer server, ServiceAccount serviceAccount, Path podDir) throws IOException {
+    static Map<String, String> apiServerAccess(
+            EmbeddedApiServer server, ServiceAccount serviceAccount, Path podDir)
+            throws IOException {
         URI url = URI.create(server.url());
-        Path kubeconfig = Files.createDirectories(podDir.resolve("serviceaccount")).resolve("kubeconfig");
-        Files.writeString(kubeconfig, server.kubeconfig(serviceAccount)); // the pod's ServiceAccount token, as the kubelet mounts it
+        Path kubeconfig =
+                Files.createDirectories(podDir.resolve("serviceaccount")).resolve("kubeconfig");
+        Files.writeString(
+                kubeconfig,
+                server.kubeconfig(
+                        serviceAccount)); // the pod's ServiceAccount token, as the kubelet mounts
+        // it
         Map<String, String> env = new LinkedHashMap<>();
         env.put("KUBERNETES_SERVICE_HOST", url.getHost());
         env.put("KUBERNETES_SERVICE_PORT", String.valueOf(url.getPort()));
@@ -79,25 +97,59 @@ final class ReleaseController implements AutoCloseable {
     /**
      * Schedules a pod of {@code deployment} on {@code node} and starts it.
      *
-     * @param nodeRoot  the node's filesystem (its hostPath volumes)
-     * @param n         its number among the demo's controller pods: its log is {@code work}/controller-N.log
-     * @param access    {@link #apiServerAccess}, given the pod's directory
-     * @param events    hears when the pod cannot start and when its container ends, one line each
+     * @param nodeRoot the node's filesystem (its hostPath volumes)
+     * @param n its number among the demo's controller pods: its log is {@code
+     *     work}/controller-N.log
+     * @param access {@link #apiServerAccess}, given the pod's directory
+     * @param events hears when the pod cannot start and when its container ends, one line each
      */
-    static ReleaseController start(Releases releases, Deployment deployment, String node, Path nodeRoot, Path work, int n, Access access,
-                                   Consumer<String> events) throws Exception {
+    static ReleaseController start(
+            Releases releases,
+            Deployment deployment,
+            String node,
+            Path nodeRoot,
+            Path work,
+            int n,
+            Access access,
+            Consumer<String> events)
+            throws Exception {
         var template = deployment.getSpec().getTemplate();
         String image = template.getSpec().getContainers().get(0).getImage();
-        String name = deployment.getMetadata().getName() + "-" + Integer.toHexString(template.hashCode() & 0xfffffff) + "-" + n;
-        Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(deployment.getMetadata().getNamespace())
-                .withUid(java.util.UUID.randomUUID().toString()).withLabels(template.getMetadata() == null ? null : template.getMetadata().getLabels())
-                .withAnnotations(template.getMetadata() == null ? null : template.getMetadata().getAnnotations()).endMetadata()
-                .withSpec(template.getSpec()).editSpec().withNodeName(node).endSpec()
-                .withNewStatus().withHostIP("127.0.0.1").withPodIP("127.0.0.1").endStatus().build();
+        String name =
+                deployment.getMetadata().getName()
+                        + "-"
+                        + Integer.toHexString(template.hashCode() & 0xfffffff)
+                        + "-"
+                        + n;
+        Pod pod =
+                new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(deployment.getMetadata().getNamespace())
+                        .withUid(java.util.UUID.randomUUID().toString())
+                        .withLabels(
+                                template.getMetadata() == null
+                                        ? null
+                                        : template.getMetadata().getLabels())
+                        .withAnnotations(
+                                template.getMetadata() == null
+                                        ? null
+                                        : template.getMetadata().getAnnotations())
+                        .endMetadata()
+                        .withSpec(template.getSpec())
+                        .editSpec()
+                        .withNodeName(node)
+                        .endSpec()
+                        .withNewStatus()
+                        .withHostIP("127.0.0.1")
+                        .withPodIP("127.0.0.1")
+                        .endStatus()
+                        .build();
         Path podDir = Files.createDirectories(work.resolve("pods").resolve(name));
         Path log = work.resolve("controller-" + n + ".log");
         Map<String, String> given = new LinkedHashMap<>();
-        // the image's environment (its config's Env), then the runtime's HOSTNAME, then the kubelet's
+        // the image's environment (its config's Env), then the runtime's HOSTNAME, then the
+        // kubelet's
         given.putAll(UpshiftImage.ENV);
         given.put("HOSTNAME", name);
         given.putAll(access.env(template.getSpec().getServiceAccountName(), podDir));
@@ -105,20 +157,64 @@ final class ReleaseController implements AutoCloseable {
         try {
             launch = ContainerLaunch.of(pod, given, nodeRoot, podDir);
         } catch (ContainerLaunch.CannotStart e) {
-            String line = "pod " + pod.getMetadata().getNamespace() + "/" + name + " on node " + node + " cannot start: " + e.reason() + ": " + e.getMessage();
+            String line =
+                    "pod "
+                            + pod.getMetadata().getNamespace()
+                            + "/"
+                            + name
+                            + " on node "
+                            + node
+                            + " cannot start: "
+                            + e.reason()
+                            + ": "
+                            + e.getMessage();
             Files.writeString(log, line + "\n");
             events.accept(line);
             return new ReleaseController(deployment, log, null, null, podDir, events);
         }
-        Path code = work.resolve("controllers").resolve(image.substring(image.lastIndexOf(':') + 1, Math.min(image.length(), image.lastIndexOf(':') + 13)));
-        if (!Files.isRegularFile(code.resolve("upshift.jar"))) releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
-        List<String> command = new ArrayList<>(List.of(JAVA, "-XX:+UseParallelGC", "-jar", code.resolve("upshift.jar").toString()));
+        Path code =
+                work.resolve("controllers")
+                        .resolve(
+                                image.substring(
+                                        image.lastIndexOf(':') + 1,
+                                        Math.min(image.length(), image.lastIndexOf(':') + 13)));
+        if (!Files.isRegularFile(code.resolve("upshift.jar")))
+            releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                JAVA,
+                                "-XX:+UseParallelGC",
+                                "-jar",
+                                code.resolve("upshift.jar").toString()));
         command.addAll(launch.args());
-        ReleaseController pc = new ReleaseController(deployment, log, command, launch.env(), podDir, events);
-        StringBuilder header = new StringBuilder("pod " + pod.getMetadata().getNamespace() + "/" + name + " on node " + node + ", container "
-                + launch.container() + " of image " + image + "\n");
-        launch.mounts().forEach((m, dir) -> header.append("mount ").append(m).append(" = ").append(dir).append('\n'));
-        launch.env().forEach((k, v) -> header.append("env ").append(k).append('=').append(v).append('\n'));
+        ReleaseController pc =
+                new ReleaseController(deployment, log, command, launch.env(), podDir, events);
+        StringBuilder header =
+                new StringBuilder(
+                        "pod "
+                                + pod.getMetadata().getNamespace()
+                                + "/"
+                                + name
+                                + " on node "
+                                + node
+                                + ", container "
+                                + launch.container()
+                                + " of image "
+                                + image
+                                + "\n");
+        launch.mounts()
+                .forEach(
+                        (m, dir) ->
+                                header.append("mount ")
+                                        .append(m)
+                                        .append(" = ")
+                                        .append(dir)
+                                        .append('\n'));
+        launch.env()
+                .forEach(
+                        (k, v) ->
+                                header.append("env ").append(k).append('=').append(v).append('\n'));
         header.append("$ ").append(String.join(" ", command)).append('\n');
         Files.writeString(log, header);
         pc.process = pc.run();
@@ -132,14 +228,20 @@ final class ReleaseController implements AutoCloseable {
     }
 
     private Process run() throws IOException {
-        ProcessBuilder b = new ProcessBuilder(command).directory(podDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder b =
+                new ProcessBuilder(command)
+                        .directory(podDir.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         b.environment().clear(); // a container gets its own environment, not this machine's
         b.environment().putAll(env);
         return b.start();
     }
 
-    /** restartPolicy Always: the container is started again once it ends, after CrashLoopBackOff's back-off. */
+    /**
+     * restartPolicy Always: the container is started again once it ends, after CrashLoopBackOff's
+     * back-off.
+     */
     private void keepRunning() {
         long backoff = 10;
         while (!stopped) {
@@ -148,8 +250,14 @@ final class ReleaseController implements AutoCloseable {
                 long started = System.nanoTime();
                 int code = p.waitFor();
                 if (stopped) return;
-                if (TimeUnit.NANOSECONDS.toMinutes(System.nanoTime() - started) >= 10) backoff = 10; // ran 10 minutes: the back-off starts over
-                String line = "container exited with code " + code + "; restarting in " + backoff + " s (CrashLoopBackOff)";
+                if (TimeUnit.NANOSECONDS.toMinutes(System.nanoTime() - started) >= 10)
+                    backoff = 10; // ran 10 minutes: the back-off starts over
+                String line =
+                        "container exited with code "
+                                + code
+                                + "; restarting in "
+                                + backoff
+                                + " s (CrashLoopBackOff)";
                 Files.writeString(log, line + "\n", StandardOpenOption.APPEND);
                 events.accept("the controller's pod: " + line + " (" + log.getFileName() + ")");
                 synchronized (this) {

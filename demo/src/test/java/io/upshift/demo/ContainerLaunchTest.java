@@ -16,39 +16,77 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The demo's kubelet starts a container from its pod's spec alone: args and env as the spec writes them, resolved as a
- * kubelet resolves them, volumes on the node; what it cannot run faithfully it refuses.
+ * The demo's kubelet starts a container from its pod's spec alone: args and env as the spec writes
+ * them, resolved as a kubelet resolves them, volumes on the node; what it cannot run faithfully it
+ * refuses.
  */
 class ContainerLaunchTest {
 
     private static final String IMAGE = "registry.example/releases@sha256:" + "b".repeat(64);
-    private static final Map<String, String> GIVEN = new java.util.TreeMap<>(Map.of("KUBERNETES_SERVICE_HOST", "127.0.0.1", "KUBERNETES_SERVICE_PORT", "6443"));
+    private static final Map<String, String> GIVEN =
+            new java.util.TreeMap<>(
+                    Map.of(
+                            "KUBERNETES_SERVICE_HOST",
+                            "127.0.0.1",
+                            "KUBERNETES_SERVICE_PORT",
+                            "6443"));
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
-    /** A pod of the controller's Deployment as a release carries it, scheduled on control-plane-0. */
+    /**
+     * A pod of the controller's Deployment as a release carries it, scheduled on control-plane-0.
+     */
     static Pod controllerPod(String image) throws Exception {
-        String manifest = new ManifestTemplate(image, "self-managed-high-availability", Map.of()).render(ControllerDeployment.manifest());
+        String manifest =
+                new ManifestTemplate(image, "self-managed-high-availability", Map.of())
+                        .render(ControllerDeployment.manifest());
         Deployment d = Mappers.YAML.readValue(manifest, Deployment.class);
-        return new PodBuilder().withNewMetadata().withName("upshift-controller-abc-1").withNamespace("upshift")
-                .withLabels(d.getSpec().getTemplate().getMetadata().getLabels()).endMetadata()
-                .withSpec(d.getSpec().getTemplate().getSpec()).editSpec().withNodeName("control-plane-0").endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("upshift-controller-abc-1")
+                .withNamespace("upshift")
+                .withLabels(d.getSpec().getTemplate().getMetadata().getLabels())
+                .endMetadata()
+                .withSpec(d.getSpec().getTemplate().getSpec())
+                .editSpec()
+                .withNodeName("control-plane-0")
+                .endSpec()
+                .build();
     }
 
     @Test
     void theControllersPodGetsItsArgsEnvAndPayloadDirectoryFromItsSpec() throws Exception {
         Path node = dir.resolve("hosts/control-plane-0");
-        ContainerLaunch launch = ContainerLaunch.of(controllerPod(IMAGE), GIVEN, node, dir.resolve("pod"));
+        ContainerLaunch launch =
+                ContainerLaunch.of(controllerPod(IMAGE), GIVEN, node, dir.resolve("pod"));
 
         Path payloads = node.resolve("var/lib/upshift/payloads");
         assertThat(launch.container()).isEqualTo("controller");
-        assertThat(launch.args()).containsExactly("operator", "--namespace", "upshift", "--identity", "upshift-controller-abc-1",
-                "--metrics-port", "9099", "--metrics-auth", "token", "--health-port", "9098", "--payload-cache", payloads.toString(),
-                "--release", IMAGE);
-        assertThat(launch.env()).containsExactly(Map.entry("KUBERNETES_SERVICE_HOST", "127.0.0.1"), Map.entry("KUBERNETES_SERVICE_PORT", "6443"),
-                Map.entry("NODE_NAME", "control-plane-0"), Map.entry("POD_NAME", "upshift-controller-abc-1"));
-        assertThat(launch.mounts()).containsExactly(Map.entry("/var/lib/upshift/payloads", payloads));
+        assertThat(launch.args())
+                .containsExactly(
+                        "operator",
+                        "--namespace",
+                        "upshift",
+                        "--identity",
+                        "upshift-controller-abc-1",
+                        "--metrics-port",
+                        "9099",
+                        "--metrics-auth",
+                        "token",
+                        "--health-port",
+                        "9098",
+                        "--payload-cache",
+                        payloads.toString(),
+                        "--release",
+                        IMAGE);
+        assertThat(launch.env())
+                .containsExactly(
+                        Map.entry("KUBERNETES_SERVICE_HOST", "127.0.0.1"),
+                        Map.entry("KUBERNETES_SERVICE_PORT", "6443"),
+                        Map.entry("NODE_NAME", "control-plane-0"),
+                        Map.entry("POD_NAME", "upshift-controller-abc-1"));
+        assertThat(launch.mounts())
+                .containsExactly(Map.entry("/var/lib/upshift/payloads", payloads));
         assertThat(payloads).as("hostPath DirectoryOrCreate, made on the node").isDirectory();
     }
 
@@ -57,42 +95,62 @@ class ContainerLaunchTest {
         Pod pod = controllerPod(IMAGE);
         var args = pod.getSpec().getContainers().get(0).getArgs();
         args.subList(args.indexOf("--release"), args.size()).clear();
-        assertThat(ContainerLaunch.of(pod, GIVEN, dir.resolve("node"), dir.resolve("pod")).args()).doesNotContain("--release", IMAGE);
+        assertThat(ContainerLaunch.of(pod, GIVEN, dir.resolve("node"), dir.resolve("pod")).args())
+                .doesNotContain("--release", IMAGE);
     }
 
     @Test
     void envAndArgsAreResolvedAsAKubeletDoes() throws Exception {
-        Pod pod = Mappers.YAML.readValue("""
-                metadata: {name: p-1, namespace: ns, uid: u-1, labels: {app: web}, annotations: {note: hi}}
-                spec:
-                  nodeName: n1
-                  serviceAccountName: sa
-                  containers:
-                  - name: c
-                    image: i
-                    args: [--node=$(NODE), $(UNDEFINED), $$(NODE), --data, /data/x, --data=/data, /datax, $(DIR)/y]
-                    env:
-                    - {name: KUBERNETES_SERVICE_PORT, value: "1"}
-                    - {name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}
-                    - {name: NS, valueFrom: {fieldRef: {fieldPath: metadata.namespace}}}
-                    - {name: UID, valueFrom: {fieldRef: {fieldPath: metadata.uid}}}
-                    - {name: SA, valueFrom: {fieldRef: {fieldPath: spec.serviceAccountName}}}
-                    - {name: APP, valueFrom: {fieldRef: {fieldPath: "metadata.labels['app']"}}}
-                    - {name: NOTE, valueFrom: {fieldRef: {fieldPath: "metadata.annotations['note']"}}}
-                    - {name: DIR, value: /scratch}
-                    - {name: WHERE, value: "$(NODE)-$(NS)"}
-                    volumeMounts:
-                    - {name: data, mountPath: /data}
-                    - {name: scratch, mountPath: /scratch/}
-                  volumes:
-                  - {name: data, hostPath: {path: /srv/data}}
-                  - {name: scratch, emptyDir: {}}
-                """, Pod.class);
-        ContainerLaunch launch = ContainerLaunch.of(pod, GIVEN, dir.resolve("node"), dir.resolve("pod"));
+        Pod pod =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p-1, namespace: ns, uid: u-1, labels: {app: web}, annotations: {note: hi}}
+                        spec:
+                          nodeName: n1
+                          serviceAccountName: sa
+                          containers:
+                          - name: c
+                            image: i
+                            args: [--node=$(NODE), $(UNDEFINED), $$(NODE), --data, /data/x, --data=/data, /datax, $(DIR)/y]
+                            env:
+                            - {name: KUBERNETES_SERVICE_PORT, value: "1"}
+                            - {name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}
+                            - {name: NS, valueFrom: {fieldRef: {fieldPath: metadata.namespace}}}
+                            - {name: UID, valueFrom: {fieldRef: {fieldPath: metadata.uid}}}
+                            - {name: SA, valueFrom: {fieldRef: {fieldPath: spec.serviceAccountName}}}
+                            - {name: APP, valueFrom: {fieldRef: {fieldPath: "metadata.labels['app']"}}}
+                            - {name: NOTE, valueFrom: {fieldRef: {fieldPath: "metadata.annotations['note']"}}}
+                            - {name: DIR, value: /scratch}
+                            - {name: WHERE, value: "$(NODE)-$(NS)"}
+                            volumeMounts:
+                            - {name: data, mountPath: /data}
+                            - {name: scratch, mountPath: /scratch/}
+                          volumes:
+                          - {name: data, hostPath: {path: /srv/data}}
+                          - {name: scratch, emptyDir: {}}
+                        """,
+                        Pod.class);
+        ContainerLaunch launch =
+                ContainerLaunch.of(pod, GIVEN, dir.resolve("node"), dir.resolve("pod"));
         Path data = dir.resolve("node/srv/data"), scratch = dir.resolve("pod/volumes/scratch");
-        assertThat(launch.args()).containsExactly("--node=n1", "$(UNDEFINED)", "$(NODE)", "--data", data + "/x", "--data=" + data, "/datax", scratch + "/y");
-        assertThat(launch.env()).containsEntry("KUBERNETES_SERVICE_PORT", "1").containsEntry("NS", "ns").containsEntry("UID", "u-1")
-                .containsEntry("SA", "sa").containsEntry("APP", "web").containsEntry("NOTE", "hi").containsEntry("DIR", scratch.toString())
+        assertThat(launch.args())
+                .containsExactly(
+                        "--node=n1",
+                        "$(UNDEFINED)",
+                        "$(NODE)",
+                        "--data",
+                        data + "/x",
+                        "--data=" + data,
+                        "/datax",
+                        scratch + "/y");
+        assertThat(launch.env())
+                .containsEntry("KUBERNETES_SERVICE_PORT", "1")
+                .containsEntry("NS", "ns")
+                .containsEntry("UID", "u-1")
+                .containsEntry("SA", "sa")
+                .containsEntry("APP", "web")
+                .containsEntry("NOTE", "hi")
+                .containsEntry("DIR", scratch.toString())
                 .containsEntry("WHERE", "n1-ns");
         assertThat(data).isDirectory();
         assertThat(scratch).isDirectory();
@@ -102,43 +160,68 @@ class ContainerLaunchTest {
     void whatItCannotRunFaithfullyItRefuses() throws Exception {
         Pod command = controllerPod(IMAGE);
         command.getSpec().getContainers().get(0).setCommand(java.util.List.of("sh", "-c", "true"));
-        assertThatThrownBy(() -> ContainerLaunch.of(command, GIVEN, dir.resolve("n"), dir.resolve("p")))
-                .isInstanceOf(ContainerLaunch.CannotStart.class).hasMessageContaining("sets command [sh, -c, true]");
+        assertThatThrownBy(
+                        () ->
+                                ContainerLaunch.of(
+                                        command, GIVEN, dir.resolve("n"), dir.resolve("p")))
+                .isInstanceOf(ContainerLaunch.CannotStart.class)
+                .hasMessageContaining("sets command [sh, -c, true]");
 
-        Pod secret = Mappers.YAML.readValue("""
-                metadata: {name: p, namespace: ns}
-                spec:
-                  nodeName: n1
-                  containers:
-                  - name: c
-                    env: [{name: T, valueFrom: {secretKeyRef: {name: s, key: k}}}]
-                """, Pod.class);
-        assertThatThrownBy(() -> ContainerLaunch.of(secret, GIVEN, dir.resolve("n"), dir.resolve("p")))
-                .isInstanceOf(ContainerLaunch.CannotStart.class).hasMessage("container c: env T comes from a source the demo does not simulate (fieldRef only)");
+        Pod secret =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p, namespace: ns}
+                        spec:
+                          nodeName: n1
+                          containers:
+                          - name: c
+                            env: [{name: T, valueFrom: {secretKeyRef: {name: s, key: k}}}]
+                        """,
+                        Pod.class);
+        assertThatThrownBy(
+                        () -> ContainerLaunch.of(secret, GIVEN, dir.resolve("n"), dir.resolve("p")))
+                .isInstanceOf(ContainerLaunch.CannotStart.class)
+                .hasMessage(
+                        "container c: env T comes from a source the demo does not simulate"
+                                + " (fieldRef only)");
 
-        Pod configMap = Mappers.YAML.readValue("""
-                metadata: {name: p, namespace: ns}
-                spec:
-                  nodeName: n1
-                  containers:
-                  - name: c
-                    volumeMounts: [{name: cm, mountPath: /etc/cm}]
-                  volumes: [{name: cm, configMap: {name: x}}]
-                """, Pod.class);
-        assertThatThrownBy(() -> ContainerLaunch.of(configMap, GIVEN, dir.resolve("n"), dir.resolve("p")))
-                .isInstanceOf(ContainerLaunch.CannotStart.class).hasMessage("volume cm: only hostPath and emptyDir volumes are simulated");
+        Pod configMap =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p, namespace: ns}
+                        spec:
+                          nodeName: n1
+                          containers:
+                          - name: c
+                            volumeMounts: [{name: cm, mountPath: /etc/cm}]
+                          volumes: [{name: cm, configMap: {name: x}}]
+                        """,
+                        Pod.class);
+        assertThatThrownBy(
+                        () ->
+                                ContainerLaunch.of(
+                                        configMap, GIVEN, dir.resolve("n"), dir.resolve("p")))
+                .isInstanceOf(ContainerLaunch.CannotStart.class)
+                .hasMessage("volume cm: only hostPath and emptyDir volumes are simulated");
 
-        Pod existing = Mappers.YAML.readValue("""
-                metadata: {name: p, namespace: ns}
-                spec:
-                  nodeName: n1
-                  containers:
-                  - name: c
-                    volumeMounts: [{name: d, mountPath: /d}]
-                  volumes: [{name: d, hostPath: {path: /absent, type: Directory}}]
-                """, Pod.class);
-        assertThatThrownBy(() -> ContainerLaunch.of(existing, GIVEN, dir.resolve("n"), dir.resolve("p")))
-                .isInstanceOf(ContainerLaunch.CannotStart.class).hasMessage("hostPath type check failed: /absent is not a directory");
+        Pod existing =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p, namespace: ns}
+                        spec:
+                          nodeName: n1
+                          containers:
+                          - name: c
+                            volumeMounts: [{name: d, mountPath: /d}]
+                          volumes: [{name: d, hostPath: {path: /absent, type: Directory}}]
+                        """,
+                        Pod.class);
+        assertThatThrownBy(
+                        () ->
+                                ContainerLaunch.of(
+                                        existing, GIVEN, dir.resolve("n"), dir.resolve("p")))
+                .isInstanceOf(ContainerLaunch.CannotStart.class)
+                .hasMessage("hostPath type check failed: /absent is not a directory");
         assertThat(Files.exists(dir.resolve("n/absent"))).isFalse();
     }
 }

@@ -19,41 +19,64 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The demo's machine-config component ships templates, not MachineConfigs, as a real payload does. */
+/**
+ * The demo's machine-config component ships templates, not MachineConfigs, as a real payload does.
+ */
 class DemoPayloadsTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
-    void theMachineConfigComponentShipsTheTemplatesAndTheOsImageBeforeItsOperatorAndNoMachineConfig() throws Exception {
-        DemoPayloads.write(dir, "4.18.2", DemoPayloads.components(2, 2, true), "key", dir.resolve("store"));
+    void
+            theMachineConfigComponentShipsTheTemplatesAndTheOsImageBeforeItsOperatorAndNoMachineConfig()
+                    throws Exception {
+        DemoPayloads.write(
+                dir, "4.18.2", DemoPayloads.components(2, 2, true), "key", dir.resolve("store"));
         // what building the release image adds
-        Files.writeString(dir.resolve("release-manifests/release-metadata"), "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"4.18.2\",\"previous\":[]}");
-        Files.writeString(dir.resolve("release-manifests/image-references"),
+        Files.writeString(
+                dir.resolve("release-manifests/release-metadata"),
+                "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"4.18.2\",\"previous\":[]}");
+        Files.writeString(
+                dir.resolve("release-manifests/image-references"),
                 "{\"kind\":\"ImageStream\",\"apiVersion\":\"image.openshift.io/v1\",\"metadata\":{\"name\":\"4.18.2\"},\"spec\":{\"tags\":[]}}");
-        Payload payload = PayloadLoader.load(dir, "(test)", LoadRules.defaults(), w -> { });
+        Payload payload = PayloadLoader.load(dir, "(test)", LoadRules.defaults(), w -> {});
         List<Manifest> manifests = payload.manifests();
         assertThat(manifests).noneMatch(m -> m.kind().equals("MachineConfig"));
-        int templates = index(manifests, "ConfigMap", "machine-config-templates"), os = index(manifests, "ConfigMap", "machine-config-osimageurl");
+        int templates = index(manifests, "ConfigMap", "machine-config-templates"),
+                os = index(manifests, "ConfigMap", "machine-config-osimageurl");
         int operator = index(manifests, "Deployment", "machine-config-operator");
         assertThat(templates).isNotNegative().isLessThan(operator);
         assertThat(os).isNotNegative().isLessThan(operator);
 
         Map<String, String> data = new LinkedHashMap<>();
-        manifests.get(templates).object().path("data").fields().forEachRemaining(e -> data.put(e.getKey(), e.getValue().asText()));
-        String image = manifests.get(os).object().path("data").path("baseOSContainerImage").asText();
+        manifests
+                .get(templates)
+                .object()
+                .path("data")
+                .fields()
+                .forEachRemaining(e -> data.put(e.getKey(), e.getValue().asText()));
+        String image =
+                manifests.get(os).object().path("data").path("baseOSContainerImage").asText();
         assertThat(image).isEqualTo("quay.example/upshift-demo/node-os:4.18.2");
-        List<MachineConfig> base = BaseConfigs.render(TemplateSet.parse(data), ControllerConfig.of("4.18.2", image));
-        assertThat(base).extracting(mc -> mc.getMetadata().getName()).containsExactly("00-master", "00-worker", "01-master-kubelet", "01-worker-kubelet");
-        assertThat(Mappers.JSON.valueToTree(base.get(1).getSpec().getConfig()).at("/storage/files").findValuesAsText("path"))
+        List<MachineConfig> base =
+                BaseConfigs.render(TemplateSet.parse(data), ControllerConfig.of("4.18.2", image));
+        assertThat(base)
+                .extracting(mc -> mc.getMetadata().getName())
+                .containsExactly(
+                        "00-master", "00-worker", "01-master-kubelet", "01-worker-kubelet");
+        assertThat(
+                        Mappers.JSON
+                                .valueToTree(base.get(1).getSpec().getConfig())
+                                .at("/storage/files")
+                                .findValuesAsText("path"))
                 .containsExactly("/etc/upshift-demo/release", "/etc/upshift-demo/role");
         assertThat(base.get(1).getSpec().getOsImageURL()).isEqualTo(image);
     }
 
     private static int index(List<Manifest> manifests, String kind, String name) {
         for (int i = 0; i < manifests.size(); i++) {
-            if (manifests.get(i).kind().equals(kind) && manifests.get(i).name().equals(name)) return i;
+            if (manifests.get(i).kind().equals(kind) && manifests.get(i).name().equals(name))
+                return i;
         }
         return -1;
     }

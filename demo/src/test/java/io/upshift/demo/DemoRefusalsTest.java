@@ -1,19 +1,19 @@
 package io.upshift.demo;
 
-import io.upshift.core.conditions.Conditions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.cvo.Failing;
+import io.upshift.testkit.Faults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import io.upshift.testkit.Faults;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,21 +22,27 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("e2e")
 class DemoRefusalsTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     static ClusterOperatorStatusCondition condition(DemoRun demo, String type) {
         ClusterVersion cv = demo.clusterVersion();
-        return cv.getStatus() == null ? null : Conditions.CLUSTER.find(cv.getStatus().getConditions(), type);
+        return cv.getStatus() == null
+                ? null
+                : Conditions.CLUSTER.find(cv.getStatus().getConditions(), type);
     }
 
-    static ClusterOperatorStatusCondition awaitCondition(DemoRun demo, String type, Predicate<ClusterOperatorStatusCondition> want) {
-        return await(type).atMost(Duration.ofSeconds(60)).until(() -> condition(demo, type), c -> c != null && want.test(c));
+    static ClusterOperatorStatusCondition awaitCondition(
+            DemoRun demo, String type, Predicate<ClusterOperatorStatusCondition> want) {
+        return await(type)
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> condition(demo, type), c -> c != null && want.test(c));
     }
 
     DemoRun installed() throws Exception {
-        DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> { }).start();
-        assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
+        DemoRun demo =
+                new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> {})
+                        .start();
+        assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
         return demo;
     }
 
@@ -45,18 +51,28 @@ class DemoRefusalsTest {
         try (DemoRun demo = installed()) {
             String unsigned = demo.publish("4.18.3", List.of(DemoRun.FROM), false);
             demo.requestUpdate("4.18.3", unsigned, false);
-            ClusterOperatorStatusCondition refused = awaitCondition(demo, "ReleaseAccepted", c -> "False".equals(c.getStatus()));
+            ClusterOperatorStatusCondition refused =
+                    awaitCondition(demo, "ReleaseAccepted", c -> "False".equals(c.getStatus()));
             assertThat(refused.getReason()).isEqualTo("RetrievePayload");
-            assertThat(refused.getMessage()).contains("The update cannot be verified: SignatureMissing: no signature for sha256:");
+            assertThat(refused.getMessage())
+                    .contains(
+                            "The update cannot be verified: SignatureMissing: no signature for"
+                                    + " sha256:");
             assertThat(demo.clusterVersion().getStatus().getHistory()).hasSize(1);
 
             demo.requestUpdate("4.18.3", unsigned, true);
-            assertThat(demo.await("4.18.3", Duration.ofSeconds(60), () -> { })).isTrue();
+            assertThat(demo.await("4.18.3", Duration.ofSeconds(60), () -> {})).isTrue();
             var top = demo.clusterVersion().getStatus().getHistory().get(0);
             assertThat(top.getVerified()).isFalse();
-            assertThat(top.getAcceptedRisks()).contains("The update cannot be verified: SignatureMissing");
-            List<Event> events = demo.client().v1().events().inNamespace("default").list().getItems();
-            assertThat(events).anyMatch(e -> "Warning".equals(e.getType()) && "VerifyPayloadFailed".equals(e.getReason()));
+            assertThat(top.getAcceptedRisks())
+                    .contains("The update cannot be verified: SignatureMissing");
+            List<Event> events =
+                    demo.client().v1().events().inNamespace("default").list().getItems();
+            assertThat(events)
+                    .anyMatch(
+                            e ->
+                                    "Warning".equals(e.getType())
+                                            && "VerifyPayloadFailed".equals(e.getReason()));
         }
     }
 
@@ -64,9 +80,13 @@ class DemoRefusalsTest {
     void aPayloadOfAnotherVersionIsRefused() throws Exception {
         try (DemoRun demo = installed()) {
             demo.requestUpdate("4.18.5", demo.releaseB(), false);
-            ClusterOperatorStatusCondition refused = awaitCondition(demo, "ReleaseAccepted", c -> "False".equals(c.getStatus()));
+            ClusterOperatorStatusCondition refused =
+                    awaitCondition(demo, "ReleaseAccepted", c -> "False".equals(c.getStatus()));
             assertThat(refused.getReason()).isEqualTo("VerifyPayloadVersion");
-            assertThat(refused.getMessage()).isEqualTo("release image version 4.18.2 does not match the expected upstream version 4.18.5");
+            assertThat(refused.getMessage())
+                    .isEqualTo(
+                            "release image version 4.18.2 does not match the expected upstream"
+                                    + " version 4.18.5");
         }
     }
 
@@ -74,45 +94,85 @@ class DemoRefusalsTest {
     void aVersionWithoutImageOrRecommendationIsInvalidAndIgnored() throws Exception {
         try (DemoRun demo = installed()) {
             demo.requestUpdate("4.18.9", null, false);
-            ClusterOperatorStatusCondition invalid = awaitCondition(demo, "Invalid", c -> "True".equals(c.getStatus()));
+            ClusterOperatorStatusCondition invalid =
+                    awaitCondition(demo, "Invalid", c -> "True".equals(c.getStatus()));
             assertThat(invalid.getReason()).isEqualTo("InvalidClusterVersion");
-            assertThat(invalid.getMessage()).isEqualTo("The cluster version is invalid: spec.desiredUpdate.version: Invalid value: \"4.18.9\": "
-                    + "when image is empty the update must be an available update");
+            assertThat(invalid.getMessage())
+                    .isEqualTo(
+                            "The cluster version is invalid: spec.desiredUpdate.version: Invalid"
+                                + " value: \"4.18.9\": when image is empty the update must be an"
+                                + " available update");
             demo.requestUpdate("four", null, false);
-            assertThat(awaitCondition(demo, "Invalid", c -> c.getMessage() != null && c.getMessage().contains("\"four\"")).getMessage())
+            assertThat(
+                            awaitCondition(
+                                            demo,
+                                            "Invalid",
+                                            c ->
+                                                    c.getMessage() != null
+                                                            && c.getMessage().contains("\"four\""))
+                                    .getMessage())
                     .endsWith("must be a semantic version (1.2.3[-...])");
-            assertThat(demo.clusterVersion().getStatus().getDesired().getVersion()).isEqualTo(DemoRun.FROM);
+            assertThat(demo.clusterVersion().getStatus().getDesired().getVersion())
+                    .isEqualTo(DemoRun.FROM);
         }
     }
 
     @Test
     void aManifestTheApiRejectsMakesFailingNameTheFileAndResource() throws Exception {
-        try (DemoRun demo = new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> { })
-                .controllerConfig(c -> c.withRequestRetryBackoffLimit(0)).start()) {
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> { })).isTrue();
-            demo.server().dispatcher().faults(Faults.share(DemoRun.CONTROLLER, 0, 1).rejectWritesTo("/deployments/etcd-operator",
-                    "Deployment.apps \"etcd-operator\" is invalid: spec.template.spec.containers[0].image: Required value"));
+        try (DemoRun demo =
+                new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> {})
+                        .controllerConfig(c -> c.withRequestRetryBackoffLimit(0))
+                        .start()) {
+            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            demo.server()
+                    .dispatcher()
+                    .faults(
+                            Faults.share(DemoRun.CONTROLLER, 0, 1)
+                                    .rejectWritesTo(
+                                            "/deployments/etcd-operator",
+                                            "Deployment.apps \"etcd-operator\" is invalid:"
+                                                    + " spec.template.spec.containers[0].image:"
+                                                    + " Required value"));
             demo.requestUpdate();
-            ClusterOperatorStatusCondition failing = awaitCondition(demo, "Failing", c -> "True".equals(c.getStatus()));
+            ClusterOperatorStatusCondition failing =
+                    awaitCondition(demo, "Failing", c -> "True".equals(c.getStatus()));
             assertThat(failing.getReason()).isEqualTo("UpdatePayloadFailed");
-            assertThat(failing.getMessage()).startsWith("Could not update Deployment \"openshift-etcd/etcd-operator\" (")
-                    .contains("0000_10_etcd_01_deployment.yaml): Deployment.apps \"etcd-operator\" is invalid");
-            assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getState()).isEqualTo("Partial");
+            assertThat(failing.getMessage())
+                    .startsWith("Could not update Deployment \"openshift-etcd/etcd-operator\" (")
+                    .contains(
+                            "0000_10_etcd_01_deployment.yaml): Deployment.apps \"etcd-operator\" is"
+                                    + " invalid");
+            assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getState())
+                    .isEqualTo("Partial");
         }
     }
 
     @Test
     void anOperatorDegradedPastTheThresholdMakesFailingNameIt() throws Exception {
         try (DemoRun demo = installed()) {
-            demo.tune(o -> o.withThresholds(new Failing.Thresholds(Duration.ofSeconds(1), Duration.ofSeconds(2), Map.of())));
+            demo.tune(
+                    o ->
+                            o.withThresholds(
+                                    new Failing.Thresholds(
+                                            Duration.ofSeconds(1),
+                                            Duration.ofSeconds(2),
+                                            Map.of())));
             demo.restartController();
             String operator = DemoPayloads.components(4, 2).get(1).name();
             demo.cluster().degrade(operator);
             demo.requestUpdate();
-            ClusterOperatorStatusCondition failing = awaitCondition(demo, "Failing", c -> "True".equals(c.getStatus()));
+            ClusterOperatorStatusCondition failing =
+                    awaitCondition(demo, "Failing", c -> "True".equals(c.getStatus()));
             assertThat(failing.getReason()).isEqualTo("ClusterOperatorDegraded");
-            assertThat(failing.getMessage()).isEqualTo("Cluster operator " + operator + " is degraded");
-            assertThat(condition(demo, "Progressing").getMessage()).startsWith("Unable to apply " + DemoRun.TO + ": Cluster operator " + operator + " is degraded");
+            assertThat(failing.getMessage())
+                    .isEqualTo("Cluster operator " + operator + " is degraded");
+            assertThat(condition(demo, "Progressing").getMessage())
+                    .startsWith(
+                            "Unable to apply "
+                                    + DemoRun.TO
+                                    + ": Cluster operator "
+                                    + operator
+                                    + " is degraded");
         }
     }
 }

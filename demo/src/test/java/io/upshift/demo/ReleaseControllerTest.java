@@ -23,22 +23,23 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import javax.tools.ToolProvider;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The demo's self-replacement: the controller that takes over runs the code the new release image holds, read out
- * of the image, not this JVM's, with exactly what its Deployment gives it. Here the "Upshift" laid under the release is
- * a small program that says which jar it runs from, with what arguments and environment, and ends at once when asked.
+ * The demo's self-replacement: the controller that takes over runs the code the new release image
+ * holds, read out of the image, not this JVM's, with exactly what its Deployment gives it. Here the
+ * "Upshift" laid under the release is a small program that says which jar it runs from, with what
+ * arguments and environment, and ends at once when asked.
  */
 @Tag("e2e")
 class ReleaseControllerTest {
 
-    @TempDir
-    static Path dir;
-    private static final Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
+    @TempDir static Path dir;
+    private static final Releases releases = new Releases(DockerCredentials.none(), false, w -> {});
+
     /** The release image: built once, jlink taking its time. */
     private static String image;
 
@@ -51,17 +52,40 @@ class ReleaseControllerTest {
     void theControllerThatTakesOverIsTheReleasesOwnCodeRunAsItsDeploymentSays() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
         Deployment d = deployment(image);
-        try (ReleaseController controller = ReleaseController.start(releases, d, "control-plane-0", work.resolve("hosts/control-plane-0"), work, 1,
-                (sa, podDir) -> Map.of("KUBERNETES_MASTER", "http://127.0.0.1:1", "SA", sa), events::add)) {
+        try (ReleaseController controller =
+                ReleaseController.start(
+                        releases,
+                        d,
+                        "control-plane-0",
+                        work.resolve("hosts/control-plane-0"),
+                        work,
+                        1,
+                        (sa, podDir) -> Map.of("KUBERNETES_MASTER", "http://127.0.0.1:1", "SA", sa),
+                        events::add)) {
             String out = output(work.resolve("controller-1.log"), "running");
             Path payloads = work.resolve("hosts/control-plane-0/var/lib/upshift/payloads");
-            assertThat(out).contains("running " + work.resolve("controllers"))
-                    .contains("upshift.jar operator --namespace upshift --identity upshift-controller-")
-                    .contains(" --metrics-port 9099 --metrics-auth token --health-port 9098 --payload-cache " + payloads + " --release " + image + "\n")
-                    .contains("NODE_NAME=control-plane-0").contains("KUBERNETES_MASTER=http://127.0.0.1:1").contains("SA=upshift")
-                    .contains("HOME=/tmp").contains("PATH=/opt/upshift/jre/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+            assertThat(out)
+                    .contains("running " + work.resolve("controllers"))
+                    .contains(
+                            "upshift.jar operator --namespace upshift --identity"
+                                    + " upshift-controller-")
+                    .contains(
+                            " --metrics-port 9099 --metrics-auth token --health-port 9098"
+                                    + " --payload-cache "
+                                    + payloads
+                                    + " --release "
+                                    + image
+                                    + "\n")
+                    .contains("NODE_NAME=control-plane-0")
+                    .contains("KUBERNETES_MASTER=http://127.0.0.1:1")
+                    .contains("SA=upshift")
+                    .contains("HOME=/tmp")
+                    .contains("PATH=/opt/upshift/jre/bin:/usr/sbin:/usr/bin:/sbin:/bin")
                     .contains("USER=null"); // nothing of this machine's environment
-            assertThat(out).containsPattern("\\$ \\S+/bin/java -XX:\\+UseParallelGC -jar \\S+/upshift.jar operator ");
+            assertThat(out)
+                    .containsPattern(
+                            "\\$ \\S+/bin/java -XX:\\+UseParallelGC -jar \\S+/upshift.jar"
+                                    + " operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();
             assertThat(events).isEmpty();
@@ -73,12 +97,30 @@ class ReleaseControllerTest {
         Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
         Deployment d = deployment(image);
         d.getSpec().getTemplate().getSpec().getContainers().get(0).setArgs(List.of("--exit"));
-        try (ReleaseController controller = ReleaseController.start(releases, d, "n", work.resolve("hosts/n"), work, 2, (sa, podDir) -> Map.of(),
-                events::add)) {
-            assertThat(output(work.resolve("controller-2.log"), "restarting")).contains("running").contains("container exited with code 3; "
-                    + "restarting in 10 s (CrashLoopBackOff)");
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events)
-                    .containsExactly("the controller's pod: container exited with code 3; restarting in 10 s (CrashLoopBackOff) (controller-2.log)"));
+        try (ReleaseController controller =
+                ReleaseController.start(
+                        releases,
+                        d,
+                        "n",
+                        work.resolve("hosts/n"),
+                        work,
+                        2,
+                        (sa, podDir) -> Map.of(),
+                        events::add)) {
+            assertThat(output(work.resolve("controller-2.log"), "restarting"))
+                    .contains("running")
+                    .contains(
+                            "container exited with code 3; "
+                                    + "restarting in 10 s (CrashLoopBackOff)");
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(events)
+                                            .containsExactly(
+                                                    "the controller's pod: container exited with"
+                                                            + " code 3; restarting in 10 s"
+                                                            + " (CrashLoopBackOff)"
+                                                            + " (controller-2.log)"));
         }
     }
 
@@ -87,55 +129,115 @@ class ReleaseControllerTest {
         Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
         Deployment d = deployment(image);
         d.getSpec().getTemplate().getSpec().getContainers().get(0).setCommand(List.of("sh"));
-        try (ReleaseController controller = ReleaseController.start(releases, d, "n", work.resolve("hosts/n"), work, 3, (sa, podDir) -> Map.of(),
-                events::add)) {
+        try (ReleaseController controller =
+                ReleaseController.start(
+                        releases,
+                        d,
+                        "n",
+                        work.resolve("hosts/n"),
+                        work,
+                        3,
+                        (sa, podDir) -> Map.of(),
+                        events::add)) {
             assertThat(controller.alive()).isFalse();
-            assertThat(events).singleElement().asString().contains("cannot start: CreateContainerError: container controller sets command [sh]");
-            assertThat(Files.readString(work.resolve("controller-3.log"))).startsWith("pod upshift/upshift-controller-").contains(" on node n cannot start: "
-                    + "CreateContainerError: container controller sets command [sh]");
+            assertThat(events)
+                    .singleElement()
+                    .asString()
+                    .contains(
+                            "cannot start: CreateContainerError: container controller sets command"
+                                    + " [sh]");
+            assertThat(Files.readString(work.resolve("controller-3.log")))
+                    .startsWith("pod upshift/upshift-controller-")
+                    .contains(
+                            " on node n cannot start: CreateContainerError: container controller"
+                                    + " sets command [sh]");
         }
     }
 
     private final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private static String output(Path log, String until) {
-        return await().atMost(Duration.ofSeconds(30)).until(() -> Files.isRegularFile(log) ? Files.readString(log, StandardCharsets.UTF_8) : "",
-                s -> s.contains(until));
+        return await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () ->
+                                Files.isRegularFile(log)
+                                        ? Files.readString(log, StandardCharsets.UTF_8)
+                                        : "",
+                        s -> s.contains(until));
     }
 
     private static Deployment deployment(String image) throws Exception {
-        return Mappers.YAML.readValue(new ManifestTemplate(image, "self-managed-high-availability", Map.of()).render(DemoPayloads.controller("1.0.1")),
+        return Mappers.YAML.readValue(
+                new ManifestTemplate(image, "self-managed-high-availability", Map.of())
+                        .render(DemoPayloads.controller("1.0.1")),
                 Deployment.class);
     }
 
     /** A release laid on an "Upshift" image whose jar is the small program; its pullspec. */
     private static String release() throws Exception {
         Path src = Files.createDirectories(dir.resolve("src/fake"));
-        Files.writeString(src.resolve("Main.java"), "package fake;\npublic class Main { public static void main(String[] a) throws Exception {\n"
-                + "  System.out.println(\"running \" + Main.class.getProtectionDomain().getCodeSource().getLocation().getPath() + \" \" + String.join(\" \", a));\n"
-                + "  for (String v : new String[] {\"NODE_NAME\", \"KUBERNETES_MASTER\", \"SA\", \"HOME\", \"PATH\", \"USER\"}) System.out.println(v + \"=\" + System.getenv(v));\n"
-                + "  if (a.length > 0 && a[0].equals(\"--exit\")) System.exit(3);\n"
-                + "  Thread.sleep(60000); } }\n");
+        Files.writeString(
+                src.resolve("Main.java"),
+                "package fake;\n"
+                    + "public class Main { public static void main(String[] a) throws Exception {\n"
+                    + "  System.out.println(\"running \" +"
+                    + " Main.class.getProtectionDomain().getCodeSource().getLocation().getPath() +"
+                    + " \" \" + String.join(\" \", a));\n"
+                    + "  for (String v : new String[] {\"NODE_NAME\", \"KUBERNETES_MASTER\","
+                    + " \"SA\", \"HOME\", \"PATH\", \"USER\"}) System.out.println(v + \"=\" +"
+                    + " System.getenv(v));\n"
+                    + "  if (a.length > 0 && a[0].equals(\"--exit\")) System.exit(3);\n"
+                    + "  Thread.sleep(60000); } }\n");
         Path classes = Files.createDirectories(dir.resolve("classes"));
-        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), src.resolve("Main.java").toString())).isZero();
+        assertThat(
+                        ToolProvider.getSystemJavaCompiler()
+                                .run(
+                                        null,
+                                        null,
+                                        null,
+                                        "-d",
+                                        classes.toString(),
+                                        src.resolve("Main.java").toString()))
+                .isZero();
         Path app = Files.createDirectories(dir.resolve("app/lib")).getParent();
         Manifest m = new Manifest();
         m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "fake.Main");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(app.resolve("upshift.jar")), m)) {
+        try (JarOutputStream out =
+                new JarOutputStream(Files.newOutputStream(app.resolve("upshift.jar")), m)) {
             out.putNextEntry(new JarEntry("fake/Main.class"));
             out.write(Files.readAllBytes(classes.resolve("fake/Main.class")));
         }
-        var built = UpshiftImage.build(new UpshiftImage.Inputs(app.resolve("upshift.jar"), app.resolve("lib"), Path.of(System.getProperty("java.home")), "t"),
-                Files.createDirectories(dir.resolve("build")), s -> { });
+        var built =
+                UpshiftImage.build(
+                        new UpshiftImage.Inputs(
+                                app.resolve("upshift.jar"),
+                                app.resolve("lib"),
+                                Path.of(System.getProperty("java.home")),
+                                "t"),
+                        Files.createDirectories(dir.resolve("build")),
+                        s -> {});
         ImageRef base = ImageRef.parse("oci:" + dir.resolve("images") + ":upshift");
         releases.publish(built, base, ImageStore.Progress.NONE);
         Path payload = Files.createDirectories(dir.resolve("payload/release-manifests"));
         Files.createDirectories(dir.resolve("payload/manifests"));
-        Files.writeString(payload.resolve("0000_10_a_x.yaml"), "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  annotations:\n"
-                + "    include.release.openshift.io/self-managed-high-availability: \"true\"\n");
-        ResolvedImage release = releases.publish(dir.resolve("payload"), "1.0.1", List.of(), base, ImageRef.parse("oci:" + dir.resolve("images") + ":1.0.1"),
-                ImageStore.Progress.NONE);
+        Files.writeString(
+                payload.resolve("0000_10_a_x.yaml"),
+                "apiVersion: v1\n"
+                        + "kind: Namespace\n"
+                        + "metadata:\n"
+                        + "  name: a\n"
+                        + "  annotations:\n"
+                        + "    include.release.openshift.io/self-managed-high-availability:"
+                        + " \"true\"\n");
+        ResolvedImage release =
+                releases.publish(
+                        dir.resolve("payload"),
+                        "1.0.1",
+                        List.of(),
+                        base,
+                        ImageRef.parse("oci:" + dir.resolve("images") + ":1.0.1"),
+                        ImageStore.Progress.NONE);
         return release.pullspec();
     }
 }

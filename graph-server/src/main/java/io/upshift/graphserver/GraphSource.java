@@ -73,7 +73,12 @@ public interface GraphSource {
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : walk.sorted().toList()) {
                 BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-                s.append(p).append(' ').append(a.size()).append(' ').append(a.lastModifiedTime().toMillis()).append('\n');
+                s.append(p)
+                        .append(' ')
+                        .append(a.size())
+                        .append(' ')
+                        .append(a.lastModifiedTime().toMillis())
+                        .append('\n');
             }
         }
         return s.toString();

@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The graph being served, immutable once built, with the JSON of each channel and architecture cached on first
- * request; replaced whole on reload, so a request sees one graph from start to end.
+ * The graph being served, immutable once built, with the JSON of each channel and architecture
+ * cached on first request; replaced whole on reload, so a request sees one graph from start to end.
  */
 final class GraphState {
 

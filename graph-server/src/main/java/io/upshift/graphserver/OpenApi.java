@@ -5,11 +5,11 @@ import java.nio.charset.StandardCharsets;
 /** The OpenAPI description of the graph endpoint. */
 final class OpenApi {
 
-    private OpenApi() {
-    }
+    private OpenApi() {}
 
     static byte[] document(String prefix) {
-        String doc = """
+        String doc =
+                """
                 {"openapi":"3.0.0","info":{"title":"Upshift update graph","version":"1.0.0"},
                  "paths":{"PREFIX/v1/graph":{"get":{"summary":"The update graph of one channel and architecture",
                   "parameters":[
@@ -21,7 +21,8 @@ final class OpenApi {
                     "content":{"application/json":{},"application/vnd.redhat.cincinnati.v1+json":{}}},
                    "400":{"description":"{\\"kind\\":\\"missing_params\\"|\\"invalid_params\\",\\"value\\":message}"},
                    "406":{"description":"{\\"kind\\":\\"invalid_content_type\\",\\"value\\":message}"}}}}}}
-                """.replace("PREFIX", prefix);
+                """
+                        .replace("PREFIX", prefix);
         return doc.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,8 +1,8 @@
 package io.upshift.graphserver;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.graph.GraphException;
 import io.upshift.core.graph.ReleaseEntry;
 import io.upshift.core.version.SemVer;
@@ -16,23 +16,27 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Releases from a directory, one JSON file each: the release-metadata fields ({@code version}, {@code previous},
- * {@code next}, {@code metadata}) plus {@code architecture} and {@code payload} (a pullspec by digest).
+ * Releases from a directory, one JSON file each: the release-metadata fields ({@code version},
+ * {@code previous}, {@code next}, {@code metadata}) plus {@code architecture} and {@code payload}
+ * (a pullspec by digest).
  */
 public final class ReleaseFiles {
 
     private static final ObjectMapper JSON = Mappers.JSON;
 
-    private ReleaseFiles() {
-    }
+    private ReleaseFiles() {}
 
     public static List<ReleaseEntry> load(Path dir) throws GraphException {
-        if (!Files.isDirectory(dir)) throw new GraphException("invalid_release", "releases directory " + dir + " does not exist");
+        if (!Files.isDirectory(dir))
+            throw new GraphException(
+                    "invalid_release", "releases directory " + dir + " does not exist");
         List<ReleaseEntry> out = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) out.add(read(f));
+            for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList())
+                out.add(read(f));
         } catch (IOException e) {
-            throw new GraphException("invalid_release", dir + ": cannot list releases: " + e.getMessage(), e);
+            throw new GraphException(
+                    "invalid_release", dir + ": cannot list releases: " + e.getMessage(), e);
         }
         return out;
     }
@@ -42,24 +46,41 @@ public final class ReleaseFiles {
         try {
             doc = JSON.readTree(f.toFile());
         } catch (IOException e) {
-            throw invalid(f, "not JSON: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            throw invalid(
+                    f,
+                    "not JSON: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         }
         if (doc == null || !doc.isObject()) throw invalid(f, "expected a JSON object");
         String version = doc.path("version").asText("");
-        if (!SemVer.isValid(version)) throw invalid(f, "version \"" + version + "\" is not a semantic version");
+        if (!SemVer.isValid(version))
+            throw invalid(f, "version \"" + version + "\" is not a semantic version");
         String arch = doc.path("architecture").asText("amd64");
-        if (!ReleaseEntry.ARCHITECTURES.contains(arch)) throw invalid(f, "architecture \"" + arch + "\" is not one of " + ReleaseEntry.ARCHITECTURES);
+        if (!ReleaseEntry.ARCHITECTURES.contains(arch))
+            throw invalid(
+                    f, "architecture \"" + arch + "\" is not one of " + ReleaseEntry.ARCHITECTURES);
         String payload = doc.path("payload").asText("");
-        if (!payload.matches(".+@sha256:[0-9a-f]{64}")) throw invalid(f, "payload \"" + payload + "\" is not a pullspec by digest (…@sha256:<64 hex>)");
+        if (!payload.matches(".+@sha256:[0-9a-f]{64}"))
+            throw invalid(
+                    f,
+                    "payload \"" + payload + "\" is not a pullspec by digest (…@sha256:<64 hex>)");
         Map<String, String> metadata = new LinkedHashMap<>();
-        doc.path("metadata").fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
-        return new ReleaseEntry(version, versions(f, doc, "previous"), versions(f, doc, "next"), metadata, arch, payload);
+        doc.path("metadata")
+                .fields()
+                .forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
+        return new ReleaseEntry(
+                version,
+                versions(f, doc, "previous"),
+                versions(f, doc, "next"),
+                metadata,
+                arch,
+                payload);
     }
 
     private static List<String> versions(Path f, JsonNode doc, String field) throws GraphException {
         List<String> out = new ArrayList<>();
         for (JsonNode v : doc.path(field)) {
-            if (!SemVer.isValid(v.asText(""))) throw invalid(f, field + " holds \"" + v.asText() + "\", not a semantic version");
+            if (!SemVer.isValid(v.asText("")))
+                throw invalid(f, field + " holds \"" + v.asText() + "\", not a semantic version");
             out.add(v.asText());
         }
         return out;

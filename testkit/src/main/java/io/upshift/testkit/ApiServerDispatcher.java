@@ -1,6 +1,5 @@
 package io.upshift.testkit;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,6 +15,7 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.pools.Disruptions;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
@@ -27,38 +27,48 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * fabric8's CRUD mock server, made to answer as a real kube-apiserver does where the controllers depend on it:
+ * fabric8's CRUD mock server, made to answer as a real kube-apiserver does where the controllers
+ * depend on it:
+ *
  * <ul>
- *   <li>a JSON merge patch is RFC 7386 (the mock appends lists and keeps keys set to null);</li>
- *   <li>an update of {@code /status} is refused with 409 when its resourceVersion is not the current one (the mock
- *       never conflicts there);</li>
+ *   <li>a JSON merge patch is RFC 7386 (the mock appends lists and keeps keys set to null);
+ *   <li>an update of {@code /status} is refused with 409 when its resourceVersion is not the
+ *       current one (the mock never conflicts there);
  *   <li>the Eviction subresource ({@code POST .../pods/<name>/eviction}) ends the pod unless a
- *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers): the pod is terminating
- *       (deletionTimestamp) for a grace period, longer while a finalizer holds it, then gone;</li>
- *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};</li>
- *   <li>discovery ({@code /version}, {@code /api}, {@code /apis} ...) is served, so that kubectl and oc can name
- *       resources ({@link Discovery}), and a list is of its own kind ({@code ClusterOperatorList}, not {@code v1 List}),
- *       its items in key order (namespace, name),
- *       which typed clients such as oc's require; every answer names its JSON as such (Content-Type); a client asking
- *       for a Table gets a custom resource's printer columns ({@link TablePrinter}), as {@code oc get clusterversion}
- *       shows them;</li>
- *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster IP, a claim's spec,
- *       a Job's pod template...) is refused with 422 ({@link ImmutableFieldCheck});</li>
- *   <li>TokenReviews and SubjectAccessReviews are answered, not stored ({@link AccessReviews});</li>
- *   <li>every request is authenticated by its bearer token ({@link Tokens}: 401 for a token the server did not
- *       issue, anonymous without one) and authorized by RBAC from the roles and bindings stored ({@link RbacAuthorizer}:
- *       403 with kube-apiserver's message), the built-in roles of a fresh kube-apiserver bootstrapped
- *       ({@code cluster-admin} for {@code system:masters}, discovery for the authenticated).</li>
+ *       PodDisruptionBudget covering it allows no disruption now (429, as Kubernetes answers): the
+ *       pod is terminating (deletionTimestamp) for a grace period, longer while a finalizer holds
+ *       it, then gone;
+ *   <li>pods can be listed by {@code fieldSelector=spec.nodeName};
+ *   <li>discovery ({@code /version}, {@code /api}, {@code /apis} ...) is served, so that kubectl
+ *       and oc can name resources ({@link Discovery}), and a list is of its own kind ({@code
+ *       ClusterOperatorList}, not {@code v1 List}), its items in key order (namespace, name), which
+ *       typed clients such as oc's require; every answer names its JSON as such (Content-Type); a
+ *       client asking for a Table gets a custom resource's printer columns ({@link TablePrinter}),
+ *       as {@code oc get clusterversion} shows them;
+ *   <li>an update or merge patch that changes an immutable field (selectors, a Service's cluster
+ *       IP, a claim's spec, a Job's pod template...) is refused with 422 ({@link
+ *       ImmutableFieldCheck});
+ *   <li>TokenReviews and SubjectAccessReviews are answered, not stored ({@link AccessReviews});
+ *   <li>every request is authenticated by its bearer token ({@link Tokens}: 401 for a token the
+ *       server did not issue, anonymous without one) and authorized by RBAC from the roles and
+ *       bindings stored ({@link RbacAuthorizer}: 403 with kube-apiserver's message), the built-in
+ *       roles of a fresh kube-apiserver bootstrapped ({@code cluster-admin} for {@code
+ *       system:masters}, discovery for the authenticated).
  * </ul>
+ *
  * Finding one object by name takes an index ({@link NameIndex}), not a scan of every object stored.
- * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as an older
- * API server drops fields it does not know ({@link #dropOnWrite}), and can put a faulty network in front of one client
- * ({@link #faults}).
+ * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as
+ * an older API server drops fields it does not know ({@link #dropOnWrite}), and can put a faulty
+ * network in front of one client ({@link #faults}).
  */
 public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
-    private static final Pattern EVICTION = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
-    private static final Pattern LIST = Pattern.compile("\\{\\s*\"apiVersion\"\\s*:\\s*\"v1\"\\s*,\\s*\"kind\"\\s*:\\s*\"List\"\\s*,");
-    private static final Pattern NODE_SELECTOR = Pattern.compile("/api/v1/pods\\?fieldSelector=spec\\.nodeName%3D([^&]+)");
+    private static final Pattern EVICTION =
+            Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction");
+    private static final Pattern LIST =
+            Pattern.compile(
+                    "\\{\\s*\"apiVersion\"\\s*:\\s*\"v1\"\\s*,\\s*\"kind\"\\s*:\\s*\"List\"\\s*,");
+    private static final Pattern NODE_SELECTOR =
+            Pattern.compile("/api/v1/pods\\?fieldSelector=spec\\.nodeName%3D([^&]+)");
 
     private final RequestLog requests = new RequestLog();
     private final NameIndex names = new NameIndex();
@@ -72,21 +82,35 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private final Discovery discovery = new Discovery(this::crds);
     private final List<Interleaved> interleaved = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    /** Another writer's merge patch of {@code path}, carried out just before the first request that {@code which} matches. */
-    private record Interleaved(java.util.function.Predicate<RequestLog.Request> which, String path, String mergePatch) {
-    }
-    /** Writes are serialised here, so that a precondition checked before a write still holds during it. */
+    /**
+     * Another writer's merge patch of {@code path}, carried out just before the first request that
+     * {@code which} matches.
+     */
+    private record Interleaved(
+            java.util.function.Predicate<RequestLog.Request> which,
+            String path,
+            String mergePatch) {}
+
+    /**
+     * Writes are serialised here, so that a precondition checked before a write still holds during
+     * it.
+     */
     private final Object writes = new Object();
 
     private final List<String> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile java.time.Duration evictionGrace = java.time.Duration.ofMillis(300);
-    private final java.util.concurrent.ScheduledExecutorService terminations = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "api-server-pod-terminations");
-        t.setDaemon(true);
-        return t;
-    });
+    private final java.util.concurrent.ScheduledExecutorService terminations =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    r -> {
+                        Thread t = new Thread(r, "api-server-pod-terminations");
+                        t.setDaemon(true);
+                        return t;
+                    });
 
-    /** How long an evicted pod stays terminating before it is gone (longer while a finalizer holds it). */
+    /**
+     * How long an evicted pod stays terminating before it is gone (longer while a finalizer holds
+     * it).
+     */
     public ApiServerDispatcher evictionGrace(java.time.Duration grace) {
         this.evictionGrace = grace;
         return this;
@@ -96,14 +120,18 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return requests;
     }
 
-    /** Who the API server says tokens belong to and what they may do: TokenReviews and SubjectAccessReviews are answered from it. */
+    /**
+     * Who the API server says tokens belong to and what they may do: TokenReviews and
+     * SubjectAccessReviews are answered from it.
+     */
     public AccessReviews accessReviews() {
         return reviews;
     }
 
     /**
-     * The messages of the requests refused so far as unauthenticated (401) or forbidden (403), oldest first: e.g.
-     * {@code deployments.apps "x" is forbidden: User "system:serviceaccount:..." cannot delete resource ...}.
+     * The messages of the requests refused so far as unauthenticated (401) or forbidden (403),
+     * oldest first: e.g. {@code deployments.apps "x" is forbidden: User "system:serviceaccount:..."
+     * cannot delete resource ...}.
      */
     public List<String> accessRefusals() {
         return List.copyOf(accessRefusals);
@@ -118,22 +146,30 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return List.copyOf(refusals);
     }
 
-    /** From now on, {@code field} is removed wherever it occurs in written objects of {@code kind}. */
+    /**
+     * From now on, {@code field} is removed wherever it occurs in written objects of {@code kind}.
+     */
     public ApiServerDispatcher dropOnWrite(String kind, String field) {
         dropped.computeIfAbsent(kind, k -> ConcurrentHashMap.newKeySet()).add(field);
         return this;
     }
 
     /**
-     * Just before the first request {@code which} matches is answered, another writer's JSON merge patch of
-     * {@code path} lands: the request then finds the object changed since its client read it, as on a busy cluster.
+     * Just before the first request {@code which} matches is answered, another writer's JSON merge
+     * patch of {@code path} lands: the request then finds the object changed since its client read
+     * it, as on a busy cluster.
      */
-    public ApiServerDispatcher beforeFirst(java.util.function.Predicate<RequestLog.Request> which, String path, String mergePatch) {
+    public ApiServerDispatcher beforeFirst(
+            java.util.function.Predicate<RequestLog.Request> which,
+            String path,
+            String mergePatch) {
         interleaved.add(new Interleaved(which, path, mergePatch));
         return this;
     }
 
-    /** From now on, the requests of the client {@code faults} names go through that faulty network. */
+    /**
+     * From now on, the requests of the client {@code faults} names go through that faulty network.
+     */
     public ApiServerDispatcher faults(Faults faults) {
         this.faults = faults;
         return this;
@@ -147,9 +183,15 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         if (refused != null) return typed(refused);
         for (Interleaved i : interleaved) {
             if (i.which().test(seen) && interleaved.remove(i)) {
-                super.handlePatch(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.PATCH, i.path(),
-                        io.fabric8.mockwebserver.http.Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
-                        new Buffer(i.mergePatch().getBytes(StandardCharsets.UTF_8))));
+                super.handlePatch(
+                        new RecordedRequest(
+                                "HTTP/1.1",
+                                io.fabric8.mockwebserver.dsl.HttpMethod.PATCH,
+                                i.path(),
+                                io.fabric8.mockwebserver.http.Headers.builder()
+                                        .add("Content-Type", "application/merge-patch+json")
+                                        .build(),
+                                new Buffer(i.mergePatch().getBytes(StandardCharsets.UTF_8))));
             }
         }
         Faults f = faults;
@@ -169,16 +211,23 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 return answer.setBodyDelay(Faults.LOST);
             }
             case DEAD_WATCH -> {
-                return new MockResponse().withWebSocketUpgrade(new io.fabric8.mockwebserver.http.WebSocketListener() { });
+                return new MockResponse()
+                        .withWebSocketUpgrade(
+                                new io.fabric8.mockwebserver.http.WebSocketListener() {});
             }
             case EXPIRED_WATCH -> {
-                return new MockResponse().withWebSocketUpgrade(new io.fabric8.mockwebserver.http.WebSocketListener() {
-                    @Override
-                    public void onOpen(io.fabric8.mockwebserver.http.WebSocket socket, io.fabric8.mockwebserver.http.Response response) {
-                        socket.send("{\"type\":\"ERROR\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\","
-                                + "\"reason\":\"Expired\",\"code\":410,\"message\":\"too old resource version\"}}");
-                    }
-                });
+                return new MockResponse()
+                        .withWebSocketUpgrade(
+                                new io.fabric8.mockwebserver.http.WebSocketListener() {
+                                    @Override
+                                    public void onOpen(
+                                            io.fabric8.mockwebserver.http.WebSocket socket,
+                                            io.fabric8.mockwebserver.http.Response response) {
+                                        socket.send(
+                                                "{\"type\":\"ERROR\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\"too"
+                                                    + " old resource version\"}}");
+                                    }
+                                });
             }
             case NONE -> {
                 return typed(answer(request));
@@ -187,19 +236,24 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         throw new IllegalStateException();
     }
 
-    /** 401 for a request that does not authenticate, 403 for one RBAC does not allow; null when it may go on. */
+    /**
+     * 401 for a request that does not authenticate, 403 for one RBAC does not allow; null when it
+     * may go on.
+     */
     private MockResponse refusal(RecordedRequest request, User user) {
         if (user == null) {
             accessRefusals.add("Unauthorized: " + request.getMethod() + " " + request.getPath());
             return status(401, "Unauthorized", "Unauthorized");
         }
-        if (user.in(User.MASTERS)) return null; // allowed before RBAC is asked, as kube-apiserver's privileged groups
+        if (user.in(User.MASTERS))
+            return null; // allowed before RBAC is asked, as kube-apiserver's privileged groups
         RequestAttributes a = RequestAttributes.of(request.getMethod(), request.getPath());
         RbacAuthorizer.Decision decision = authorizer.authorize(user, a);
         if (decision.allowed()) return null;
         String message = RbacAuthorizer.forbiddenMessage(user, a, decision.reason());
         accessRefusals.add(message);
-        ObjectNode status = Mappers.JSON.createObjectNode().put("kind", "Status").put("apiVersion", "v1");
+        ObjectNode status =
+                Mappers.JSON.createObjectNode().put("kind", "Status").put("apiVersion", "v1");
         status.putObject("metadata");
         status.put("status", "Failure").put("message", message).put("reason", "Forbidden");
         if (a.resourceRequest()) {
@@ -213,22 +267,48 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * Stores {@code object} as a client with every right would create it (replacing it when it exists), without a
-     * request: for what is there before any client comes (the built-in roles, deploy/'s RBAC).
+     * Stores {@code object} as a client with every right would create it (replacing it when it
+     * exists), without a request: for what is there before any client comes (the built-in roles,
+     * deploy/'s RBAC).
      */
     void store(JsonNode object) {
         String apiVersion = object.path("apiVersion").asText();
         String namespace = object.path("metadata").path("namespace").asText();
-        String collection = (apiVersion.contains("/") ? "/apis/" : "/api/") + apiVersion + (namespace.isEmpty() ? "" : "/namespaces/" + namespace)
-                + "/" + object.path("kind").asText().toLowerCase(java.util.Locale.ROOT) + "s";
-        var headers = io.fabric8.mockwebserver.http.Headers.builder().add("Content-Type", "application/json").build();
+        String collection =
+                (apiVersion.contains("/") ? "/apis/" : "/api/")
+                        + apiVersion
+                        + (namespace.isEmpty() ? "" : "/namespaces/" + namespace)
+                        + "/"
+                        + object.path("kind").asText().toLowerCase(java.util.Locale.ROOT)
+                        + "s";
+        var headers =
+                io.fabric8.mockwebserver.http.Headers.builder()
+                        .add("Content-Type", "application/json")
+                        .build();
         byte[] body = object.toString().getBytes(StandardCharsets.UTF_8);
-        MockResponse created = handleCreate(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.POST, collection, headers, new Buffer(body)));
+        MockResponse created =
+                handleCreate(
+                        new RecordedRequest(
+                                "HTTP/1.1",
+                                io.fabric8.mockwebserver.dsl.HttpMethod.POST,
+                                collection,
+                                headers,
+                                new Buffer(body)));
         if (created.code() == 409) {
-            created = handleUpdate(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
-                    collection + "/" + object.path("metadata").path("name").asText(), headers, new Buffer(body)));
+            created =
+                    handleUpdate(
+                            new RecordedRequest(
+                                    "HTTP/1.1",
+                                    io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
+                                    collection
+                                            + "/"
+                                            + object.path("metadata").path("name").asText(),
+                                    headers,
+                                    new Buffer(body)));
         }
-        if (created.code() >= 300) throw new IllegalStateException("cannot store " + collection + ": " + created.getBody().readUtf8());
+        if (created.code() >= 300)
+            throw new IllegalStateException(
+                    "cannot store " + collection + ": " + created.getBody().readUtf8());
     }
 
     /** The objects stored at a collection's path. */
@@ -244,13 +324,18 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return items;
     }
 
-    /** A custom resource's answer as the Table its CRD's printer columns make, when it has any; otherwise as it is. */
+    /**
+     * A custom resource's answer as the Table its CRD's printer columns make, when it has any;
+     * otherwise as it is.
+     */
     private MockResponse asTable(String path, MockResponse answer) {
         var crd = discovery.crdOf(path.split("\\?")[0]);
         if (answer.code() != 200 || answer.getBody() == null || crd.isEmpty()) return answer;
         String body = answer.getBody().readUtf8();
         try {
-            var table = TablePrinter.table(crd.get(), Mappers.JSON.readTree(body), java.time.Instant.now());
+            var table =
+                    TablePrinter.table(
+                            crd.get(), Mappers.JSON.readTree(body), java.time.Instant.now());
             return answer.setBody(table.isPresent() ? table.get().toString() : body);
         } catch (java.io.IOException e) {
             return answer.setBody(body);
@@ -258,11 +343,12 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * The mock sends no Content-Type; a real API server names the JSON it sends, and clients that ask for protobuf
-     * first (oc's, kubectl's typed clients) read an unnamed body as protobuf.
+     * The mock sends no Content-Type; a real API server names the JSON it sends, and clients that
+     * ask for protobuf first (oc's, kubectl's typed clients) read an unnamed body as protobuf.
      */
     private static MockResponse typed(MockResponse answer) {
-        if (answer.header("Content-Type") == null && answer.getWebSocketListener() == null) answer.setHeader("Content-Type", "application/json");
+        if (answer.header("Content-Type") == null && answer.getWebSocketListener() == null)
+            answer.setHeader("Content-Type", "application/json");
         return answer;
     }
 
@@ -278,15 +364,21 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             Matcher m = NODE_SELECTOR.matcher(path);
             if (m.matches()) return podsOn(m.group(1));
             var document = discovery.answer(path.split("\\?")[0]);
-            if (document.isPresent()) return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(document.get().toString());
-            if (TablePrinter.wanted(request.getHeader("Accept")) && !path.contains("watch=true")) return asTable(path, super.dispatch(request));
+            if (document.isPresent())
+                return new MockResponse()
+                        .setResponseCode(200)
+                        .setHeader("Content-Type", "application/json")
+                        .setBody(document.get().toString());
+            if (TablePrinter.wanted(request.getHeader("Accept")) && !path.contains("watch=true"))
+                return asTable(path, super.dispatch(request));
         }
         return super.dispatch(request);
     }
 
     /**
-     * The mock calls every list {@code v1 List} and keeps no order; a real API server names the kind and group-version
-     * of its items and lists them in its storage's key order: by namespace, then name.
+     * The mock calls every list {@code v1 List} and keeps no order; a real API server names the
+     * kind and group-version of its items and lists them in its storage's key order: by namespace,
+     * then name.
      */
     @Override
     public MockResponse handleGet(String path) {
@@ -300,9 +392,15 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             ObjectNode list = (ObjectNode) Mappers.JSON.readTree(body);
             List<JsonNode> items = new java.util.ArrayList<>();
             list.path("items").forEach(items::add);
-            items.sort(java.util.Comparator.comparing((JsonNode i) -> i.path("metadata").path("namespace").asText(""))
-                    .thenComparing(i -> i.path("metadata").path("name").asText("")));
-            ObjectNode named = Mappers.JSON.createObjectNode().put("apiVersion", kind.get()[1]).put("kind", kind.get()[0]);
+            items.sort(
+                    java.util.Comparator.comparing(
+                                    (JsonNode i) -> i.path("metadata").path("namespace").asText(""))
+                            .thenComparing(i -> i.path("metadata").path("name").asText("")));
+            ObjectNode named =
+                    Mappers.JSON
+                            .createObjectNode()
+                            .put("apiVersion", kind.get()[1])
+                            .put("kind", kind.get()[0]);
             list.remove(List.of("apiVersion", "kind"));
             named.setAll(list);
             named.putArray("items").addAll(items);
@@ -339,7 +437,9 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         synchronized (writes) {
             String path = request.getPath().split("\\?")[0];
             String type = request.getHeader("Content-Type");
-            if (!path.endsWith("/status") && type != null && type.startsWith("application/merge-patch+json")) {
+            if (!path.endsWith("/status")
+                    && type != null
+                    && type.startsWith("application/merge-patch+json")) {
                 MockResponse refused = immutableChange(path, request, true);
                 if (refused != null) return refused;
             }
@@ -355,11 +455,19 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     @Override
-    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
-                             GenericKubernetesResource resource, String newState) {
+    public void processEvent(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
+            String newState) {
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
         if (path != null && path.startsWith(RbacAuthorizer.RBAC)) authorizer.changed();
-        names.stored((KubernetesAttributesExtractor) getAttributeExtractor(), pathAttributes, resource, newState);
+        names.stored(
+                (KubernetesAttributesExtractor) getAttributeExtractor(),
+                pathAttributes,
+                resource,
+                newState);
     }
 
     @Override
@@ -367,15 +475,22 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return NameIndex.names(query) ? names.find(map, query) : super.findResource(query);
     }
 
-    /** RFC 7386: objects merge key by key, null removes a key, anything else (lists included) replaces. */
+    /**
+     * RFC 7386: objects merge key by key, null removes a key, anything else (lists included)
+     * replaces.
+     */
     @Override
-    public JsonNode merge(JsonNode baseResource, String updatedResource) throws KubernetesCrudDispatcherException {
+    public JsonNode merge(JsonNode baseResource, String updatedResource)
+            throws KubernetesCrudDispatcherException {
         return mergePatch(baseResource.deepCopy(), asNode(updatedResource));
     }
 
     static JsonNode mergePatch(JsonNode target, JsonNode patch) {
         if (!patch.isObject()) return patch;
-        ObjectNode out = target != null && target.isObject() ? (ObjectNode) target : Mappers.JSON.createObjectNode();
+        ObjectNode out =
+                target != null && target.isObject()
+                        ? (ObjectNode) target
+                        : Mappers.JSON.createObjectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (e.getValue().isNull()) out.remove(e.getKey());
@@ -390,14 +505,20 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         super.touchResourceVersion(currentResource, updatedResource);
     }
 
-    /** 422 as kube-apiserver answers a write that changes an immutable field ({@link ImmutableFieldCheck}); null to go on. */
+    /**
+     * 422 as kube-apiserver answers a write that changes an immutable field ({@link
+     * ImmutableFieldCheck}); null to go on.
+     */
     private MockResponse immutableChange(String path, RecordedRequest request, boolean mergePatch) {
         MockResponse current = handleGet(path);
         if (current.code() != 200) return null;
         try {
             JsonNode have = asNode(current.getBody().readUtf8());
-            JsonNode body = asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
-            String refusal = ImmutableFieldCheck.refusal(have, mergePatch ? mergePatch(have.deepCopy(), body) : body);
+            JsonNode body =
+                    asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            String refusal =
+                    ImmutableFieldCheck.refusal(
+                            have, mergePatch ? mergePatch(have.deepCopy(), body) : body);
             if (refusal == null) return null;
             refusals.add(refusal);
             return status(422, "Invalid", refusal);
@@ -411,12 +532,24 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         MockResponse current = handleGet(resourcePath);
         if (current.code() != 200) return null;
         try {
-            String have = asNode(current.getBody().readUtf8()).path("metadata").path("resourceVersion").asText();
-            JsonNode body = asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            String have =
+                    asNode(current.getBody().readUtf8())
+                            .path("metadata")
+                            .path("resourceVersion")
+                            .asText();
+            JsonNode body =
+                    asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
             String basedOn = body.path("metadata").path("resourceVersion").asText();
             if (basedOn.isEmpty() || basedOn.equals(have)) return null;
-            return status(409, "Conflict", "Operation cannot be fulfilled on " + body.path("kind").asText() + " \""
-                    + body.path("metadata").path("name").asText() + "\": the object has been modified; please apply your changes to the latest version and try again");
+            return status(
+                    409,
+                    "Conflict",
+                    "Operation cannot be fulfilled on "
+                            + body.path("kind").asText()
+                            + " \""
+                            + body.path("metadata").path("name").asText()
+                            + "\": the object has been modified; please apply your changes to the"
+                            + " latest version and try again");
         } catch (KubernetesCrudDispatcherException e) {
             return null; // not JSON: the update itself will refuse it
         }
@@ -426,9 +559,14 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         boolean crd = request.getPath().split("\\?")[0].startsWith(CRDS);
         if (dropped.isEmpty() && !crd) return request;
         try {
-            JsonNode body = asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            JsonNode body =
+                    asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
             if (!(crd ? CrdSchemaFields.prune(body) | drop(body) : drop(body))) return request;
-            return new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(),
+            return new RecordedRequest(
+                    request.getHttpVersion(),
+                    request.method(),
+                    request.getPath(),
+                    request.getHeaders(),
                     new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (KubernetesCrudDispatcherException e) {
             return request;
@@ -453,7 +591,10 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private List<JsonNode> crds() {
         List<JsonNode> all = new java.util.ArrayList<>();
         try {
-            Mappers.JSON.readTree(super.handleGet(CRDS).getBody().readUtf8()).path("items").forEach(all::add);
+            Mappers.JSON
+                    .readTree(super.handleGet(CRDS).getBody().readUtf8())
+                    .path("items")
+                    .forEach(all::add);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -461,23 +602,47 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse podsOn(String node) {
-        PodList all = Serialization.unmarshal(handleGet("/api/v1/pods").getBody().readUtf8(), PodList.class);
-        all.setItems(all.getItems().stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName())).toList());
+        PodList all =
+                Serialization.unmarshal(
+                        handleGet("/api/v1/pods").getBody().readUtf8(), PodList.class);
+        all.setItems(
+                all.getItems().stream()
+                        .filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))
+                        .toList());
         return new MockResponse().setResponseCode(200).setBody(Serialization.asJson(all));
     }
 
     private MockResponse evict(String namespace, String name) {
         synchronized (writes) {
-            List<Pod> pods = Serialization.unmarshal(handleGet("/api/v1/namespaces/" + namespace + "/pods").getBody().readUtf8(), PodList.class).getItems();
-            Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(name)).findFirst().orElse(null);
+            List<Pod> pods =
+                    Serialization.unmarshal(
+                                    handleGet("/api/v1/namespaces/" + namespace + "/pods")
+                                            .getBody()
+                                            .readUtf8(),
+                                    PodList.class)
+                            .getItems();
+            Pod pod =
+                    pods.stream()
+                            .filter(p -> p.getMetadata().getName().equals(name))
+                            .findFirst()
+                            .orElse(null);
             if (pod == null) return status(404, "NotFound", "pods \"" + name + "\" not found");
-            // a pod already terminating is evicted again at once, its budget unasked, as Kubernetes does
+            // a pod already terminating is evicted again at once, its budget unasked, as Kubernetes
+            // does
             if (pod.getMetadata().getDeletionTimestamp() != null) return evicted();
-            MockResponse budgets = handleGet("/apis/policy/v1/namespaces/" + namespace + "/poddisruptionbudgets");
+            MockResponse budgets =
+                    handleGet("/apis/policy/v1/namespaces/" + namespace + "/poddisruptionbudgets");
             if (budgets.code() == 200) {
-                for (PodDisruptionBudget pdb : Serialization.unmarshal(budgets.getBody().readUtf8(), PodDisruptionBudgetList.class).getItems()) {
+                for (PodDisruptionBudget pdb :
+                        Serialization.unmarshal(
+                                        budgets.getBody().readUtf8(), PodDisruptionBudgetList.class)
+                                .getItems()) {
                     if (Disruptions.covers(pdb, pod) && Disruptions.allowed(pdb, pods) == 0) {
-                        return status(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.");
+                        return status(
+                                429,
+                                "TooManyRequests",
+                                "Cannot evict pod as it would violate the pod's disruption"
+                                        + " budget.");
                     }
                 }
             }
@@ -487,17 +652,38 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * An evicted pod terminates as a kubelet ends it: marked for deletion now, gone once its grace period has passed
-     * and no finalizer holds it any more.
+     * An evicted pod terminates as a kubelet ends it: marked for deletion now, gone once its grace
+     * period has passed and no finalizer holds it any more.
      */
     private void terminate(Pod pod) {
-        String path = "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName();
-        super.handlePatch(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.PATCH, path,
-                io.fabric8.mockwebserver.http.Headers.builder().add("Content-Type", "application/merge-patch+json").build(),
-                new Buffer(("{\"metadata\":{\"deletionTimestamp\":\"" + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                        + "\",\"deletionGracePeriodSeconds\":" + evictionGrace.toSeconds() + "}}").getBytes(StandardCharsets.UTF_8))));
+        String path =
+                "/api/v1/namespaces/"
+                        + pod.getMetadata().getNamespace()
+                        + "/pods/"
+                        + pod.getMetadata().getName();
+        super.handlePatch(
+                new RecordedRequest(
+                        "HTTP/1.1",
+                        io.fabric8.mockwebserver.dsl.HttpMethod.PATCH,
+                        path,
+                        io.fabric8.mockwebserver.http.Headers.builder()
+                                .add("Content-Type", "application/merge-patch+json")
+                                .build(),
+                        new Buffer(
+                                ("{\"metadata\":{\"deletionTimestamp\":\""
+                                                + java.time.Instant.now()
+                                                        .truncatedTo(
+                                                                java.time.temporal.ChronoUnit
+                                                                        .SECONDS)
+                                                + "\",\"deletionGracePeriodSeconds\":"
+                                                + evictionGrace.toSeconds()
+                                                + "}}")
+                                        .getBytes(StandardCharsets.UTF_8))));
         String uid = pod.getMetadata().getUid();
-        terminations.schedule(() -> removeWhenFree(path, uid), evictionGrace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        terminations.schedule(
+                () -> removeWhenFree(path, uid),
+                evictionGrace.toMillis(),
+                java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     private void removeWhenFree(String path, String uid) {
@@ -506,20 +692,35 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             if (now.code() != 200) return;
             Pod pod = Serialization.unmarshal(now.getBody().readUtf8(), Pod.class);
             if (!uid.equals(pod.getMetadata().getUid())) return;
-            if (pod.getMetadata().getFinalizers() == null || pod.getMetadata().getFinalizers().isEmpty()) {
+            if (pod.getMetadata().getFinalizers() == null
+                    || pod.getMetadata().getFinalizers().isEmpty()) {
                 super.handleDelete(path);
                 return;
             }
         }
-        terminations.schedule(() -> removeWhenFree(path, uid), Math.max(100, evictionGrace.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+        terminations.schedule(
+                () -> removeWhenFree(path, uid),
+                Math.max(100, evictionGrace.toMillis()),
+                java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     private static MockResponse evicted() {
-        return new MockResponse().setResponseCode(201).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");
+        return new MockResponse()
+                .setResponseCode(201)
+                .setBody(
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\",\"code\":201}");
     }
 
     private static MockResponse status(int code, String reason, String message) {
-        return new MockResponse().setResponseCode(code).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
-                + reason + "\",\"code\":" + code + ",\"message\":\"" + message.replace("\"", "\\\"") + "\"}");
+        return new MockResponse()
+                .setResponseCode(code)
+                .setBody(
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
+                                + reason
+                                + "\",\"code\":"
+                                + code
+                                + ",\"message\":\""
+                                + message.replace("\"", "\\\"")
+                                + "\"}");
     }
 }

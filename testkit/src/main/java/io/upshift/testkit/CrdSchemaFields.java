@@ -11,30 +11,33 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What kube-apiserver keeps of a CRD's schemas: the fields of its schema type. A field it does not have (real payloads
- * carry some, such as {@code optional}) is dropped on write, where the mock API server would fail to read the CRD at
- * all and never answer the request.
+ * What kube-apiserver keeps of a CRD's schemas: the fields of its schema type. A field it does not
+ * have (real payloads carry some, such as {@code optional}) is dropped on write, where the mock API
+ * server would fail to read the CRD at all and never answer the request.
  */
 final class CrdSchemaFields {
 
     private static final Set<String> KNOWN = known();
-    private static final Set<String> SCHEMA_MAPS = Set.of("properties", "patternProperties", "definitions", "dependencies");
+    private static final Set<String> SCHEMA_MAPS =
+            Set.of("properties", "patternProperties", "definitions", "dependencies");
     private static final Set<String> SCHEMA_LISTS = Set.of("allOf", "anyOf", "oneOf");
-    private static final Set<String> SCHEMAS = Set.of("items", "additionalProperties", "additionalItems", "not");
+    private static final Set<String> SCHEMAS =
+            Set.of("items", "additionalProperties", "additionalItems", "not");
 
-    private CrdSchemaFields() {
-    }
+    private CrdSchemaFields() {}
 
     private static Set<String> known() {
         JavaType type = Mappers.JSON.constructType(JSONSchemaProps.class);
         return Mappers.JSON.getSerializationConfig().introspect(type).findProperties().stream()
-                .map(BeanPropertyDefinition::getName).collect(Collectors.toUnmodifiableSet());
+                .map(BeanPropertyDefinition::getName)
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     /** Drops unknown schema fields from a CRD (or a patch of one); true when it dropped any. */
     static boolean prune(JsonNode crd) {
         boolean pruned = false;
-        for (JsonNode version : crd.path("spec").path("versions")) pruned |= schema(version.path("schema").path("openAPIV3Schema"));
+        for (JsonNode version : crd.path("spec").path("versions"))
+            pruned |= schema(version.path("schema").path("openAPIV3Schema"));
         return pruned;
     }
 
@@ -47,8 +50,10 @@ final class CrdSchemaFields {
                 pruned = true;
             }
         }
-        for (String key : SCHEMA_MAPS) for (JsonNode child : schema.path(key)) pruned |= schema(child);
-        for (String key : SCHEMA_LISTS) for (JsonNode child : schema.path(key)) pruned |= schema(child);
+        for (String key : SCHEMA_MAPS)
+            for (JsonNode child : schema.path(key)) pruned |= schema(child);
+        for (String key : SCHEMA_LISTS)
+            for (JsonNode child : schema.path(key)) pruned |= schema(child);
         for (String key : SCHEMAS) {
             JsonNode child = schema.path(key);
             if (child.isArray()) for (JsonNode c : child) pruned |= schema(c);

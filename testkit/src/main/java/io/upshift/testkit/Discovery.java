@@ -11,51 +11,102 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The API server's discovery documents ({@code /version}, {@code /api}, {@code /api/v1}, {@code /apis},
- * {@code /apis/<group>/<version>}), which fabric8's mock does not serve and which {@code kubectl} and {@code oc} read
- * before they name a resource: the built-in kinds the simulated cluster uses, and every CustomResourceDefinition's
- * served versions.
+ * The API server's discovery documents ({@code /version}, {@code /api}, {@code /api/v1}, {@code
+ * /apis}, {@code /apis/<group>/<version>}), which fabric8's mock does not serve and which {@code
+ * kubectl} and {@code oc} read before they name a resource: the built-in kinds the simulated
+ * cluster uses, and every CustomResourceDefinition's served versions.
  */
 final class Discovery {
     /** A resource of the API: plural name, kind, namespaced or not, and its short names. */
-    private record Resource(String plural, String kind, boolean namespaced, List<String> shortNames) {
+    private record Resource(
+            String plural, String kind, boolean namespaced, List<String> shortNames) {
         Resource(String plural, String kind, boolean namespaced, String... shortNames) {
             this(plural, kind, namespaced, List.of(shortNames));
         }
     }
 
-    private static final List<String> VERBS = List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
+    private static final List<String> VERBS =
+            List.of(
+                    "create",
+                    "delete",
+                    "deletecollection",
+                    "get",
+                    "list",
+                    "patch",
+                    "update",
+                    "watch");
 
     /** The built-in group-versions, "v1" being the core group. */
     private static final Map<String, List<Resource>> BUILT_IN = new LinkedHashMap<>();
 
     static {
-        BUILT_IN.put("v1", List.of(new Resource("namespaces", "Namespace", false, "ns"), new Resource("nodes", "Node", false, "no"),
-                new Resource("pods", "Pod", true, "po"), new Resource("configmaps", "ConfigMap", true, "cm"),
-                new Resource("secrets", "Secret", true), new Resource("services", "Service", true, "svc"),
-                new Resource("serviceaccounts", "ServiceAccount", true, "sa"), new Resource("events", "Event", true, "ev"),
-                new Resource("endpoints", "Endpoints", true, "ep"), new Resource("persistentvolumeclaims", "PersistentVolumeClaim", true, "pvc")));
-        BUILT_IN.put("apps/v1", List.of(new Resource("deployments", "Deployment", true, "deploy"), new Resource("daemonsets", "DaemonSet", true, "ds"),
-                new Resource("statefulsets", "StatefulSet", true, "sts"), new Resource("replicasets", "ReplicaSet", true, "rs")));
-        BUILT_IN.put("batch/v1", List.of(new Resource("jobs", "Job", true), new Resource("cronjobs", "CronJob", true, "cj")));
-        BUILT_IN.put("policy/v1", List.of(new Resource("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
+        BUILT_IN.put(
+                "v1",
+                List.of(
+                        new Resource("namespaces", "Namespace", false, "ns"),
+                        new Resource("nodes", "Node", false, "no"),
+                        new Resource("pods", "Pod", true, "po"),
+                        new Resource("configmaps", "ConfigMap", true, "cm"),
+                        new Resource("secrets", "Secret", true),
+                        new Resource("services", "Service", true, "svc"),
+                        new Resource("serviceaccounts", "ServiceAccount", true, "sa"),
+                        new Resource("events", "Event", true, "ev"),
+                        new Resource("endpoints", "Endpoints", true, "ep"),
+                        new Resource(
+                                "persistentvolumeclaims", "PersistentVolumeClaim", true, "pvc")));
+        BUILT_IN.put(
+                "apps/v1",
+                List.of(
+                        new Resource("deployments", "Deployment", true, "deploy"),
+                        new Resource("daemonsets", "DaemonSet", true, "ds"),
+                        new Resource("statefulsets", "StatefulSet", true, "sts"),
+                        new Resource("replicasets", "ReplicaSet", true, "rs")));
+        BUILT_IN.put(
+                "batch/v1",
+                List.of(
+                        new Resource("jobs", "Job", true),
+                        new Resource("cronjobs", "CronJob", true, "cj")));
+        BUILT_IN.put(
+                "policy/v1",
+                List.of(new Resource("poddisruptionbudgets", "PodDisruptionBudget", true, "pdb")));
         BUILT_IN.put("coordination.k8s.io/v1", List.of(new Resource("leases", "Lease", true)));
-        BUILT_IN.put("rbac.authorization.k8s.io/v1", List.of(new Resource("roles", "Role", true), new Resource("rolebindings", "RoleBinding", true),
-                new Resource("clusterroles", "ClusterRole", false), new Resource("clusterrolebindings", "ClusterRoleBinding", false)));
-        BUILT_IN.put("apiextensions.k8s.io/v1", List.of(new Resource("customresourcedefinitions", "CustomResourceDefinition", false, "crd", "crds")));
+        BUILT_IN.put(
+                "rbac.authorization.k8s.io/v1",
+                List.of(
+                        new Resource("roles", "Role", true),
+                        new Resource("rolebindings", "RoleBinding", true),
+                        new Resource("clusterroles", "ClusterRole", false),
+                        new Resource("clusterrolebindings", "ClusterRoleBinding", false)));
+        BUILT_IN.put(
+                "apiextensions.k8s.io/v1",
+                List.of(
+                        new Resource(
+                                "customresourcedefinitions",
+                                "CustomResourceDefinition",
+                                false,
+                                "crd",
+                                "crds")));
     }
 
     private final Supplier<List<JsonNode>> crds;
 
-    /** @param crds the CustomResourceDefinitions the server holds now */
+    /**
+     * @param crds the CustomResourceDefinitions the server holds now
+     */
     Discovery(Supplier<List<JsonNode>> crds) {
         this.crds = crds;
     }
 
-    /** The discovery document at {@code path} (without its query), or empty when the path is not a discovery path. */
+    /**
+     * The discovery document at {@code path} (without its query), or empty when the path is not a
+     * discovery path.
+     */
     Optional<JsonNode> answer(String path) {
         if (path.equals("/version")) return Optional.of(version());
-        if (path.equals("/api")) return Optional.of(object("APIVersions").set("versions", Mappers.JSON.createArrayNode().add("v1")));
+        if (path.equals("/api"))
+            return Optional.of(
+                    object("APIVersions")
+                            .set("versions", Mappers.JSON.createArrayNode().add("v1")));
         if (path.equals("/apis")) return Optional.of(groups());
         String[] parts = path.split("/");
         if (path.equals("/api/v1")) return Optional.of(resources("v1"));
@@ -67,8 +118,9 @@ final class Discovery {
     }
 
     /**
-     * The kind of a list of {@code path}'s resources ({@code ClusterOperatorList}) and its group-version, or empty when
-     * {@code path} (without its query) names no collection this server serves.
+     * The kind of a list of {@code path}'s resources ({@code ClusterOperatorList}) and its
+     * group-version, or empty when {@code path} (without its query) names no collection this server
+     * serves.
      */
     Optional<String[]> listKind(String path) {
         String[] s = path.split("/");
@@ -84,13 +136,21 @@ final class Discovery {
             return Optional.empty();
         }
         int left = s.length - rest;
-        String plural = left == 1 ? s[rest] : left == 3 && s[rest].equals("namespaces") ? s[rest + 2] : null;
+        String plural =
+                left == 1
+                        ? s[rest]
+                        : left == 3 && s[rest].equals("namespaces") ? s[rest + 2] : null;
         if (plural == null) return Optional.empty();
-        return all().getOrDefault(groupVersion, List.of()).stream().filter(r -> r.plural().equals(plural)).findFirst()
+        return all().getOrDefault(groupVersion, List.of()).stream()
+                .filter(r -> r.plural().equals(plural))
+                .findFirst()
                 .map(r -> new String[] {r.kind() + "List", groupVersion});
     }
 
-    /** The CustomResourceDefinition of the resources {@code path} names (a collection or one object), if they are custom. */
+    /**
+     * The CustomResourceDefinition of the resources {@code path} names (a collection or one
+     * object), if they are custom.
+     */
     Optional<JsonNode> crdOf(String path) {
         String[] s = path.split("/");
         if (s.length < 5 || !s[1].equals("apis")) return Optional.empty();
@@ -98,30 +158,46 @@ final class Discovery {
         String plural = s.length > rest + 2 && s[rest].equals("namespaces") ? s[rest + 2] : s[rest];
         for (JsonNode crd : crds.get()) {
             JsonNode spec = crd.path("spec");
-            if (spec.path("group").asText().equals(s[2]) && spec.path("names").path("plural").asText().equals(plural)) return Optional.of(crd);
+            if (spec.path("group").asText().equals(s[2])
+                    && spec.path("names").path("plural").asText().equals(plural))
+                return Optional.of(crd);
         }
         return Optional.empty();
     }
 
     private static JsonNode version() {
         ObjectNode v = Mappers.JSON.createObjectNode();
-        v.put("major", "1").put("minor", "32").put("gitVersion", "v1.32.0-upshift-embedded").put("platform", "linux/amd64");
+        v.put("major", "1")
+                .put("minor", "32")
+                .put("gitVersion", "v1.32.0-upshift-embedded")
+                .put("platform", "linux/amd64");
         return v;
     }
 
     private ObjectNode groups() {
         Map<String, List<String>> versions = new LinkedHashMap<>();
-        all().keySet().stream().filter(gv -> gv.contains("/")).forEach(gv -> {
-            String[] g = gv.split("/");
-            versions.computeIfAbsent(g[0], k -> new java.util.ArrayList<>()).add(g[1]);
-        });
+        all().keySet().stream()
+                .filter(gv -> gv.contains("/"))
+                .forEach(
+                        gv -> {
+                            String[] g = gv.split("/");
+                            versions.computeIfAbsent(g[0], k -> new java.util.ArrayList<>())
+                                    .add(g[1]);
+                        });
         ArrayNode list = Mappers.JSON.createArrayNode();
-        versions.forEach((group, vs) -> {
-            ObjectNode g = list.addObject().put("name", group);
-            ArrayNode vn = g.putArray("versions");
-            vs.forEach(v -> vn.addObject().put("groupVersion", group + "/" + v).put("version", v));
-            g.putObject("preferredVersion").put("groupVersion", group + "/" + vs.get(0)).put("version", vs.get(0));
-        });
+        versions.forEach(
+                (group, vs) -> {
+                    ObjectNode g = list.addObject().put("name", group);
+                    ArrayNode vn = g.putArray("versions");
+                    vs.forEach(
+                            v ->
+                                    vn.addObject()
+                                            .put("groupVersion", group + "/" + v)
+                                            .put("version", v));
+                    g.putObject("preferredVersion")
+                            .put("groupVersion", group + "/" + vs.get(0))
+                            .put("version", vs.get(0));
+                });
         ObjectNode out = object("APIGroupList");
         out.set("groups", list);
         return out;
@@ -131,15 +207,21 @@ final class Discovery {
         ObjectNode out = object("APIResourceList").put("groupVersion", groupVersion);
         ArrayNode list = out.putArray("resources");
         for (Resource r : all().get(groupVersion)) {
-            ObjectNode n = list.addObject().put("name", r.plural()).put("singularName", r.kind().toLowerCase())
-                    .put("namespaced", r.namespaced()).put("kind", r.kind());
+            ObjectNode n =
+                    list.addObject()
+                            .put("name", r.plural())
+                            .put("singularName", r.kind().toLowerCase())
+                            .put("namespaced", r.namespaced())
+                            .put("kind", r.kind());
             VERBS.forEach(n.putArray("verbs")::add);
             if (!r.shortNames().isEmpty()) r.shortNames().forEach(n.putArray("shortNames")::add);
         }
         return out;
     }
 
-    /** The group-versions served now: the built-in ones and those of every CRD's served versions. */
+    /**
+     * The group-versions served now: the built-in ones and those of every CRD's served versions.
+     */
     private Map<String, List<Resource>> all() {
         Map<String, List<Resource>> all = new LinkedHashMap<>();
         BUILT_IN.forEach((gv, resources) -> all.put(gv, new java.util.ArrayList<>(resources)));
@@ -147,10 +229,18 @@ final class Discovery {
             JsonNode spec = crd.path("spec"), names = spec.path("names");
             List<String> shortNames = new java.util.ArrayList<>();
             names.path("shortNames").forEach(s -> shortNames.add(s.asText()));
-            Resource r = new Resource(names.path("plural").asText(), names.path("kind").asText(), "Namespaced".equals(spec.path("scope").asText()), shortNames);
+            Resource r =
+                    new Resource(
+                            names.path("plural").asText(),
+                            names.path("kind").asText(),
+                            "Namespaced".equals(spec.path("scope").asText()),
+                            shortNames);
             for (JsonNode v : spec.path("versions")) {
                 if (!v.path("served").asBoolean(true)) continue;
-                all.computeIfAbsent(spec.path("group").asText() + "/" + v.path("name").asText(), k -> new java.util.ArrayList<>()).add(r);
+                all.computeIfAbsent(
+                                spec.path("group").asText() + "/" + v.path("name").asText(),
+                                k -> new java.util.ArrayList<>())
+                        .add(r);
             }
         }
         return all;

@@ -10,20 +10,23 @@ import io.fabric8.mockwebserver.MockWebServer;
 import java.util.HashMap;
 
 /**
- * An API server in this JVM for tests, benchmarks and the demo: fabric8's CRUD mock over real HTTP, made stricter by
- * {@link ApiServerDispatcher}. Clients name themselves ({@link #client(String)}), so that the request log can tell
- * whose requests they were.
- * <p>
- * It authenticates and authorizes as kube-apiserver does: each client carries a bearer token the server issued.
- * {@link #client()} and the clients of {@link #client(String)} are the administrator's (group {@code system:masters},
- * allowed everything), for whoever sets up and inspects the world; a controller's client acts as its ServiceAccount
- * ({@link #client(String, ServiceAccount)}) and may do what the RBAC stored in the server allows it: deploy/'s, once
- * {@link #installRbac()} installed it, so that a request deploy/rbac.yaml does not allow is refused with the 403 a
- * real server gives ({@link ApiServerDispatcher#accessRefusals()}).
+ * An API server in this JVM for tests, benchmarks and the demo: fabric8's CRUD mock over real HTTP,
+ * made stricter by {@link ApiServerDispatcher}. Clients name themselves ({@link #client(String)}),
+ * so that the request log can tell whose requests they were.
+ *
+ * <p>It authenticates and authorizes as kube-apiserver does: each client carries a bearer token the
+ * server issued. {@link #client()} and the clients of {@link #client(String)} are the
+ * administrator's (group {@code system:masters}, allowed everything), for whoever sets up and
+ * inspects the world; a controller's client acts as its ServiceAccount ({@link #client(String,
+ * ServiceAccount)}) and may do what the RBAC stored in the server allows it: deploy/'s, once {@link
+ * #installRbac()} installed it, so that a request deploy/rbac.yaml does not allow is refused with
+ * the 403 a real server gives ({@link ApiServerDispatcher#accessRefusals()}).
  */
 public final class EmbeddedApiServer implements AutoCloseable {
     /** The administrator, as kubeadm's admin kubeconfig names it. */
-    static final User ADMIN = new User("kubernetes-admin", java.util.List.of(User.MASTERS, User.AUTHENTICATED));
+    static final User ADMIN =
+            new User("kubernetes-admin", java.util.List.of(User.MASTERS, User.AUTHENTICATED));
+
     private static final String BOOTSTRAP = "/io/upshift/testkit/bootstrap-rbac.yaml";
 
     private final ApiServerDispatcher dispatcher = new ApiServerDispatcher();
@@ -35,19 +38,25 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     public EmbeddedApiServer() {
         MockServerLog.quiet();
-        // HTTPS, as kube-apiserver serves: kubectl and oc send a kubeconfig's credentials over TLS only
+        // HTTPS, as kube-apiserver serves: kubectl and oc send a kubeconfig's credentials over TLS
+        // only
         web = new MockWebServer();
         server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, true);
         server.init();
-        // fabric8's mock keeps every request with its body for takeRequest(), which nothing here calls (the request
-        // log records what tests need): a server that lives long or takes many objects would hold them all
-        drain = new Thread(() -> {
-            try {
-                while (true) server.takeRequest();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "embedded-api-server-drain");
+        // fabric8's mock keeps every request with its body for takeRequest(), which nothing here
+        // calls (the request
+        // log records what tests need): a server that lives long or takes many objects would hold
+        // them all
+        drain =
+                new Thread(
+                        () -> {
+                            try {
+                                while (true) server.takeRequest();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "embedded-api-server-drain");
         drain.setDaemon(true);
         drain.start();
         try (KubernetesClient first = server.createClient()) {
@@ -57,7 +66,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
         client = client("upshift-test");
     }
 
-    /** The administrator's client, for whoever sets up and inspects the world (tests, the simulation). */
+    /**
+     * The administrator's client, for whoever sets up and inspects the world (tests, the
+     * simulation).
+     */
     public KubernetesClient client() {
         return client;
     }
@@ -67,17 +79,26 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return new KubernetesClientBuilder().withConfig(config(userAgent)).build();
     }
 
-    /** The configuration of an administrator's client of this server whose requests carry {@code userAgent}. */
+    /**
+     * The configuration of an administrator's client of this server whose requests carry {@code
+     * userAgent}.
+     */
     public Config config(String userAgent) {
         return config(userAgent, token(ADMIN));
     }
 
-    /** A new client acting as {@code account}, whose requests carry {@code userAgent}: a controller's, as deploy/ runs it. */
+    /**
+     * A new client acting as {@code account}, whose requests carry {@code userAgent}: a
+     * controller's, as deploy/ runs it.
+     */
     public KubernetesClient client(String userAgent, ServiceAccount account) {
         return new KubernetesClientBuilder().withConfig(config(userAgent, account)).build();
     }
 
-    /** The configuration of a client acting as {@code account} whose requests carry {@code userAgent}. */
+    /**
+     * The configuration of a client acting as {@code account} whose requests carry {@code
+     * userAgent}.
+     */
     public Config config(String userAgent, ServiceAccount account) {
         return config(userAgent, token(account));
     }
@@ -101,28 +122,45 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     /**
-     * A kubeconfig for any client of this server (kubectl, oc, upshift) acting as the administrator: one cluster, one
-     * context, the administrator's token.
+     * A kubeconfig for any client of this server (kubectl, oc, upshift) acting as the
+     * administrator: one cluster, one context, the administrator's token.
      */
     public String kubeconfig() {
         return kubeconfig(adminToken());
     }
 
-    /** A kubeconfig acting as {@code account}, as its pod's mounted token would: for a controller run as a process. */
+    /**
+     * A kubeconfig acting as {@code account}, as its pod's mounted token would: for a controller
+     * run as a process.
+     */
     public String kubeconfig(ServiceAccount account) {
         return kubeconfig(token(account));
     }
 
     private String kubeconfig(String token) {
-        return "apiVersion: v1\nkind: Config\nclusters:\n- name: upshift-embedded\n  cluster: {server: '" + url()
-                + "', insecure-skip-tls-verify: true}\nusers:\n- name: upshift-embedded\n  user: {token: '" + token + "'}\ncontexts:\n- name: upshift-embedded\n"
-                + "  context: {cluster: upshift-embedded, user: upshift-embedded}\ncurrent-context: upshift-embedded\n";
+        return "apiVersion: v1\n"
+                + "kind: Config\n"
+                + "clusters:\n"
+                + "- name: upshift-embedded\n"
+                + "  cluster: {server: '"
+                + url()
+                + "', insecure-skip-tls-verify: true}\n"
+                + "users:\n"
+                + "- name: upshift-embedded\n"
+                + "  user: {token: '"
+                + token
+                + "'}\n"
+                + "contexts:\n"
+                + "- name: upshift-embedded\n"
+                + "  context: {cluster: upshift-embedded, user: upshift-embedded}\n"
+                + "current-context: upshift-embedded\n";
     }
 
     /**
-     * Installs deploy/'s namespaces and RBAC ({@code deploy/namespace.yaml}, {@code deploy/rbac.yaml}, read from the
-     * classpath, where the build copies them from deploy/): the ServiceAccounts of the controllers and the node agent,
-     * and exactly the rules deploy/ grants them, as {@code kubectl apply -k deploy/} installs them.
+     * Installs deploy/'s namespaces and RBAC ({@code deploy/namespace.yaml}, {@code
+     * deploy/rbac.yaml}, read from the classpath, where the build copies them from deploy/): the
+     * ServiceAccounts of the controllers and the node agent, and exactly the rules deploy/ grants
+     * them, as {@code kubectl apply -k deploy/} installs them.
      */
     public EmbeddedApiServer installRbac() {
         Manifests.read("/deploy/namespace.yaml").forEach(dispatcher::store);
@@ -135,15 +173,24 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     /**
-     * An HTTP client for raw requests to {@link #url()} that trusts this server's self-signed certificate (and no
-     * other); requests still need a token ({@link #adminToken()}, {@link #token(ServiceAccount)}).
+     * An HTTP client for raw requests to {@link #url()} that trusts this server's self-signed
+     * certificate (and no other); requests still need a token ({@link #adminToken()}, {@link
+     * #token(ServiceAccount)}).
      */
     public java.net.http.HttpClient httpClient() {
-        try (java.io.InputStream pem = java.nio.file.Files.newInputStream(java.nio.file.Path.of(web.getSelfSignedCertificate().certificatePath()))) {
-            java.security.KeyStore trusted = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+        try (java.io.InputStream pem =
+                java.nio.file.Files.newInputStream(
+                        java.nio.file.Path.of(web.getSelfSignedCertificate().certificatePath()))) {
+            java.security.KeyStore trusted =
+                    java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
             trusted.load(null, null);
-            trusted.setCertificateEntry("embedded", java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(pem));
-            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            trusted.setCertificateEntry(
+                    "embedded",
+                    java.security.cert.CertificateFactory.getInstance("X.509")
+                            .generateCertificate(pem));
+            javax.net.ssl.TrustManagerFactory tmf =
+                    javax.net.ssl.TrustManagerFactory.getInstance(
+                            javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trusted);
             javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
             tls.init(null, tmf.getTrustManagers(), null);
@@ -151,18 +198,22 @@ public final class EmbeddedApiServer implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException("cannot trust the embedded API server's certificate: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot trust the embedded API server's certificate: " + e.getMessage(), e);
         }
     }
 
     /**
-     * Installs CRDs shipped on the classpath under {@code crds/} (as {@code deploy/crds} holds them), so that the
-     * server treats their kinds as kube-apiserver would, e.g. keeps a status subresource apart.
+     * Installs CRDs shipped on the classpath under {@code crds/} (as {@code deploy/crds} holds
+     * them), so that the server treats their kinds as kube-apiserver would, e.g. keeps a status
+     * subresource apart.
      */
     public EmbeddedApiServer installCrds(String... names) {
         for (String name : names) {
-            try (java.io.InputStream in = EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
-                if (in == null) throw new IllegalArgumentException("no CRD " + name + " on the classpath");
+            try (java.io.InputStream in =
+                    EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
+                if (in == null)
+                    throw new IllegalArgumentException("no CRD " + name + " on the classpath");
                 client.apiextensions().v1().customResourceDefinitions().load(in).create();
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);

@@ -8,15 +8,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A faulty network between one client (by its User-Agent) and the embedded API server, for the requests other than
- * watches: a share of them answered 500, 409, or answered only after the client gave up (the request took effect, the
- * answer was lost); writes to some paths refused as invalid (422); or the first attempt of every write answered 409.
- * Watches fail apart ({@link #watches}): refused, dead (accepted, then silent), or expired at once (410 Gone).
+ * A faulty network between one client (by its User-Agent) and the embedded API server, for the
+ * requests other than watches: a share of them answered 500, 409, or answered only after the client
+ * gave up (the request took effect, the answer was lost); writes to some paths refused as invalid
+ * (422); or the first attempt of every write answered 409. Watches fail apart ({@link #watches}):
+ * refused, dead (accepted, then silent), or expired at once (410 Gone).
  */
 public final class Faults {
 
     /** What happens to one request. */
-    public enum Fault { NONE, SERVER_ERROR, CONFLICT, LOST_ANSWER, INVALID, DEAD_WATCH, EXPIRED_WATCH }
+    public enum Fault {
+        NONE,
+        SERVER_ERROR,
+        CONFLICT,
+        LOST_ANSWER,
+        INVALID,
+        DEAD_WATCH,
+        EXPIRED_WATCH
+    }
 
     /** What becomes of the client's watches. */
     public enum Watches {
@@ -24,9 +33,15 @@ public final class Faults {
         WORK,
         /** Each is refused (500): the client cannot open one. */
         REFUSED,
-        /** Each is accepted and then never sends an event, as a connection a proxy dropped without a word. */
+        /**
+         * Each is accepted and then never sends an event, as a connection a proxy dropped without a
+         * word.
+         */
         DEAD,
-        /** Each is accepted and at once ended with 410 Gone (its resourceVersion expired), as an API server ends old watches. */
+        /**
+         * Each is accepted and at once ended with 410 Gone (its resourceVersion expired), as an API
+         * server ends old watches.
+         */
         EXPIRED
     }
 
@@ -51,24 +66,35 @@ public final class Faults {
         this.conflictOnFirstWrite = conflictOnFirstWrite;
     }
 
-    /** {@code share} of the client's requests fail: a third each with 500, 409, and a lost answer. */
+    /**
+     * {@code share} of the client's requests fail: a third each with 500, 409, and a lost answer.
+     */
     public static Faults share(String userAgent, double share, long seed) {
         return new Faults(userAgent, share, seed, false);
     }
 
-    /** The first attempt of each of the client's writes (by method and path) is answered 409 and has no effect. */
+    /**
+     * The first attempt of each of the client's writes (by method and path) is answered 409 and has
+     * no effect.
+     */
     public static Faults conflictOnFirstWrite(String userAgent) {
         return new Faults(userAgent, 0, 0, true);
     }
 
-    /** From now on, the client's writes to paths containing {@code fragment} are refused as invalid (422) with {@code message}. */
+    /**
+     * From now on, the client's writes to paths containing {@code fragment} are refused as invalid
+     * (422) with {@code message}.
+     */
     public Faults rejectWritesTo(String fragment, String message) {
         this.rejection = message;
         this.rejectWritesTo = fragment;
         return this;
     }
 
-    /** From now on, the client's watches fare as {@code w} says (the watches already open stay as they are). */
+    /**
+     * From now on, the client's watches fare as {@code w} says (the watches already open stay as
+     * they are).
+     */
     public Faults watches(Watches w) {
         this.watches = w;
         return this;
@@ -94,7 +120,9 @@ public final class Faults {
         String reject = rejectWritesTo;
         if (write && reject != null && request.getPath().contains(reject)) return Fault.INVALID;
         Fault f = Fault.NONE;
-        if (conflictOnFirstWrite && write && written.add(request.getMethod() + " " + request.getPath())) {
+        if (conflictOnFirstWrite
+                && write
+                && written.add(request.getMethod() + " " + request.getPath())) {
             f = Fault.CONFLICT;
         } else if (share > 0) {
             double roll;

@@ -22,19 +22,27 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * One run of a pod, as a kubelet runs it: its init containers one after the other, then its container, each on a file
- * system made of the image's root (read-only when the container says so) and the pod's hostPath volumes at their mount
- * paths; the first container that exits non-zero ends the run. A container runs one of the tools a payload-retrieval
- * Job uses, as coreutils' behave: {@code rm -fR}, {@code mkdir}, {@code cp -r} and {@code mv}; any other command exits
- * non-zero saying the simulation does not run it.
+ * One run of a pod, as a kubelet runs it: its init containers one after the other, then its
+ * container, each on a file system made of the image's root (read-only when the container says so)
+ * and the pod's hostPath volumes at their mount paths; the first container that exits non-zero ends
+ * the run. A container runs one of the tools a payload-retrieval Job uses, as coreutils' behave:
+ * {@code rm -fR}, {@code mkdir}, {@code cp -r} and {@code mv}; any other command exits non-zero
+ * saying the simulation does not run it.
  */
 final class JobPodRun {
 
-    /** How the run ended: the statuses the kubelet reports, and whether every container exited 0. */
-    record Result(boolean succeeded, List<ContainerStatus> initContainers, List<ContainerStatus> containers) {
-    }
+    /**
+     * How the run ended: the statuses the kubelet reports, and whether every container exited 0.
+     */
+    record Result(
+            boolean succeeded,
+            List<ContainerStatus> initContainers,
+            List<ContainerStatus> containers) {}
 
-    /** A container's exit: non-zero with what it wrote to its standard error (its termination message, as FallbackToLogsOnError gives). */
+    /**
+     * A container's exit: non-zero with what it wrote to its standard error (its termination
+     * message, as FallbackToLogsOnError gives).
+     */
     private static final class Exit extends Exception {
         final int code;
 
@@ -47,7 +55,9 @@ final class JobPodRun {
     private final PodSpec spec;
     private final Path imageRoot;
 
-    /** @param imageRoot the image's file system, unpacked (at least the directories the pod reads) */
+    /**
+     * @param imageRoot the image's file system, unpacked (at least the directories the pod reads)
+     */
     JobPodRun(PodSpec spec, Path imageRoot) {
         this.spec = spec;
         this.imageRoot = imageRoot;
@@ -56,7 +66,10 @@ final class JobPodRun {
     Result run() {
         List<ContainerStatus> init = new ArrayList<>(), main = new ArrayList<>();
         boolean ok = true;
-        for (Container c : spec.getInitContainers() == null ? List.<Container>of() : spec.getInitContainers()) {
+        for (Container c :
+                spec.getInitContainers() == null
+                        ? List.<Container>of()
+                        : spec.getInitContainers()) {
             init.add(ok ? runOne(c) : waiting(c));
             ok = ok && exitCode(init.get(init.size() - 1)) == 0;
         }
@@ -68,52 +81,94 @@ final class JobPodRun {
     }
 
     private static int exitCode(ContainerStatus s) {
-        return s.getState().getTerminated() == null ? -1 : s.getState().getTerminated().getExitCode();
+        return s.getState().getTerminated() == null
+                ? -1
+                : s.getState().getTerminated().getExitCode();
     }
 
     private static ContainerStatus waiting(Container c) {
-        return new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage()).withReady(false).withRestartCount(0)
-                .withNewState().withNewWaiting().withReason("PodInitializing").endWaiting().endState().build();
+        return new ContainerStatusBuilder()
+                .withName(c.getName())
+                .withImage(c.getImage())
+                .withReady(false)
+                .withRestartCount(0)
+                .withNewState()
+                .withNewWaiting()
+                .withReason("PodInitializing")
+                .endWaiting()
+                .endState()
+                .build();
     }
 
     private ContainerStatus runOne(Container c) {
         int code = 0;
         String message = null;
         try {
-            new Tools(c).run(c.getCommand() == null ? List.of() : c.getCommand(), c.getArgs() == null ? List.of() : c.getArgs());
+            new Tools(c)
+                    .run(
+                            c.getCommand() == null ? List.of() : c.getCommand(),
+                            c.getArgs() == null ? List.of() : c.getArgs());
         } catch (Exit e) {
             code = e.code;
             message = e.getMessage() + "\n";
         }
-        return new ContainerStatusBuilder().withName(c.getName()).withImage(c.getImage()).withReady(false).withRestartCount(0)
-                .withNewState().withNewTerminated().withExitCode(code).withReason(code == 0 ? "Completed" : "Error").withMessage(message)
-                .endTerminated().endState().build();
+        return new ContainerStatusBuilder()
+                .withName(c.getName())
+                .withImage(c.getImage())
+                .withReady(false)
+                .withRestartCount(0)
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(code)
+                .withReason(code == 0 ? "Completed" : "Error")
+                .withMessage(message)
+                .endTerminated()
+                .endState()
+                .build();
     }
 
     /** The tools, on one container's view of the file system. */
     private final class Tools {
         /** Mount path to host directory, longest first. */
-        private final TreeMap<String, Path> mounts = new TreeMap<>(Comparator.comparing(String::length).reversed().thenComparing(s -> s));
+        private final TreeMap<String, Path> mounts =
+                new TreeMap<>(
+                        Comparator.comparing(String::length).reversed().thenComparing(s -> s));
+
         private final boolean readOnlyRoot;
         private final String workingDir;
 
         Tools(Container c) {
             Map<String, Volume> volumes = new TreeMap<>();
-            for (Volume v : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes()) volumes.put(v.getName(), v);
-            for (VolumeMount m : c.getVolumeMounts() == null ? List.<VolumeMount>of() : c.getVolumeMounts()) {
+            for (Volume v : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes())
+                volumes.put(v.getName(), v);
+            for (VolumeMount m :
+                    c.getVolumeMounts() == null ? List.<VolumeMount>of() : c.getVolumeMounts()) {
                 Volume v = volumes.get(m.getName());
-                if (v == null || v.getHostPath() == null) throw new IllegalStateException("the simulated kubelet mounts hostPath volumes only: " + m.getName());
-                mounts.put(Path.of(m.getMountPath()).normalize().toString(), Path.of(v.getHostPath().getPath()));
+                if (v == null || v.getHostPath() == null)
+                    throw new IllegalStateException(
+                            "the simulated kubelet mounts hostPath volumes only: " + m.getName());
+                mounts.put(
+                        Path.of(m.getMountPath()).normalize().toString(),
+                        Path.of(v.getHostPath().getPath()));
             }
-            readOnlyRoot = c.getSecurityContext() != null && Boolean.TRUE.equals(c.getSecurityContext().getReadOnlyRootFilesystem());
-            workingDir = c.getWorkingDir() == null || c.getWorkingDir().isEmpty() ? "/" : c.getWorkingDir();
+            readOnlyRoot =
+                    c.getSecurityContext() != null
+                            && Boolean.TRUE.equals(
+                                    c.getSecurityContext().getReadOnlyRootFilesystem());
+            workingDir =
+                    c.getWorkingDir() == null || c.getWorkingDir().isEmpty()
+                            ? "/"
+                            : c.getWorkingDir();
         }
 
         void run(List<String> command, List<String> args) throws Exit {
             List<String> argv = new ArrayList<>(command);
             argv.addAll(args);
             if (command.isEmpty()) {
-                throw new Exit(128, "the simulated kubelet cannot run the image's entry point; give the container a command: rm, mkdir, cp or mv");
+                throw new Exit(
+                        128,
+                        "the simulated kubelet cannot run the image's entry point; give the"
+                                + " container a command: rm, mkdir, cp or mv");
             }
             String tool = argv.get(0);
             List<String> rest = argv.subList(1, argv.size());
@@ -122,32 +177,58 @@ final class JobPodRun {
                 case "mkdir" -> mkdir(rest);
                 case "cp" -> cp(rest);
                 case "mv" -> mv(rest);
-                default -> throw new Exit(127, "exec: \"" + tool + "\": the simulated kubelet runs rm, mkdir, cp and mv only, not " + String.join(" ", argv));
+                default ->
+                        throw new Exit(
+                                127,
+                                "exec: \""
+                                        + tool
+                                        + "\": the simulated kubelet runs rm, mkdir, cp and mv"
+                                        + " only, not "
+                                        + String.join(" ", argv));
             }
         }
 
-        /** A path inside the container, as a path of this machine, and whether it can be written. */
-        private record Place(String inside, Path path, boolean writable, String filesystem) {
-        }
+        /**
+         * A path inside the container, as a path of this machine, and whether it can be written.
+         */
+        private record Place(String inside, Path path, boolean writable, String filesystem) {}
 
         private Place place(String p) {
             String inside = Path.of(workingDir).resolve(p).normalize().toString();
             for (Map.Entry<String, Path> m : mounts.entrySet()) {
-                if (inside.equals(m.getKey()) || inside.startsWith(m.getKey().endsWith("/") ? m.getKey() : m.getKey() + "/")) {
+                if (inside.equals(m.getKey())
+                        || inside.startsWith(
+                                m.getKey().endsWith("/") ? m.getKey() : m.getKey() + "/")) {
                     String rel = inside.substring(m.getKey().length()).replaceFirst("^/+", "");
-                    return new Place(inside, rel.isEmpty() ? m.getValue() : m.getValue().resolve(rel), true, m.getKey());
+                    return new Place(
+                            inside,
+                            rel.isEmpty() ? m.getValue() : m.getValue().resolve(rel),
+                            true,
+                            m.getKey());
                 }
             }
             String rel = inside.replaceFirst("^/+", "");
-            return new Place(inside, rel.isEmpty() ? imageRoot : imageRoot.resolve(rel), !readOnlyRoot, "/");
+            return new Place(
+                    inside, rel.isEmpty() ? imageRoot : imageRoot.resolve(rel), !readOnlyRoot, "/");
         }
 
-        private static List<String> operands(List<String> args, String tool, String allowed, List<Character> seen) throws Exit {
+        private static List<String> operands(
+                List<String> args, String tool, String allowed, List<Character> seen) throws Exit {
             List<String> operands = new ArrayList<>();
             for (String a : args) {
                 if (a.startsWith("-") && a.length() > 1 && operands.isEmpty()) {
                     for (char f : a.substring(1).toCharArray()) {
-                        if (allowed.indexOf(f) < 0) throw new Exit(1, tool + ": invalid option -- '" + f + "' (the simulated " + tool + " takes -" + allowed + ")");
+                        if (allowed.indexOf(f) < 0)
+                            throw new Exit(
+                                    1,
+                                    tool
+                                            + ": invalid option -- '"
+                                            + f
+                                            + "' (the simulated "
+                                            + tool
+                                            + " takes -"
+                                            + allowed
+                                            + ")");
                         seen.add(f);
                     }
                 } else {
@@ -160,7 +241,8 @@ final class JobPodRun {
         private void rm(List<String> args) throws Exit {
             List<Character> flags = new ArrayList<>();
             List<String> operands = operands(args, "rm", "fRr", flags);
-            boolean force = flags.contains('f'), recursive = flags.contains('R') || flags.contains('r');
+            boolean force = flags.contains('f'),
+                    recursive = flags.contains('R') || flags.contains('r');
             if (operands.isEmpty() && !force) throw new Exit(1, "rm: missing operand");
             for (String o : operands) {
                 Place p = place(o);
@@ -168,8 +250,10 @@ final class JobPodRun {
                     if (force) continue;
                     throw new Exit(1, "rm: cannot remove '" + o + "': No such file or directory");
                 }
-                if (Files.isDirectory(p.path(), LinkOption.NOFOLLOW_LINKS) && !recursive) throw new Exit(1, "rm: cannot remove '" + o + "': Is a directory");
-                if (!p.writable()) throw new Exit(1, "rm: cannot remove '" + o + "': Read-only file system");
+                if (Files.isDirectory(p.path(), LinkOption.NOFOLLOW_LINKS) && !recursive)
+                    throw new Exit(1, "rm: cannot remove '" + o + "': Is a directory");
+                if (!p.writable())
+                    throw new Exit(1, "rm: cannot remove '" + o + "': Read-only file system");
                 try {
                     delete(p.path());
                 } catch (IOException e) {
@@ -184,16 +268,23 @@ final class JobPodRun {
             if (operands.isEmpty()) throw new Exit(1, "mkdir: missing operand");
             for (String o : operands) {
                 Place p = place(o);
-                if (!p.writable()) throw new Exit(1, "mkdir: cannot create directory '" + o + "': Read-only file system");
+                if (!p.writable())
+                    throw new Exit(
+                            1, "mkdir: cannot create directory '" + o + "': Read-only file system");
                 try {
                     if (flags.contains('p')) Files.createDirectories(p.path());
                     else Files.createDirectory(p.path());
                 } catch (FileAlreadyExistsException e) {
                     throw new Exit(1, "mkdir: cannot create directory '" + o + "': File exists");
                 } catch (NoSuchFileException e) {
-                    throw new Exit(1, "mkdir: cannot create directory '" + o + "': No such file or directory");
+                    throw new Exit(
+                            1,
+                            "mkdir: cannot create directory '"
+                                    + o
+                                    + "': No such file or directory");
                 } catch (IOException e) {
-                    throw new Exit(1, "mkdir: cannot create directory '" + o + "': " + e.getMessage());
+                    throw new Exit(
+                            1, "mkdir: cannot create directory '" + o + "': " + e.getMessage());
                 }
             }
         }
@@ -202,41 +293,77 @@ final class JobPodRun {
         private void cp(List<String> args) throws Exit {
             List<Character> flags = new ArrayList<>();
             List<String> operands = operands(args, "cp", "rR", flags);
-            if (operands.size() != 2) throw new Exit(1, "cp: the simulated cp copies one SOURCE to one DEST, not " + String.join(" ", operands));
+            if (operands.size() != 2)
+                throw new Exit(
+                        1,
+                        "cp: the simulated cp copies one SOURCE to one DEST, not "
+                                + String.join(" ", operands));
             Place from = place(operands.get(0));
             Place to = destination(operands.get(0), place(operands.get(1)));
             if (!Files.exists(from.path(), LinkOption.NOFOLLOW_LINKS)) {
-                throw new Exit(1, "cp: cannot stat '" + operands.get(0) + "': No such file or directory");
+                throw new Exit(
+                        1, "cp: cannot stat '" + operands.get(0) + "': No such file or directory");
             }
             if (Files.isDirectory(from.path(), LinkOption.NOFOLLOW_LINKS) && flags.isEmpty()) {
-                throw new Exit(1, "cp: -r not specified; omitting directory '" + operands.get(0) + "'");
+                throw new Exit(
+                        1, "cp: -r not specified; omitting directory '" + operands.get(0) + "'");
             }
             copy(operands, from, to);
         }
 
-        /** {@code mv [-f] SOURCE DEST}: into DEST when it is a directory, else as DEST; a rename within a file system. */
+        /**
+         * {@code mv [-f] SOURCE DEST}: into DEST when it is a directory, else as DEST; a rename
+         * within a file system.
+         */
         private void mv(List<String> args) throws Exit {
             List<String> operands = operands(args, "mv", "f", new ArrayList<>());
-            if (operands.size() != 2) throw new Exit(1, "mv: the simulated mv moves one SOURCE to one DEST, not " + String.join(" ", operands));
+            if (operands.size() != 2)
+                throw new Exit(
+                        1,
+                        "mv: the simulated mv moves one SOURCE to one DEST, not "
+                                + String.join(" ", operands));
             Place from = place(operands.get(0));
             Place to = destination(operands.get(0), place(operands.get(1)));
             if (!Files.exists(from.path(), LinkOption.NOFOLLOW_LINKS)) {
-                throw new Exit(1, "mv: cannot stat '" + operands.get(0) + "': No such file or directory");
+                throw new Exit(
+                        1, "mv: cannot stat '" + operands.get(0) + "': No such file or directory");
             }
             if (from.filesystem().equals(to.filesystem())) {
-                if (!to.writable()) throw new Exit(1, "mv: cannot move '" + operands.get(0) + "' to '" + operands.get(1) + "': Read-only file system");
+                if (!to.writable())
+                    throw new Exit(
+                            1,
+                            "mv: cannot move '"
+                                    + operands.get(0)
+                                    + "' to '"
+                                    + operands.get(1)
+                                    + "': Read-only file system");
                 try {
                     Files.move(from.path(), to.path(), StandardCopyOption.ATOMIC_MOVE);
                 } catch (DirectoryNotEmptyException | FileAlreadyExistsException e) {
-                    throw new Exit(1, "mv: cannot move '" + operands.get(0) + "' to '" + to.inside() + "': Directory not empty");
+                    throw new Exit(
+                            1,
+                            "mv: cannot move '"
+                                    + operands.get(0)
+                                    + "' to '"
+                                    + to.inside()
+                                    + "': Directory not empty");
                 } catch (IOException e) {
-                    throw new Exit(1, "mv: cannot move '" + operands.get(0) + "' to '" + to.inside() + "': " + e.getMessage());
+                    throw new Exit(
+                            1,
+                            "mv: cannot move '"
+                                    + operands.get(0)
+                                    + "' to '"
+                                    + to.inside()
+                                    + "': "
+                                    + e.getMessage());
                 }
                 return;
             }
             // across file systems mv copies, then removes the source
             copy(operands, from, to);
-            if (!from.writable()) throw new Exit(1, "mv: cannot remove '" + operands.get(0) + "': Read-only file system");
+            if (!from.writable())
+                throw new Exit(
+                        1, "mv: cannot remove '" + operands.get(0) + "': Read-only file system");
             try {
                 delete(from.path());
             } catch (IOException e) {
@@ -247,24 +374,45 @@ final class JobPodRun {
         private Place destination(String source, Place dest) {
             if (!Files.isDirectory(dest.path())) return dest;
             String name = Path.of(source).getFileName().toString();
-            return new Place(dest.inside() + "/" + name, dest.path().resolve(name), dest.writable(), dest.filesystem());
+            return new Place(
+                    dest.inside() + "/" + name,
+                    dest.path().resolve(name),
+                    dest.writable(),
+                    dest.filesystem());
         }
 
         private void copy(List<String> operands, Place from, Place to) throws Exit {
             String tool = "cp";
-            if (!to.writable()) throw new Exit(1, tool + ": cannot create '" + to.inside() + "': Read-only file system");
-            if (!Files.isDirectory(to.path().getParent())) throw new Exit(1, tool + ": cannot create '" + to.inside() + "': No such file or directory");
+            if (!to.writable())
+                throw new Exit(
+                        1, tool + ": cannot create '" + to.inside() + "': Read-only file system");
+            if (!Files.isDirectory(to.path().getParent()))
+                throw new Exit(
+                        1,
+                        tool + ": cannot create '" + to.inside() + "': No such file or directory");
             try (Stream<Path> walk = Files.walk(from.path())) {
                 for (Path p : walk.sorted().toList()) {
                     Path target = to.path().resolve(from.path().relativize(p).toString());
                     if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
                         if (!Files.isDirectory(target)) Files.createDirectory(target);
                     } else {
-                        Files.copy(p, target, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.REPLACE_EXISTING);
+                        Files.copy(
+                                p,
+                                target,
+                                LinkOption.NOFOLLOW_LINKS,
+                                StandardCopyOption.REPLACE_EXISTING);
                     }
                 }
             } catch (IOException e) {
-                throw new Exit(1, tool + ": cannot copy '" + operands.get(0) + "' to '" + to.inside() + "': " + e);
+                throw new Exit(
+                        1,
+                        tool
+                                + ": cannot copy '"
+                                + operands.get(0)
+                                + "' to '"
+                                + to.inside()
+                                + "': "
+                                + e);
             }
         }
     }

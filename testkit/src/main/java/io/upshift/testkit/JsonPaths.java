@@ -5,13 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The JSONPath printer columns use: fields ({@code .status.desired}), indexes ({@code [0]}, {@code [*]}) and equality
- * filters ({@code [?(@.type=="Available")]}). Anything else matches nothing.
+ * The JSONPath printer columns use: fields ({@code .status.desired}), indexes ({@code [0]}, {@code
+ * [*]}) and equality filters ({@code [?(@.type=="Available")]}). Anything else matches nothing.
  */
 final class JsonPaths {
 
-    private JsonPaths() {
-    }
+    private JsonPaths() {}
 
     /** The first node {@code path} matches in {@code root}, or null. */
     static JsonNode first(JsonNode root, String path) {
@@ -49,7 +48,8 @@ final class JsonPaths {
         } else if (inside.startsWith("?(@.") && inside.endsWith(")") && inside.contains("==")) {
             String[] test = inside.substring(4, inside.length() - 1).split("==", 2);
             String field = test[0].trim(), value = test[1].trim().replaceAll("^[\"']|[\"']$", "");
-            for (JsonNode n : array) if (n.path(field).isValueNode() && n.path(field).asText().equals(value)) out.add(n);
+            for (JsonNode n : array)
+                if (n.path(field).isValueNode() && n.path(field).asText().equals(value)) out.add(n);
         } else if (inside.matches("-?\\d+")) {
             int index = Integer.parseInt(inside);
             JsonNode n = array.get(index < 0 ? array.size() + index : index);

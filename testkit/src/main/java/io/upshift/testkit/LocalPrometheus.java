@@ -13,8 +13,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Debian's real {@code prometheus} on 127.0.0.1, scraping a metrics page this test serves every second, started for
- * a test and stopped after it. .ci/run installs the package.
+ * Debian's real {@code prometheus} on 127.0.0.1, scraping a metrics page this test serves every
+ * second, started for a test and stopped after it. .ci/run installs the package.
  */
 public final class LocalPrometheus implements AutoCloseable {
 
@@ -30,42 +30,66 @@ public final class LocalPrometheus implements AutoCloseable {
 
     public static LocalPrometheus start(Path dir, String metrics) throws Exception {
         HttpServer exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        exporter.createContext("/metrics", x -> {
-            byte[] body = metrics.getBytes(StandardCharsets.UTF_8);
-            x.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
-            x.sendResponseHeaders(200, body.length);
-            x.getResponseBody().write(body);
-            x.close();
-        });
+        exporter.createContext(
+                "/metrics",
+                x -> {
+                    byte[] body = metrics.getBytes(StandardCharsets.UTF_8);
+                    x.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
+                    x.sendResponseHeaders(200, body.length);
+                    x.getResponseBody().write(body);
+                    x.close();
+                });
         exporter.start();
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Path config = Files.writeString(dir.resolve("prometheus.yml"), "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                + "scrape_configs:\n- job_name: cluster\n  static_configs:\n  - targets: ['127.0.0.1:" + exporter.getAddress().getPort() + "']\n");
-        Process p = new ProcessBuilder("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port, "--log.level=warn")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        Path config =
+                Files.writeString(
+                        dir.resolve("prometheus.yml"),
+                        "global:\n"
+                                + "  scrape_interval: 1s\n"
+                                + "  evaluation_interval: 1s\n"
+                                + "scrape_configs:\n"
+                                + "- job_name: cluster\n"
+                                + "  static_configs:\n"
+                                + "  - targets: ['127.0.0.1:"
+                                + exporter.getAddress().getPort()
+                                + "']\n");
+        Process p =
+                new ProcessBuilder(
+                                "prometheus",
+                                "--config.file=" + config,
+                                "--storage.tsdb.path=" + dir.resolve("data"),
+                                "--web.listen-address=127.0.0.1:" + port,
+                                "--log.level=warn")
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("prometheus.log").toFile())
+                        .start();
         LocalPrometheus prometheus = new LocalPrometheus(p, exporter, port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 prometheus.close();
-                throw new IOException("prometheus exited: " + Files.readString(dir.resolve("prometheus.log")));
+                throw new IOException(
+                        "prometheus exited: " + Files.readString(dir.resolve("prometheus.log")));
             }
             if (prometheus.hasScraped()) return prometheus;
             Thread.sleep(200);
         }
         prometheus.close();
-        throw new IOException("prometheus did not scrape within 60 s: " + Files.readString(dir.resolve("prometheus.log")));
+        throw new IOException(
+                "prometheus did not scrape within 60 s: "
+                        + Files.readString(dir.resolve("prometheus.log")));
     }
 
     private boolean hasScraped() {
         try {
-            HttpURLConnection c = (HttpURLConnection) new URL(url() + "/api/v1/query?query=up").openConnection();
+            HttpURLConnection c =
+                    (HttpURLConnection) new URL(url() + "/api/v1/query?query=up").openConnection();
             if (c.getResponseCode() != 200) return false;
-            return new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8).contains("\"value\"");
+            return new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .contains("\"value\"");
         } catch (IOException notYet) {
             return false;
         }

@@ -15,19 +15,25 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Manifests {
     private static final Map<String, List<JsonNode>> READ = new ConcurrentHashMap<>();
 
-    private Manifests() {
-    }
+    private Manifests() {}
 
     /** The objects of {@code resource}, each a copy the caller may change. */
     static List<JsonNode> read(String resource) {
-        return READ.computeIfAbsent(resource, Manifests::load).stream().<JsonNode>map(JsonNode::deepCopy).toList();
+        return READ.computeIfAbsent(resource, Manifests::load).stream()
+                .<JsonNode>map(JsonNode::deepCopy)
+                .toList();
     }
 
     private static List<JsonNode> load(String resource) {
         try (InputStream in = Manifests.class.getResourceAsStream(resource)) {
-            if (in == null) throw new IllegalStateException(resource + " is not on the classpath (the testkit's build copies it from deploy/)");
+            if (in == null)
+                throw new IllegalStateException(
+                        resource
+                                + " is not on the classpath (the testkit's build copies it from"
+                                + " deploy/)");
             List<JsonNode> out = new ArrayList<>();
-            try (MappingIterator<JsonNode> it = Mappers.YAML.readerFor(JsonNode.class).readValues(in)) {
+            try (MappingIterator<JsonNode> it =
+                    Mappers.YAML.readerFor(JsonNode.class).readValues(in)) {
                 while (it.hasNext()) {
                     JsonNode doc = it.next();
                     if (doc != null && doc.isObject() && doc.has("kind")) out.add(doc);

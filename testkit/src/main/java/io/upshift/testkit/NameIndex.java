@@ -9,27 +9,36 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The mock's stored objects by name, so that finding one object (which every create and update does first) does not
- * scan every object stored: at 20,000 objects the scan made the mock take about 10 ms per write. Keys are recorded as
- * the mock stores them ({@code KubernetesCrudDispatcher.processEvent} of fabric8 7.5.2, its one place that stores);
- * a key the store no longer holds is skipped and pruned, so removals need no hook.
+ * The mock's stored objects by name, so that finding one object (which every create and update does
+ * first) does not scan every object stored: at 20,000 objects the scan made the mock take about 10
+ * ms per write. Keys are recorded as the mock stores them ({@code
+ * KubernetesCrudDispatcher.processEvent} of fabric8 7.5.2, its one place that stores); a key the
+ * store no longer holds is skipped and pruned, so removals need no hook.
  */
 final class NameIndex {
     private static final String NAME = KubernetesAttributesExtractor.NAME;
     private final Map<Attribute, Set<AttributeSet>> byName = new ConcurrentHashMap<>();
 
-    /** Records the key the mock has just stored {@code resource} (or its JSON, {@code state}) under. */
-    void stored(KubernetesAttributesExtractor extractor, AttributeSet pathAttributes, HasMetadata resource, String state) {
+    /**
+     * Records the key the mock has just stored {@code resource} (or its JSON, {@code state}) under.
+     */
+    void stored(
+            KubernetesAttributesExtractor extractor,
+            AttributeSet pathAttributes,
+            HasMetadata resource,
+            String state) {
         if (state == null) return; // a deletion: nothing stored
-        AttributeSet key = resource != null ? extractor.extract(resource) : extractor.fromResource(state);
-        if (!key.containsKey(KubernetesAttributesExtractor.PLURAL)) key = AttributeSet.merge(pathAttributes, key);
+        AttributeSet key =
+                resource != null ? extractor.extract(resource) : extractor.fromResource(state);
+        if (!key.containsKey(KubernetesAttributesExtractor.PLURAL))
+            key = AttributeSet.merge(pathAttributes, key);
         Attribute name = key.getAttribute(NAME);
         if (name != null) byName.computeIfAbsent(name, n -> ConcurrentHashMap.newKeySet()).add(key);
     }
 
     /**
-     * The stored entry matching a query that names one object, as the mock's own linear search would find it; null
-     * when none does. Only for queries with a name ({@link #names}).
+     * The stored entry matching a query that names one object, as the mock's own linear search
+     * would find it; null when none does. Only for queries with a name ({@link #names}).
      */
     Map.Entry<AttributeSet, String> find(Map<AttributeSet, String> store, AttributeSet query) {
         Set<AttributeSet> keys = byName.get(query.getAttribute(NAME));

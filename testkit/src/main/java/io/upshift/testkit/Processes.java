@@ -4,8 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 /** The services the tests start as processes of their own (a registry, Prometheus). */
 final class Processes {
-    private Processes() {
-    }
+    private Processes() {}
 
     /** Asks the process to stop, and kills it when it has not within 10 s. */
     static void stop(Process process) {

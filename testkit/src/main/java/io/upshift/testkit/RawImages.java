@@ -20,16 +20,18 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 /**
- * Images a release builder would never make, pushed byte for byte to a registry on 127.0.0.1: any layers, manifest
- * lists of any architectures. For bad-input and layer-reading tests.
+ * Images a release builder would never make, pushed byte for byte to a registry on 127.0.0.1: any
+ * layers, manifest lists of any architectures. For bad-input and layer-reading tests.
  */
 public final class RawImages {
 
     /** A pushed manifest: its digest, size and media type, as a list entry names it. */
-    public record Pushed(String digest, long size, String mediaType) {
-    }
+    public record Pushed(String digest, long size, String mediaType) {}
 
-    /** A tar entry: a file, a directory (name ending in /), or a symbolic link when {@code link} is set. */
+    /**
+     * A tar entry: a file, a directory (name ending in /), or a symbolic link when {@code link} is
+     * set.
+     */
     public record Entry(String name, byte[] content, String link) {
         public static Entry file(String name, String content) {
             return new Entry(name, content.getBytes(StandardCharsets.UTF_8), null);
@@ -51,16 +53,27 @@ public final class RawImages {
     /** Pushes to {@code host}; {@code user} null for an open registry. */
     public RawImages(String host, String user, String password) {
         this.host = host;
-        this.authorization = user == null ? null : "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        this.authorization =
+                user == null
+                        ? null
+                        : "Basic "
+                                + Base64.getEncoder()
+                                        .encodeToString(
+                                                (user + ":" + password)
+                                                        .getBytes(StandardCharsets.UTF_8));
     }
 
     /** A gzip tar of {@code entries}, in order. */
     public static byte[] layer(List<Entry> entries) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (OutputStream gz = new GZIPOutputStream(bytes); TarArchiveOutputStream tar = new TarArchiveOutputStream(gz)) {
+        try (OutputStream gz = new GZIPOutputStream(bytes);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(gz)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             for (Entry e : entries) {
-                TarArchiveEntry t = e.link() != null ? new TarArchiveEntry(e.name(), TarArchiveEntry.LF_SYMLINK) : new TarArchiveEntry(e.name());
+                TarArchiveEntry t =
+                        e.link() != null
+                                ? new TarArchiveEntry(e.name(), TarArchiveEntry.LF_SYMLINK)
+                                : new TarArchiveEntry(e.name());
                 if (e.link() != null) t.setLinkName(e.link());
                 else if (!e.name().endsWith("/")) t.setSize(e.content().length);
                 tar.putArchiveEntry(t);
@@ -71,59 +84,138 @@ public final class RawImages {
         return bytes.toByteArray();
     }
 
-    /** An image of {@code layers} (bottom first) for linux/{@code arch}, tagged {@code tag} in {@code repository}. */
-    public Pushed image(String repository, String tag, String arch, List<byte[]> layers) throws IOException, InterruptedException {
+    /**
+     * An image of {@code layers} (bottom first) for linux/{@code arch}, tagged {@code tag} in
+     * {@code repository}.
+     */
+    public Pushed image(String repository, String tag, String arch, List<byte[]> layers)
+            throws IOException, InterruptedException {
         StringBuilder diffIds = new StringBuilder(), descriptors = new StringBuilder();
         for (byte[] l : layers) {
             blob(repository, l);
             diffIds.append(diffIds.isEmpty() ? "" : ",").append('"').append(sha256(l)).append('"');
-            descriptors.append(descriptors.isEmpty() ? "" : ",").append("{\"mediaType\":\"application/vnd.oci.image.layer.v1.tar+gzip\",\"digest\":\"")
-                    .append(sha256(l)).append("\",\"size\":").append(l.length).append('}');
+            descriptors
+                    .append(descriptors.isEmpty() ? "" : ",")
+                    .append(
+                            "{\"mediaType\":\"application/vnd.oci.image.layer.v1.tar+gzip\",\"digest\":\"")
+                    .append(sha256(l))
+                    .append("\",\"size\":")
+                    .append(l.length)
+                    .append('}');
         }
-        byte[] config = ("{\"architecture\":\"" + arch + "\",\"os\":\"linux\",\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[" + diffIds + "]}}")
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] config =
+                ("{\"architecture\":\""
+                                + arch
+                                + "\",\"os\":\"linux\",\"rootfs\":{\"type\":\"layers\",\"diff_ids\":["
+                                + diffIds
+                                + "]}}")
+                        .getBytes(StandardCharsets.UTF_8);
         blob(repository, config);
-        String manifest = "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.manifest.v1+json\",\"config\":{\"mediaType\":"
-                + "\"application/vnd.oci.image.config.v1+json\",\"digest\":\"" + sha256(config) + "\",\"size\":" + config.length + "},\"layers\":["
-                + descriptors + "]}";
-        return manifest(repository, tag, "application/vnd.oci.image.manifest.v1+json", manifest.getBytes(StandardCharsets.UTF_8));
+        String manifest =
+                "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.manifest.v1+json\",\"config\":{\"mediaType\":"
+                    + "\"application/vnd.oci.image.config.v1+json\",\"digest\":\""
+                        + sha256(config)
+                        + "\",\"size\":"
+                        + config.length
+                        + "},\"layers\":["
+                        + descriptors
+                        + "]}";
+        return manifest(
+                repository,
+                tag,
+                "application/vnd.oci.image.manifest.v1+json",
+                manifest.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** An OCI index of {@code images} by architecture, tagged {@code tag}; the images must be in {@code repository}. */
-    public Pushed index(String repository, String tag, Map<String, Pushed> images) throws IOException, InterruptedException {
+    /**
+     * An OCI index of {@code images} by architecture, tagged {@code tag}; the images must be in
+     * {@code repository}.
+     */
+    public Pushed index(String repository, String tag, Map<String, Pushed> images)
+            throws IOException, InterruptedException {
         List<String> entries = new ArrayList<>();
-        images.forEach((arch, p) -> entries.add("{\"mediaType\":\"" + p.mediaType() + "\",\"digest\":\"" + p.digest() + "\",\"size\":" + p.size()
-                + ",\"platform\":{\"architecture\":\"" + arch + "\",\"os\":\"linux\"}}"));
-        String index = "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"manifests\":[" + String.join(",", entries) + "]}";
-        return manifest(repository, tag, "application/vnd.oci.image.index.v1+json", index.getBytes(StandardCharsets.UTF_8));
+        images.forEach(
+                (arch, p) ->
+                        entries.add(
+                                "{\"mediaType\":\""
+                                        + p.mediaType()
+                                        + "\",\"digest\":\""
+                                        + p.digest()
+                                        + "\",\"size\":"
+                                        + p.size()
+                                        + ",\"platform\":{\"architecture\":\""
+                                        + arch
+                                        + "\",\"os\":\"linux\"}}"));
+        String index =
+                "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.index.v1+json\",\"manifests\":["
+                        + String.join(",", entries)
+                        + "]}";
+        return manifest(
+                repository,
+                tag,
+                "application/vnd.oci.image.index.v1+json",
+                index.getBytes(StandardCharsets.UTF_8));
     }
 
     public void blob(String repository, byte[] content) throws IOException, InterruptedException {
-        HttpResponse<String> start = send(HttpRequest.newBuilder(URI.create("http://" + host + "/v2/" + repository + "/blobs/uploads/"))
-                .POST(HttpRequest.BodyPublishers.noBody()));
-        if (start.statusCode() != 202) throw new IOException("upload start: HTTP " + start.statusCode() + " " + start.body());
+        HttpResponse<String> start =
+                send(
+                        HttpRequest.newBuilder(
+                                        URI.create(
+                                                "http://"
+                                                        + host
+                                                        + "/v2/"
+                                                        + repository
+                                                        + "/blobs/uploads/"))
+                                .POST(HttpRequest.BodyPublishers.noBody()));
+        if (start.statusCode() != 202)
+            throw new IOException("upload start: HTTP " + start.statusCode() + " " + start.body());
         String location = start.headers().firstValue("Location").orElseThrow();
-        URI put = URI.create("http://" + host).resolve(location + (location.contains("?") ? "&" : "?") + "digest=" + sha256(content));
-        HttpResponse<String> done = send(HttpRequest.newBuilder(put).header("Content-Type", "application/octet-stream")
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(content)));
-        if (done.statusCode() != 201) throw new IOException("upload: HTTP " + done.statusCode() + " " + done.body());
+        URI put =
+                URI.create("http://" + host)
+                        .resolve(
+                                location
+                                        + (location.contains("?") ? "&" : "?")
+                                        + "digest="
+                                        + sha256(content));
+        HttpResponse<String> done =
+                send(
+                        HttpRequest.newBuilder(put)
+                                .header("Content-Type", "application/octet-stream")
+                                .PUT(HttpRequest.BodyPublishers.ofByteArray(content)));
+        if (done.statusCode() != 201)
+            throw new IOException("upload: HTTP " + done.statusCode() + " " + done.body());
     }
 
-    private Pushed manifest(String repository, String tag, String type, byte[] body) throws IOException, InterruptedException {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create("http://" + host + "/v2/" + repository + "/manifests/" + tag))
-                .header("Content-Type", type).PUT(HttpRequest.BodyPublishers.ofByteArray(body)));
-        if (r.statusCode() != 201) throw new IOException("manifest: HTTP " + r.statusCode() + " " + r.body());
+    private Pushed manifest(String repository, String tag, String type, byte[] body)
+            throws IOException, InterruptedException {
+        HttpResponse<String> r =
+                send(
+                        HttpRequest.newBuilder(
+                                        URI.create(
+                                                "http://"
+                                                        + host
+                                                        + "/v2/"
+                                                        + repository
+                                                        + "/manifests/"
+                                                        + tag))
+                                .header("Content-Type", type)
+                                .PUT(HttpRequest.BodyPublishers.ofByteArray(body)));
+        if (r.statusCode() != 201)
+            throw new IOException("manifest: HTTP " + r.statusCode() + " " + r.body());
         return new Pushed(sha256(body), body.length, type);
     }
 
-    private HttpResponse<String> send(HttpRequest.Builder b) throws IOException, InterruptedException {
+    private HttpResponse<String> send(HttpRequest.Builder b)
+            throws IOException, InterruptedException {
         if (authorization != null) b.header("Authorization", authorization);
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     public static String sha256(byte[] b) {
         try {
-            return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+            return "sha256:"
+                    + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

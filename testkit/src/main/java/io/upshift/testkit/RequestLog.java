@@ -5,10 +5,15 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
 
-/** Every request the embedded API server answered, with who sent it (its User-Agent), oldest first. */
+/**
+ * Every request the embedded API server answered, with who sent it (its User-Agent), oldest first.
+ */
 public final class RequestLog {
 
-    /** One request: method, path with query, the client's User-Agent, and the user it authenticated as ("" when none). */
+    /**
+     * One request: method, path with query, the client's User-Agent, and the user it authenticated
+     * as ("" when none).
+     */
     public record Request(String method, String path, String userAgent, String user) {
         public boolean isWatch() {
             return path.contains("watch=true");
@@ -33,7 +38,9 @@ public final class RequestLog {
 
     Request record(RecordedRequest request, String user) {
         String agent = request.getHeader("User-Agent");
-        Request r = new Request(request.getMethod(), request.getPath(), agent == null ? "" : agent, user);
+        Request r =
+                new Request(
+                        request.getMethod(), request.getPath(), agent == null ? "" : agent, user);
         requests.add(r);
         return r;
     }

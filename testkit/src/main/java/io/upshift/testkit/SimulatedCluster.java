@@ -23,20 +23,33 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * What the kubelets, controllers and operators of a real cluster would do, for the embedded API server (which runs
- * none of them): CRDs become Established; a Deployment whose release version changes rolls out after a simulated
- * delay (any change of its spec does); an operator whose Deployment rolled out reports that version on its
- * ClusterOperator. Operators of a real payload, which carry no such link, report the versions the payload declares for
- * them ({@link #declaredOperators}). {@code onSelfUpdate} is called with the controller's own Deployment, as rolled
- * out, when it changes: Kubernetes would replace its pod with one of that Deployment's pod template, and nothing else.
+ * What the kubelets, controllers and operators of a real cluster would do, for the embedded API
+ * server (which runs none of them): CRDs become Established; a Deployment whose release version
+ * changes rolls out after a simulated delay (any change of its spec does); an operator whose
+ * Deployment rolled out reports that version on its ClusterOperator. Operators of a real payload,
+ * which carry no such link, report the versions the payload declares for them ({@link
+ * #declaredOperators}). {@code onSelfUpdate} is called with the controller's own Deployment, as
+ * rolled out, when it changes: Kubernetes would replace its pod with one of that Deployment's pod
+ * template, and nothing else.
  */
 public final class SimulatedCluster implements AutoCloseable {
-    /** A Deployment's label naming the ClusterOperator it runs: its operator reports once the Deployment rolled out. */
+    /**
+     * A Deployment's label naming the ClusterOperator it runs: its operator reports once the
+     * Deployment rolled out.
+     */
     public static final String OPERATOR_LABEL = "upshift.io/cluster-operator";
-    /** A Deployment's annotation naming the release version its operator reports once rolled out. */
+
+    /**
+     * A Deployment's annotation naming the release version its operator reports once rolled out.
+     */
     public static final String VERSION_ANNOTATION = "upshift.io/release-version";
-    /** Namespaces of the cluster-version controller's own Deployment: Upshift's, and OpenShift's in a real payload. */
-    private static final java.util.Set<String> SELF = java.util.Set.of("upshift", "openshift-cluster-version");
+
+    /**
+     * Namespaces of the cluster-version controller's own Deployment: Upshift's, and OpenShift's in
+     * a real payload.
+     */
+    private static final java.util.Set<String> SELF =
+            java.util.Set.of("upshift", "openshift-cluster-version");
 
     private final KubernetesClient client;
     private final Duration delay;
@@ -52,21 +65,29 @@ public final class SimulatedCluster implements AutoCloseable {
     private volatile Function<String, Map<String, Map<String, String>>> declared = v -> Map.of();
     private volatile PayloadUnpacker unpacker;
     private final java.util.Set<String> jobsRun = ConcurrentHashMap.newKeySet();
+
     /** The pod run for each payload Job (namespace/name/uid), deleted with its Job. */
     private final Map<String, String> jobPods = new ConcurrentHashMap<>();
 
     /**
-     * What the kubelet does with a payload Job's image: unpack its file system (at least its payload directories,
-     * {@code manifests/} and {@code release-manifests/}) into {@code to} (absent); throws when it cannot pull it.
+     * What the kubelet does with a payload Job's image: unpack its file system (at least its
+     * payload directories, {@code manifests/} and {@code release-manifests/}) into {@code to}
+     * (absent); throws when it cannot pull it.
      */
     public interface PayloadUnpacker {
         void unpack(String image, java.nio.file.Path to) throws Exception;
     }
+
     private final Map<String, Instant> levelDue = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean stopped;
 
-    public SimulatedCluster(KubernetesClient client, Duration delay, long seed, Clock clock, Consumer<Deployment> onSelfUpdate) {
+    public SimulatedCluster(
+            KubernetesClient client,
+            Duration delay,
+            long seed,
+            Clock clock,
+            Consumer<Deployment> onSelfUpdate) {
         this.client = client;
         this.delay = delay;
         this.random = new Random(seed);
@@ -77,8 +98,9 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     /**
-     * {@code operator}'s ClusterOperator is reported by a real controller, not by the simulation: each time its
-     * Deployment rolls out, {@code onRollout} gets the version rolled out (to start that release's controller).
+     * {@code operator}'s ClusterOperator is reported by a real controller, not by the simulation:
+     * each time its Deployment rolls out, {@code onRollout} gets the version rolled out (to start
+     * that release's controller).
      */
     public SimulatedCluster handOver(String operator, Consumer<String> onRollout) {
         handedOver.put(operator, onRollout);
@@ -86,20 +108,22 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     /**
-     * The operators of a real payload: once the cluster works towards a release ({@code status.desired} of the
-     * ClusterVersion), each ClusterOperator that release declares reports the versions it declares (operand name to
-     * version), a simulated rollout delay later, Available and not Degraded.
+     * The operators of a real payload: once the cluster works towards a release ({@code
+     * status.desired} of the ClusterVersion), each ClusterOperator that release declares reports
+     * the versions it declares (operand name to version), a simulated rollout delay later,
+     * Available and not Degraded.
      */
-    public SimulatedCluster declaredOperators(Function<String, Map<String, Map<String, String>>> byRelease) {
+    public SimulatedCluster declaredOperators(
+            Function<String, Map<String, Map<String, String>>> byRelease) {
         this.declared = byRelease;
         return this;
     }
 
     /**
-     * Payload-retrieval Jobs (labelled {@code upshift.io/payload-retrieval}) run as a kubelet would run them: their
-     * containers run in order on the image's file system ({@code unpack}) and the Job's hostPath volumes, and the Job
-     * succeeds or fails as they exit; an image that cannot be pulled leaves its pod waiting with ErrImagePull, as a
-     * container runtime reports it.
+     * Payload-retrieval Jobs (labelled {@code upshift.io/payload-retrieval}) run as a kubelet would
+     * run them: their containers run in order on the image's file system ({@code unpack}) and the
+     * Job's hostPath volumes, and the Job succeeds or fails as they exit; an image that cannot be
+     * pulled leaves its pod waiting with ErrImagePull, as a container runtime reports it.
      */
     public SimulatedCluster runsPayloadJobs(PayloadUnpacker unpack) {
         this.unpacker = unpack;
@@ -132,21 +156,30 @@ public final class SimulatedCluster implements AutoCloseable {
         runPayloadJobs();
         for (Deployment d : client.apps().deployments().inAnyNamespace().list().getItems()) {
             String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
-            String version = d.getMetadata().getAnnotations() == null ? "" : d.getMetadata().getAnnotations().getOrDefault(VERSION_ANNOTATION, "");
+            String version =
+                    d.getMetadata().getAnnotations() == null
+                            ? ""
+                            : d.getMetadata().getAnnotations().getOrDefault(VERSION_ANNOTATION, "");
             String image = d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
             String want = version + " " + image + " " + d.getMetadata().getGeneration();
             if (want.equals(rolledOut.get(key))) continue;
-            String operator = d.getMetadata().getLabels() == null ? null : d.getMetadata().getLabels().get(OPERATOR_LABEL);
+            String operator =
+                    d.getMetadata().getLabels() == null
+                            ? null
+                            : d.getMetadata().getLabels().get(OPERATOR_LABEL);
             Instant due = rolloutDue.get(key + " " + want);
             if (due == null) {
                 long ms = (long) (delay.toMillis() * (0.5 + random.nextDouble()));
                 delayMillis.put(key + " " + version, ms);
                 due = now.plusMillis(ms);
                 rolloutDue.put(key + " " + want, due);
-                if (operator != null && rolledOut.containsKey(key) && !handedOver.containsKey(operator)) progressing(operator, version);
+                if (operator != null
+                        && rolledOut.containsKey(key)
+                        && !handedOver.containsKey(operator)) progressing(operator, version);
             }
             if (now.isBefore(due)) continue;
-            boolean self = SELF.contains(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
+            boolean self =
+                    SELF.contains(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
             markAvailable(d);
             rolledOut.put(key, want);
             if (operator != null && handedOver.containsKey(operator)) {
@@ -160,19 +193,31 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     /**
-     * Runs each new payload-retrieval Job once, as the Job controller and the kubelet of its node would: one pod
-     * ({@code <job>-<5 letters>}, owned by the Job) whose containers run in order ({@link JobPodRun}) on the image's
-     * file system, unpacked by the {@link PayloadUnpacker}, and the Job's hostPath volumes. The Job then succeeds, or
-     * fails as after its last retry (a step fails the same way each time). An image that cannot be pulled leaves the
-     * pod Pending, its first init container waiting with ErrImagePull. The pods of a deleted Job are deleted with it,
-     * as the garbage collector does.
+     * Runs each new payload-retrieval Job once, as the Job controller and the kubelet of its node
+     * would: one pod ({@code <job>-<5 letters>}, owned by the Job) whose containers run in order
+     * ({@link JobPodRun}) on the image's file system, unpacked by the {@link PayloadUnpacker}, and
+     * the Job's hostPath volumes. The Job then succeeds, or fails as after its last retry (a step
+     * fails the same way each time). An image that cannot be pulled leaves the pod Pending, its
+     * first init container waiting with ErrImagePull. The pods of a deleted Job are deleted with
+     * it, as the garbage collector does.
      */
     private void runPayloadJobs() {
         if (unpacker == null) return;
         java.util.Set<String> present = new java.util.HashSet<>();
-        for (io.fabric8.kubernetes.api.model.batch.v1.Job job : client.batch().v1().jobs().inAnyNamespace()
-                .withLabel("upshift.io/payload-retrieval", "true").list().getItems()) {
-            String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + "/" + job.getMetadata().getUid();
+        for (io.fabric8.kubernetes.api.model.batch.v1.Job job :
+                client.batch()
+                        .v1()
+                        .jobs()
+                        .inAnyNamespace()
+                        .withLabel("upshift.io/payload-retrieval", "true")
+                        .list()
+                        .getItems()) {
+            String key =
+                    job.getMetadata().getNamespace()
+                            + "/"
+                            + job.getMetadata().getName()
+                            + "/"
+                            + job.getMetadata().getUid();
             present.add(key);
             if (!jobsRun.add(key)) continue;
             jobPods.put(key, job.getMetadata().getName() + "-" + suffix());
@@ -180,7 +225,10 @@ public final class SimulatedCluster implements AutoCloseable {
         }
         for (String key : List.copyOf(jobPods.keySet())) {
             if (present.contains(key)) continue;
-            client.pods().inNamespace(key.substring(0, key.indexOf('/'))).withName(jobPods.remove(key)).delete();
+            client.pods()
+                    .inNamespace(key.substring(0, key.indexOf('/')))
+                    .withName(jobPods.remove(key))
+                    .delete();
         }
     }
 
@@ -188,40 +236,114 @@ public final class SimulatedCluster implements AutoCloseable {
         String ns = job.getMetadata().getNamespace();
         io.fabric8.kubernetes.api.model.PodSpec spec = job.getSpec().getTemplate().getSpec();
         var jobs = client.batch().v1().jobs().inNamespace(ns).withName(job.getMetadata().getName());
-        io.fabric8.kubernetes.api.model.PodBuilder pod = new io.fabric8.kubernetes.api.model.PodBuilder()
-                .withNewMetadata().withName(podName).withNamespace(ns).addToLabels(job.getSpec().getTemplate().getMetadata().getLabels())
-                .addToLabels("job-name", job.getMetadata().getName()).addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
-                .addNewOwnerReference().withApiVersion("batch/v1").withKind("Job").withName(job.getMetadata().getName())
-                .withUid(job.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).endOwnerReference().endMetadata()
-                .withSpec(spec);
-        String image = (spec.getInitContainers() == null || spec.getInitContainers().isEmpty() ? spec.getContainers() : spec.getInitContainers()).get(0).getImage();
+        io.fabric8.kubernetes.api.model.PodBuilder pod =
+                new io.fabric8.kubernetes.api.model.PodBuilder()
+                        .withNewMetadata()
+                        .withName(podName)
+                        .withNamespace(ns)
+                        .addToLabels(job.getSpec().getTemplate().getMetadata().getLabels())
+                        .addToLabels("job-name", job.getMetadata().getName())
+                        .addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
+                        .addNewOwnerReference()
+                        .withApiVersion("batch/v1")
+                        .withKind("Job")
+                        .withName(job.getMetadata().getName())
+                        .withUid(job.getMetadata().getUid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withSpec(spec);
+        String image =
+                (spec.getInitContainers() == null || spec.getInitContainers().isEmpty()
+                                ? spec.getContainers()
+                                : spec.getInitContainers())
+                        .get(0)
+                        .getImage();
         java.nio.file.Path work = null;
         try {
             work = java.nio.file.Files.createTempDirectory("simulated-image-");
-            for (io.fabric8.kubernetes.api.model.Volume v : spec.getVolumes() == null ? List.<io.fabric8.kubernetes.api.model.Volume>of() : spec.getVolumes()) {
-                if (v.getHostPath() != null && "DirectoryOrCreate".equals(v.getHostPath().getType())) {
-                    java.nio.file.Files.createDirectories(java.nio.file.Path.of(v.getHostPath().getPath()));
+            for (io.fabric8.kubernetes.api.model.Volume v :
+                    spec.getVolumes() == null
+                            ? List.<io.fabric8.kubernetes.api.model.Volume>of()
+                            : spec.getVolumes()) {
+                if (v.getHostPath() != null
+                        && "DirectoryOrCreate".equals(v.getHostPath().getType())) {
+                    java.nio.file.Files.createDirectories(
+                            java.nio.file.Path.of(v.getHostPath().getPath()));
                 }
             }
             java.nio.file.Path root = work.resolve("rootfs");
             try {
                 unpacker.unpack(image, root);
             } catch (Exception e) {
-                String first = spec.getInitContainers() == null || spec.getInitContainers().isEmpty() ? spec.getContainers().get(0).getName()
-                        : spec.getInitContainers().get(0).getName();
-                client.pods().inNamespace(ns).resource(pod.withNewStatus().withPhase("Pending").addNewInitContainerStatus().withName(first)
-                        .withImage(image).withNewState().withNewWaiting().withReason("ErrImagePull").withMessage(image + ": " + e.getMessage())
-                        .endWaiting().endState().endInitContainerStatus().endStatus().build()).create();
+                String first =
+                        spec.getInitContainers() == null || spec.getInitContainers().isEmpty()
+                                ? spec.getContainers().get(0).getName()
+                                : spec.getInitContainers().get(0).getName();
+                client.pods()
+                        .inNamespace(ns)
+                        .resource(
+                                pod.withNewStatus()
+                                        .withPhase("Pending")
+                                        .addNewInitContainerStatus()
+                                        .withName(first)
+                                        .withImage(image)
+                                        .withNewState()
+                                        .withNewWaiting()
+                                        .withReason("ErrImagePull")
+                                        .withMessage(image + ": " + e.getMessage())
+                                        .endWaiting()
+                                        .endState()
+                                        .endInitContainerStatus()
+                                        .endStatus()
+                                        .build())
+                        .create();
                 return;
             }
             JobPodRun.Result result = new JobPodRun(spec, root).run();
-            client.pods().inNamespace(ns).resource(pod.withNewStatus().withPhase(result.succeeded() ? "Succeeded" : "Failed")
-                    .withInitContainerStatuses(result.initContainers()).withContainerStatuses(result.containers()).endStatus().build()).create();
+            client.pods()
+                    .inNamespace(ns)
+                    .resource(
+                            pod.withNewStatus()
+                                    .withPhase(result.succeeded() ? "Succeeded" : "Failed")
+                                    .withInitContainerStatuses(result.initContainers())
+                                    .withContainerStatuses(result.containers())
+                                    .endStatus()
+                                    .build())
+                    .create();
             String now = clock.instant().toString();
-            patchStatus(jobs, result.succeeded()
-                    ? Map.of("succeeded", 1, "conditions", List.of(Map.of("type", "Complete", "status", "True", "lastTransitionTime", now)))
-                    : Map.of("failed", 1, "conditions", List.of(Map.of("type", "Failed", "status", "True", "reason", "BackoffLimitExceeded",
-                            "message", "Job has reached the specified backoff limit", "lastTransitionTime", now))));
+            patchStatus(
+                    jobs,
+                    result.succeeded()
+                            ? Map.of(
+                                    "succeeded",
+                                    1,
+                                    "conditions",
+                                    List.of(
+                                            Map.of(
+                                                    "type",
+                                                    "Complete",
+                                                    "status",
+                                                    "True",
+                                                    "lastTransitionTime",
+                                                    now)))
+                            : Map.of(
+                                    "failed",
+                                    1,
+                                    "conditions",
+                                    List.of(
+                                            Map.of(
+                                                    "type",
+                                                    "Failed",
+                                                    "status",
+                                                    "True",
+                                                    "reason",
+                                                    "BackoffLimitExceeded",
+                                                    "message",
+                                                    "Job has reached the specified backoff limit",
+                                                    "lastTransitionTime",
+                                                    now))));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } finally {
@@ -233,31 +355,42 @@ public final class SimulatedCluster implements AutoCloseable {
         String alphabet = "bcdfghjklmnpqrstvwxz2456789";
         StringBuilder b = new StringBuilder();
         synchronized (random) {
-            for (int i = 0; i < 5; i++) b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            for (int i = 0; i < 5; i++)
+                b.append(alphabet.charAt(random.nextInt(alphabet.length())));
         }
         return b.toString();
     }
 
     private static void deleteTree(java.nio.file.Path dir) {
         try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(dir)) {
-            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.deleteIfExists(p);
+            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList())
+                java.nio.file.Files.deleteIfExists(p);
         } catch (java.io.IOException e) {
             // a temporary directory: left for the system to clean
         }
     }
 
     private void levelDeclared(Instant now) {
-        io.fabric8.openshift.api.model.config.v1.ClusterVersion cv = client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class)
-                .withName("version").get();
+        io.fabric8.openshift.api.model.config.v1.ClusterVersion cv =
+                client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class)
+                        .withName("version")
+                        .get();
         if (cv == null || cv.getStatus() == null || cv.getStatus().getDesired() == null) return;
         String release = cv.getStatus().getDesired().getVersion();
-        Map<String, Map<String, String>> want = release == null ? Map.of() : declared.apply(release);
+        Map<String, Map<String, String>> want =
+                release == null ? Map.of() : declared.apply(release);
         if (want == null || want.isEmpty()) return;
         for (ClusterOperator co : client.resources(ClusterOperator.class).list().getItems()) {
             Map<String, String> versions = want.get(co.getMetadata().getName());
             if (versions == null || versions.equals(reported(co))) continue;
-            Instant due = levelDue.computeIfAbsent(co.getMetadata().getName() + " " + release,
-                    k -> now.plusMillis((long) (delay.toMillis() * (0.5 + random.nextDouble()))));
+            Instant due =
+                    levelDue.computeIfAbsent(
+                            co.getMetadata().getName() + " " + release,
+                            k ->
+                                    now.plusMillis(
+                                            (long)
+                                                    (delay.toMillis()
+                                                            * (0.5 + random.nextDouble()))));
             if (!now.isBefore(due)) report(co.getMetadata().getName(), versions);
         }
     }
@@ -265,30 +398,42 @@ public final class SimulatedCluster implements AutoCloseable {
     private static Map<String, String> reported(ClusterOperator co) {
         Map<String, String> out = new java.util.LinkedHashMap<>();
         if (co.getStatus() != null && co.getStatus().getVersions() != null) {
-            for (OperandVersion v : co.getStatus().getVersions()) out.put(v.getName(), v.getVersion());
+            for (OperandVersion v : co.getStatus().getVersions())
+                out.put(v.getName(), v.getVersion());
         }
         return out;
     }
 
-    /** Operators keep reporting, as real ones do: one whose ClusterOperator appeared late, or was reset, reports again. */
+    /**
+     * Operators keep reporting, as real ones do: one whose ClusterOperator appeared late, or was
+     * reset, reports again.
+     */
     private void keepReporting() {
         for (ClusterOperator co : client.resources(ClusterOperator.class).list().getItems()) {
             String want = operatorVersion.get(co.getMetadata().getName());
             if (want == null) continue;
-            boolean reported = co.getStatus() != null && co.getStatus().getVersions() != null
-                    && co.getStatus().getVersions().stream().anyMatch(v -> want.equals(v.getVersion()));
+            boolean reported =
+                    co.getStatus() != null
+                            && co.getStatus().getVersions() != null
+                            && co.getStatus().getVersions().stream()
+                                    .anyMatch(v -> want.equals(v.getVersion()));
             if (!reported) report(co.getMetadata().getName(), want);
         }
     }
 
-    /** How long the simulation took to roll out Deployment {@code namespace/name} to {@code version}, if it did. */
+    /**
+     * How long the simulation took to roll out Deployment {@code namespace/name} to {@code
+     * version}, if it did.
+     */
     public Duration rollout(String namespace, String name, String version) {
-        return Duration.ofMillis(delayMillis.getOrDefault(namespace + "/" + name + " " + version, 0L));
+        return Duration.ofMillis(
+                delayMillis.getOrDefault(namespace + "/" + name + " " + version, 0L));
     }
 
     private void markAvailable(Deployment d) {
         DeploymentStatus s = new DeploymentStatus();
-        long generation = d.getMetadata().getGeneration() == null ? 0 : d.getMetadata().getGeneration();
+        long generation =
+                d.getMetadata().getGeneration() == null ? 0 : d.getMetadata().getGeneration();
         s.setObservedGeneration(generation);
         int replicas = d.getSpec().getReplicas() == null ? 1 : d.getSpec().getReplicas();
         s.setReplicas(replicas);
@@ -301,7 +446,12 @@ public final class SimulatedCluster implements AutoCloseable {
         available.setReason("MinimumReplicasAvailable");
         available.setLastTransitionTime(clock.instant().toString());
         s.setConditions(List.of(available));
-        patchStatus(client.apps().deployments().inNamespace(d.getMetadata().getNamespace()).withName(d.getMetadata().getName()), s);
+        patchStatus(
+                client.apps()
+                        .deployments()
+                        .inNamespace(d.getMetadata().getNamespace())
+                        .withName(d.getMetadata().getName()),
+                s);
     }
 
     /** From now on {@code operator} reports Degraded=True whenever it reports. */
@@ -317,7 +467,15 @@ public final class SimulatedCluster implements AutoCloseable {
         String now = clock.instant().toString();
         List<ClusterOperatorStatusCondition> conditions = new ArrayList<>();
         for (ClusterOperatorStatusCondition c : s.getConditions()) {
-            conditions.add("Progressing".equals(c.getType()) ? condition("Progressing", "True", "RollingOut", "Rolling out " + version, now) : c);
+            conditions.add(
+                    "Progressing".equals(c.getType())
+                            ? condition(
+                                    "Progressing",
+                                    "True",
+                                    "RollingOut",
+                                    "Rolling out " + version,
+                                    now)
+                            : c);
         }
         s.setConditions(conditions);
         patchStatus(client.resources(ClusterOperator.class).withName(operator), s);
@@ -336,30 +494,51 @@ public final class SimulatedCluster implements AutoCloseable {
         conditions.add(condition("Available", "True", "AsExpected", "", now));
         conditions.add(condition("Progressing", "False", "AsExpected", "", now));
         boolean bad = degraded.contains(operator);
-        conditions.add(bad ? condition("Degraded", "True", "SimulatedFault", "the simulation degraded " + operator, now)
-                : condition("Degraded", "False", "AsExpected", "", now));
+        conditions.add(
+                bad
+                        ? condition(
+                                "Degraded",
+                                "True",
+                                "SimulatedFault",
+                                "the simulation degraded " + operator,
+                                now)
+                        : condition("Degraded", "False", "AsExpected", "", now));
         conditions.add(condition("Upgradeable", "True", "AsExpected", "", now));
         s.setConditions(conditions);
         List<OperandVersion> operands = new ArrayList<>();
-        versions.forEach((name, version) -> {
-            OperandVersion v = new OperandVersion();
-            v.setName(name);
-            v.setVersion(version);
-            operands.add(v);
-        });
+        versions.forEach(
+                (name, version) -> {
+                    OperandVersion v = new OperandVersion();
+                    v.setName(name);
+                    v.setVersion(version);
+                    operands.add(v);
+                });
         s.setVersions(operands);
         patchStatus(client.resources(ClusterOperator.class).withName(operator), s);
     }
 
-    /** A JSON patch of the status subresource alone, as a controller writes status: spec is never touched. */
-    private static void patchStatus(io.fabric8.kubernetes.client.dsl.Resource<?> resource, Object status) {
-        String body = "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + JSON.valueToTree(status) + "}]";
-        resource.subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON), body);
+    /**
+     * A JSON patch of the status subresource alone, as a controller writes status: spec is never
+     * touched.
+     */
+    private static void patchStatus(
+            io.fabric8.kubernetes.client.dsl.Resource<?> resource, Object status) {
+        String body =
+                "[{\"op\":\"add\",\"path\":\"/status\",\"value\":"
+                        + JSON.valueToTree(status)
+                        + "}]";
+        resource.subresource("status")
+                .patch(
+                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
+                        body);
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = io.upshift.api.json.Mappers.JSON;
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            io.upshift.api.json.Mappers.JSON;
 
-    private static ClusterOperatorStatusCondition condition(String type, String status, String reason, String message, String at) {
+    private static ClusterOperatorStatusCondition condition(
+            String type, String status, String reason, String message, String at) {
         ClusterOperatorStatusCondition c = new ClusterOperatorStatusCondition();
         c.setType(type);
         c.setStatus(status);
@@ -370,13 +549,30 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     private void establishCrds() {
-        ResourceDefinitionContext ctx = new ResourceDefinitionContext.Builder().withGroup("apiextensions.k8s.io").withVersion("v1")
-                .withKind("CustomResourceDefinition").withPlural("customresourcedefinitions").withNamespaced(false).build();
-        for (GenericKubernetesResource crd : client.genericKubernetesResources(ctx).list().getItems()) {
+        ResourceDefinitionContext ctx =
+                new ResourceDefinitionContext.Builder()
+                        .withGroup("apiextensions.k8s.io")
+                        .withVersion("v1")
+                        .withKind("CustomResourceDefinition")
+                        .withPlural("customresourcedefinitions")
+                        .withNamespaced(false)
+                        .build();
+        for (GenericKubernetesResource crd :
+                client.genericKubernetesResources(ctx).list().getItems()) {
             Object status = crd.getAdditionalProperties().get("status");
             if (status != null && status.toString().contains("Established")) continue;
-            patchStatus(client.genericKubernetesResources(ctx).withName(crd.getMetadata().getName()), Map.of("conditions",
-                    List.of(Map.of("type", "Established", "status", "True", "lastTransitionTime", clock.instant().toString()))));
+            patchStatus(
+                    client.genericKubernetesResources(ctx).withName(crd.getMetadata().getName()),
+                    Map.of(
+                            "conditions",
+                            List.of(
+                                    Map.of(
+                                            "type",
+                                            "Established",
+                                            "status",
+                                            "True",
+                                            "lastTransitionTime",
+                                            clock.instant().toString()))));
         }
     }
 

@@ -2,10 +2,14 @@ package io.upshift.testkit;
 
 import java.util.List;
 
-/** Who a request is from, as the API server's authenticator says: a user name and the groups it is in. */
+/**
+ * Who a request is from, as the API server's authenticator says: a user name and the groups it is
+ * in.
+ */
 public record User(String name, List<String> groups) {
     public static final String AUTHENTICATED = "system:authenticated";
     public static final String UNAUTHENTICATED = "system:unauthenticated";
+
     /** The group whose members may do anything: the API server allows them before asking RBAC. */
     public static final String MASTERS = "system:masters";
 

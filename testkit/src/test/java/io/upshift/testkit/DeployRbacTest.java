@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** deploy/rbac.yaml, installed into the embedded API server, is what each controller's ServiceAccount may do. */
+/**
+ * deploy/rbac.yaml, installed into the embedded API server, is what each controller's
+ * ServiceAccount may do.
+ */
 @Tag("e2e")
 class DeployRbacTest {
     final EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
@@ -21,29 +24,70 @@ class DeployRbacTest {
 
     @Test
     void thePoolControllerMayNotDeleteADeployment() {
-        try (KubernetesClient pools = server.client("upshift-pools", ServiceAccount.MACHINE_CONFIG_OPERATOR)) {
-            forbidden(() -> pools.apps().deployments().inNamespace("openshift-machine-config-operator").withName("machine-config-daemon").delete(),
-                    "deployments.apps \"machine-config-daemon\" is forbidden: User \"system:serviceaccount:openshift-machine-config-operator:machine-config-operator\""
-                            + " cannot delete resource \"deployments\" in API group \"apps\" in the namespace \"openshift-machine-config-operator\"");
+        try (KubernetesClient pools =
+                server.client("upshift-pools", ServiceAccount.MACHINE_CONFIG_OPERATOR)) {
+            forbidden(
+                    () ->
+                            pools.apps()
+                                    .deployments()
+                                    .inNamespace("openshift-machine-config-operator")
+                                    .withName("machine-config-daemon")
+                                    .delete(),
+                    "deployments.apps \"machine-config-daemon\" is forbidden: User"
+                        + " \"system:serviceaccount:openshift-machine-config-operator:machine-config-operator\""
+                        + " cannot delete resource \"deployments\" in API group \"apps\" in the"
+                        + " namespace \"openshift-machine-config-operator\"");
             assertThat(server.dispatcher().accessRefusals()).hasSize(1);
         }
     }
 
     @Test
     void theAgentPatchesNodesButDeletesNone() {
-        server.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("worker-0").endMetadata().build()).create();
-        try (KubernetesClient agent = server.client("upshift-agent", ServiceAccount.MACHINE_CONFIG_DAEMON)) {
-            agent.nodes().withName("worker-0").edit(n -> new NodeBuilder(n).editMetadata().addToAnnotations("a", "b").endMetadata().build());
-            forbidden(() -> agent.nodes().withName("worker-0").delete(), "nodes \"worker-0\" is forbidden: User "
-                    + "\"system:serviceaccount:openshift-machine-config-operator:machine-config-daemon\" cannot delete resource \"nodes\" in API group \"\" at the cluster scope");
+        server.client()
+                .nodes()
+                .resource(
+                        new NodeBuilder()
+                                .withNewMetadata()
+                                .withName("worker-0")
+                                .endMetadata()
+                                .build())
+                .create();
+        try (KubernetesClient agent =
+                server.client("upshift-agent", ServiceAccount.MACHINE_CONFIG_DAEMON)) {
+            agent.nodes()
+                    .withName("worker-0")
+                    .edit(
+                            n ->
+                                    new NodeBuilder(n)
+                                            .editMetadata()
+                                            .addToAnnotations("a", "b")
+                                            .endMetadata()
+                                            .build());
+            forbidden(
+                    () -> agent.nodes().withName("worker-0").delete(),
+                    "nodes \"worker-0\" is forbidden: User"
+                        + " \"system:serviceaccount:openshift-machine-config-operator:machine-config-daemon\""
+                        + " cannot delete resource \"nodes\" in API group \"\" at the cluster"
+                        + " scope");
         }
     }
 
     @Test
     void theClusterVersionControllerIsClusterAdminAsUpstreamsIs() {
-        try (KubernetesClient controller = server.client("upshift-cluster-version", ServiceAccount.UPSHIFT)) {
-            controller.genericKubernetesResources(new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder().withGroup("example.com")
-                    .withVersion("v1").withKind("Widget").withPlural("widgets").withNamespaced(true).build()).inNamespace("anywhere").list();
+        try (KubernetesClient controller =
+                server.client("upshift-cluster-version", ServiceAccount.UPSHIFT)) {
+            controller
+                    .genericKubernetesResources(
+                            new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext
+                                            .Builder()
+                                    .withGroup("example.com")
+                                    .withVersion("v1")
+                                    .withKind("Widget")
+                                    .withPlural("widgets")
+                                    .withNamespaced(true)
+                                    .build())
+                    .inNamespace("anywhere")
+                    .list();
             controller.nodes().list();
             assertThat(server.dispatcher().accessRefusals()).isEmpty();
         }
@@ -51,8 +95,17 @@ class DeployRbacTest {
 
     @Test
     void deploysNamespacesAndServiceAccountsAreThere() {
-        assertThat(server.client().namespaces().withName("openshift-machine-config-operator").get()).isNotNull();
-        assertThat(server.client().serviceAccounts().inNamespace("upshift").withName("upshift").get()).isNotNull();
-        assertThat(server.client().rbac().clusterRoleBindings().withName("cluster-admin").get()).as("kube-apiserver's own").isNotNull();
+        assertThat(server.client().namespaces().withName("openshift-machine-config-operator").get())
+                .isNotNull();
+        assertThat(
+                        server.client()
+                                .serviceAccounts()
+                                .inNamespace("upshift")
+                                .withName("upshift")
+                                .get())
+                .isNotNull();
+        assertThat(server.client().rbac().clusterRoleBindings().withName("cluster-admin").get())
+                .as("kube-apiserver's own")
+                .isNotNull();
     }
 }

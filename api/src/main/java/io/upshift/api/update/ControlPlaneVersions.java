@@ -7,7 +7,10 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ControlPlaneVersions(Version previous, Version target) {
 
-    /** A version with metadata such as {@code Installation}, {@code Partial} or {@code Architecture}. */
+    /**
+     * A version with metadata such as {@code Installation}, {@code Partial} or {@code
+     * Architecture}.
+     */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Version(String version, List<Metadata> metadata) {
         public Version {
@@ -20,8 +23,9 @@ public record ControlPlaneVersions(Version previous, Version target) {
     }
 
     /**
-     * One key/value of version metadata. An empty value is written as none (upstream's {@code omitempty}) and so
-     * reads back as null: it is held as null, so that what was written and what is read back are equal.
+     * One key/value of version metadata. An empty value is written as none (upstream's {@code
+     * omitempty}) and so reads back as null: it is held as null, so that what was written and what
+     * is read back are equal.
      */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Metadata(String key, String value) {

@@ -17,11 +17,9 @@ public record HealthInsight(String startedAt, Scope scope, Impact impact, Remedi
 
     /** How bad it is, of which kind, in one line and in full. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    public record Impact(ImpactLevel level, String type, String summary, String description) {
-    }
+    public record Impact(ImpactLevel level, String type, String summary, String description) {}
 
     /** Where to read what to do. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    public record Remediation(String reference, String estimatedFinish) {
-    }
+    public record Remediation(String reference, String estimatedFinish) {}
 }

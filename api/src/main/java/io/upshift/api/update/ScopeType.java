@@ -2,5 +2,7 @@ package io.upshift.api.update;
 
 /** Which part of the cluster an insight is about. */
 public enum ScopeType {
-    ControlPlane, WorkerPool, Cluster
+    ControlPlane,
+    WorkerPool,
+    Cluster
 }

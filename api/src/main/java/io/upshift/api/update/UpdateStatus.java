@@ -6,8 +6,9 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * The cluster-scoped {@code update.openshift.io/v1alpha1} UpdateStatus: a status-only resource holding the insights
- * that describe an update in progress. Its shape follows the last upstream design (openshift/api PR #2012).
+ * The cluster-scoped {@code update.openshift.io/v1alpha1} UpdateStatus: a status-only resource
+ * holding the insights that describe an update in progress. Its shape follows the last upstream
+ * design (openshift/api PR #2012).
  */
 @Group(UpdateStatus.GROUP)
 @Version(UpdateStatus.VERSION)
@@ -16,6 +17,7 @@ public class UpdateStatus extends CustomResource<UpdateStatusSpec, UpdateStatusS
     public static final String GROUP = "update.openshift.io";
     public static final String VERSION = "v1alpha1";
     public static final String PLURAL = "updatestatuses";
+
     /** The one UpdateStatus the controller maintains. */
     public static final String NAME = "cluster";
 
@@ -28,5 +30,4 @@ public class UpdateStatus extends CustomResource<UpdateStatusSpec, UpdateStatusS
     protected UpdateStatusStatus initStatus() {
         return null;
     }
-
 }

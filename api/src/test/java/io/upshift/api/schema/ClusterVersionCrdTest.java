@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Our ClusterVersion and ClusterOperator CRDs accept what OpenShift's accept (real objects from the shared
- * fixtures), and our ClusterVersion accepts the capability names an older release's CRD rejects.
+ * Our ClusterVersion and ClusterOperator CRDs accept what OpenShift's accept (real objects from the
+ * shared fixtures), and our ClusterVersion accepts the capability names an older release's CRD
+ * rejects.
  */
 class ClusterVersionCrdTest {
 
@@ -28,7 +29,10 @@ class ClusterVersionCrdTest {
         return Path.of(System.getProperty("upshift.fixtures", "../../shared/fixtures"));
     }
 
-    /** The objects in the shared snapshot files whose names end with the suffix ("-cv.yaml", "-mcp.yaml" ...). */
+    /**
+     * The objects in the shared snapshot files whose names end with the suffix ("-cv.yaml",
+     * "-mcp.yaml" ...).
+     */
     static List<JsonNode> objects(String suffix) throws Exception {
         List<JsonNode> out = new ArrayList<>();
         for (String dir : List.of("oc-status", "oc-recommend")) {
@@ -51,23 +55,30 @@ class ClusterVersionCrdTest {
 
     @Test
     void realClusterVersionsAndOperatorsValidate() throws Exception {
-        Assumptions.assumeTrue(Files.isDirectory(fixtures().resolve("crds")), "shared fixtures not present");
+        Assumptions.assumeTrue(
+                Files.isDirectory(fixtures().resolve("crds")), "shared fixtures not present");
         CrdSchema ours = CrdSchema.bundled("clusterversions.config.openshift.io", "v1");
-        CrdSchema theirs = upstream("current/0000_00_cluster-version-operator_01_clusterversions-Default.crd.yaml");
+        CrdSchema theirs =
+                upstream(
+                        "current/0000_00_cluster-version-operator_01_clusterversions-Default.crd.yaml");
         List<JsonNode> cvs = objects("-cv.yaml");
         int checkedCvs = 0;
         for (JsonNode cv : cvs) {
-            if (!theirs.violations(cv).isEmpty()) continue; // only objects OpenShift's own CRD accepts
+            if (!theirs.violations(cv).isEmpty())
+                continue; // only objects OpenShift's own CRD accepts
             assertThat(ours.violations(cv)).as(cv.path("metadata").path("name").asText()).isEmpty();
             checkedCvs++;
         }
         assertThat(checkedCvs).isGreaterThan(5);
         CrdSchema oursCo = CrdSchema.bundled("clusteroperators.config.openshift.io", "v1");
-        CrdSchema theirsCo = upstream("current/0000_00_cluster-version-operator_01_clusteroperators.crd.yaml");
+        CrdSchema theirsCo =
+                upstream("current/0000_00_cluster-version-operator_01_clusteroperators.crd.yaml");
         int checked = 0;
         for (JsonNode co : objects("-co.yaml")) {
             if (!theirsCo.violations(co).isEmpty()) continue;
-            assertThat(oursCo.violations(co)).as(co.path("metadata").path("name").asText()).isEmpty();
+            assertThat(oursCo.violations(co))
+                    .as(co.path("metadata").path("name").asText())
+                    .isEmpty();
             checked++;
         }
         assertThat(checked).isGreaterThan(20);
@@ -75,24 +86,33 @@ class ClusterVersionCrdTest {
 
     @Test
     void capabilitiesUnknownToAnOlderCrdStillValidate() throws Exception {
-        Assumptions.assumeTrue(Files.isDirectory(fixtures().resolve("crds")), "shared fixtures not present");
-        ObjectNode cv = (ObjectNode) YAML.readTree("""
-                apiVersion: config.openshift.io/v1
-                kind: ClusterVersion
-                metadata: {name: version}
-                spec: {clusterID: 0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11}
-                status:
-                  desired: {version: 4.13.0, image: r@sha256:00}
-                  observedGeneration: 1
-                  versionHash: abc
-                  capabilities:
-                    enabledCapabilities: [Build, DeploymentConfig, ImageRegistry, MachineAPI, baremetal]
-                    knownCapabilities: [Build, DeploymentConfig, ImageRegistry, MachineAPI, baremetal]
-                """);
-        CrdSchema old = upstream("release-4.13/0000_00_cluster-version-operator_01_clusterversion.crd.yaml");
+        Assumptions.assumeTrue(
+                Files.isDirectory(fixtures().resolve("crds")), "shared fixtures not present");
+        ObjectNode cv =
+                (ObjectNode)
+                        YAML.readTree(
+                                """
+                                apiVersion: config.openshift.io/v1
+                                kind: ClusterVersion
+                                metadata: {name: version}
+                                spec: {clusterID: 0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11}
+                                status:
+                                  desired: {version: 4.13.0, image: r@sha256:00}
+                                  observedGeneration: 1
+                                  versionHash: abc
+                                  capabilities:
+                                    enabledCapabilities: [Build, DeploymentConfig, ImageRegistry, MachineAPI, baremetal]
+                                    knownCapabilities: [Build, DeploymentConfig, ImageRegistry, MachineAPI, baremetal]
+                                """);
+        CrdSchema old =
+                upstream(
+                        "release-4.13/0000_00_cluster-version-operator_01_clusterversion.crd.yaml");
         assertThat(old.violations(cv)).isNotEmpty();
-        assertThat(CrdSchema.bundled("clusterversions.config.openshift.io", "v1").violations(cv)).isEmpty();
-        ((ArrayNode) cv.path("status").path("capabilities").path("enabledCapabilities")).add("SomethingFromTheFuture");
-        assertThat(CrdSchema.bundled("clusterversions.config.openshift.io", "v1").violations(cv)).isEmpty();
+        assertThat(CrdSchema.bundled("clusterversions.config.openshift.io", "v1").violations(cv))
+                .isEmpty();
+        ((ArrayNode) cv.path("status").path("capabilities").path("enabledCapabilities"))
+                .add("SomethingFromTheFuture");
+        assertThat(CrdSchema.bundled("clusterversions.config.openshift.io", "v1").violations(cv))
+                .isEmpty();
     }
 }

@@ -22,36 +22,74 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CrdSchemaTest {
-    private static final CrdSchema SCHEMA = CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1");
+    private static final CrdSchema SCHEMA =
+            CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static UpdateStatus withInsight(Insight insight) {
         UpdateStatus us = new UpdateStatus();
         us.setMetadata(new ObjectMetaBuilder().withName("cluster").build());
         us.setSpec(new UpdateStatusSpec());
-        us.setStatus(new UpdateStatusStatus(null, new ControlPlane(null,
-                ResourceRef.of("config.openshift.io", "clusterversions", "version"), null,
-                List.of(new Informer("health", List.of(insight)))), null));
+        us.setStatus(
+                new UpdateStatusStatus(
+                        null,
+                        new ControlPlane(
+                                null,
+                                ResourceRef.of("config.openshift.io", "clusterversions", "version"),
+                                null,
+                                List.of(new Informer("health", List.of(insight)))),
+                        null));
         return us;
     }
 
     static Insight node(String uid, String est) {
-        return Insight.of(uid, "2026-11-20T10:00:00.123456789Z", new NodeInsight(
-                List.of(new ConditionBuilder().withType("Updating").withStatus("True").withReason("Draining")
-                        .withMessage("").withLastTransitionTime("2026-11-20T10:00:00Z").build()),
-                "n1", new ResourceRef(null, "nodes", "n1", null),
-                ResourceRef.of("machineconfiguration.openshift.io", "machineconfigpools", "worker"),
-                ScopeType.WorkerPool, "4.17.2", est, null,
-                new UpshiftEstimate("2026-11-20T10:04:10.250Z", "waiting for its turn, at the pool's measured node time")));
+        return Insight.of(
+                uid,
+                "2026-11-20T10:00:00.123456789Z",
+                new NodeInsight(
+                        List.of(
+                                new ConditionBuilder()
+                                        .withType("Updating")
+                                        .withStatus("True")
+                                        .withReason("Draining")
+                                        .withMessage("")
+                                        .withLastTransitionTime("2026-11-20T10:00:00Z")
+                                        .build()),
+                        "n1",
+                        new ResourceRef(null, "nodes", "n1", null),
+                        ResourceRef.of(
+                                "machineconfiguration.openshift.io",
+                                "machineconfigpools",
+                                "worker"),
+                        ScopeType.WorkerPool,
+                        "4.17.2",
+                        est,
+                        null,
+                        new UpshiftEstimate(
+                                "2026-11-20T10:04:10.250Z",
+                                "waiting for its turn, at the pool's measured node time")));
     }
 
     @Test
     void acceptsAWellFormedStatus() {
         assertThat(SCHEMA.violations(withInsight(node("node-n1", "10m0s")))).isEmpty();
-        Insight health = Insight.of("health-x", "2026-11-20T10:00:00Z", new HealthInsight(null,
-                new HealthInsight.Scope(ScopeType.Cluster, List.of(new ResourceRef("config.openshift.io", "alerts", "A", "ns"))),
-                new HealthInsight.Impact(ImpactLevel.Warning, "API Availability", "s", "d"),
-                new HealthInsight.Remediation("https://example.com", null)));
+        Insight health =
+                Insight.of(
+                        "health-x",
+                        "2026-11-20T10:00:00Z",
+                        new HealthInsight(
+                                null,
+                                new HealthInsight.Scope(
+                                        ScopeType.Cluster,
+                                        List.of(
+                                                new ResourceRef(
+                                                        "config.openshift.io",
+                                                        "alerts",
+                                                        "A",
+                                                        "ns"))),
+                                new HealthInsight.Impact(
+                                        ImpactLevel.Warning, "API Availability", "s", "d"),
+                                new HealthInsight.Remediation("https://example.com", null)));
         assertThat(SCHEMA.violations(withInsight(health))).isEmpty();
     }
 

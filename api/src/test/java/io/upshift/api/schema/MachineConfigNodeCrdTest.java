@@ -6,12 +6,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
-/** Our MachineConfigNode CRD takes the objects OpenShift 4.19's takes for the fields Upshift uses, and refuses what it refuses. */
+/**
+ * Our MachineConfigNode CRD takes the objects OpenShift 4.19's takes for the fields Upshift uses,
+ * and refuses what it refuses.
+ */
 class MachineConfigNodeCrdTest {
-    static final CrdSchema CRD = CrdSchema.bundled("machineconfignodes.machineconfiguration.openshift.io", "v1");
+    static final CrdSchema CRD =
+            CrdSchema.bundled("machineconfignodes.machineconfiguration.openshift.io", "v1");
 
     /** As an OpenShift 4.19 cluster shows a worker that has just taken a new config. */
-    static final String WORKER = """
+    static final String WORKER =
+            """
             apiVersion: machineconfiguration.openshift.io/v1
             kind: MachineConfigNode
             metadata:
@@ -64,15 +69,23 @@ class MachineConfigNodeCrdTest {
     void conditionsAreMetaV1Conditions() throws Exception {
         JsonNode status = ClusterVersionCrdTest.YAML.readTree(WORKER);
         ((ObjectNode) status.at("/status/conditions/0")).put("status", "Maybe");
-        assertThat(CRD.violations(status)).singleElement().asString().contains("/status/conditions/0/status");
+        assertThat(CRD.violations(status))
+                .singleElement()
+                .asString()
+                .contains("/status/conditions/0/status");
 
         JsonNode reason = ClusterVersionCrdTest.YAML.readTree(WORKER);
         ((ObjectNode) reason.at("/status/conditions/0")).put("reason", "");
-        assertThat(CRD.violations(reason)).isNotEmpty().allSatisfy(v -> assertThat(v).contains("/status/conditions/0/reason"));
+        assertThat(CRD.violations(reason))
+                .isNotEmpty()
+                .allSatisfy(v -> assertThat(v).contains("/status/conditions/0/reason"));
 
         JsonNode noTime = ClusterVersionCrdTest.YAML.readTree(WORKER);
         ((ObjectNode) noTime.at("/status/conditions/0")).remove("lastTransitionTime");
-        assertThat(CRD.violations(noTime)).singleElement().asString().contains("lastTransitionTime");
+        assertThat(CRD.violations(noTime))
+                .singleElement()
+                .asString()
+                .contains("lastTransitionTime");
 
         JsonNode noDesired = ClusterVersionCrdTest.YAML.readTree(WORKER);
         ((ObjectNode) noDesired.at("/status/configVersion")).remove("desired");

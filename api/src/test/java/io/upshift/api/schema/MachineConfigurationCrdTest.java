@@ -6,12 +6,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
-/** Our MachineConfiguration CRD takes the objects OpenShift's takes for the fields Upshift uses, and refuses what it refuses. */
+/**
+ * Our MachineConfiguration CRD takes the objects OpenShift's takes for the fields Upshift uses, and
+ * refuses what it refuses.
+ */
 class MachineConfigurationCrdTest {
-    static final CrdSchema CRD = CrdSchema.bundled("machineconfigurations.operator.openshift.io", "v1");
+    static final CrdSchema CRD =
+            CrdSchema.bundled("machineconfigurations.operator.openshift.io", "v1");
 
     /** As an OpenShift 4.19 cluster shows it, a user's policy added. */
-    static final String CLUSTER = """
+    static final String CLUSTER =
+            """
             apiVersion: operator.openshift.io/v1
             kind: MachineConfiguration
             metadata: {name: cluster, generation: 2}
@@ -62,12 +67,19 @@ class MachineConfigurationCrdTest {
     @Test
     void specialIsTheOperatorsOwnAndActionsAreKnown() throws Exception {
         JsonNode special = ClusterVersionCrdTest.YAML.readTree(CLUSTER);
-        ((ObjectNode) special.at("/spec/nodeDisruptionPolicy/files/0/actions/0")).put("type", "Special");
-        assertThat(CRD.violations(special)).singleElement().asString().contains("/spec/nodeDisruptionPolicy/files/0/actions/0/type");
+        ((ObjectNode) special.at("/spec/nodeDisruptionPolicy/files/0/actions/0"))
+                .put("type", "Special");
+        assertThat(CRD.violations(special))
+                .singleElement()
+                .asString()
+                .contains("/spec/nodeDisruptionPolicy/files/0/actions/0/type");
 
         JsonNode unit = ClusterVersionCrdTest.YAML.readTree(CLUSTER);
         ((ObjectNode) unit.at("/spec/nodeDisruptionPolicy/units/0")).put("name", "app");
-        assertThat(CRD.violations(unit)).singleElement().asString().contains("/spec/nodeDisruptionPolicy/units/0/name");
+        assertThat(CRD.violations(unit))
+                .singleElement()
+                .asString()
+                .contains("/spec/nodeDisruptionPolicy/units/0/name");
 
         JsonNode noActions = ClusterVersionCrdTest.YAML.readTree(CLUSTER);
         ((ObjectNode) noActions.at("/spec/nodeDisruptionPolicy/sshkey")).remove("actions");

@@ -26,13 +26,16 @@ import java.util.Optional;
 import java.util.Random;
 
 /**
- * {@code upshift demo} itself (its options are {@link io.upshift.cli.DemoCommand}'s): the demo on the testkit's
- * embedded API server, shown live as {@code upshift status} shows an update. Test code: this package is packed in
- * {@code demo-lib/}, not in Upshift's jar.
+ * {@code upshift demo} itself (its options are {@link io.upshift.cli.DemoCommand}'s): the demo on
+ * the testkit's embedded API server, shown live as {@code upshift status} shows an update. Test
+ * code: this package is packed in {@code demo-lib/}, not in Upshift's jar.
  */
 public final class LiveDemo implements Demo {
 
-    /** Counted down once the demo is closed and its files deleted, for a shutdown hook waiting on it. */
+    /**
+     * Counted down once the demo is closed and its files deleted, for a shutdown hook waiting on
+     * it.
+     */
     private java.util.concurrent.CountDownLatch demoStopped;
 
     /** Nodes the demo runs: none with a real payload. */
@@ -40,35 +43,78 @@ public final class LiveDemo implements Demo {
 
     /** What the demo was asked to do (an instance runs once). */
     private DemoOptions options;
-    /** Upshift's estimates of the update's end, as the live view showed them; null outside the update. */
+
+    /**
+     * Upshift's estimates of the update's end, as the live view showed them; null outside the
+     * update.
+     */
     private volatile EstimateRecord estimateRecord;
 
     @Override
     public int run(DemoOptions options, PrintWriter out) throws Exception {
         this.options = options;
         MockServerLog.quiet();
-        // the controllers' and agents' log lines would tear up the status view; their warnings show in status anyway
-        if (!options.controllerLog()) System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error");
+        // the controllers' and agents' log lines would tear up the status view; their warnings show
+        // in status anyway
+        if (!options.controllerLog())
+            System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error");
         boolean refresh = !options.plain() && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
         try {
-            DemoRun demo = new DemoRun(new DemoRun.Settings(options.operators(), options.runLevels(), options.rollout(), options.seed(), work,
-                    options.masters(), options.workers(), options.payload()), line -> { out.println("  " + line); out.flush(); });
+            DemoRun demo =
+                    new DemoRun(
+                            new DemoRun.Settings(
+                                    options.operators(),
+                                    options.runLevels(),
+                                    options.rollout(),
+                                    options.seed(),
+                                    work,
+                                    options.masters(),
+                                    options.workers(),
+                                    options.payload()),
+                            line -> {
+                                out.println("  " + line);
+                                out.flush();
+                            });
             options.selfHosting().ifPresent(demo::selfHosting);
             if (options.payload() == null) {
                 nodes = options.masters() + options.workers();
-                out.println("Building and signing releases " + demo.from() + " and " + demo.to() + " (" + options.operators() + " operators over "
-                        + options.runLevels() + " run-levels" + (nodes > 0 ? ", and machine-config for " + options.masters() + " control-plane and "
-                        + options.workers() + " worker nodes" : "") + ") in " + work);
+                out.println(
+                        "Building and signing releases "
+                                + demo.from()
+                                + " and "
+                                + demo.to()
+                                + " ("
+                                + options.operators()
+                                + " operators over "
+                                + options.runLevels()
+                                + " run-levels"
+                                + (nodes > 0
+                                        ? ", and machine-config for "
+                                                + options.masters()
+                                                + " control-plane and "
+                                                + options.workers()
+                                                + " worker nodes"
+                                        : "")
+                                + ") in "
+                                + work);
             } else {
-                out.println("Building and signing releases " + demo.from() + " and " + demo.to() + " from the payload " + options.payload()
-                        + " (every ClusterOperator it declares simulated; no nodes) in " + work);
+                out.println(
+                        "Building and signing releases "
+                                + demo.from()
+                                + " and "
+                                + demo.to()
+                                + " from the payload "
+                                + options.payload()
+                                + " (every ClusterOperator it declares simulated; no nodes) in "
+                                + work);
             }
             out.flush();
             return run(out, refresh, demo);
         } finally {
             if (options.keepWorkDir()) {
-                out.println("Kept " + work + " (releases, signatures, the simulated hosts' files).");
+                out.println(
+                        "Kept " + work + " (releases, signatures, the simulated hosts' files).");
             } else {
                 FileTrees.deleteQuietly(work);
             }
@@ -80,18 +126,34 @@ public final class LiveDemo implements Demo {
     private int run(PrintWriter out, boolean refresh, DemoRun started) throws Exception {
         Duration timeout = options.timeout();
         try (DemoRun demo = started.start()) {
-            out.println("Embedded API server at " + demo.client().getMasterUrl() + "; installing " + demo.from() + " ...");
+            out.println(
+                    "Embedded API server at "
+                            + demo.client().getMasterUrl()
+                            + "; installing "
+                            + demo.from()
+                            + " ...");
             if (options.kubeconfigOut() != null) {
                 Files.writeString(options.kubeconfigOut(), demo.server().kubeconfig());
-                out.println("Kubeconfig for it: " + options.kubeconfigOut() + " (e.g. kubectl --kubeconfig " + options.kubeconfigOut() + " get clusterversion)");
+                out.println(
+                        "Kubeconfig for it: "
+                                + options.kubeconfigOut()
+                                + " (e.g. kubectl --kubeconfig "
+                                + options.kubeconfigOut()
+                                + " get clusterversion)");
             }
             out.flush();
             Instant installStart = Instant.now();
-            if (!demo.await(demo.from(), timeout, () -> { }) || !demo.awaitNodes(demo.from(), timeout, () -> { })) {
-                throw new IllegalStateException("install of " + demo.from() + " did not complete in " + timeout);
+            if (!demo.await(demo.from(), timeout, () -> {})
+                    || !demo.awaitNodes(demo.from(), timeout, () -> {})) {
+                throw new IllegalStateException(
+                        "install of " + demo.from() + " did not complete in " + timeout);
             }
-            out.printf("Installed %s in %.1f s%s. Requesting the update to %s.%n%n", demo.from(), seconds(installStart),
-                    nodes > 0 ? ", all " + nodes + " nodes on it" : "", demo.to());
+            out.printf(
+                    "Installed %s in %.1f s%s. Requesting the update to %s.%n%n",
+                    demo.from(),
+                    seconds(installStart),
+                    nodes > 0 ? ", all " + nodes + " nodes on it" : "",
+                    demo.to());
             out.flush();
             demo.requestUpdate();
             Instant start = Instant.now();
@@ -99,38 +161,71 @@ public final class LiveDemo implements Demo {
             estimateRecord = record;
             double killEvery = options.killEverySeconds();
             Random random = new Random(options.seed());
-            long[] nextKill = {killEvery > 0 ? System.nanoTime() + (long) (random.nextDouble() * 2 * killEvery * 1e9) : Long.MAX_VALUE};
+            long[] nextKill = {
+                killEvery > 0
+                        ? System.nanoTime() + (long) (random.nextDouble() * 2 * killEvery * 1e9)
+                        : Long.MAX_VALUE
+            };
             int[] kills = {0};
-            boolean done = demo.await(demo.to(), timeout, () -> {
-                if (System.nanoTime() > nextKill[0]) {
-                    demo.restartController();
-                    kills[0]++;
-                    nextKill[0] = System.nanoTime() + (long) (random.nextDouble() * 2 * killEvery * 1e9);
-                    out.println(">>> killed the controller (kill " + kills[0] + "); a new one resumes from cluster state");
-                }
-                show(out, demo, refresh);
-            });
+            boolean done =
+                    demo.await(
+                            demo.to(),
+                            timeout,
+                            () -> {
+                                if (System.nanoTime() > nextKill[0]) {
+                                    demo.restartController();
+                                    kills[0]++;
+                                    nextKill[0] =
+                                            System.nanoTime()
+                                                    + (long)
+                                                            (random.nextDouble()
+                                                                    * 2
+                                                                    * killEvery
+                                                                    * 1e9);
+                                    out.println(
+                                            ">>> killed the controller (kill "
+                                                    + kills[0]
+                                                    + "); a new one resumes from cluster state");
+                                }
+                                show(out, demo, refresh);
+                            });
             if (!done) {
                 show(out, demo, refresh);
-                throw new IllegalStateException("the update to " + demo.to() + " did not complete in " + timeout);
+                throw new IllegalStateException(
+                        "the update to " + demo.to() + " did not complete in " + timeout);
             }
             double controlPlane = seconds(start);
             Instant controlPlaneEnd = Instant.now();
             boolean nodesDone = demo.awaitNodes(demo.to(), timeout, () -> show(out, demo, refresh));
             estimateRecord = null;
             show(out, demo, refresh);
-            if (!nodesDone) throw new IllegalStateException("the nodes did not all reach " + demo.to() + " in " + timeout);
-            String path = demo.realPayload() ? "" : String.format("; the simulated work's critical path is %.1f s", demo.criticalPath().toMillis() / 1000.0);
-            out.printf("%nUpdated %s -> %s in %.1f s%s. Controller restarts: %d (%d deliberate kills).%n",
+            if (!nodesDone)
+                throw new IllegalStateException(
+                        "the nodes did not all reach " + demo.to() + " in " + timeout);
+            String path =
+                    demo.realPayload()
+                            ? ""
+                            : String.format(
+                                    "; the simulated work's critical path is %.1f s",
+                                    demo.criticalPath().toMillis() / 1000.0);
+            out.printf(
+                    "%nUpdated %s -> %s in %.1f s%s. Controller restarts: %d (%d deliberate"
+                            + " kills).%n",
                     demo.from(), demo.to(), controlPlane, path, demo.restarts(), kills[0]);
-            if (nodes > 0) out.printf("All %d nodes run %s after %.1f s.%n", nodes, demo.to(), seconds(start));
-            // the end as the cluster recorded it: the last node Done (the agents' annotation), else the control plane
+            if (nodes > 0)
+                out.printf("All %d nodes run %s after %.1f s.%n", nodes, demo.to(), seconds(start));
+            // the end as the cluster recorded it: the last node Done (the agents' annotation), else
+            // the control plane
             out.println(record.line(demo.lastNodeDone().orElse(controlPlaneEnd)));
             out.flush();
             if (options.configChange()) {
-                out.printf("%nChanging %s on every node, under a node disruption policy of None for it ...%n", ConfigChange.PATH);
+                out.printf(
+                        "%nChanging %s on every node, under a node disruption policy of None for it"
+                                + " ...%n",
+                        ConfigChange.PATH);
                 out.flush();
-                ConfigChange.Result changed = demo.configChange(timeout, () -> show(out, demo, refresh));
+                ConfigChange.Result changed =
+                        demo.configChange(timeout, () -> show(out, demo, refresh));
                 show(out, demo, refresh);
                 out.println(changed.line());
                 out.flush();
@@ -141,29 +236,45 @@ public final class LiveDemo implements Demo {
     }
 
     /**
-     * Blocks until the JVM is asked to stop (or this thread is interrupted); the caller then closes the demo before the
-     * JVM exits.
+     * Blocks until the JVM is asked to stop (or this thread is interrupted); the caller then closes
+     * the demo before the JVM exits.
      */
     private void keepRunning(PrintWriter out, DemoRun demo) {
-        String kubeconfig = options.kubeconfigOut() == null ? "FILE (give --kubeconfig-out FILE)" : options.kubeconfigOut().toString();
+        String kubeconfig =
+                options.kubeconfigOut() == null
+                        ? "FILE (give --kubeconfig-out FILE)"
+                        : options.kubeconfigOut().toString();
         out.println();
-        out.println("The cluster keeps running at " + demo.client().getMasterUrl() + ". Point any client at it:");
+        out.println(
+                "The cluster keeps running at "
+                        + demo.client().getMasterUrl()
+                        + ". Point any client at it:");
         out.println("  kubectl --kubeconfig " + kubeconfig + " get clusterversion");
         out.println("  ./upshift status --kubeconfig " + kubeconfig);
         out.println("  ./upshift upgrade --kubeconfig " + kubeconfig);
-        out.println("  OC_ENABLE_CMD_UPGRADE_STATUS=true oc --kubeconfig " + kubeconfig + " adm upgrade status");
+        out.println(
+                "  OC_ENABLE_CMD_UPGRADE_STATUS=true oc --kubeconfig "
+                        + kubeconfig
+                        + " adm upgrade status");
         out.println("Press Ctrl+C to stop it.");
         out.flush();
         java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stop.countDown();
-            try {
-                stopped.await(30, java.util.concurrent.TimeUnit.SECONDS); // the caller closes the demo and deletes its files
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "demo-stop");
+        Thread hook =
+                new Thread(
+                        () -> {
+                            stop.countDown();
+                            try {
+                                stopped.await(
+                                        30,
+                                        java.util.concurrent.TimeUnit
+                                                .SECONDS); // the caller closes the demo and deletes
+                                // its files
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "demo-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         demoStopped = stopped;
         try {
@@ -179,33 +290,59 @@ public final class LiveDemo implements Demo {
         return Duration.between(since, Instant.now()).toMillis() / 1000.0;
     }
 
-    /** A line per pool: how many of its nodes run its target config (status shows none once the control plane is done). */
+    /**
+     * A line per pool: how many of its nodes run its target config (status shows none once the
+     * control plane is done).
+     */
     private static String pools(DemoRun demo) {
         StringBuilder out = new StringBuilder();
-        for (MachineConfigPool pool : demo.client().resources(MachineConfigPool.class).list().getItems()) {
+        for (MachineConfigPool pool :
+                demo.client().resources(MachineConfigPool.class).list().getItems()) {
             var s = pool.getStatus();
             if (s == null || s.getMachineCount() == null) continue;
-            out.append(String.format("%nMachineConfigPool %s: %d of %d nodes updated, %d unavailable", pool.getMetadata().getName(),
-                    s.getUpdatedMachineCount(), s.getMachineCount(), s.getUnavailableMachineCount()));
+            out.append(
+                    String.format(
+                            "%nMachineConfigPool %s: %d of %d nodes updated, %d unavailable",
+                            pool.getMetadata().getName(),
+                            s.getUpdatedMachineCount(),
+                            s.getMachineCount(),
+                            s.getUnavailableMachineCount()));
         }
         return out.toString();
     }
 
     /**
-     * The update as `upshift status` shows it (with the estimates asked for), or the Progressing message when that view
-     * is not available; during the update, Upshift's estimate of its end is recorded.
+     * The update as `upshift status` shows it (with the estimates asked for), or the Progressing
+     * message when that view is not available; during the update, Upshift's estimate of its end is
+     * recorded.
      */
     private void show(PrintWriter out, DemoRun demo, boolean refresh) {
         String text;
         ClusterVersion cv = demo.clusterVersion();
-        ClusterOperatorStatusCondition p = cv == null || cv.getStatus() == null ? null : Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
-        String progressing = (p == null ? "(no status yet)" : "ClusterVersion Progressing=" + p.getStatus() + ": " + p.getMessage()) + pools(demo);
+        ClusterOperatorStatusCondition p =
+                cv == null || cv.getStatus() == null
+                        ? null
+                        : Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
+        String progressing =
+                (p == null
+                                ? "(no status yet)"
+                                : "ClusterVersion Progressing="
+                                        + p.getStatus()
+                                        + ": "
+                                        + p.getMessage())
+                        + pools(demo);
         try {
             Instant now = Instant.now();
-            UpdateStatusStatus status = UpdateAssessment.assess(new ClusterReader(demo.client()).read(Optional.empty()), now, now);
+            UpdateStatusStatus status =
+                    UpdateAssessment.assess(
+                            new ClusterReader(demo.client()).read(Optional.empty()), now, now);
             EstimateRecord record = estimateRecord;
             if (record != null) record.add(now, UpdateEnd.of(status));
-            text = StatusRenderer.render(status, now, Details.none, options.estimates()) + "\n" + progressing + "\n";
+            text =
+                    StatusRenderer.render(status, now, Details.none, options.estimates())
+                            + "\n"
+                            + progressing
+                            + "\n";
         } catch (RuntimeException e) {
             text = progressing + "\n";
         }

@@ -8,23 +8,26 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "info", mixinStandardHelpOptions = true,
-        description = "Show a release image: version, digest, metadata, component images and manifests per run-level.")
+@Command(
+        name = "info",
+        mixinStandardHelpOptions = true,
+        description =
+                "Show a release image: version, digest, metadata, component images and manifests"
+                        + " per run-level.")
 public final class InfoCommand implements Callable<Integer> {
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Parameters(paramLabel = "REF", description = "The release image, by tag or digest.")
     String ref;
 
-    @Mixin
-    RegistryOptions registry;
+    @Mixin RegistryOptions registry;
 
     @Override
     public Integer call() throws ReleaseException {
         var out = spec.commandLine().getOut();
-        out.print(registry.releases(spec.commandLine().getErr()).info(ImageRef.parse(ref)).render());
+        out.print(
+                registry.releases(spec.commandLine().getErr()).info(ImageRef.parse(ref)).render());
         out.flush();
         return 0;
     }

@@ -1,71 +1,115 @@
 package io.upshift.cli.release;
 
 import io.upshift.core.release.Reason;
+import io.upshift.core.release.ReleaseException;
 import io.upshift.core.verify.Keyring;
 import io.upshift.release.image.FileTrees;
+import io.upshift.release.image.ImageRef;
+import io.upshift.release.image.ResolvedImage;
 import io.upshift.release.image.TrustManifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.Map;
-import java.util.TreeMap;
-
-import io.upshift.core.release.ReleaseException;
-import io.upshift.release.image.ImageRef;
-import io.upshift.release.image.ResolvedImage;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "new",
-        description = {"Build a release image from a payload directory (manifests/, release-manifests/) and publish it.",
-                "The image's release-metadata and image-references are written for --version; an invalid payload is refused before anything is published."})
+@Command(
+        name = "new",
+        description = {
+            "Build a release image from a payload directory (manifests/, release-manifests/) and"
+                    + " publish it.",
+            "The image's release-metadata and image-references are written for --version; an"
+                    + " invalid payload is refused before anything is published."
+        })
 public final class NewCommand implements Callable<Integer> {
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-    // its own --version (the release's) leaves no room for the standard mixin's: help is declared here
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    // its own --version (the release's) leaves no room for the standard mixin's: help is declared
+    // here
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help message and exit.")
     boolean help;
 
-    @Option(names = "--from", required = true, paramLabel = "DIR", description = "The payload directory.")
+    @Option(
+            names = "--from",
+            required = true,
+            paramLabel = "DIR",
+            description = "The payload directory.")
     Path from;
 
-    @Option(names = "--version", required = true, paramLabel = "V", description = "The release version, e.g. 4.15.2.")
+    @Option(
+            names = "--version",
+            required = true,
+            paramLabel = "V",
+            description = "The release version, e.g. 4.15.2.")
     String version;
 
-    @Option(names = "--previous", split = ",", paramLabel = "V1,V2", description = "Versions this release may be updated from (default: the payload's own list).")
+    @Option(
+            names = "--previous",
+            split = ",",
+            paramLabel = "V1,V2",
+            description =
+                    "Versions this release may be updated from (default: the payload's own list).")
     List<String> previous;
 
-    @Option(names = "--to", required = true, paramLabel = "REF", description = "docker://HOST[:PORT]/REPO:TAG or oci:PATH[:TAG].")
+    @Option(
+            names = "--to",
+            required = true,
+            paramLabel = "REF",
+            description = "docker://HOST[:PORT]/REPO:TAG or oci:PATH[:TAG].")
     String to;
 
-    @Option(names = "--base", paramLabel = "REF", description = {"Lay the payload on this image, Upshift's own (upshift image): the release image then runs "
-            + "Upshift, as an OpenShift release image runs the cluster-version operator, and a payload whose manifests/ has no controller Deployment "
-            + "(none runs {{.ReleaseImage}}) gets deploy/'s, running the release image with --release (a warning line says so). "
-            + "Default: the payload alone."})
+    @Option(
+            names = "--base",
+            paramLabel = "REF",
+            description = {
+                "Lay the payload on this image, Upshift's own (upshift image): the release image"
+                    + " then runs Upshift, as an OpenShift release image runs the cluster-version"
+                    + " operator, and a payload whose manifests/ has no controller Deployment (none"
+                    + " runs {{.ReleaseImage}}) gets deploy/'s, running the release image with"
+                    + " --release (a warning line says so). Default: the payload alone."
+            })
     String base;
 
-    @Option(names = "--trust", paramLabel = "KEY", description = {"Trust this armored public keyring (release keygen's .pub, gpg --export --armor) "
-            + "for the releases after this one: the payload gets the verification ConfigMap openshift-config-managed/release-verification "
-            + "(manifests/" + TrustManifest.FILE + "); repeat for several keys, all of which must sign. The --from directory is not changed."})
+    @Option(
+            names = "--trust",
+            paramLabel = "KEY",
+            description = {
+                "Trust this armored public keyring (release keygen's .pub, gpg --export --armor)"
+                        + " for the releases after this one: the payload gets the verification"
+                        + " ConfigMap openshift-config-managed/release-verification (manifests/"
+                        + TrustManifest.FILE
+                        + "); repeat for several keys, all of which must sign. The --from directory"
+                        + " is not changed."
+            })
     List<Path> trust;
 
-    @Mixin
-    RegistryOptions registry;
+    @Mixin RegistryOptions registry;
 
     @Override
     public Integer call() throws ReleaseException, IOException {
         var err = spec.commandLine().getErr();
         Path payload = trust == null || trust.isEmpty() ? from : withTrust();
         try {
-            ResolvedImage image = registry.releases(err).publish(payload, version, previous, base == null ? null : ImageRef.parse(base), ImageRef.parse(to),
-                    new ProgressLine(err, "pushed"));
+            ResolvedImage image =
+                    registry.releases(err)
+                            .publish(
+                                    payload,
+                                    version,
+                                    previous,
+                                    base == null ? null : ImageRef.parse(base),
+                                    ImageRef.parse(to),
+                                    new ProgressLine(err, "pushed"));
             spec.commandLine().getOut().println("Published " + version + " as " + image.pullspec());
         } finally {
             if (payload != from) FileTrees.deleteQuietly(payload);
@@ -81,14 +125,25 @@ public final class NewCommand implements Callable<Integer> {
             try {
                 armored = Files.readString(key, StandardCharsets.US_ASCII);
             } catch (IOException e) {
-                throw new ReleaseException(Reason.KEY_INVALID, "cannot read --trust " + key + ": " + e.getMessage(), e);
+                throw new ReleaseException(
+                        Reason.KEY_INVALID,
+                        "cannot read --trust " + key + ": " + e.getMessage(),
+                        e);
             }
-            Keyring.parse(key.toString(), armored.getBytes(StandardCharsets.US_ASCII)); // refused here, not in the cluster
-            if (keyrings.put(TrustManifest.keyringName(key.getFileName().toString()), armored) != null) {
-                throw new ReleaseException(Reason.KEY_INVALID, "--trust " + key + ": another key file has the same name");
+            Keyring.parse(
+                    key.toString(),
+                    armored.getBytes(
+                            StandardCharsets.US_ASCII)); // refused here, not in the cluster
+            if (keyrings.put(TrustManifest.keyringName(key.getFileName().toString()), armored)
+                    != null) {
+                throw new ReleaseException(
+                        Reason.KEY_INVALID,
+                        "--trust " + key + ": another key file has the same name");
             }
         }
-        if (!Files.isDirectory(from)) throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, from + ": no such payload directory (--from)");
+        if (!Files.isDirectory(from))
+            throw new ReleaseException(
+                    Reason.PAYLOAD_NOT_FOUND, from + ": no such payload directory (--from)");
         Path copy = Files.createTempDirectory("upshift-release-");
         try (var walk = Files.walk(from)) {
             for (Path p : (Iterable<Path>) walk::iterator) {
@@ -96,10 +151,13 @@ public final class NewCommand implements Callable<Integer> {
                 if (Files.isDirectory(p)) Files.createDirectories(to);
                 else Files.copy(p, to);
             }
-            Path file = Files.createDirectories(copy.resolve("manifests")).resolve(TrustManifest.FILE);
+            Path file =
+                    Files.createDirectories(copy.resolve("manifests")).resolve(TrustManifest.FILE);
             if (Files.exists(file)) {
-                throw new ReleaseException(Reason.MANIFEST_INVALID, from.resolve("manifests").resolve(TrustManifest.FILE)
-                        + " exists already: leave out --trust, or that file");
+                throw new ReleaseException(
+                        Reason.MANIFEST_INVALID,
+                        from.resolve("manifests").resolve(TrustManifest.FILE)
+                                + " exists already: leave out --trust, or that file");
             }
             Files.writeString(file, TrustManifest.of(keyrings));
             return copy;

@@ -1,26 +1,31 @@
 package io.upshift.cli.release;
 
+import io.upshift.cli.VerboseOption;
 import io.upshift.core.release.ReleaseException;
 import io.upshift.release.image.DockerCredentials;
 import io.upshift.release.image.Releases;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import io.upshift.cli.VerboseOption;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options every command that talks to a registry shares. */
 public final class RegistryOptions {
 
-    @Option(names = "--registry-config", paramLabel = "FILE",
-            description = "Registry credentials: a docker config.json or pull secret (default: $REGISTRY_AUTH_FILE, then ~/.docker/config.json).")
+    @Option(
+            names = "--registry-config",
+            paramLabel = "FILE",
+            description =
+                    "Registry credentials: a docker config.json or pull secret (default:"
+                            + " $REGISTRY_AUTH_FILE, then ~/.docker/config.json).")
     Path registryConfig;
 
-    @Option(names = "--insecure", description = "Allow plain HTTP to registries that are not on this machine.")
+    @Option(
+            names = "--insecure",
+            description = "Allow plain HTTP to registries that are not on this machine.")
     public boolean insecure;
 
-    @Mixin
-    VerboseOption verbose;
+    @Mixin VerboseOption verbose;
 
     public Releases releases(PrintWriter err) throws ReleaseException {
         return new Releases(credentials(), insecure, w -> err.println("warning: " + w));

@@ -1,5 +1,6 @@
 package io.upshift.cli.release;
 
+import io.upshift.cli.VerboseOption;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import io.upshift.core.verify.Keyring;
@@ -15,30 +16,41 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import io.upshift.cli.VerboseOption;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "verify", mixinStandardHelpOptions = true,
-        description = "Verify a release digest: every keyring must have signed it, with a signature in one of the stores.")
+@Command(
+        name = "verify",
+        mixinStandardHelpOptions = true,
+        description =
+                "Verify a release digest: every keyring must have signed it, with a signature in"
+                        + " one of the stores.")
 public final class VerifyCommand implements Callable<Integer> {
 
-    @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(paramLabel = "REF", description = "The release, by digest (HOST/REPO@sha256:… or sha256:…).")
+    @Parameters(
+            paramLabel = "REF",
+            description = "The release, by digest (HOST/REPO@sha256:… or sha256:…).")
     String ref;
 
-    @Option(names = "--keyring", required = true, paramLabel = "FILE", description = "Armored public keyring; repeat for several (all must sign).")
+    @Option(
+            names = "--keyring",
+            required = true,
+            paramLabel = "FILE",
+            description = "Armored public keyring; repeat for several (all must sign).")
     List<Path> keyrings;
 
-    @Option(names = "--store", required = true, paramLabel = "URL|DIR", description = "Signature store: http(s):// or file:// URL, or a directory; repeatable.")
+    @Option(
+            names = "--store",
+            required = true,
+            paramLabel = "URL|DIR",
+            description = "Signature store: http(s):// or file:// URL, or a directory; repeatable.")
     List<String> stores;
 
-    @Mixin
-    VerboseOption verbose;
+    @Mixin VerboseOption verbose;
 
     @Override
     public Integer call() throws ReleaseException {
@@ -47,12 +59,18 @@ public final class VerifyCommand implements Callable<Integer> {
             try {
                 rings.add(Keyring.parse(k.getFileName().toString(), Files.readAllBytes(k)));
             } catch (IOException e) {
-                throw new ReleaseException(Reason.KEY_INVALID, "cannot read keyring " + k + ": " + e.getMessage(), e);
+                throw new ReleaseException(
+                        Reason.KEY_INVALID, "cannot read keyring " + k + ": " + e.getMessage(), e);
             }
         }
         SignatureStores open = new SignatureStores(HttpSignatureStore.defaultClient());
         List<SignatureStore> opened = new ArrayList<>();
-        for (String s : stores) opened.add(open.open(s.contains("://") ? URI.create(s) : Path.of(s).toAbsolutePath().toUri()));
+        for (String s : stores)
+            opened.add(
+                    open.open(
+                            s.contains("://")
+                                    ? URI.create(s)
+                                    : Path.of(s).toAbsolutePath().toUri()));
         SignatureVerifier.Verified v = new SignatureVerifier(rings, opened).verify(ref);
         var out = spec.commandLine().getOut();
         out.println("Verified " + v.digest());

@@ -4,9 +4,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The capabilities a cluster knows and those it has enabled (a subset of the known ones), and among the enabled
- * those its spec does not ask for: enabled before and never disabled again, or enabled by an update so that nothing
- * the cluster runs disappears (upstream's ClusterCapabilities, lib/capability).
+ * The capabilities a cluster knows and those it has enabled (a subset of the known ones), and among
+ * the enabled those its spec does not ask for: enabled before and never disabled again, or enabled
+ * by an update so that nothing the cluster runs disappears (upstream's ClusterCapabilities,
+ * lib/capability).
  */
 public record Capabilities(Set<String> known, Set<String> enabled, Set<String> implicitlyEnabled) {
 

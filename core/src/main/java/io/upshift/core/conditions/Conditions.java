@@ -8,29 +8,47 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolC
 import java.util.function.Function;
 
 /**
- * Finding conditions by type in the lists of any resource, one instance per condition class (Kubernetes models share
- * no condition interface): {@code Conditions.CLUSTER.isTrue(cv.getStatus().getConditions(), "Progressing")}.
- * A missing list or condition is neither true nor false.
+ * Finding conditions by type in the lists of any resource, one instance per condition class
+ * (Kubernetes models share no condition interface): {@code
+ * Conditions.CLUSTER.isTrue(cv.getStatus().getConditions(), "Progressing")}. A missing list or
+ * condition is neither true nor false.
  */
 public final class Conditions<C> {
     /** ClusterVersion and ClusterOperator conditions. */
     public static final Conditions<ClusterOperatorStatusCondition> CLUSTER =
-            new Conditions<>(ClusterOperatorStatusCondition::getType, ClusterOperatorStatusCondition::getStatus, ClusterOperatorStatusCondition::getReason);
+            new Conditions<>(
+                    ClusterOperatorStatusCondition::getType,
+                    ClusterOperatorStatusCondition::getStatus,
+                    ClusterOperatorStatusCondition::getReason);
+
     /** {@code metav1.Condition}: update insights, conditional updates. */
-    public static final Conditions<Condition> META = new Conditions<>(Condition::getType, Condition::getStatus, Condition::getReason);
+    public static final Conditions<Condition> META =
+            new Conditions<>(Condition::getType, Condition::getStatus, Condition::getReason);
+
     public static final Conditions<MachineConfigPoolCondition> POOL =
-            new Conditions<>(MachineConfigPoolCondition::getType, MachineConfigPoolCondition::getStatus, MachineConfigPoolCondition::getReason);
+            new Conditions<>(
+                    MachineConfigPoolCondition::getType,
+                    MachineConfigPoolCondition::getStatus,
+                    MachineConfigPoolCondition::getReason);
     public static final Conditions<DeploymentCondition> DEPLOYMENT =
-            new Conditions<>(DeploymentCondition::getType, DeploymentCondition::getStatus, DeploymentCondition::getReason);
+            new Conditions<>(
+                    DeploymentCondition::getType,
+                    DeploymentCondition::getStatus,
+                    DeploymentCondition::getReason);
+
     /** Conditions in an object read as JSON (any kind). */
     public static final Conditions<JsonNode> JSON =
-            new Conditions<>(c -> c.path("type").asText(), c -> c.path("status").asText(), c -> c.path("reason").asText(""));
+            new Conditions<>(
+                    c -> c.path("type").asText(),
+                    c -> c.path("status").asText(),
+                    c -> c.path("reason").asText(""));
 
     private final Function<C, String> type;
     private final Function<C, String> status;
     private final Function<C, String> reason;
 
-    private Conditions(Function<C, String> type, Function<C, String> status, Function<C, String> reason) {
+    private Conditions(
+            Function<C, String> type, Function<C, String> status, Function<C, String> reason) {
         this.type = type;
         this.status = status;
         this.reason = reason;

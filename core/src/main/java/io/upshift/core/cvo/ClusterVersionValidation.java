@@ -10,14 +10,14 @@ import java.util.Optional;
 
 /**
  * Upstream's validation of {@code spec.desiredUpdate}
- * (https://github.com/openshift/cluster-version-operator/blob/release-4.19/lib/validation/validation.go), its errors
- * worded as Kubernetes' field errors are: a request naming nothing, a version that is not a semantic version, and a
- * version without image that is not one available update (or a release in history).
+ * (https://github.com/openshift/cluster-version-operator/blob/release-4.19/lib/validation/validation.go),
+ * its errors worded as Kubernetes' field errors are: a request naming nothing, a version that is
+ * not a semantic version, and a version without image that is not one available update (or a
+ * release in history).
  */
 public final class ClusterVersionValidation {
 
-    private ClusterVersionValidation() {
-    }
+    private ClusterVersionValidation() {}
 
     /** The field error of {@code spec.desiredUpdate}, if any. */
     public static Optional<String> desiredUpdate(ClusterVersion cv) {
@@ -25,20 +25,34 @@ public final class ClusterVersionValidation {
         if (u == null) return Optional.empty();
         String version = nz(u.getVersion());
         if (version.isEmpty() && nz(u.getImage()).isEmpty() && nz(u.getArchitecture()).isEmpty()) {
-            return Optional.of("spec.desiredUpdate: Required value: must specify architecture, version, or image");
+            return Optional.of(
+                    "spec.desiredUpdate: Required value: must specify architecture, version, or"
+                            + " image");
         }
         if (!version.isEmpty() && !SemVer.isValid(version)) {
             return Optional.of(invalidVersion(version, "must be a semantic version (1.2.3[-...])"));
         }
         if (!version.isEmpty() && nz(u.getImage()).isEmpty()) {
             int payloads = payloadsFor(cv, version);
-            if (payloads == 0) return Optional.of(invalidVersion(version, "when image is empty the update must be an available update"));
-            if (payloads > 1) return Optional.of(invalidVersion(version, "there are multiple possible payloads for this version, specify the exact image"));
+            if (payloads == 0)
+                return Optional.of(
+                        invalidVersion(
+                                version,
+                                "when image is empty the update must be an available update"));
+            if (payloads > 1)
+                return Optional.of(
+                        invalidVersion(
+                                version,
+                                "there are multiple possible payloads for this version, specify the"
+                                        + " exact image"));
         }
         return Optional.empty();
     }
 
-    /** The images {@code version} could mean: those among the available updates, else one when history holds it. */
+    /**
+     * The images {@code version} could mean: those among the available updates, else one when
+     * history holds it.
+     */
     private static int payloadsFor(ClusterVersion cv, String version) {
         if (cv.getStatus() == null) return 0;
         int count = 0;

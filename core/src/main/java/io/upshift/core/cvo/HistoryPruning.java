@@ -5,27 +5,33 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which history entry goes when history is over its limit: the least informative, as upstream ranks them
- * (https://github.com/openshift/cluster-version-operator/blob/release-4.19/pkg/cvo/status_history.go). Never the
- * newest five, the initial install (the oldest entry) or the most recent Completed one; the first and last Completed
- * entry of each minor are worth keeping, a Partial entry between Completed ones of different minors less so, a
- * Partial entry between Completed ones of different patch releases least; among equals the older goes first.
+ * Which history entry goes when history is over its limit: the least informative, as upstream ranks
+ * them
+ * (https://github.com/openshift/cluster-version-operator/blob/release-4.19/pkg/cvo/status_history.go).
+ * Never the newest five, the initial install (the oldest entry) or the most recent Completed one;
+ * the first and last Completed entry of each minor are worth keeping, a Partial entry between
+ * Completed ones of different minors less so, a Partial entry between Completed ones of different
+ * patch releases least; among equals the older goes first.
  */
 public final class HistoryPruning {
 
     /** Entries 0 to this index (the newest) are always kept. */
     private static final int NEWEST_KEPT = 4;
+
     private static final double KEEP = 1000.0;
     private static final double FIRST_OR_LAST_IN_MINOR = 30.0;
     private static final double PARTIAL_IN_MINOR_TRANSITION = 20.0;
     private static final double PARTIAL_IN_PATCH_TRANSITION = -20.0;
+
     /** Per position: older entries rank lower, and no two entries tie. */
     private static final double AGE = -1.01;
 
-    private HistoryPruning() {
-    }
+    private HistoryPruning() {}
 
-    /** {@code history} (newest first) with entries removed, least informative first, until at most {@code max} remain. */
+    /**
+     * {@code history} (newest first) with entries removed, least informative first, until at most
+     * {@code max} remain.
+     */
     public static List<UpdateHistory> prune(List<UpdateHistory> history, int max) {
         List<UpdateHistory> h = new ArrayList<>(history);
         while (h.size() > max) h.remove(leastInformative(h));
@@ -56,15 +62,19 @@ public final class HistoryPruning {
         if (History.PARTIAL.equals(h.get(i).getState())) return false;
         if (i == 0 || i == h.size() - 1) return true;
         int older = olderCompleted(h, i), newer = newerCompleted(h, i);
-        return older < 0 || !minor(h.get(i)).equals(minor(h.get(older))) || newer < 0 || !minor(h.get(i)).equals(minor(h.get(newer)));
+        return older < 0
+                || !minor(h.get(i)).equals(minor(h.get(older)))
+                || newer < 0
+                || !minor(h.get(i)).equals(minor(h.get(newer)));
     }
 
     /**
-     * A Partial entry between two Completed ones of different minors ({@code patch} false), or of different minor and
-     * patch ({@code patch} true).
+     * A Partial entry between two Completed ones of different minors ({@code patch} false), or of
+     * different minor and patch ({@code patch} true).
      */
     private static boolean partialBetween(List<UpdateHistory> h, int i, boolean patch) {
-        if (History.COMPLETED.equals(h.get(i).getState()) || i == 0 || i == h.size() - 1) return false;
+        if (History.COMPLETED.equals(h.get(i).getState()) || i == 0 || i == h.size() - 1)
+            return false;
         int older = olderCompleted(h, i), newer = newerCompleted(h, i);
         if (older < 0 || newer < 0) return false;
         UpdateHistory a = h.get(older), b = h.get(newer);
@@ -74,17 +84,22 @@ public final class HistoryPruning {
 
     /** The index of the first Completed entry older than {@code i}; -1 when none. */
     private static int olderCompleted(List<UpdateHistory> h, int i) {
-        for (int j = i + 1; j < h.size(); j++) if (History.COMPLETED.equals(h.get(j).getState())) return j;
+        for (int j = i + 1; j < h.size(); j++)
+            if (History.COMPLETED.equals(h.get(j).getState())) return j;
         return -1;
     }
 
     /** The index of the first Completed entry newer than {@code i}; -1 when none. */
     private static int newerCompleted(List<UpdateHistory> h, int i) {
-        for (int j = i - 1; j >= 0; j--) if (History.COMPLETED.equals(h.get(j).getState())) return j;
+        for (int j = i - 1; j >= 0; j--)
+            if (History.COMPLETED.equals(h.get(j).getState())) return j;
         return -1;
     }
 
-    /** The second dot-separated field of the version, as upstream compares it (no SemVer parsing); empty when none. */
+    /**
+     * The second dot-separated field of the version, as upstream compares it (no SemVer parsing);
+     * empty when none.
+     */
     private static String minor(UpdateHistory e) {
         return field(e.getVersion(), 1);
     }

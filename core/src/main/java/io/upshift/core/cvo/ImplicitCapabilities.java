@@ -9,13 +9,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Capabilities an update must enable so that nothing the cluster runs disappears: a resource the current payload
- * applies (its capabilities enabled) that the new payload puts under capabilities not enabled.
+ * Capabilities an update must enable so that nothing the cluster runs disappears: a resource the
+ * current payload applies (its capabilities enabled) that the new payload puts under capabilities
+ * not enabled.
  */
 public final class ImplicitCapabilities {
 
-    private ImplicitCapabilities() {
-    }
+    private ImplicitCapabilities() {}
 
     public static Set<String> of(List<Manifest> current, List<Manifest> update, Capabilities caps) {
         Map<Manifest.Id, Manifest> applied = new HashMap<>();

@@ -1,8 +1,9 @@
 package io.upshift.core.cvo;
 
 /**
- * The outcome of one precondition that did not simply pass: blocking stops the update unless it is forced, a
- * warning is only recorded. Either way it lands in ReleaseAccepted and in the history entry's acceptedRisks.
+ * The outcome of one precondition that did not simply pass: blocking stops the update unless it is
+ * forced, a warning is only recorded. Either way it lands in ReleaseAccepted and in the history
+ * entry's acceptedRisks.
  */
 public record Precondition(String name, String reason, String message, boolean blocking) {
 

@@ -5,19 +5,28 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Sets ClusterVersion conditions, keeping lastTransitionTime while a condition's status stays the same. */
+/**
+ * Sets ClusterVersion conditions, keeping lastTransitionTime while a condition's status stays the
+ * same.
+ */
 public final class StatusConditions {
 
-    private StatusConditions() {
-    }
+    private StatusConditions() {}
 
-    public static List<ClusterOperatorStatusCondition> set(List<ClusterOperatorStatusCondition> conditions, String type, String status,
-                                                           String reason, String message, Instant now) {
+    public static List<ClusterOperatorStatusCondition> set(
+            List<ClusterOperatorStatusCondition> conditions,
+            String type,
+            String status,
+            String reason,
+            String message,
+            Instant now) {
         List<ClusterOperatorStatusCondition> out = new ArrayList<>();
         String since = ApiTime.of(now);
-        for (ClusterOperatorStatusCondition c : conditions == null ? List.<ClusterOperatorStatusCondition>of() : conditions) {
+        for (ClusterOperatorStatusCondition c :
+                conditions == null ? List.<ClusterOperatorStatusCondition>of() : conditions) {
             if (type.equals(c.getType())) {
-                if (status.equals(c.getStatus()) && c.getLastTransitionTime() != null) since = c.getLastTransitionTime();
+                if (status.equals(c.getStatus()) && c.getLastTransitionTime() != null)
+                    since = c.getLastTransitionTime();
             } else {
                 out.add(c);
             }
@@ -29,22 +38,39 @@ public final class StatusConditions {
         if (reason != null && !reason.isEmpty()) c.setReason(reason);
         if (message != null && !message.isEmpty()) c.setMessage(message);
         out.add(c);
-        out.sort(java.util.Comparator.comparingInt(x -> ORDER.indexOf(x.getType()) < 0 ? ORDER.size() : ORDER.indexOf(x.getType())));
+        out.sort(
+                java.util.Comparator.comparingInt(
+                        x ->
+                                ORDER.indexOf(x.getType()) < 0
+                                        ? ORDER.size()
+                                        : ORDER.indexOf(x.getType())));
         return out;
     }
 
     /** The conditions without those of {@code type}. */
-    public static List<ClusterOperatorStatusCondition> remove(List<ClusterOperatorStatusCondition> conditions, String type) {
+    public static List<ClusterOperatorStatusCondition> remove(
+            List<ClusterOperatorStatusCondition> conditions, String type) {
         List<ClusterOperatorStatusCondition> out = new ArrayList<>();
-        if (conditions != null) for (ClusterOperatorStatusCondition c : conditions) if (!type.equals(c.getType())) out.add(c);
+        if (conditions != null)
+            for (ClusterOperatorStatusCondition c : conditions)
+                if (!type.equals(c.getType())) out.add(c);
         return out;
     }
 
-    public static ClusterOperatorStatusCondition find(List<ClusterOperatorStatusCondition> conditions, String type) {
+    public static ClusterOperatorStatusCondition find(
+            List<ClusterOperatorStatusCondition> conditions, String type) {
         if (conditions == null) return null;
         return conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
     }
 
-    private static final List<String> ORDER = List.of("RetrievedUpdates", "ImplicitlyEnabledCapabilities", "ReleaseAccepted", "Available",
-            "Failing", "Progressing", "Upgradeable", "Invalid");
+    private static final List<String> ORDER =
+            List.of(
+                    "RetrievedUpdates",
+                    "ImplicitlyEnabledCapabilities",
+                    "ReleaseAccepted",
+                    "Available",
+                    "Failing",
+                    "Progressing",
+                    "Upgradeable",
+                    "Invalid");
 }

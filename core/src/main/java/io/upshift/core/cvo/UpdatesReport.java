@@ -6,16 +6,21 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What the update graph said at a sync, for ClusterVersion status: the RetrievedUpdates condition and the update
- * lists, or nothing new ({@link #unchanged}); and when to ask again.
+ * What the update graph said at a sync, for ClusterVersion status: the RetrievedUpdates condition
+ * and the update lists, or nothing new ({@link #unchanged}); and when to ask again.
  *
  * @param lists the lists to show; null leaves them as status holds them
  */
-public record UpdatesReport(boolean changed, String status, String reason, String message, Lists lists, Instant nextRefresh) {
+public record UpdatesReport(
+        boolean changed,
+        String status,
+        String reason,
+        String message,
+        Lists lists,
+        Instant nextRefresh) {
 
     /** {@code availableUpdates} and {@code conditionalUpdates}; nulls clear them. */
-    public record Lists(List<Release> available, List<ConditionalUpdate> conditional) {
-    }
+    public record Lists(List<Release> available, List<ConditionalUpdate> conditional) {}
 
     public static UpdatesReport unchanged(Instant nextRefresh) {
         return new UpdatesReport(false, "", "", "", null, nextRefresh);

@@ -1,8 +1,9 @@
 package io.upshift.core.cvo;
 
 /**
- * One reason the cluster should not update to another minor version: a failed check of upstream's Upgradeable
- * checks (pkg/cvo/upgradeable.go), as its own condition (type {@code Upgradeable…}) shows it when there are several.
+ * One reason the cluster should not update to another minor version: a failed check of upstream's
+ * Upgradeable checks (pkg/cvo/upgradeable.go), as its own condition (type {@code Upgradeable…})
+ * shows it when there are several.
  */
 public record UpgradeableCheck(String type, String status, String reason, String message) {
 

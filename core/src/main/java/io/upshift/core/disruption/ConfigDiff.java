@@ -8,14 +8,22 @@ import java.util.Objects;
 import java.util.TreeSet;
 
 /**
- * What differs between the config a node runs and the one it is told, as the machine-config daemon's
- * {@code machineConfigDiff} sees it: the OS image, kernel arguments (order matters; none and an empty list are the
- * same), FIPS, the kernel type (empty and unknown mean default), extensions, the Ignition {@code passwd} section
- * (SSH keys), and which files (by path: added, removed or changed in contents, mode or anything else) and systemd
- * units (by name: contents, enabled, mask, drop-ins) changed.
+ * What differs between the config a node runs and the one it is told, as the machine-config
+ * daemon's {@code machineConfigDiff} sees it: the OS image, kernel arguments (order matters; none
+ * and an empty list are the same), FIPS, the kernel type (empty and unknown mean default),
+ * extensions, the Ignition {@code passwd} section (SSH keys), and which files (by path: added,
+ * removed or changed in contents, mode or anything else) and systemd units (by name: contents,
+ * enabled, mask, drop-ins) changed.
  */
-public record ConfigDiff(boolean osImage, boolean kernelArguments, boolean fips, boolean kernelType, boolean extensions,
-                         boolean passwd, List<String> files, List<String> units) {
+public record ConfigDiff(
+        boolean osImage,
+        boolean kernelArguments,
+        boolean fips,
+        boolean kernelType,
+        boolean extensions,
+        boolean passwd,
+        List<String> files,
+        List<String> units) {
 
     public ConfigDiff {
         files = List.copyOf(files);
@@ -23,7 +31,8 @@ public record ConfigDiff(boolean osImage, boolean kernelArguments, boolean fips,
     }
 
     public static ConfigDiff between(MachineConfigSpec from, MachineConfigSpec to) {
-        MachineConfigSpec a = from == null ? new MachineConfigSpec() : from, b = to == null ? new MachineConfigSpec() : to;
+        MachineConfigSpec a = from == null ? new MachineConfigSpec() : from,
+                b = to == null ? new MachineConfigSpec() : to;
         IgnitionConfig ia = IgnitionConfig.of(a), ib = IgnitionConfig.of(b);
         return new ConfigDiff(
                 !Objects.equals(text(a.getOsImageURL()), text(b.getOsImageURL())),
@@ -36,7 +45,10 @@ public record ConfigDiff(boolean osImage, boolean kernelArguments, boolean fips,
                 changed(ia.units(), ib.units()));
     }
 
-    /** Upstream's canonical kernel type: realtime and 64k-pages are themselves, anything else is default. */
+    /**
+     * Upstream's canonical kernel type: realtime and 64k-pages are themselves, anything else is
+     * default.
+     */
     public static String kernelType(String type) {
         return "realtime".equals(type) || "64k-pages".equals(type) ? type : "default";
     }

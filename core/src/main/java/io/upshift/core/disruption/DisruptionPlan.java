@@ -7,24 +7,31 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * What a node must go through to take a config change, decided as the machine-config daemon decides it
- * ({@code calculatePostConfigChangeNodeDisruptionAction} and {@code calculatePostConfigChangeNodeDisruptionActionFromMCDiffs}
- * in pkg/daemon/update.go):
+ * What a node must go through to take a config change, decided as the machine-config daemon decides
+ * it ({@code calculatePostConfigChangeNodeDisruptionAction} and {@code
+ * calculatePostConfigChangeNodeDisruptionActionFromMCDiffs} in pkg/daemon/update.go):
+ *
  * <ol>
- * <li>an OS image, kernel argument, FIPS, kernel type or extensions change needs a Reboot;</li>
- * <li>no change to files, units or SSH keys needs nothing: None;</li>
- * <li>otherwise each changed file (closest policy path), unit and the SSH keys bring their policy's actions, in that
- * order; a file or unit without a policy needs a Reboot;</li>
- * <li>a Reboot anywhere is the whole plan; None next to other actions is dropped; only None is one None.</li>
+ *   <li>an OS image, kernel argument, FIPS, kernel type or extensions change needs a Reboot;
+ *   <li>no change to files, units or SSH keys needs nothing: None;
+ *   <li>otherwise each changed file (closest policy path), unit and the SSH keys bring their
+ *       policy's actions, in that order; a file or unit without a policy needs a Reboot;
+ *   <li>a Reboot anywhere is the whole plan; None next to other actions is dropped; only None is
+ *       one None.
  * </ol>
- * The actions are carried out in that order. A Reboot or a Drain drains the node first; so does Special
- * (registries.conf), which upstream skips when the change only touches mirrors: Upshift does not read
- * registries.conf and always drains then.
+ *
+ * The actions are carried out in that order. A Reboot or a Drain drains the node first; so does
+ * Special (registries.conf), which upstream skips when the change only touches mirrors: Upshift
+ * does not read registries.conf and always drains then.
  */
 public record DisruptionPlan(List<DisruptionAction> actions) {
 
-    /** Everything at once: drain, apply, reboot (a node's first config, and what any unknown change takes). */
-    public static final DisruptionPlan REBOOT = new DisruptionPlan(List.of(DisruptionAction.REBOOT));
+    /**
+     * Everything at once: drain, apply, reboot (a node's first config, and what any unknown change
+     * takes).
+     */
+    public static final DisruptionPlan REBOOT =
+            new DisruptionPlan(List.of(DisruptionAction.REBOOT));
 
     public DisruptionPlan {
         actions = List.copyOf(actions);
@@ -32,7 +39,8 @@ public record DisruptionPlan(List<DisruptionAction> actions) {
 
     public static DisruptionPlan of(ConfigDiff diff, DisruptionPolicies policies) {
         if (diff.osChange()) return REBOOT;
-        if (diff.files().isEmpty() && diff.units().isEmpty() && !diff.passwd()) return new DisruptionPlan(List.of(DisruptionAction.NONE));
+        if (diff.files().isEmpty() && diff.units().isEmpty() && !diff.passwd())
+            return new DisruptionPlan(List.of(DisruptionAction.NONE));
         List<DisruptionAction> actions = new ArrayList<>();
         for (String path : diff.files()) {
             Optional<List<DisruptionAction>> policy = policies.forFile(path);

@@ -9,14 +9,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The cluster's node disruption policies: what a change to a file (by path, or any path under a directory), a
- * systemd unit (by name) or the SSH keys takes. {@link #DEFAULTS} are the machine-config operator's own (release-4.19,
- * {@code pkg/apihelpers}); {@link #merge} lays the MachineConfiguration's {@code spec.nodeDisruptionPolicy} over them
- * as upstream's {@code MergeClusterPolicies} does: a policy for a path or unit the defaults have replaces the default
- * in place, others are appended, and SSH keys take the spec's actions when it gives any. The result is what
- * {@code status.nodeDisruptionPolicyStatus.clusterPolicies} shows.
+ * The cluster's node disruption policies: what a change to a file (by path, or any path under a
+ * directory), a systemd unit (by name) or the SSH keys takes. {@link #DEFAULTS} are the
+ * machine-config operator's own (release-4.19, {@code pkg/apihelpers}); {@link #merge} lays the
+ * MachineConfiguration's {@code spec.nodeDisruptionPolicy} over them as upstream's {@code
+ * MergeClusterPolicies} does: a policy for a path or unit the defaults have replaces the default in
+ * place, others are appended, and SSH keys take the spec's actions when it gives any. The result is
+ * what {@code status.nodeDisruptionPolicyStatus.clusterPolicies} shows.
  */
-public record DisruptionPolicies(List<FilePolicy> files, List<UnitPolicy> units, List<DisruptionAction> sshKey) {
+public record DisruptionPolicies(
+        List<FilePolicy> files, List<UnitPolicy> units, List<DisruptionAction> sshKey) {
 
     public record FilePolicy(String path, List<DisruptionAction> actions) {
         public FilePolicy {
@@ -32,17 +34,35 @@ public record DisruptionPolicies(List<FilePolicy> files, List<UnitPolicy> units,
 
     private static final String CRIO = "crio.service";
 
-    public static final DisruptionPolicies DEFAULTS = new DisruptionPolicies(List.of(
-            new FilePolicy("/var/lib/kubelet/config.json", List.of(DisruptionAction.NONE)),
-            new FilePolicy("/etc/machine-config-daemon/no-reboot/containers-gpg.pub", List.of(DisruptionAction.reload(CRIO))),
-            new FilePolicy("/etc/containers/policy.json", List.of(DisruptionAction.reload(CRIO))),
-            new FilePolicy("/etc/containers/registries.conf", List.of(DisruptionAction.SPECIAL)),
-            new FilePolicy("/etc/containers/registries.d", List.of(DisruptionAction.reload(CRIO))),
-            new FilePolicy("/etc/crio/policies", List.of(DisruptionAction.reload(CRIO))),
-            new FilePolicy("/etc/nmstate/openshift", List.of(DisruptionAction.NONE)),
-            new FilePolicy("/etc/pki/ca-trust/source/anchors/openshift-config-user-ca-bundle.crt",
-                    List.of(DisruptionAction.restart("coreos-update-ca-trust.service"), DisruptionAction.restart(CRIO)))),
-            List.of(), List.of(DisruptionAction.NONE));
+    public static final DisruptionPolicies DEFAULTS =
+            new DisruptionPolicies(
+                    List.of(
+                            new FilePolicy(
+                                    "/var/lib/kubelet/config.json", List.of(DisruptionAction.NONE)),
+                            new FilePolicy(
+                                    "/etc/machine-config-daemon/no-reboot/containers-gpg.pub",
+                                    List.of(DisruptionAction.reload(CRIO))),
+                            new FilePolicy(
+                                    "/etc/containers/policy.json",
+                                    List.of(DisruptionAction.reload(CRIO))),
+                            new FilePolicy(
+                                    "/etc/containers/registries.conf",
+                                    List.of(DisruptionAction.SPECIAL)),
+                            new FilePolicy(
+                                    "/etc/containers/registries.d",
+                                    List.of(DisruptionAction.reload(CRIO))),
+                            new FilePolicy(
+                                    "/etc/crio/policies", List.of(DisruptionAction.reload(CRIO))),
+                            new FilePolicy(
+                                    "/etc/nmstate/openshift", List.of(DisruptionAction.NONE)),
+                            new FilePolicy(
+                                    "/etc/pki/ca-trust/source/anchors/openshift-config-user-ca-bundle.crt",
+                                    List.of(
+                                            DisruptionAction.restart(
+                                                    "coreos-update-ca-trust.service"),
+                                            DisruptionAction.restart(CRIO)))),
+                    List.of(),
+                    List.of(DisruptionAction.NONE));
 
     public DisruptionPolicies {
         files = List.copyOf(files);
@@ -51,9 +71,11 @@ public record DisruptionPolicies(List<FilePolicy> files, List<UnitPolicy> units,
     }
 
     /**
-     * The defaults with {@code spec.nodeDisruptionPolicy} laid over them; a missing policy is the defaults.
+     * The defaults with {@code spec.nodeDisruptionPolicy} laid over them; a missing policy is the
+     * defaults.
      *
-     * @throws IllegalArgumentException for an action type the API does not know, or a Reload or Restart without a unit
+     * @throws IllegalArgumentException for an action type the API does not know, or a Reload or
+     *     Restart without a unit
      */
     public static DisruptionPolicies merge(JsonNode nodeDisruptionPolicy) {
         List<FilePolicy> files = new ArrayList<>(DEFAULTS.files);
@@ -81,13 +103,15 @@ public record DisruptionPolicies(List<FilePolicy> files, List<UnitPolicy> units,
     }
 
     /**
-     * The actions for a changed file: those of the policy for its path, or else for the deepest directory holding it
-     * (upstream's closest match); empty when no policy covers it.
+     * The actions for a changed file: those of the policy for its path, or else for the deepest
+     * directory holding it (upstream's closest match); empty when no policy covers it.
      */
     public Optional<List<DisruptionAction>> forFile(String path) {
         FilePolicy best = null;
         for (FilePolicy p : files) {
-            boolean covers = path.equals(p.path()) || path.startsWith(p.path().endsWith("/") ? p.path() : p.path() + "/");
+            boolean covers =
+                    path.equals(p.path())
+                            || path.startsWith(p.path().endsWith("/") ? p.path() : p.path() + "/");
             if (covers && (best == null || p.path().length() > best.path().length())) best = p;
         }
         return Optional.ofNullable(best).map(FilePolicy::actions);
@@ -95,7 +119,10 @@ public record DisruptionPolicies(List<FilePolicy> files, List<UnitPolicy> units,
 
     /** The actions for a changed unit; empty when no policy names it. */
     public Optional<List<DisruptionAction>> forUnit(String name) {
-        return units.stream().filter(u -> u.name().equals(name)).findFirst().map(UnitPolicy::actions);
+        return units.stream()
+                .filter(u -> u.name().equals(name))
+                .findFirst()
+                .map(UnitPolicy::actions);
     }
 
     /** As {@code status.nodeDisruptionPolicyStatus.clusterPolicies}. */

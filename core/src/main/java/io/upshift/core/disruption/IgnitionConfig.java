@@ -11,19 +11,24 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The Ignition document of a MachineConfig, read for comparison: numbers in one representation, and empty lists and
- * objects taken as absent (as upstream compares parsed configs, where an empty and a missing section are the same).
+ * The Ignition document of a MachineConfig, read for comparison: numbers in one representation, and
+ * empty lists and objects taken as absent (as upstream compares parsed configs, where an empty and
+ * a missing section are the same).
  */
 record IgnitionConfig(JsonNode root) {
 
     static IgnitionConfig of(MachineConfigSpec spec) {
-        if (spec == null || spec.getConfig() == null) return new IgnitionConfig(Mappers.JSON.createObjectNode());
+        if (spec == null || spec.getConfig() == null)
+            return new IgnitionConfig(Mappers.JSON.createObjectNode());
         try {
             // through text, so that 420 read as an int and as a long compare equal
-            JsonNode tree = Mappers.JSON.readTree(Mappers.JSON.writeValueAsString(spec.getConfig()));
-            return new IgnitionConfig(tree.isObject() ? prune(tree) : Mappers.JSON.createObjectNode());
+            JsonNode tree =
+                    Mappers.JSON.readTree(Mappers.JSON.writeValueAsString(spec.getConfig()));
+            return new IgnitionConfig(
+                    tree.isObject() ? prune(tree) : Mappers.JSON.createObjectNode());
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("MachineConfig config is not JSON: " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(
+                    "MachineConfig config is not JSON: " + e.getOriginalMessage(), e);
         }
     }
 

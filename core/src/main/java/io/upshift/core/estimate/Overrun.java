@@ -4,23 +4,24 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Predicted ends that stay put between events. An estimate made from recorded start times does not move while nothing
- * happens, so the status controller has nothing to write; only something that has already taken longer than expected
- * needs "now", and then its end moves on in steps of a quarter of what it was expected to take (at least half a
- * second), not with every evaluation.
+ * Predicted ends that stay put between events. An estimate made from recorded start times does not
+ * move while nothing happens, so the status controller has nothing to write; only something that
+ * has already taken longer than expected needs "now", and then its end moves on in steps of a
+ * quarter of what it was expected to take (at least half a second), not with every evaluation.
  */
 final class Overrun {
     static final Duration MIN_STEP = Duration.ofMillis(500);
 
-    private Overrun() {
-    }
+    private Overrun() {}
 
     /** The end of something started at {@code start} and expected to take {@code expected}. */
     static Instant end(Instant start, Duration expected, Instant now) {
         return notBefore(start.plus(expected), now, step(expected));
     }
 
-    /** {@code anchor} unless it is past; else the first {@code anchor + k × step} after {@code now}. */
+    /**
+     * {@code anchor} unless it is past; else the first {@code anchor + k × step} after {@code now}.
+     */
     static Instant notBefore(Instant anchor, Instant now, Duration step) {
         if (!anchor.isBefore(now)) {
             return anchor;

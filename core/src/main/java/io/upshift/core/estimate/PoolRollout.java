@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * When a pool's rollout ends: its nodes updated at most {@code lanes} (maxUnavailable) at a time, each taking the
- * measured per-node time. Nodes in progress end that long after they started; the pending ones, in the order the pool
- * controller picks them, each take the first lane to come free. Pure: the caller says what it knows of each node.
+ * When a pool's rollout ends: its nodes updated at most {@code lanes} (maxUnavailable) at a time,
+ * each taking the measured per-node time. Nodes in progress end that long after they started; the
+ * pending ones, in the order the pool controller picks them, each take the first lane to come free.
+ * Pure: the caller says what it knows of each node.
  */
 public final class PoolRollout {
 
@@ -28,18 +29,16 @@ public final class PoolRollout {
     }
 
     /**
-     * One node: its state, when its update started (RUNNING; null when not yet recorded) and when it was done (DONE in
-     * this rollout; else null).
+     * One node: its state, when its update started (RUNNING; null when not yet recorded) and when
+     * it was done (DONE in this rollout; else null).
      */
-    public record Node(String name, State state, Instant startedAt, Instant doneAt) {
-    }
+    public record Node(String name, State state, Instant startedAt, Instant doneAt) {}
 
     /**
-     * The rollout's predicted end and each remaining node's, or null (with the reason in {@code basis}) when they cannot
-     * be predicted.
+     * The rollout's predicted end and each remaining node's, or null (with the reason in {@code
+     * basis}) when they cannot be predicted.
      */
-    public record Plan(Instant end, Map<String, Instant> nodeEnds, String basis) {
-    }
+    public record Plan(Instant end, Map<String, Instant> nodeEnds, String basis) {}
 
     private final List<Node> nodes;
     private final int lanes;
@@ -62,7 +61,10 @@ public final class PoolRollout {
         return nodes;
     }
 
-    /** Some node of this rollout is updating or done while others wait: the pool controller is at it. */
+    /**
+     * Some node of this rollout is updating or done while others wait: the pool controller is at
+     * it.
+     */
     public boolean started() {
         return count(State.RUNNING) > 0 || (count(State.DONE) > 0 && count(State.PENDING) > 0);
     }
@@ -73,13 +75,15 @@ public final class PoolRollout {
     }
 
     /**
-     * The plan of what is left; {@code notStartedBefore} is when a rollout that has not started will start (null:
-     * unknown, and so is the end).
+     * The plan of what is left; {@code notStartedBefore} is when a rollout that has not started
+     * will start (null: unknown, and so is the end).
      */
     public Plan plan(Instant notStartedBefore) {
-        Node blocked = nodes.stream().filter(n -> n.state() == State.BLOCKED).findFirst().orElse(null);
+        Node blocked =
+                nodes.stream().filter(n -> n.state() == State.BLOCKED).findFirst().orElse(null);
         if (blocked != null) {
-            return new Plan(null, Map.of(), "node " + blocked.name() + " will not update without help");
+            return new Plan(
+                    null, Map.of(), "node " + blocked.name() + " will not update without help");
         }
         if (finished()) {
             return new Plan(null, Map.of(), "every node updated");
@@ -91,8 +95,14 @@ public final class PoolRollout {
         Duration step = Overrun.step(per);
         Instant idleFrom;
         if (started()) {
-            // lanes free now were freed when the last node finished, as the controller picks at once
-            Instant lastDone = nodes.stream().map(Node::doneAt).filter(t -> t != null).max(Instant::compareTo).orElse(now);
+            // lanes free now were freed when the last node finished, as the controller picks at
+            // once
+            Instant lastDone =
+                    nodes.stream()
+                            .map(Node::doneAt)
+                            .filter(t -> t != null)
+                            .max(Instant::compareTo)
+                            .orElse(now);
             idleFrom = Overrun.notBefore(lastDone, now, step);
         } else if (notStartedBefore != null) {
             idleFrom = Overrun.notBefore(notStartedBefore, now, step);
@@ -122,8 +132,15 @@ public final class PoolRollout {
         }
         Instant end = ends.values().stream().max(Instant::compareTo).orElse(idleFrom);
         int left = running + pending.size();
-        String basis = (left == 1 ? "1 node" : left + " nodes") + " left, " + lanes + " at a time, "
-                + Seconds.format(per) + " each (" + time.basis() + ")";
+        String basis =
+                (left == 1 ? "1 node" : left + " nodes")
+                        + " left, "
+                        + lanes
+                        + " at a time, "
+                        + Seconds.format(per)
+                        + " each ("
+                        + time.basis()
+                        + ")";
         return new Plan(end, ends, basis);
     }
 

@@ -17,13 +17,14 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * When each run-level of an update started and was done, as the cluster-version controller saw it, with the run-level
- * durations of the last update that completed before it. The controller keeps this in the ClusterVersion's annotation
- * {@value #ANNOTATION} (JSON), not in its status: upstream's ClusterVersion schema has no such field, and a status
- * field the installed CRD does not declare would be pruned. It is what Upshift's control-plane estimate rests on.
- * Times are RFC 3339 to the millisecond; an update is known by its release image.
+ * When each run-level of an update started and was done, as the cluster-version controller saw it,
+ * with the run-level durations of the last update that completed before it. The controller keeps
+ * this in the ClusterVersion's annotation {@value #ANNOTATION} (JSON), not in its status:
+ * upstream's ClusterVersion schema has no such field, and a status field the installed CRD does not
+ * declare would be pruned. It is what Upshift's control-plane estimate rests on. Times are RFC 3339
+ * to the millisecond; an update is known by its release image.
  *
- * @param levels   the payload's run-levels in the order an Updating pass applies them
+ * @param levels the payload's run-levels in the order an Updating pass applies them
  * @param previous the last completed update's run-level durations, or null when none was timed
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -35,18 +36,30 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
     }
 
     /**
-     * One run-level: how many manifests (tasks) it holds, the ClusterOperators among them, when its first task started
-     * and when all its tasks were first done in one pass, and whether a controller took over while it ran (true, else
-     * absent): its duration then includes the time no controller worked, which does not come again in this update.
+     * One run-level: how many manifests (tasks) it holds, the ClusterOperators among them, when its
+     * first task started and when all its tasks were first done in one pass, and whether a
+     * controller took over while it ran (true, else absent): its duration then includes the time no
+     * controller worked, which does not come again in this update.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Level(String runLevel, int tasks, List<String> operators, String startedAt, String doneAt, Boolean interrupted) {
+    public record Level(
+            String runLevel,
+            int tasks,
+            List<String> operators,
+            String startedAt,
+            String doneAt,
+            Boolean interrupted) {
         public Level {
             operators = operators == null ? List.of() : List.copyOf(operators);
             interrupted = Boolean.TRUE.equals(interrupted) ? Boolean.TRUE : null;
         }
 
-        public Level(String runLevel, int tasks, List<String> operators, String startedAt, String doneAt) {
+        public Level(
+                String runLevel,
+                int tasks,
+                List<String> operators,
+                String startedAt,
+                String doneAt) {
             this(runLevel, tasks, operators, startedAt, doneAt, null);
         }
 
@@ -75,14 +88,23 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         }
     }
 
-    /** The run-level durations (seconds) of the update to {@code version}, the last one timed to its end. */
+    /**
+     * The run-level durations (seconds) of the update to {@code version}, the last one timed to its
+     * end.
+     */
     public record Previous(String version, Map<String, Double> seconds) {
         public Previous {
-            seconds = seconds == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(seconds));
+            seconds =
+                    seconds == null
+                            ? Map.of()
+                            : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(seconds));
         }
     }
 
-    /** The run-levels of a payload, in payload order (the order of its task graph in an Updating pass). */
+    /**
+     * The run-levels of a payload, in payload order (the order of its task graph in an Updating
+     * pass).
+     */
     public static List<Level> levelsOf(List<Manifest> manifests) {
         Map<String, int[]> tasks = new LinkedHashMap<>();
         Map<String, List<String>> operators = new LinkedHashMap<>();
@@ -95,21 +117,26 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
             }
         }
         List<Level> out = new ArrayList<>(tasks.size());
-        tasks.forEach((level, n) -> out.add(new Level(level, n[0], operators.get(level), null, null)));
+        tasks.forEach(
+                (level, n) -> out.add(new Level(level, n[0], operators.get(level), null, null)));
         return out;
     }
 
     /**
-     * The times of the update to {@code image}: a new plan, keeping what {@code before} (the times the cluster or this
-     * controller holds, or null) recorded of the same update; when {@code before} is of another update and complete, its
-     * durations become the previous ones.
+     * The times of the update to {@code image}: a new plan, keeping what {@code before} (the times
+     * the cluster or this controller holds, or null) recorded of the same update; when {@code
+     * before} is of another update and complete, its durations become the previous ones.
      */
-    public static RunLevelTimes plan(String image, String version, List<Level> levels, RunLevelTimes before) {
+    public static RunLevelTimes plan(
+            String image, String version, List<Level> levels, RunLevelTimes before) {
         if (before == null) {
             return new RunLevelTimes(image, version, levels, null);
         }
         if (!image.equals(before.image)) {
-            Previous previous = before.complete() ? new Previous(before.version, before.seconds()) : before.previous;
+            Previous previous =
+                    before.complete()
+                            ? new Previous(before.version, before.seconds())
+                            : before.previous;
             return new RunLevelTimes(image, version, levels, previous);
         }
         Map<String, Level> kept = new LinkedHashMap<>();
@@ -117,30 +144,69 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         List<Level> merged = new ArrayList<>(levels.size());
         for (Level l : levels) {
             Level k = kept.get(l.runLevel());
-            merged.add(k == null ? l : new Level(l.runLevel(), l.tasks(), l.operators(), k.startedAt(), k.doneAt(), k.interrupted()));
+            merged.add(
+                    k == null
+                            ? l
+                            : new Level(
+                                    l.runLevel(),
+                                    l.tasks(),
+                                    l.operators(),
+                                    k.startedAt(),
+                                    k.doneAt(),
+                                    k.interrupted()));
         }
         return new RunLevelTimes(image, version, merged, before.previous);
     }
 
     /** The same times with {@code runLevel} started at {@code at}, unless it started before. */
     public RunLevelTimes started(String runLevel, Instant at) {
-        return with(runLevel, l -> l.startedAt() != null ? l
-                : new Level(l.runLevel(), l.tasks(), l.operators(), format(at), l.doneAt(), l.interrupted()));
+        return with(
+                runLevel,
+                l ->
+                        l.startedAt() != null
+                                ? l
+                                : new Level(
+                                        l.runLevel(),
+                                        l.tasks(),
+                                        l.operators(),
+                                        format(at),
+                                        l.doneAt(),
+                                        l.interrupted()));
     }
 
     /** The same times with {@code runLevel} done at {@code at}, unless it was done before. */
     public RunLevelTimes done(String runLevel, Instant at) {
-        return with(runLevel, l -> l.doneAt() != null ? l
-                : new Level(l.runLevel(), l.tasks(), l.operators(), l.startedAt() == null ? format(at) : l.startedAt(), format(at),
-                        l.interrupted()));
+        return with(
+                runLevel,
+                l ->
+                        l.doneAt() != null
+                                ? l
+                                : new Level(
+                                        l.runLevel(),
+                                        l.tasks(),
+                                        l.operators(),
+                                        l.startedAt() == null ? format(at) : l.startedAt(),
+                                        format(at),
+                                        l.interrupted()));
     }
 
-    /** The same times with every run-level started and not done marked interrupted: a controller takes over. */
+    /**
+     * The same times with every run-level started and not done marked interrupted: a controller
+     * takes over.
+     */
     public RunLevelTimes takenOver() {
         List<Level> out = new ArrayList<>(levels.size());
         for (Level l : levels) {
-            out.add(l.startedAt() != null && l.doneAt() == null
-                    ? new Level(l.runLevel(), l.tasks(), l.operators(), l.startedAt(), null, true) : l);
+            out.add(
+                    l.startedAt() != null && l.doneAt() == null
+                            ? new Level(
+                                    l.runLevel(),
+                                    l.tasks(),
+                                    l.operators(),
+                                    l.startedAt(),
+                                    null,
+                                    true)
+                            : l);
         }
         return out.equals(levels) ? this : new RunLevelTimes(image, version, out, previous);
     }
@@ -183,7 +249,10 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         }
     }
 
-    /** The times an annotation value holds; null when absent or unreadable (an estimate then says it has none). */
+    /**
+     * The times an annotation value holds; null when absent or unreadable (an estimate then says it
+     * has none).
+     */
     public static RunLevelTimes fromAnnotation(String value) {
         if (value == null || value.isBlank()) {
             return null;
@@ -198,7 +267,10 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
 
     /** The times kept on {@code object} (the ClusterVersion), or null. */
     public static RunLevelTimes of(HasMetadata object) {
-        Map<String, String> a = object == null || object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
+        Map<String, String> a =
+                object == null || object.getMetadata() == null
+                        ? null
+                        : object.getMetadata().getAnnotations();
         return a == null ? null : fromAnnotation(a.get(ANNOTATION));
     }
 

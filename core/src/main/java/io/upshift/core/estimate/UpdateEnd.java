@@ -8,14 +8,17 @@ import io.upshift.api.update.UpshiftEstimate;
 import java.time.Instant;
 import java.util.Optional;
 
-/** When the whole update (control plane and every pool) ends by Upshift's estimate, read from an UpdateStatus. */
+/**
+ * When the whole update (control plane and every pool) ends by Upshift's estimate, read from an
+ * UpdateStatus.
+ */
 public final class UpdateEnd {
-    private UpdateEnd() {
-    }
+    private UpdateEnd() {}
 
     /**
-     * The latest estimated end of the control plane (while it updates) and of each pool with nodes left (by Upshift's
-     * estimate, else by oc's count); empty when nothing is left or some part that is not done has no estimate.
+     * The latest estimated end of the control plane (while it updates) and of each pool with nodes
+     * left (by Upshift's estimate, else by oc's count); empty when nothing is left or some part
+     * that is not done has no estimate.
      */
     public static Optional<Instant> of(UpdateStatusStatus status) {
         Instant end = null;
@@ -29,14 +32,17 @@ public final class UpdateEnd {
                 e = cv.upshiftEstimate();
             } else if (i.machineConfigPool() != null) {
                 PoolInsight p = i.machineConfigPool();
-                if (p.upshiftEstimate() == null ? p.count("Outdated") == 0 : p.upshiftEstimate().updated()) {
+                if (p.upshiftEstimate() == null
+                        ? p.count("Outdated") == 0
+                        : p.upshiftEstimate().updated()) {
                     continue;
                 }
                 e = p.upshiftEstimate();
             } else {
                 continue;
             }
-            Instant at = e == null || e.completedAt() == null ? null : Instant.parse(e.completedAt());
+            Instant at =
+                    e == null || e.completedAt() == null ? null : Instant.parse(e.completedAt());
             if (at == null) {
                 return Optional.empty();
             }

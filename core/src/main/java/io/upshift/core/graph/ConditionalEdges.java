@@ -11,6 +11,5 @@ public record ConditionalEdges(List<Edge> edges, List<Risk> risks) {
     }
 
     /** One conditional update, by versions. */
-    public record Edge(String from, String to) {
-    }
+    public record Edge(String from, String to) {}
 }

@@ -6,10 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An update graph as the graph service serves it: nodes, edges as pairs of node indices, and conditional edges by
- * version. Validated on construction: versions unique and non-empty, indices in range, no cycle.
+ * An update graph as the graph service serves it: nodes, edges as pairs of node indices, and
+ * conditional edges by version. Validated on construction: versions unique and non-empty, indices
+ * in range, no cycle.
  */
-public record Graph(List<GraphNode> nodes, List<int[]> edges, List<ConditionalEdges> conditionalEdges) {
+public record Graph(
+        List<GraphNode> nodes, List<int[]> edges, List<ConditionalEdges> conditionalEdges) {
 
     public Graph {
         nodes = List.copyOf(nodes);
@@ -18,23 +20,38 @@ public record Graph(List<GraphNode> nodes, List<int[]> edges, List<ConditionalEd
     }
 
     /** Builds and validates; the message names the offending version or edge. */
-    public static Graph of(List<GraphNode> nodes, List<int[]> edges, List<ConditionalEdges> conditional) throws GraphException {
+    public static Graph of(
+            List<GraphNode> nodes, List<int[]> edges, List<ConditionalEdges> conditional)
+            throws GraphException {
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < nodes.size(); i++) {
             String v = nodes.get(i).version();
-            if (v == null || v.isEmpty()) throw new GraphException("invalid_graph", "node " + i + " has no version");
-            if (index.put(v, i) != null) throw new GraphException("invalid_graph", "version " + v + " appears twice");
+            if (v == null || v.isEmpty())
+                throw new GraphException("invalid_graph", "node " + i + " has no version");
+            if (index.put(v, i) != null)
+                throw new GraphException("invalid_graph", "version " + v + " appears twice");
         }
         List<List<Integer>> out = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) out.add(new ArrayList<>());
         for (int[] e : edges) {
-            if (e.length != 2 || e[0] < 0 || e[1] < 0 || e[0] >= nodes.size() || e[1] >= nodes.size()) {
-                throw new GraphException("invalid_graph", "edge " + java.util.Arrays.toString(e) + " points outside the " + nodes.size() + " nodes");
+            if (e.length != 2
+                    || e[0] < 0
+                    || e[1] < 0
+                    || e[0] >= nodes.size()
+                    || e[1] >= nodes.size()) {
+                throw new GraphException(
+                        "invalid_graph",
+                        "edge "
+                                + java.util.Arrays.toString(e)
+                                + " points outside the "
+                                + nodes.size()
+                                + " nodes");
             }
             out.get(e[0]).add(e[1]);
         }
         String cycle = findCycle(nodes, out);
-        if (cycle != null) throw new GraphException("invalid_graph", "the graph has a cycle through " + cycle);
+        if (cycle != null)
+            throw new GraphException("invalid_graph", "the graph has a cycle through " + cycle);
         return new Graph(nodes, edges, conditional);
     }
 

@@ -13,12 +13,13 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Builds the full update graph, all architectures, as the reference graph service's pipeline does: releases give
- * nodes ({@code version+arch}) and edges (previous, next); graph data adds raw metadata, channel membership, hard
- * blocks and conditional blocks; then metadata edits add and remove edges, edges into a conditionally blocked
- * release become conditional edges with their risks. {@link #serve} cuts out one channel and architecture.
- * https://github.com/openshift/cincinnati (openshift-secondary-metadata-parse, edge-add-remove, arch-filter,
- * channel-filter)
+ * Builds the full update graph, all architectures, as the reference graph service's pipeline does:
+ * releases give nodes ({@code version+arch}) and edges (previous, next); graph data adds raw
+ * metadata, channel membership, hard blocks and conditional blocks; then metadata edits add and
+ * remove edges, edges into a conditionally blocked release become conditional edges with their
+ * risks. {@link #serve} cuts out one channel and architecture.
+ * https://github.com/openshift/cincinnati (openshift-secondary-metadata-parse, edge-add-remove,
+ * arch-filter, channel-filter)
  */
 public final class GraphBuilder {
 
@@ -32,30 +33,40 @@ public final class GraphBuilder {
     static final String RELEASE_REMOVE = PREFIX + "release.remove";
 
     /** The whole graph: versions carry their architecture as build metadata. */
-    public record Built(List<Node> nodes, Set<Edge> edges, List<ConditionalEdges> conditional) {
-    }
+    public record Built(List<Node> nodes, Set<Edge> edges, List<ConditionalEdges> conditional) {}
 
     /** A node while building. */
-    public record Node(String version, SemVer semver, String payload, Map<String, String> metadata) {
+    public record Node(
+            String version, SemVer semver, String payload, Map<String, String> metadata) {
         String arch() {
             return metadata.get(ARCH);
         }
     }
 
-    record Edge(int from, int to) {
-    }
+    record Edge(int from, int to) {}
 
-    private GraphBuilder() {
-    }
+    private GraphBuilder() {}
 
     public static Built build(List<ReleaseEntry> releases, GraphData data) throws GraphException {
         List<Node> nodes = new ArrayList<>();
         Map<String, Integer> byVersion = new HashMap<>();
         for (ReleaseEntry r : releases) {
-            if (!SemVer.isValid(r.version())) throw new GraphException("invalid_release", "release version \"" + r.version() + "\" is not a semantic version");
-            String arch = r.architecture() == null || r.architecture().isEmpty() ? "amd64" : r.architecture();
-            String v = SemVer.parse(r.version()).build().isEmpty() ? r.version() + "+" + arch : r.version();
-            if (byVersion.containsKey(v)) throw new GraphException("invalid_release", "release " + r.version() + " (" + arch + ") is listed twice");
+            if (!SemVer.isValid(r.version()))
+                throw new GraphException(
+                        "invalid_release",
+                        "release version \"" + r.version() + "\" is not a semantic version");
+            String arch =
+                    r.architecture() == null || r.architecture().isEmpty()
+                            ? "amd64"
+                            : r.architecture();
+            String v =
+                    SemVer.parse(r.version()).build().isEmpty()
+                            ? r.version() + "+" + arch
+                            : r.version();
+            if (byVersion.containsKey(v))
+                throw new GraphException(
+                        "invalid_release",
+                        "release " + r.version() + " (" + arch + ") is listed twice");
             Map<String, String> metadata = new LinkedHashMap<>(r.metadata());
             metadata.put(ARCH, arch);
             int at = r.payload().indexOf('@');
@@ -66,20 +77,27 @@ public final class GraphBuilder {
         Set<Edge> edges = new LinkedHashSet<>();
         for (int i = 0; i < releases.size(); i++) {
             String arch = nodes.get(i).arch();
-            for (String p : releases.get(i).previous()) addEdge(edges, byVersion.get(withArch(p, arch)), i);
-            for (String n : releases.get(i).next()) addEdge(edges, i, byVersion.get(withArch(n, arch)));
+            for (String p : releases.get(i).previous())
+                addEdge(edges, byVersion.get(withArch(p, arch)), i);
+            for (String n : releases.get(i).next())
+                addEdge(edges, i, byVersion.get(withArch(n, arch)));
         }
         Set<String> arches = new TreeSet<>();
         nodes.forEach(n -> arches.add(n.semver().build()));
 
-        // raw metadata: appended (comma) to what a release already says, for every architecture of that version
-        data.rawMetadata().forEach((version, meta) -> {
-            SemVer v = SemVer.parse(version);
-            for (Node n : nodes) {
-                if (!sameVersion(n.semver(), v)) continue;
-                meta.forEach((k, val) -> n.metadata().merge(k, val, (a, b) -> a + "," + b));
-            }
-        });
+        // raw metadata: appended (comma) to what a release already says, for every architecture of
+        // that version
+        data.rawMetadata()
+                .forEach(
+                        (version, meta) -> {
+                            SemVer v = SemVer.parse(version);
+                            for (Node n : nodes) {
+                                if (!sameVersion(n.semver(), v)) continue;
+                                meta.forEach(
+                                        (k, val) ->
+                                                n.metadata().merge(k, val, (a, b) -> a + "," + b));
+                            }
+                        });
         // hard blocks: the regex of the last block of a release wins
         for (GraphData.Block b : data.blocks()) {
             if (b.conditional()) continue;
@@ -88,12 +106,16 @@ public final class GraphBuilder {
                 if (n != null) nodes.get(n).metadata().put(REMOVE_REGEX, b.from().pattern());
             }
         }
-        // conditional blocks: the edges are removed like blocked ones and come back as conditional edges
+        // conditional blocks: the edges are removed like blocked ones and come back as conditional
+        // edges
         for (GraphData.Block b : data.blocks()) {
             if (!b.conditional()) continue;
             for (String arch : arches) {
                 Integer n = byVersion.get(b.to() + "+" + arch);
-                if (n != null) nodes.get(n).metadata().merge(REMOVE_REGEX, b.from().pattern(), (a, c) -> a + "|" + c);
+                if (n != null)
+                    nodes.get(n)
+                            .metadata()
+                            .merge(REMOVE_REGEX, b.from().pattern(), (a, c) -> a + "|" + c);
             }
         }
         channels(nodes, data.channels());
@@ -101,22 +123,26 @@ public final class GraphBuilder {
         addEdges(nodes, byVersion, edges);
         List<ConditionalEdges> conditional = conditionalEdges(nodes, edges, data.blocks());
         removeEdges(nodes, byVersion, edges);
-        // a cycle (releases naming each other as previous) is refused here, so a reload keeps the last good graph
-        List<GraphNode> check = nodes.stream().map(n -> new GraphNode(n.version(), n.payload(), Map.of())).toList();
+        // a cycle (releases naming each other as previous) is refused here, so a reload keeps the
+        // last good graph
+        List<GraphNode> check =
+                nodes.stream().map(n -> new GraphNode(n.version(), n.payload(), Map.of())).toList();
         List<int[]> pairs = edges.stream().map(e -> new int[] {e.from(), e.to()}).toList();
         Graph.of(check, pairs, List.of());
         return new Built(nodes, edges, conditional);
     }
 
     /**
-     * The graph of one channel and architecture: nodes in the channel, edges and conditional edges between them,
-     * versions without the architecture suffix, sorted by version.
+     * The graph of one channel and architecture: nodes in the channel, edges and conditional edges
+     * between them, versions without the architecture suffix, sorted by version.
      */
     public static Graph serve(Built built, String channel, String arch) throws GraphException {
         List<Integer> kept = new ArrayList<>();
         for (int i = 0; i < built.nodes().size(); i++) {
             Node n = built.nodes().get(i);
-            if (arch.equals(n.arch()) && !"true".equals(n.metadata().get(RELEASE_REMOVE)) && inChannel(n, channel)) kept.add(i);
+            if (arch.equals(n.arch())
+                    && !"true".equals(n.metadata().get(RELEASE_REMOVE))
+                    && inChannel(n, channel)) kept.add(i);
         }
         kept.sort(Comparator.comparing(i -> built.nodes().get(i).semver()));
         Map<Integer, Integer> index = new HashMap<>();
@@ -141,7 +167,8 @@ public final class GraphBuilder {
         for (ConditionalEdges c : built.conditional()) {
             List<ConditionalEdges.Edge> ce = new ArrayList<>();
             for (ConditionalEdges.Edge e : c.edges()) {
-                if (plain.containsKey(e.from()) && plain.containsKey(e.to())) ce.add(new ConditionalEdges.Edge(plain.get(e.from()), plain.get(e.to())));
+                if (plain.containsKey(e.from()) && plain.containsKey(e.to()))
+                    ce.add(new ConditionalEdges.Edge(plain.get(e.from()), plain.get(e.to())));
             }
             if (!ce.isEmpty()) conditional.add(new ConditionalEdges(ce, c.risks()));
         }
@@ -149,7 +176,8 @@ public final class GraphBuilder {
     }
 
     private static boolean inChannel(Node n, String channel) {
-        for (String c : n.metadata().getOrDefault(GraphNode.CHANNELS, "").split(",")) if (c.equals(channel)) return true;
+        for (String c : n.metadata().getOrDefault(GraphNode.CHANNELS, "").split(","))
+            if (c.equals(channel)) return true;
         return false;
     }
 
@@ -158,7 +186,8 @@ public final class GraphBuilder {
             for (String version : c.versions()) {
                 SemVer v = SemVer.parse(version);
                 for (Node n : nodes) {
-                    if (sameVersion(n.semver(), v) && (v.build().isEmpty() || v.build().equals(n.semver().build()))) {
+                    if (sameVersion(n.semver(), v)
+                            && (v.build().isEmpty() || v.build().equals(n.semver().build()))) {
                         n.metadata().merge(GraphNode.CHANNELS, c.name(), (a, b) -> a + "," + b);
                     }
                 }
@@ -180,38 +209,51 @@ public final class GraphBuilder {
         return dash < 0 ? "" : channel.substring(dash + 1);
     }
 
-    private static void addEdges(List<Node> nodes, Map<String, Integer> byVersion, Set<Edge> edges) {
+    private static void addEdges(
+            List<Node> nodes, Map<String, Integer> byVersion, Set<Edge> edges) {
         for (int i = 0; i < nodes.size(); i++) {
             Node n = nodes.get(i);
-            for (String from : csv(n.metadata().get(PREVIOUS_ADD))) addEdge(edges, byVersion.get(withArch(from, n.arch())), i);
-            for (String to : csv(n.metadata().get(NEXT_ADD))) addEdge(edges, i, byVersion.get(withArch(to, n.arch())));
+            for (String from : csv(n.metadata().get(PREVIOUS_ADD)))
+                addEdge(edges, byVersion.get(withArch(from, n.arch())), i);
+            for (String to : csv(n.metadata().get(NEXT_ADD)))
+                addEdge(edges, i, byVersion.get(withArch(to, n.arch())));
         }
     }
 
-    private static List<ConditionalEdges> conditionalEdges(List<Node> nodes, Set<Edge> edges, List<GraphData.Block> blocks) {
+    private static List<ConditionalEdges> conditionalEdges(
+            List<Node> nodes, Set<Edge> edges, List<GraphData.Block> blocks) {
         Map<ConditionalEdges.Edge, List<Risk>> risksByEdge = new LinkedHashMap<>();
         for (GraphData.Block b : blocks) {
             if (!b.conditional()) continue;
             for (int to = 0; to < nodes.size(); to++) {
                 Node target = nodes.get(to);
-                if (!target.version().equals(b.to()) && !target.version().split("\\+")[0].equals(b.to())) continue;
+                if (!target.version().equals(b.to())
+                        && !target.version().split("\\+")[0].equals(b.to())) continue;
                 for (Edge e : edges) {
                     if (e.to() != to) continue;
                     String from = nodes.get(e.from()).version();
                     if (b.from().pattern().equals(".*") || b.from().matcher(from).find()) {
-                        risksByEdge.computeIfAbsent(new ConditionalEdges.Edge(from, target.version()), k -> new ArrayList<>()).add(b.risk());
+                        risksByEdge
+                                .computeIfAbsent(
+                                        new ConditionalEdges.Edge(from, target.version()),
+                                        k -> new ArrayList<>())
+                                .add(b.risk());
                     }
                 }
             }
         }
         Map<List<Risk>, List<ConditionalEdges.Edge>> edgesByRisks = new LinkedHashMap<>();
-        risksByEdge.forEach((edge, risks) -> edgesByRisks.computeIfAbsent(risks, k -> new ArrayList<>()).add(edge));
+        risksByEdge.forEach(
+                (edge, risks) ->
+                        edgesByRisks.computeIfAbsent(risks, k -> new ArrayList<>()).add(edge));
         List<ConditionalEdges> out = new ArrayList<>();
         edgesByRisks.forEach((risks, es) -> out.add(new ConditionalEdges(es, risks)));
         return out;
     }
 
-    private static void removeEdges(List<Node> nodes, Map<String, Integer> byVersion, Set<Edge> edges) throws GraphException {
+    private static void removeEdges(
+            List<Node> nodes, Map<String, Integer> byVersion, Set<Edge> edges)
+            throws GraphException {
         for (int i = 0; i < nodes.size(); i++) {
             Node n = nodes.get(i);
             String remove = n.metadata().get(PREVIOUS_REMOVE);
@@ -219,7 +261,8 @@ public final class GraphBuilder {
                 int to = i;
                 edges.removeIf(e -> e.to() == to);
             } else {
-                for (String from : csv(remove)) removeEdge(edges, byVersion.get(withArch(from, n.arch())), i);
+                for (String from : csv(remove))
+                    removeEdge(edges, byVersion.get(withArch(from, n.arch())), i);
             }
         }
         for (int i = 0; i < nodes.size(); i++) {
@@ -234,13 +277,21 @@ public final class GraphBuilder {
             try {
                 p = Pattern.compile(regex);
             } catch (java.util.regex.PatternSyntaxException e) {
-                throw new GraphException("invalid_graph_data", nodes.get(i).version() + ": " + REMOVE_REGEX + " \"" + regex + "\" is not a regular expression");
+                throw new GraphException(
+                        "invalid_graph_data",
+                        nodes.get(i).version()
+                                + ": "
+                                + REMOVE_REGEX
+                                + " \""
+                                + regex
+                                + "\" is not a regular expression");
             }
             edges.removeIf(e -> e.to() == to && p.matcher(nodes.get(e.from()).version()).find());
         }
         for (int i = 0; i < nodes.size(); i++) {
             Node n = nodes.get(i);
-            for (String to : csv(n.metadata().get(NEXT_REMOVE))) removeEdge(edges, i, byVersion.get(withArch(to, n.arch())));
+            for (String to : csv(n.metadata().get(NEXT_REMOVE)))
+                removeEdge(edges, i, byVersion.get(withArch(to, n.arch())));
         }
     }
 
@@ -252,7 +303,10 @@ public final class GraphBuilder {
     }
 
     private static boolean sameVersion(SemVer a, SemVer b) {
-        return a.major() == b.major() && a.minor() == b.minor() && a.patch() == b.patch() && a.preRelease().equals(b.preRelease());
+        return a.major() == b.major()
+                && a.minor() == b.minor()
+                && a.patch() == b.patch()
+                && a.preRelease().equals(b.preRelease());
     }
 
     private static String withArch(String version, String arch) {
@@ -262,7 +316,9 @@ public final class GraphBuilder {
     }
 
     private static String strip(String version, String arch) {
-        return version.endsWith("+" + arch) ? version.substring(0, version.length() - arch.length() - 1) : version;
+        return version.endsWith("+" + arch)
+                ? version.substring(0, version.length() - arch.length() - 1)
+                : version;
     }
 
     private static List<String> csv(String value) {

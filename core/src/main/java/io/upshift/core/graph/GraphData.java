@@ -1,8 +1,8 @@
 package io.upshift.core.graph;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.version.SemVer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,17 +16,27 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /**
- * Graph data in the cincinnati-graph-data layout: {@code version} (schema 1.x), {@code channels/*.yaml}
- * (name, versions), {@code blocked-edges/*.yaml} (to, from regex, and for a conditional block url, name, message,
- * matchingRules) and {@code raw/metadata.json} (metadata to add per version).
+ * Graph data in the cincinnati-graph-data layout: {@code version} (schema 1.x), {@code
+ * channels/*.yaml} (name, versions), {@code blocked-edges/*.yaml} (to, from regex, and for a
+ * conditional block url, name, message, matchingRules) and {@code raw/metadata.json} (metadata to
+ * add per version).
  */
-public record GraphData(String schemaVersion, List<Channel> channels, List<Block> blocks, Map<String, Map<String, String>> rawMetadata) {
+public record GraphData(
+        String schemaVersion,
+        List<Channel> channels,
+        List<Block> blocks,
+        Map<String, Map<String, String>> rawMetadata) {
 
-    /** A channel and the versions in it (a version may carry {@code +arch} to name one architecture). */
-    public record Channel(String name, List<String> versions) {
-    }
+    /**
+     * A channel and the versions in it (a version may carry {@code +arch} to name one
+     * architecture).
+     */
+    public record Channel(String name, List<String> versions) {}
 
-    /** An edge block: into {@code to}, from versions ({@code version+arch}) matching {@code from}; a risk makes it conditional. */
+    /**
+     * An edge block: into {@code to}, from versions ({@code version+arch}) matching {@code from}; a
+     * risk makes it conditional.
+     */
     public record Block(String file, String to, Pattern from, Risk risk) {
         public boolean conditional() {
             return risk != null;
@@ -44,15 +54,21 @@ public record GraphData(String schemaVersion, List<Channel> channels, List<Block
      */
     public static GraphData load(Path dir) throws GraphException {
         String version = read(dir.resolve("version")).strip();
-        if (!SemVer.isValid(version)) throw invalid(dir.resolve("version"), "\"" + version + "\" is not a semantic version");
-        if (SemVer.parse(version).major() != 1) throw invalid(dir.resolve("version"), "graph-data schema " + version + " is not supported (1.x is)");
+        if (!SemVer.isValid(version))
+            throw invalid(dir.resolve("version"), "\"" + version + "\" is not a semantic version");
+        if (SemVer.parse(version).major() != 1)
+            throw invalid(
+                    dir.resolve("version"),
+                    "graph-data schema " + version + " is not supported (1.x is)");
         List<Channel> channels = new ArrayList<>();
         for (Path f : yamlFiles(dir.resolve("channels"))) {
             JsonNode doc = yaml(f);
             String name = doc.path("name").asText("");
-            if (!name.matches("[0-9a-z\\-.]+")) throw invalid(f, "name \"" + name + "\" is not a channel name ([0-9a-z.-]+)");
+            if (!name.matches("[0-9a-z\\-.]+"))
+                throw invalid(f, "name \"" + name + "\" is not a channel name ([0-9a-z.-]+)");
             List<String> versions = new ArrayList<>();
-            for (JsonNode v : doc.path("versions")) versions.add(semver(f, "versions", v.asText("")));
+            for (JsonNode v : doc.path("versions"))
+                versions.add(semver(f, "versions", v.asText("")));
             channels.add(new Channel(name, versions));
         }
         List<Block> blocks = new ArrayList<>();
@@ -63,7 +79,12 @@ public record GraphData(String schemaVersion, List<Channel> channels, List<Block
             try {
                 from = Pattern.compile(doc.path("from").asText(""));
             } catch (PatternSyntaxException e) {
-                throw invalid(f, "from \"" + doc.path("from").asText("") + "\" is not a regular expression: " + e.getDescription());
+                throw invalid(
+                        f,
+                        "from \""
+                                + doc.path("from").asText("")
+                                + "\" is not a regular expression: "
+                                + e.getDescription());
             }
             Risk risk = null;
             if (doc.has("matchingRules")) {
@@ -72,16 +93,23 @@ public record GraphData(String schemaVersion, List<Channel> channels, List<Block
                     String type = r.path("type").asText("");
                     if (type.equals("PromQL")) {
                         String q = r.path("promql").path("promql").asText("");
-                        if (q.isBlank()) throw invalid(f, "a PromQL matching rule has no promql.promql");
+                        if (q.isBlank())
+                            throw invalid(f, "a PromQL matching rule has no promql.promql");
                         rules.add(new Risk.MatchingRule(type, q));
                     } else {
                         rules.add(new Risk.MatchingRule(type, null));
                     }
                 }
                 for (String field : List.of("url", "name", "message")) {
-                    if (doc.path(field).asText("").isEmpty()) throw invalid(f, "a conditional block needs " + field);
+                    if (doc.path(field).asText("").isEmpty())
+                        throw invalid(f, "a conditional block needs " + field);
                 }
-                risk = new Risk(doc.path("url").asText(), doc.path("name").asText(), doc.path("message").asText(), rules);
+                risk =
+                        new Risk(
+                                doc.path("url").asText(),
+                                doc.path("name").asText(),
+                                doc.path("message").asText(),
+                                rules);
             }
             blocks.add(new Block(f.getFileName().toString(), to, from, risk));
         }
@@ -94,11 +122,16 @@ public record GraphData(String schemaVersion, List<Channel> channels, List<Block
                     var entry = e.next();
                     semver(rawFile, "key", entry.getKey());
                     Map<String, String> m = new LinkedHashMap<>();
-                    entry.getValue().fields().forEachRemaining(kv -> m.put(kv.getKey(), kv.getValue().asText()));
+                    entry.getValue()
+                            .fields()
+                            .forEachRemaining(kv -> m.put(kv.getKey(), kv.getValue().asText()));
                     raw.put(entry.getKey(), m);
                 }
             } catch (IOException e) {
-                throw invalid(rawFile, "not JSON: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+                throw invalid(
+                        rawFile,
+                        "not JSON: "
+                                + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
             }
         }
         return new GraphData(version, channels, blocks, raw);
@@ -107,7 +140,9 @@ public record GraphData(String schemaVersion, List<Channel> channels, List<Block
     private static List<Path> yamlFiles(Path dir) throws GraphException {
         if (!Files.isDirectory(dir)) return List.of();
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> YAML_FILE.matcher(p.getFileName().toString()).matches()).sorted().toList();
+            return files.filter(p -> YAML_FILE.matcher(p.getFileName().toString()).matches())
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new GraphException("invalid_graph_data", dir + ": " + e.getMessage(), e);
         }
@@ -119,7 +154,10 @@ public record GraphData(String schemaVersion, List<Channel> channels, List<Block
             if (doc == null || !doc.isObject()) throw invalid(f, "expected a YAML mapping");
             return doc;
         } catch (IOException e) {
-            throw invalid(f, "invalid YAML: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            throw invalid(
+                    f,
+                    "invalid YAML: "
+                            + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
         }
     }
 
@@ -127,12 +165,14 @@ public record GraphData(String schemaVersion, List<Channel> channels, List<Block
         try {
             return Files.readString(f);
         } catch (IOException e) {
-            throw new GraphException("invalid_graph_data", f + ": cannot read: " + e.getMessage(), e);
+            throw new GraphException(
+                    "invalid_graph_data", f + ": cannot read: " + e.getMessage(), e);
         }
     }
 
     private static String semver(Path f, String field, String v) throws GraphException {
-        if (!SemVer.isValid(v)) throw invalid(f, field + " \"" + v + "\" is not a semantic version");
+        if (!SemVer.isValid(v))
+            throw invalid(f, field + " \"" + v + "\" is not a semantic version");
         return v;
     }
 

@@ -2,7 +2,8 @@ package io.upshift.core.graph;
 
 /**
  * An invalid graph, graph data or request. {@code kind} is what the graph service's error JSON says
- * ({@code {"kind": ..., "value": message}}), e.g. {@code invalid_params} or {@code invalid_graph_data}.
+ * ({@code {"kind": ..., "value": message}}), e.g. {@code invalid_params} or {@code
+ * invalid_graph_data}.
  */
 public final class GraphException extends Exception {
 

@@ -4,7 +4,10 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** A release in an update graph: its version, pullspec (by digest) and metadata (channels, manifestref, url ...). */
+/**
+ * A release in an update graph: its version, pullspec (by digest) and metadata (channels,
+ * manifestref, url ...).
+ */
 public record GraphNode(String version, String payload, Map<String, String> metadata) {
 
     public static final String CHANNELS = "io.openshift.upgrades.graph.release.channels";

@@ -3,8 +3,8 @@ package io.upshift.core.graph;
 import java.util.List;
 
 /**
- * A known issue of some updates: it applies to a cluster when its matching rules say so, evaluated in order
- * ({@code Always}, or {@code PromQL} against the cluster's monitoring).
+ * A known issue of some updates: it applies to a cluster when its matching rules say so, evaluated
+ * in order ({@code Always}, or {@code PromQL} against the cluster's monitoring).
  */
 public record Risk(String url, String name, String message, List<MatchingRule> matchingRules) {
 

@@ -1,9 +1,9 @@
 package io.upshift.core.machineconfignode;
 
 /**
- * What one step of an update reports, as upstream's {@code GenerateAndApplyMachineConfigNodes} takes it: a parent
- * condition (the phase: UpdatePrepared, UpdateExecuted ...) and optionally a child (the part of the phase:
- * Cordoned, Drained ...).
+ * What one step of an update reports, as upstream's {@code GenerateAndApplyMachineConfigNodes}
+ * takes it: a parent condition (the phase: UpdatePrepared, UpdateExecuted ...) and optionally a
+ * child (the part of the phase: Cordoned, Drained ...).
  *
  * @param child null when the step reports the phase alone
  */

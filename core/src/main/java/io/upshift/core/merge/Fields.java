@@ -11,15 +11,17 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * The field operations {@code lib/resourcemerge} is made of, on JSON objects: each brings one field of the live
- * object ({@code existing}, changed in place) to what the manifest ({@code required}) asks, in one of the ways
- * upstream does it.
+ * The field operations {@code lib/resourcemerge} is made of, on JSON objects: each brings one field
+ * of the live object ({@code existing}, changed in place) to what the manifest ({@code required})
+ * asks, in one of the ways upstream does it.
  */
 final class Fields {
-    private Fields() {
-    }
+    private Fields() {}
 
-    /** Whole replace; a field the manifest does not set is removed (upstream's pointer fields: nil clears). */
+    /**
+     * Whole replace; a field the manifest does not set is removed (upstream's pointer fields: nil
+     * clears).
+     */
     static void replace(ObjectNode existing, JsonNode required, String field) {
         JsonNode want = required.get(field);
         if (Semantic.isZero(want)) {
@@ -29,12 +31,14 @@ final class Fields {
         }
     }
 
-    /** Whole replace, only when the manifest sets the field (upstream's setStringIfSet and its kin). */
+    /**
+     * Whole replace, only when the manifest sets the field (upstream's setStringIfSet and its kin).
+     */
     static void replaceIfSet(ObjectNode existing, JsonNode required, String field) {
         JsonNode want = required.get(field);
-        if (!Semantic.isZero(want) && !Semantic.equal(existing.get(field), want)) existing.set(field, want.deepCopy());
+        if (!Semantic.isZero(want) && !Semantic.equal(existing.get(field), want))
+            existing.set(field, want.deepCopy());
     }
-
 
     /** Keys set, never removed (labels, annotations, ConfigMap data, nodeSelector). */
     static void mergeMap(ObjectNode existing, JsonNode required, String field) {
@@ -43,15 +47,22 @@ final class Fields {
         ObjectNode have = object(existing, field);
         for (Iterator<Map.Entry<String, JsonNode>> it = want.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (!Semantic.equal(have.get(e.getKey()), e.getValue()) || !have.has(e.getKey())) have.set(e.getKey(), e.getValue().deepCopy());
+            if (!Semantic.equal(have.get(e.getKey()), e.getValue()) || !have.has(e.getKey()))
+                have.set(e.getKey(), e.getValue().deepCopy());
         }
     }
 
     /**
-     * A list of items identified by {@code key}: items of the manifest are merged into the live item of the same key
-     * (or appended), live items the manifest does not list are removed; the live order is kept.
+     * A list of items identified by {@code key}: items of the manifest are merged into the live
+     * item of the same key (or appended), live items the manifest does not list are removed; the
+     * live order is kept.
      */
-    static void keyedList(ObjectNode existing, JsonNode required, String field, String key, BiConsumer<ObjectNode, JsonNode> merge) {
+    static void keyedList(
+            ObjectNode existing,
+            JsonNode required,
+            String field,
+            String key,
+            BiConsumer<ObjectNode, JsonNode> merge) {
         JsonNode want = required.get(field);
         List<JsonNode> wanted = new ArrayList<>();
         if (want != null && want.isArray()) want.forEach(wanted::add);
@@ -93,5 +104,4 @@ final class Fields {
         JsonNode n = required.get(field);
         return n != null && n.isObject() ? n : JsonNodeFactory.instance.objectNode();
     }
-
 }

@@ -8,17 +8,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code ensurePodTemplateSpec}: the pod template of Deployments, DaemonSets, Jobs and CronJobs. Containers and
- * volumes the manifest no longer lists are removed; scheduling fields others add (tolerations, nodeSelector keys) stay.
+ * {@code ensurePodTemplateSpec}: the pod template of Deployments, DaemonSets, Jobs and CronJobs.
+ * Containers and volumes the manifest no longer lists are removed; scheduling fields others add
+ * (tolerations, nodeSelector keys) stay.
  */
 final class PodTemplateMerge {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private PodTemplateMerge() {
-    }
+    private PodTemplateMerge() {}
 
     static void ensure(ObjectNode existingTemplate, JsonNode requiredTemplate) {
-        ObjectMetaMerge.ensure(Fields.object(existingTemplate, "metadata"), Fields.in(requiredTemplate, "metadata"));
+        ObjectMetaMerge.ensure(
+                Fields.object(existingTemplate, "metadata"),
+                Fields.in(requiredTemplate, "metadata"));
         ensurePodSpec(Fields.object(existingTemplate, "spec"), Fields.in(requiredTemplate, "spec"));
     }
 
@@ -59,7 +61,9 @@ final class PodTemplateMerge {
         ensureContainerSecurityContext(e, r);
     }
 
-    /** Limits and requests each replaced whole, unless they name the same amounts ("500m" is 0.5). */
+    /**
+     * Limits and requests each replaced whole, unless they name the same amounts ("500m" is 0.5).
+     */
     private static void ensureResources(ObjectNode e, JsonNode r) {
         for (String field : new String[] {"limits", "requests"}) {
             if (!Semantic.sameQuantities(e.get(field), r.get(field))) {
@@ -86,10 +90,18 @@ final class PodTemplateMerge {
         }
         ObjectNode have = (ObjectNode) e.get("securityContext");
         ObjectNode caps = Fields.object(have, "capabilities");
-        for (String list : new String[] {"add", "drop"}) unionAppend(caps, want.path("capabilities"), list);
+        for (String list : new String[] {"add", "drop"})
+            unionAppend(caps, want.path("capabilities"), list);
         if (caps.isEmpty()) have.remove("capabilities");
         ensureSeLinuxOptions(have, want);
-        for (String f : new String[] {"privileged", "runAsUser", "runAsNonRoot", "readOnlyRootFilesystem", "allowPrivilegeEscalation"}) {
+        for (String f :
+                new String[] {
+                    "privileged",
+                    "runAsUser",
+                    "runAsNonRoot",
+                    "readOnlyRootFilesystem",
+                    "allowPrivilegeEscalation"
+                }) {
             Fields.replace(have, want, f);
         }
         Fields.replace(have, want, "seccompProfile");
@@ -103,15 +115,18 @@ final class PodTemplateMerge {
         }
         ObjectNode have = Fields.object(e, "securityContext");
         ensureSeLinuxOptions(have, want);
-        for (String f : new String[] {"runAsUser", "runAsGroup", "runAsNonRoot", "fsGroup"}) Fields.replace(have, want, f);
+        for (String f : new String[] {"runAsUser", "runAsGroup", "runAsNonRoot", "fsGroup"})
+            Fields.replace(have, want, f);
         Fields.replace(have, want, "seccompProfile");
         unionAppend(have, want, "supplementalGroups");
         JsonNode sysctls = want.get("sysctls");
         if (sysctls != null && sysctls.isArray()) {
-            ArrayNode list = have.get("sysctls") instanceof ArrayNode a ? a : have.putArray("sysctls");
+            ArrayNode list =
+                    have.get("sysctls") instanceof ArrayNode a ? a : have.putArray("sysctls");
             for (JsonNode s : sysctls) {
                 int at = -1;
-                for (int i = 0; i < list.size(); i++) if (list.get(i).path("name").asText().equals(s.path("name").asText())) at = i;
+                for (int i = 0; i < list.size(); i++)
+                    if (list.get(i).path("name").asText().equals(s.path("name").asText())) at = i;
                 if (at < 0) list.add(s.deepCopy());
                 else if (!Semantic.equal(list.get(at), s)) list.set(at, s.deepCopy());
             }
@@ -122,15 +137,20 @@ final class PodTemplateMerge {
         JsonNode options = want.get("seLinuxOptions");
         if (Semantic.isZero(options)) return;
         ObjectNode o = Fields.object(have, "seLinuxOptions");
-        for (String f : new String[] {"user", "role", "type", "level"}) Fields.replaceIfSet(o, options, f);
+        for (String f : new String[] {"user", "role", "type", "level"})
+            Fields.replaceIfSet(o, options, f);
     }
 
-    /** Affinity the manifest does not set is left alone; each kind of affinity it sets is replaced whole. */
+    /**
+     * Affinity the manifest does not set is left alone; each kind of affinity it sets is replaced
+     * whole.
+     */
     private static void ensureAffinity(ObjectNode e, JsonNode r) {
         JsonNode want = r.get("affinity");
         if (Semantic.isZero(want)) return;
         ObjectNode have = Fields.object(e, "affinity");
-        for (String f : new String[] {"nodeAffinity", "podAffinity", "podAntiAffinity"}) Fields.replace(have, want, f);
+        for (String f : new String[] {"nodeAffinity", "podAffinity", "podAntiAffinity"})
+            Fields.replace(have, want, f);
     }
 
     /** The manifest's tolerations are added once each; tolerations others added stay. */
@@ -147,7 +167,8 @@ final class PodTemplateMerge {
                 if (!(required && duplicate)) out.add(t);
             }
         }
-        for (JsonNode w : want) if (out.stream().noneMatch(o -> Semantic.equal(o, w))) out.add(w.deepCopy());
+        for (JsonNode w : want)
+            if (out.stream().noneMatch(o -> Semantic.equal(o, w))) out.add(w.deepCopy());
         ArrayNode list = F.arrayNode();
         out.forEach(list::add);
         if (!Semantic.equal(have, list)) e.set("tolerations", list);
@@ -169,7 +190,4 @@ final class PodTemplateMerge {
         have.removeAll();
         have.setAll((ObjectNode) want.deepCopy());
     }
-
-
-
 }

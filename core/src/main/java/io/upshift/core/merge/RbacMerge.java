@@ -3,10 +3,12 @@ package io.upshift.core.merge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** {@code EnsureClusterRole}, {@code EnsureRole} and the bindings': rules, subjects and roleRef are replaced whole. */
+/**
+ * {@code EnsureClusterRole}, {@code EnsureRole} and the bindings': rules, subjects and roleRef are
+ * replaced whole.
+ */
 final class RbacMerge {
-    private RbacMerge() {
-    }
+    private RbacMerge() {}
 
     /** An aggregated ClusterRole's rules are the aggregation controller's, not the manifest's. */
     static void clusterRole(ObjectNode e, JsonNode r) {

@@ -8,19 +8,22 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Equality of API objects as JSON, in the sense of Kubernetes' semantic equality: an absent field equals its zero
- * value (null, false, 0, "", [], {}), since the API server omits zero values; numbers compare by value; lists compare
- * in order. Resource quantities are compared by amount where the merge asks for it ({@link #sameQuantity}).
+ * Equality of API objects as JSON, in the sense of Kubernetes' semantic equality: an absent field
+ * equals its zero value (null, false, 0, "", [], {}), since the API server omits zero values;
+ * numbers compare by value; lists compare in order. Resource quantities are compared by amount
+ * where the merge asks for it ({@link #sameQuantity}).
  */
 public final class Semantic {
-    private Semantic() {
-    }
+    private Semantic() {}
 
     public static boolean equal(JsonNode a, JsonNode b) {
         return difference(a, b, "") == null;
     }
 
-    /** The first path (such as {@code .spec.template.spec.containers[0].image}) where {@code a} and {@code b} differ, or null. */
+    /**
+     * The first path (such as {@code .spec.template.spec.containers[0].image}) where {@code a} and
+     * {@code b} differ, or null.
+     */
     public static String difference(JsonNode a, JsonNode b, String path) {
         if (isZero(a) && isZero(b)) return null;
         if (a == null || b == null) return path.isEmpty() ? "." : path;
@@ -42,8 +45,11 @@ public final class Semantic {
             }
             return null;
         }
-        if (a.isNumber() && b.isNumber()) return a.decimalValue().compareTo(b.decimalValue()) == 0 ? null : path;
-        return a.getNodeType() == b.getNodeType() && a.asText().equals(b.asText()) ? null : (path.isEmpty() ? "." : path);
+        if (a.isNumber() && b.isNumber())
+            return a.decimalValue().compareTo(b.decimalValue()) == 0 ? null : path;
+        return a.getNodeType() == b.getNodeType() && a.asText().equals(b.asText())
+                ? null
+                : (path.isEmpty() ? "." : path);
     }
 
     /** Absent, or the zero value of its type. */

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which conditions of a ClusterOperator changed status between two versions of it, counted as upstream counts them
- * ({@code clusterOperatorChanged}): a condition whose status changed or that went away, and one that appeared.
+ * Which conditions of a ClusterOperator changed status between two versions of it, counted as
+ * upstream counts them ({@code clusterOperatorChanged}): a condition whose status changed or that
+ * went away, and one that appeared.
  */
 public final class ConditionTransitions {
 
@@ -22,18 +23,21 @@ public final class ConditionTransitions {
         }
     }
 
-    private ConditionTransitions() {
-    }
+    private ConditionTransitions() {}
 
     /** The condition types that transitioned from {@code before} to {@code after}, each once. */
-    public static List<String> between(List<ClusterOperatorStatusCondition> before, List<ClusterOperatorStatusCondition> after) {
-        List<ClusterOperatorStatusCondition> old = before == null ? List.of() : before, now = after == null ? List.of() : after;
+    public static List<String> between(
+            List<ClusterOperatorStatusCondition> before,
+            List<ClusterOperatorStatusCondition> after) {
+        List<ClusterOperatorStatusCondition> old = before == null ? List.of() : before,
+                now = after == null ? List.of() : after;
         Set<String> seen = new LinkedHashSet<>();
         List<String> changed = new ArrayList<>();
         for (ClusterOperatorStatusCondition o : old) {
             if (!seen.add(o.getType())) continue;
             ClusterOperatorStatusCondition n = Conditions.CLUSTER.find(now, o.getType());
-            if (n == null || !java.util.Objects.equals(n.getStatus(), o.getStatus())) changed.add(o.getType());
+            if (n == null || !java.util.Objects.equals(n.getStatus(), o.getStatus()))
+                changed.add(o.getType());
         }
         for (ClusterOperatorStatusCondition n : now) {
             if (seen.add(n.getType())) changed.add(n.getType());

@@ -1,10 +1,12 @@
 package io.upshift.core.payload;
 
-/** Go's interpreted string literals ({@code "a\"b\n"}), as a template's string constants are written. */
+/**
+ * Go's interpreted string literals ({@code "a\"b\n"}), as a template's string constants are
+ * written.
+ */
 final class GoString {
 
-    private GoString() {
-    }
+    private GoString() {}
 
     /**
      * The value of {@code literal}, quotes included in the argument.
@@ -41,7 +43,9 @@ final class GoString {
                     s.appendCodePoint(Integer.parseInt(literal.substring(i + 1, i + 9), 16));
                     i += 8;
                 }
-                default -> throw new ManifestTemplate.UnknownFieldException("unknown escape \\" + e + " in " + literal);
+                default ->
+                        throw new ManifestTemplate.UnknownFieldException(
+                                "unknown escape \\" + e + " in " + literal);
             }
         }
         return s.toString();

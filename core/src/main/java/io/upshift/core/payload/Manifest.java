@@ -9,11 +9,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One Kubernetes object from a payload file: where it came from (file name and line, for errors and for the task
- * graph, which orders by file name) and the object itself. The object node must not be modified.
+ * One Kubernetes object from a payload file: where it came from (file name and line, for errors and
+ * for the task graph, which orders by file name) and the object itself. The object node must not be
+ * modified.
  */
-public record Manifest(String file, int line, String apiVersion, String kind, String namespace, String name,
-                       Map<String, String> annotations, ObjectNode object) {
+public record Manifest(
+        String file,
+        int line,
+        String apiVersion,
+        String kind,
+        String namespace,
+        String name,
+        Map<String, String> annotations,
+        ObjectNode object) {
 
     public static final String CAPABILITY = "capability.openshift.io/name";
     public static final String CREATE_ONLY = "release.openshift.io/create-only";
@@ -28,14 +36,25 @@ public record Manifest(String file, int line, String apiVersion, String kind, St
         }
     }
 
-    /** Reads identity and annotations off {@code object}; the caller has checked that kind and name are set. */
+    /**
+     * Reads identity and annotations off {@code object}; the caller has checked that kind and name
+     * are set.
+     */
     public static Manifest of(String file, int line, ObjectNode object) {
         JsonNode meta = object.path("metadata");
         Map<String, String> annotations = new LinkedHashMap<>();
-        meta.path("annotations").fields().forEachRemaining(e -> annotations.put(e.getKey(), e.getValue().asText()));
-        return new Manifest(file, line, object.path("apiVersion").asText(""), object.path("kind").asText(""),
-                meta.path("namespace").asText(""), meta.path("name").asText(""),
-                Collections.unmodifiableMap(annotations), object);
+        meta.path("annotations")
+                .fields()
+                .forEachRemaining(e -> annotations.put(e.getKey(), e.getValue().asText()));
+        return new Manifest(
+                file,
+                line,
+                object.path("apiVersion").asText(""),
+                object.path("kind").asText(""),
+                meta.path("namespace").asText(""),
+                meta.path("name").asText(""),
+                Collections.unmodifiableMap(annotations),
+                object);
     }
 
     /** The API group, empty for the core group ({@code v1}). */
@@ -48,7 +67,10 @@ public record Manifest(String file, int line, String apiVersion, String kind, St
         return new Id(group(), kind, namespace, name);
     }
 
-    /** Capabilities that must all be enabled for this manifest to apply ({@code A+B}); empty when none. */
+    /**
+     * Capabilities that must all be enabled for this manifest to apply ({@code A+B}); empty when
+     * none.
+     */
     public List<String> capabilities() {
         String v = annotations.getOrDefault(CAPABILITY, "");
         return v.isEmpty() ? List.of() : Arrays.asList(v.split("\\+"));

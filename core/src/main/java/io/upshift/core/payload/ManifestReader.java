@@ -1,12 +1,12 @@
 package io.upshift.core.payload;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import java.io.IOException;
@@ -16,20 +16,22 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads the manifests of one payload file: a YAML stream of documents separated by {@code ---}, or one or more
- * JSON objects. Empty documents are skipped; every other document must be an object with a kind and a name.
+ * Reads the manifests of one payload file: a YAML stream of documents separated by {@code ---}, or
+ * one or more JSON objects. Empty documents are skipped; every other document must be an object
+ * with a kind and a name.
  */
 public final class ManifestReader {
 
     private static final ObjectMapper YAML = Mappers.YAML;
     private static final ObjectMapper JSON = Mappers.JSON;
 
-    private ManifestReader() {
-    }
+    private ManifestReader() {}
 
     /** True for the file names the payload loads: {@code .yaml}, {@code .yml} and {@code .json}. */
     public static boolean isManifestFile(String fileName) {
-        return fileName.endsWith(".yaml") || fileName.endsWith(".yml") || fileName.endsWith(".json");
+        return fileName.endsWith(".yaml")
+                || fileName.endsWith(".yml")
+                || fileName.endsWith(".json");
     }
 
     /**
@@ -46,18 +48,31 @@ public final class ManifestReader {
             while ((token = p.nextToken()) != null) {
                 int line = p.currentTokenLocation().getLineNr();
                 JsonNode node = mapper.readTree(p);
-                // an empty document ("---" then "---") reads as null, or as an empty string depending on the YAML loader's options
-                if (token == JsonToken.VALUE_NULL || node == null || node.isNull() || node.isMissingNode()
+                // an empty document ("---" then "---") reads as null, or as an empty string
+                // depending on the YAML loader's options
+                if (token == JsonToken.VALUE_NULL
+                        || node == null
+                        || node.isNull()
+                        || node.isMissingNode()
                         || node.isTextual() && node.textValue().isEmpty()) continue;
                 if (!(node instanceof ObjectNode object)) {
-                    throw invalid(file, line, "expected an object, found " + node.getNodeType().name().toLowerCase());
+                    throw invalid(
+                            file,
+                            line,
+                            "expected an object, found " + node.getNodeType().name().toLowerCase());
                 }
-                if (object.path("kind").asText("").isEmpty()) throw invalid(file, line, "the object has no kind");
+                if (object.path("kind").asText("").isEmpty())
+                    throw invalid(file, line, "the object has no kind");
                 if (object.path("metadata").path("name").asText("").isEmpty()) {
-                    throw invalid(file, line, "the " + object.path("kind").asText() + " has no metadata.name");
+                    throw invalid(
+                            file,
+                            line,
+                            "the " + object.path("kind").asText() + " has no metadata.name");
                 }
                 JsonNode annotations = object.path("metadata").path("annotations");
-                if (!annotations.isMissingNode() && !annotations.isNull() && !annotations.isObject()) {
+                if (!annotations.isMissingNode()
+                        && !annotations.isNull()
+                        && !annotations.isObject()) {
                     throw invalid(file, line, "metadata.annotations must be a map of strings");
                 }
                 Manifest m = Manifest.of(file, line, object);
@@ -75,14 +90,21 @@ public final class ManifestReader {
 
     /** The parser's explanation without its source excerpt and position lines, on one line. */
     private static String parserMessage(String message) {
-        String joined = message.lines()
-                .filter(l -> !l.isBlank() && !l.startsWith(" ") && !l.contains(" in 'reader'") && !l.contains("[Source:"))
-                .map(String::strip)
-                .collect(java.util.stream.Collectors.joining(": "));
+        String joined =
+                message.lines()
+                        .filter(
+                                l ->
+                                        !l.isBlank()
+                                                && !l.startsWith(" ")
+                                                && !l.contains(" in 'reader'")
+                                                && !l.contains("[Source:"))
+                        .map(String::strip)
+                        .collect(java.util.stream.Collectors.joining(": "));
         return joined.isEmpty() ? "unreadable" : joined;
     }
 
     private static ReleaseException invalid(String file, int line, String why) {
-        return new ReleaseException(Reason.MANIFEST_INVALID, file + (line > 0 ? ":" + line : "") + ": " + why);
+        return new ReleaseException(
+                Reason.MANIFEST_INVALID, file + (line > 0 ? ":" + line : "") + ": " + why);
     }
 }

@@ -14,14 +14,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * Loads a payload directory: {@code manifests/} (the operator's own manifests, templated with the release image and
- * component images) and {@code release-manifests/} (everything else, with {@code release-metadata} and
- * {@code image-references}). Files other than {@code .yaml}, {@code .yml} and {@code .json} are ignored.
+ * Loads a payload directory: {@code manifests/} (the operator's own manifests, templated with the
+ * release image and component images) and {@code release-manifests/} (everything else, with {@code
+ * release-metadata} and {@code image-references}). Files other than {@code .yaml}, {@code .yml} and
+ * {@code .json} are ignored.
  */
 public final class PayloadLoader {
 
@@ -30,47 +31,83 @@ public final class PayloadLoader {
 
     private static final int ERRORS_SHOWN = 5;
 
-    private PayloadLoader() {
-    }
+    private PayloadLoader() {}
 
     /**
-     * Loads and filters the payload at {@code dir}. Manifests annotated with a major version are checked against the
-     * payload's own major version, as the reference does at load time.
+     * Loads and filters the payload at {@code dir}. Manifests annotated with a major version are
+     * checked against the payload's own major version, as the reference does at load time.
      *
      * @param releaseImage the pullspec the payload came from, filled into {@code {{.ReleaseImage}}}
-     * @param warnings     receives one line per skipped file
-     * @throws ReleaseException naming the file (and line) at fault; every invalid manifest file is listed
+     * @param warnings receives one line per skipped file
+     * @throws ReleaseException naming the file (and line) at fault; every invalid manifest file is
+     *     listed
      */
-    public static Payload load(Path dir, String releaseImage, InclusionRules rules, Consumer<String> warnings)
+    public static Payload load(
+            Path dir, String releaseImage, InclusionRules rules, Consumer<String> warnings)
             throws ReleaseException {
         return load(dir, releaseImage, rules.profile(), (version, documents) -> rules, warnings);
     }
 
-    /** Loads the payload at {@code dir} with a cluster's load-time rules, which may depend on the payload's version and content. */
-    public static Payload load(Path dir, String releaseImage, LoadRules rules, Consumer<String> warnings) throws ReleaseException {
+    /**
+     * Loads the payload at {@code dir} with a cluster's load-time rules, which may depend on the
+     * payload's version and content.
+     */
+    public static Payload load(
+            Path dir, String releaseImage, LoadRules rules, Consumer<String> warnings)
+            throws ReleaseException {
         return load(dir, releaseImage, rules.profile(), rules::rules, warnings);
     }
 
     /**
      * @param profile the profile {@code {{.ClusterProfile}}} names (null: the default)
-     * @param rulesOf given the payload's version and every document it holds (in payload order, before any is left
-     *                out), the rules to load it with
+     * @param rulesOf given the payload's version and every document it holds (in payload order,
+     *     before any is left out), the rules to load it with
      */
-    private static Payload load(Path dir, String releaseImage, String profile,
-                                BiFunction<String, List<Manifest>, InclusionRules> rulesOf, Consumer<String> warnings) throws ReleaseException {
+    private static Payload load(
+            Path dir,
+            String releaseImage,
+            String profile,
+            BiFunction<String, List<Manifest>, InclusionRules> rulesOf,
+            Consumer<String> warnings)
+            throws ReleaseException {
         Path operatorDir = dir.resolve(OPERATOR_DIR), releaseDir = dir.resolve(RELEASE_DIR);
         for (Path required : List.of(operatorDir, releaseDir)) {
             if (!Files.isDirectory(required)) {
-                throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, dir + " is not a release payload: " + required.getFileName() + "/ is missing");
+                throw new ReleaseException(
+                        Reason.PAYLOAD_NOT_FOUND,
+                        dir
+                                + " is not a release payload: "
+                                + required.getFileName()
+                                + "/ is missing");
             }
         }
-        ReleaseMetadata metadata = ReleaseMetadata.parse(readRequired(releaseDir, ReleaseMetadata.FILE), RELEASE_DIR + "/" + ReleaseMetadata.FILE);
-        ImageReferences images = ImageReferences.parse(readRequired(releaseDir, ImageReferences.FILE), RELEASE_DIR + "/" + ImageReferences.FILE);
+        ReleaseMetadata metadata =
+                ReleaseMetadata.parse(
+                        readRequired(releaseDir, ReleaseMetadata.FILE),
+                        RELEASE_DIR + "/" + ReleaseMetadata.FILE);
+        ImageReferences images =
+                ImageReferences.parse(
+                        readRequired(releaseDir, ImageReferences.FILE),
+                        RELEASE_DIR + "/" + ImageReferences.FILE);
         if (!images.name().equals(metadata.version())) {
-            throw new ReleaseException(Reason.IMAGE_REFERENCES_MISMATCH, RELEASE_DIR + "/" + ImageReferences.FILE
-                    + ": the ImageStream is named \"" + images.name() + "\" but " + ReleaseMetadata.FILE + " gives version \"" + metadata.version() + "\"");
+            throw new ReleaseException(
+                    Reason.IMAGE_REFERENCES_MISMATCH,
+                    RELEASE_DIR
+                            + "/"
+                            + ImageReferences.FILE
+                            + ": the ImageStream is named \""
+                            + images.name()
+                            + "\" but "
+                            + ReleaseMetadata.FILE
+                            + " gives version \""
+                            + metadata.version()
+                            + "\"");
         }
-        ManifestTemplate template = new ManifestTemplate(releaseImage, profile == null ? InclusionRules.DEFAULT_PROFILE : profile, images.images());
+        ManifestTemplate template =
+                new ManifestTemplate(
+                        releaseImage,
+                        profile == null ? InclusionRules.DEFAULT_PROFILE : profile,
+                        images.images());
 
         List<Manifest> documents = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
@@ -90,7 +127,12 @@ public final class PayloadLoader {
                     try {
                         text = template.render(text);
                     } catch (ManifestTemplate.UnknownFieldException e) {
-                        String w = "skipping " + where + ": " + e.getMessage() + " (the payload may need a newer Upshift)";
+                        String w =
+                                "skipping "
+                                        + where
+                                        + ": "
+                                        + e.getMessage()
+                                        + " (the payload may need a newer Upshift)";
                         skipped.add(w);
                         warnings.accept(w);
                         continue;
@@ -104,11 +146,21 @@ public final class PayloadLoader {
             }
         }
         if (!errors.isEmpty()) {
-            String shown = String.join("; ", errors.subList(0, Math.min(ERRORS_SHOWN, errors.size())));
-            String more = errors.size() > ERRORS_SHOWN ? " (and " + (errors.size() - ERRORS_SHOWN) + " more)" : "";
-            throw new ReleaseException(Reason.MANIFEST_INVALID, (errors.size() == 1 ? "" : errors.size() + " invalid manifest files: ") + shown + more);
+            String shown =
+                    String.join("; ", errors.subList(0, Math.min(ERRORS_SHOWN, errors.size())));
+            String more =
+                    errors.size() > ERRORS_SHOWN
+                            ? " (and " + (errors.size() - ERRORS_SHOWN) + " more)"
+                            : "";
+            throw new ReleaseException(
+                    Reason.MANIFEST_INVALID,
+                    (errors.size() == 1 ? "" : errors.size() + " invalid manifest files: ")
+                            + shown
+                            + more);
         }
-        InclusionRules loadRules = rulesOf.apply(metadata.version(), documents).withMajorVersion(metadata.semVer().major());
+        InclusionRules loadRules =
+                rulesOf.apply(metadata.version(), documents)
+                        .withMajorVersion(metadata.semVer().major());
         List<Manifest> included = new ArrayList<>();
         List<Payload.Excluded> excluded = new ArrayList<>();
         for (Manifest m : documents) {
@@ -116,10 +168,14 @@ public final class PayloadLoader {
             if (decision.included()) included.add(m);
             else excluded.add(new Payload.Excluded(m, decision.reason(), included.size()));
         }
-        return new Payload(releaseImage, metadata, images, included, excluded, hash(included), skipped);
+        return new Payload(
+                releaseImage, metadata, images, included, excluded, hash(included), skipped);
     }
 
-    /** The manifest files of one payload directory, sorted by name; hidden files and subdirectories are ignored. */
+    /**
+     * The manifest files of one payload directory, sorted by name; hidden files and subdirectories
+     * are ignored.
+     */
     static List<Path> manifestFiles(Path dir) throws ReleaseException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(Files::isRegularFile)
@@ -134,16 +190,22 @@ public final class PayloadLoader {
     private static byte[] readRequired(Path releaseDir, String name) throws ReleaseException {
         Path file = releaseDir.resolve(name);
         if (!Files.isRegularFile(file)) {
-            throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, RELEASE_DIR + "/" + name + " is missing from " + releaseDir.getParent());
+            throw new ReleaseException(
+                    Reason.PAYLOAD_NOT_FOUND,
+                    RELEASE_DIR + "/" + name + " is missing from " + releaseDir.getParent());
         }
         try {
             return Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new ReleaseException(Reason.PAYLOAD_NOT_FOUND, RELEASE_DIR + "/" + name + ": " + e.getMessage(), e);
+            throw new ReleaseException(
+                    Reason.PAYLOAD_NOT_FOUND, RELEASE_DIR + "/" + name + ": " + e.getMessage(), e);
         }
     }
 
-    /** FNV-1 64-bit over each manifest's JSON form, base64url with padding, as the reference's versionHash. */
+    /**
+     * FNV-1 64-bit over each manifest's JSON form, base64url with padding, as the reference's
+     * versionHash.
+     */
     static String hash(List<Manifest> manifests) {
         long h = 0xcbf29ce484222325L;
         for (Manifest m : manifests) {

@@ -9,22 +9,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How many of a PodDisruptionBudget's pods may be evicted now, as the disruption controller counts it: healthy pods
- * (running and Ready) minus the pods that must stay (minAvailable, or the matching pods minus maxUnavailable).
+ * How many of a PodDisruptionBudget's pods may be evicted now, as the disruption controller counts
+ * it: healthy pods (running and Ready) minus the pods that must stay (minAvailable, or the matching
+ * pods minus maxUnavailable).
  */
 public final class Disruptions {
 
-    private Disruptions() {
-    }
+    private Disruptions() {}
 
     public static boolean covers(PodDisruptionBudget pdb, Pod pod) {
-        if (!pdb.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace())) return false;
+        if (!pdb.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace()))
+            return false;
         if (pdb.getSpec() == null || pdb.getSpec().getSelector() == null) return false;
-        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        Map<String, String> labels =
+                pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
         return LabelSelectors.matches(pdb.getSpec().getSelector(), labels);
     }
 
-    /** @param pods every pod of the budget's namespace */
+    /**
+     * @param pods every pod of the budget's namespace
+     */
     public static int allowed(PodDisruptionBudget pdb, List<Pod> pods) {
         List<Pod> matching = pods.stream().filter(p -> covers(pdb, p)).toList();
         int expected = matching.size();
@@ -45,7 +49,10 @@ public final class Disruptions {
         if (pod.getStatus() == null) return false;
         if (!"Running".equals(pod.getStatus().getPhase())) return false;
         List<PodCondition> conditions = pod.getStatus().getConditions();
-        return conditions == null || conditions.stream().noneMatch(c -> "Ready".equals(c.getType()) && !"True".equals(c.getStatus()));
+        return conditions == null
+                || conditions.stream()
+                        .noneMatch(
+                                c -> "Ready".equals(c.getType()) && !"True".equals(c.getStatus()));
     }
 
     /** An int, or a percentage of the expected pods, rounded up as Kubernetes does for budgets. */

@@ -13,17 +13,23 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * When a pool's nodes may start updating, from the pool's {@code upshift.io/maintenance-window} annotation:
- * {@code <days> <start>-<end> [<time zone>]}, e.g. {@code Sat,Sun 02:00-06:00 Europe/Berlin} or
- * {@code Mon-Fri 22:00-04:00} (UTC). A window whose end is not after its start runs past midnight into the next day.
- * Nodes already updating finish outside it; only new nodes wait.
+ * When a pool's nodes may start updating, from the pool's {@code upshift.io/maintenance-window}
+ * annotation: {@code <days> <start>-<end> [<time zone>]}, e.g. {@code Sat,Sun 02:00-06:00
+ * Europe/Berlin} or {@code Mon-Fri 22:00-04:00} (UTC). A window whose end is not after its start
+ * runs past midnight into the next day. Nodes already updating finish outside it; only new nodes
+ * wait.
  */
-public record MaintenanceWindow(Set<DayOfWeek> days, LocalTime start, LocalTime end, ZoneId zone, String text) {
+public record MaintenanceWindow(
+        Set<DayOfWeek> days, LocalTime start, LocalTime end, ZoneId zone, String text) {
 
     public static final String ANNOTATION = "upshift.io/maintenance-window";
-    private static final String FORMAT = "expected \"<days> <HH:MM>-<HH:MM> [time zone]\", e.g. \"Sat,Sun 02:00-06:00 Europe/Berlin\"";
+    private static final String FORMAT =
+            "expected \"<days> <HH:MM>-<HH:MM> [time zone]\", e.g. \"Sat,Sun 02:00-06:00"
+                    + " Europe/Berlin\"";
 
-    /** @throws IllegalArgumentException naming the annotation and the part that is wrong */
+    /**
+     * @throws IllegalArgumentException naming the annotation and the part that is wrong
+     */
     public static MaintenanceWindow parse(String text) {
         String[] parts = text.strip().split("\\s+");
         if (parts.length < 2 || parts.length > 3) throw invalid(text, FORMAT);
@@ -31,7 +37,8 @@ public record MaintenanceWindow(Set<DayOfWeek> days, LocalTime start, LocalTime 
         for (String item : parts[0].split(",")) {
             String[] range = item.split("-");
             if (range.length > 2) throw invalid(text, "bad day range \"" + item + "\"");
-            DayOfWeek from = day(text, range[0]), to = range.length == 2 ? day(text, range[1]) : from;
+            DayOfWeek from = day(text, range[0]),
+                    to = range.length == 2 ? day(text, range[1]) : from;
             for (DayOfWeek d = from; ; d = d.plus(1)) {
                 days.add(d);
                 if (d == to) break;
@@ -67,7 +74,8 @@ public record MaintenanceWindow(Set<DayOfWeek> days, LocalTime start, LocalTime 
         ZonedDateTime local = now.atZone(zone);
         for (int ahead = 0; ahead <= 7; ahead++) {
             ZonedDateTime opens = local.plusDays(ahead).with(start).truncatedTo(ChronoUnit.MINUTES);
-            if (days.contains(opens.getDayOfWeek()) && opens.isAfter(local)) return opens.toInstant();
+            if (days.contains(opens.getDayOfWeek()) && opens.isAfter(local))
+                return opens.toInstant();
         }
         throw new IllegalStateException("a window with days opens within a week");
     }
@@ -79,7 +87,8 @@ public record MaintenanceWindow(Set<DayOfWeek> days, LocalTime start, LocalTime 
 
     private static DayOfWeek day(String text, String name) {
         for (DayOfWeek d : DayOfWeek.values()) {
-            if (d.name().substring(0, 3).equalsIgnoreCase(name) || d.name().equalsIgnoreCase(name)) return d;
+            if (d.name().substring(0, 3).equalsIgnoreCase(name) || d.name().equalsIgnoreCase(name))
+                return d;
         }
         throw invalid(text, "unknown day \"" + name + "\" (Mon, Tue, Wed, Thu, Fri, Sat, Sun)");
     }
@@ -93,6 +102,7 @@ public record MaintenanceWindow(Set<DayOfWeek> days, LocalTime start, LocalTime 
     }
 
     private static IllegalArgumentException invalid(String text, String why) {
-        return new IllegalArgumentException("annotation " + ANNOTATION + " \"" + text + "\": " + why);
+        return new IllegalArgumentException(
+                "annotation " + ANNOTATION + " \"" + text + "\": " + why);
     }
 }

@@ -1,13 +1,12 @@
 package io.upshift.core.pools;
 
 /**
- * A MachineConfigPool's {@code maxUnavailable}: an integer or a percentage of the pool's nodes, rounded down; unset
- * or 0 means 1, and a percentage never gives less than 1.
+ * A MachineConfigPool's {@code maxUnavailable}: an integer or a percentage of the pool's nodes,
+ * rounded down; unset or 0 means 1, and a percentage never gives less than 1.
  */
 public final class MaxUnavailable {
 
-    private MaxUnavailable() {
-    }
+    private MaxUnavailable() {}
 
     /**
      * @param value the spec value: null, an Integer, or a String such as "10%" or "3"
@@ -29,7 +28,10 @@ public final class MaxUnavailable {
                     n = Integer.parseInt(s);
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("spec.maxUnavailable \"" + value + "\" is neither a number of nodes nor a percentage (0%-100%)");
+                throw new IllegalArgumentException(
+                        "spec.maxUnavailable \""
+                                + value
+                                + "\" is neither a number of nodes nor a percentage (0%-100%)");
             }
         }
         if (n < 0) throw new IllegalArgumentException("spec.maxUnavailable " + n + " is negative");

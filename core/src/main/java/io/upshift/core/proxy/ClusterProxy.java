@@ -3,8 +3,9 @@ package io.upshift.core.proxy;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The cluster-wide egress proxy in effect: the status of the {@code config.openshift.io/v1} Proxy {@code cluster}
- * (its status, not its spec: the network operator publishes there what it validated and completed, noProxy included).
+ * The cluster-wide egress proxy in effect: the status of the {@code config.openshift.io/v1} Proxy
+ * {@code cluster} (its status, not its spec: the network operator publishes there what it validated
+ * and completed, noProxy included).
  */
 public record ClusterProxy(String httpProxy, String httpsProxy, String noProxy) {
     /** No Proxy object, or one that sets nothing. */
@@ -14,7 +15,10 @@ public record ClusterProxy(String httpProxy, String httpsProxy, String noProxy) 
     public static ClusterProxy of(JsonNode proxy) {
         if (proxy == null) return NONE;
         JsonNode status = proxy.path("status");
-        return new ClusterProxy(status.path("httpProxy").asText(""), status.path("httpsProxy").asText(""), status.path("noProxy").asText(""));
+        return new ClusterProxy(
+                status.path("httpProxy").asText(""),
+                status.path("httpsProxy").asText(""),
+                status.path("noProxy").asText(""));
     }
 
     public boolean isNone() {

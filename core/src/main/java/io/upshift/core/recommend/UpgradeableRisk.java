@@ -11,30 +11,43 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Upgradeable=False blocks minor and major updates, so {@code recommend} shows it as a risk of each such target,
- * merged into the target's Recommended condition as oc does.
+ * Upgradeable=False blocks minor and major updates, so {@code recommend} shows it as a risk of each
+ * such target, merged into the target's Recommended condition as oc does.
  */
 final class UpgradeableRisk {
 
-    private UpgradeableRisk() {
+    private UpgradeableRisk() {}
+
+    static void inject(
+            SemVer current,
+            ClusterOperatorStatusCondition upgradeable,
+            Map<Long, Map<Long, List<ConditionalUpdate>>> buckets) {
+        String uri =
+                current.minor() <= 13
+                        ? "https://docs.openshift.com/container-platform/"
+                                + current.majorMinor()
+                                + "/updating/index.html#understanding_clusteroperator_conditiontypes_updating-clusters-overview"
+                        : "https://docs.openshift.com/container-platform/"
+                                + current.majorMinor()
+                                + "/updating/preparing_for_updates/updating-cluster-prepare.html#cluster-upgradeable_updating-cluster-prepare";
+        buckets.forEach(
+                (major, minors) -> {
+                    if (major < current.major()) return;
+                    minors.forEach(
+                            (minor, targets) -> {
+                                if (major == current.major() && minor <= current.minor()) return;
+                                targets.replaceAll(t -> withRisk(t, upgradeable, uri));
+                            });
+                });
     }
 
-    static void inject(SemVer current, ClusterOperatorStatusCondition upgradeable, Map<Long, Map<Long, List<ConditionalUpdate>>> buckets) {
-        String uri = current.minor() <= 13
-                ? "https://docs.openshift.com/container-platform/" + current.majorMinor() + "/updating/index.html#understanding_clusteroperator_conditiontypes_updating-clusters-overview"
-                : "https://docs.openshift.com/container-platform/" + current.majorMinor() + "/updating/preparing_for_updates/updating-cluster-prepare.html#cluster-upgradeable_updating-cluster-prepare";
-        buckets.forEach((major, minors) -> {
-            if (major < current.major()) return;
-            minors.forEach((minor, targets) -> {
-                if (major == current.major() && minor <= current.minor()) return;
-                targets.replaceAll(t -> withRisk(t, upgradeable, uri));
-            });
-        });
-    }
-
-    private static ConditionalUpdate withRisk(ConditionalUpdate target, ClusterOperatorStatusCondition c, String uri) {
-        List<ConditionalUpdateRisk> risks = target.getRisks() == null ? new ArrayList<>() : new ArrayList<>(target.getRisks());
-        if (risks.stream().anyMatch(r -> r.getMessage() != null && r.getMessage().contains(c.getMessage()))) return target;
+    private static ConditionalUpdate withRisk(
+            ConditionalUpdate target, ClusterOperatorStatusCondition c, String uri) {
+        List<ConditionalUpdateRisk> risks =
+                target.getRisks() == null ? new ArrayList<>() : new ArrayList<>(target.getRisks());
+        if (risks.stream()
+                .anyMatch(r -> r.getMessage() != null && r.getMessage().contains(c.getMessage())))
+            return target;
         ConditionalUpdateRisk risk = new ConditionalUpdateRisk();
         risk.setUrl(uri);
         risk.setName("UpgradeableFalse");
@@ -46,7 +59,10 @@ final class UpgradeableRisk {
         ConditionalUpdate copy = new ConditionalUpdate();
         copy.setRelease(target.getRelease());
         copy.setRisks(risks);
-        List<Condition> conditions = target.getConditions() == null ? new ArrayList<>() : new ArrayList<>(target.getConditions());
+        List<Condition> conditions =
+                target.getConditions() == null
+                        ? new ArrayList<>()
+                        : new ArrayList<>(target.getConditions());
         for (int i = 0; i < conditions.size(); i++) {
             Condition existing = conditions.get(i);
             if (!"Recommended".equals(existing.getType())) continue;

@@ -1,21 +1,22 @@
 package io.upshift.core.release;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.upshift.api.json.Mappers;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The release's {@code image-references}: an {@code image.openshift.io/v1} ImageStream named after the release
- * version whose tags map component names (e.g. {@code cluster-version-operator}) to image pullspecs.
+ * The release's {@code image-references}: an {@code image.openshift.io/v1} ImageStream named after
+ * the release version whose tags map component names (e.g. {@code cluster-version-operator}) to
+ * image pullspecs.
  *
- * @param created its {@code metadata.creationTimestamp}, the payload's creation date (upstream's {@code cluster_version}
- *                type "current" reports it); null when the payload records none
+ * @param created its {@code metadata.creationTimestamp}, the payload's creation date (upstream's
+ *     {@code cluster_version} type "current" reports it); null when the payload records none
  */
 public record ImageReferences(String name, Map<String, String> images, java.time.Instant created) {
 
@@ -37,32 +38,44 @@ public record ImageReferences(String name, Map<String, String> images, java.time
         try {
             root = YAML.readTree(content);
         } catch (JsonProcessingException e) {
-            throw invalid(source, "not YAML or JSON at line " + e.getLocation().getLineNr() + ": " + e.getOriginalMessage());
+            throw invalid(
+                    source,
+                    "not YAML or JSON at line "
+                            + e.getLocation().getLineNr()
+                            + ": "
+                            + e.getOriginalMessage());
         } catch (java.io.IOException e) {
             throw invalid(source, e.getMessage());
         }
-        if (!(root instanceof ObjectNode doc)) throw invalid(source, "expected an ImageStream object");
+        if (!(root instanceof ObjectNode doc))
+            throw invalid(source, "expected an ImageStream object");
         String kind = doc.path("kind").asText(""), apiVersion = doc.path("apiVersion").asText("");
         if (!"ImageStream".equals(kind) || !"image.openshift.io/v1".equals(apiVersion)) {
-            throw invalid(source, "is a " + (kind.isEmpty() ? "document without kind" : apiVersion + " " + kind)
-                    + ", expected an image.openshift.io/v1 ImageStream");
+            throw invalid(
+                    source,
+                    "is a "
+                            + (kind.isEmpty() ? "document without kind" : apiVersion + " " + kind)
+                            + ", expected an image.openshift.io/v1 ImageStream");
         }
         String name = doc.path("metadata").path("name").asText("");
         if (name.isEmpty()) throw invalid(source, "metadata.name is missing");
         Map<String, String> images = new LinkedHashMap<>();
         JsonNode tags = doc.path("spec").path("tags");
-        if (!tags.isMissingNode() && !tags.isNull() && !tags.isArray()) throw invalid(source, "spec.tags must be a list");
+        if (!tags.isMissingNode() && !tags.isNull() && !tags.isArray())
+            throw invalid(source, "spec.tags must be a list");
         int i = 0;
         for (JsonNode tag : tags) {
             String tagName = tag.path("name").asText("");
             if (tagName.isEmpty()) throw invalid(source, "spec.tags[" + i + "].name is missing");
             JsonNode from = tag.path("from");
-            if ("DockerImage".equals(from.path("kind").asText()) && !from.path("name").asText("").isEmpty()) {
+            if ("DockerImage".equals(from.path("kind").asText())
+                    && !from.path("name").asText("").isEmpty()) {
                 images.put(tagName, from.path("name").asText());
             }
             i++;
         }
-        return new ImageReferences(name, images, created(doc.path("metadata").path("creationTimestamp").asText("")));
+        return new ImageReferences(
+                name, images, created(doc.path("metadata").path("creationTimestamp").asText("")));
     }
 
     /** Only metrics read it: an unreadable time is left out rather than failing the payload. */
@@ -83,11 +96,12 @@ public record ImageReferences(String name, Map<String, String> images, java.time
         var metadata = doc.putObject("metadata").put("name", name);
         if (created != null) metadata.put("creationTimestamp", created.toString());
         ArrayNode tags = doc.putObject("spec").putArray("tags");
-        images.forEach((tag, image) -> {
-            ObjectNode t = tags.addObject();
-            t.put("name", tag);
-            t.putObject("from").put("kind", "DockerImage").put("name", image);
-        });
+        images.forEach(
+                (tag, image) -> {
+                    ObjectNode t = tags.addObject();
+                    t.put("name", tag);
+                    t.putObject("from").put("kind", "DockerImage").put("name", image);
+                });
         try {
             return YAML.writeValueAsBytes(doc);
         } catch (JsonProcessingException e) {

@@ -1,8 +1,9 @@
 package io.upshift.core.release;
 
 /**
- * Why a release was rejected. The code is what status conditions, logs and the command line show; the names follow
- * the reference's reason style (PascalCase) so that they read the same in a ClusterVersion condition.
+ * Why a release was rejected. The code is what status conditions, logs and the command line show;
+ * the names follow the reference's reason style (PascalCase) so that they read the same in a
+ * ClusterVersion condition.
  */
 public enum Reason {
     // The payload's content
@@ -31,7 +32,8 @@ public enum Reason {
     BLOB_DIGEST_MISMATCH("BlobDigestMismatch"),
     IMAGE_INVALID("ImageInvalid"),
     ARCHITECTURE_MISSING("ArchitectureMissing"),
-    // The cluster's registry config (mirror sets, proxy) could not be read: pulling without it would ignore it
+    // The cluster's registry config (mirror sets, proxy) could not be read: pulling without it
+    // would ignore it
     CLUSTER_CONFIG_UNREADABLE("ClusterConfigUnreadable"),
     // Extraction
     UNSAFE_LAYER_ENTRY("UnsafeLayerEntry"),

@@ -1,6 +1,9 @@
 package io.upshift.core.release;
 
-/** A release that cannot be trusted, loaded, pulled or extracted; the message names the file, image or key at fault. */
+/**
+ * A release that cannot be trusted, loaded, pulled or extracted; the message names the file, image
+ * or key at fault.
+ */
 public final class ReleaseException extends Exception {
 
     private final Reason reason;

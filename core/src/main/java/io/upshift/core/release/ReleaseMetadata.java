@@ -1,11 +1,11 @@
 package io.upshift.core.release;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.version.SemVer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,10 +14,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The release's {@code release-metadata} document ({@code cincinnati-metadata-v0}): its version, the versions it
- * may be updated from and to, and free-form metadata such as the errata URL and channels.
+ * The release's {@code release-metadata} document ({@code cincinnati-metadata-v0}): its version,
+ * the versions it may be updated from and to, and free-form metadata such as the errata URL and
+ * channels.
  */
-public record ReleaseMetadata(String version, List<String> previous, List<String> next, Map<String, String> metadata) {
+public record ReleaseMetadata(
+        String version, List<String> previous, List<String> next, Map<String, String> metadata) {
 
     public static final String KIND = "cincinnati-metadata-v0";
     public static final String FILE = "release-metadata";
@@ -43,7 +45,9 @@ public record ReleaseMetadata(String version, List<String> previous, List<String
     /** The channels listed in the metadata, in their order; empty when none. */
     public List<String> channels() {
         String c = metadata.getOrDefault(CHANNELS, "");
-        return c.isBlank() ? List.of() : Arrays.stream(c.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return c.isBlank()
+                ? List.of()
+                : Arrays.stream(c.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     /** {@code multi} for a heterogeneous release, empty when the metadata does not say. */
@@ -52,25 +56,33 @@ public record ReleaseMetadata(String version, List<String> previous, List<String
     }
 
     /**
-     * The release's architecture as ClusterVersion reports it (ReleaseAccepted, status.desired), as upstream's
-     * payload loading decides it: {@code Multi} for a multi-architecture release, else the architecture the
-     * controller runs on ({@code runtime}, GOARCH names; upstream's {@code runtime.GOARCH}).
+     * The release's architecture as ClusterVersion reports it (ReleaseAccepted, status.desired), as
+     * upstream's payload loading decides it: {@code Multi} for a multi-architecture release, else
+     * the architecture the controller runs on ({@code runtime}, GOARCH names; upstream's {@code
+     * runtime.GOARCH}).
      */
     public String clusterArchitecture(String runtime) {
         return "multi".equals(architecture()) ? "Multi" : runtime;
     }
 
     /**
-     * Parses the document; {@code source} names it in errors (e.g. {@code release-manifests/release-metadata}).
+     * Parses the document; {@code source} names it in errors (e.g. {@code
+     * release-manifests/release-metadata}).
      *
-     * @throws ReleaseException RELEASE_METADATA_WRONG_KIND for another kind, RELEASE_METADATA_INVALID otherwise
+     * @throws ReleaseException RELEASE_METADATA_WRONG_KIND for another kind,
+     *     RELEASE_METADATA_INVALID otherwise
      */
     public static ReleaseMetadata parse(byte[] content, String source) throws ReleaseException {
         JsonNode root;
         try {
             root = JSON.readTree(content);
         } catch (JsonProcessingException e) {
-            throw invalid(source, "not JSON at line " + e.getLocation().getLineNr() + ": " + e.getOriginalMessage());
+            throw invalid(
+                    source,
+                    "not JSON at line "
+                            + e.getLocation().getLineNr()
+                            + ": "
+                            + e.getOriginalMessage());
         } catch (java.io.IOException e) {
             throw invalid(source, e.getMessage());
         }
@@ -79,18 +91,28 @@ public record ReleaseMetadata(String version, List<String> previous, List<String
         }
         String kind = doc.path("kind").asText("");
         if (!KIND.equals(kind)) {
-            throw new ReleaseException(Reason.RELEASE_METADATA_WRONG_KIND,
+            throw new ReleaseException(
+                    Reason.RELEASE_METADATA_WRONG_KIND,
                     source + ": kind is \"" + kind + "\", expected \"" + KIND + "\"");
         }
         String version = doc.path("version").asText("");
         if (version.isEmpty()) throw invalid(source, "version is missing");
-        if (!SemVer.isValid(version)) throw invalid(source, "version \"" + version + "\" is not a semantic version");
+        if (!SemVer.isValid(version))
+            throw invalid(source, "version \"" + version + "\" is not a semantic version");
         List<String> previous = versions(doc, "previous", source);
         List<String> next = versions(doc, "next", source);
         Map<String, String> metadata = new LinkedHashMap<>();
         JsonNode meta = doc.path("metadata");
-        if (!meta.isMissingNode() && !meta.isNull() && !meta.isObject()) throw invalid(source, "metadata must be an object");
-        meta.fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
+        if (!meta.isMissingNode() && !meta.isNull() && !meta.isObject())
+            throw invalid(source, "metadata must be an object");
+        meta.fields()
+                .forEachRemaining(
+                        e ->
+                                metadata.put(
+                                        e.getKey(),
+                                        e.getValue().isTextual()
+                                                ? e.getValue().asText()
+                                                : e.getValue().toString()));
         return new ReleaseMetadata(version, previous, next, metadata);
     }
 
@@ -112,14 +134,20 @@ public record ReleaseMetadata(String version, List<String> previous, List<String
         }
     }
 
-    private static List<String> versions(ObjectNode doc, String field, String source) throws ReleaseException {
+    private static List<String> versions(ObjectNode doc, String field, String source)
+            throws ReleaseException {
         JsonNode node = doc.path(field);
         if (node.isMissingNode() || node.isNull()) return List.of();
         if (!node.isArray()) throw invalid(source, field + " must be a list of versions");
         List<String> out = new ArrayList<>();
         for (JsonNode v : node) {
             if (!v.isTextual() || !SemVer.isValid(v.asText())) {
-                throw invalid(source, field + " holds \"" + v.asText(v.toString()) + "\", which is not a semantic version");
+                throw invalid(
+                        source,
+                        field
+                                + " holds \""
+                                + v.asText(v.toString())
+                                + "\", which is not a semantic version");
             }
             out.add(v.asText());
         }

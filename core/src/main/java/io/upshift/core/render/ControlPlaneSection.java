@@ -5,8 +5,8 @@ import io.upshift.api.update.ClusterOperatorInsight;
 import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.ControlPlaneVersions;
 import io.upshift.api.update.UpshiftEstimate;
-import io.upshift.core.status.CompletionEstimate;
 import io.upshift.core.conditions.Conditions;
+import io.upshift.core.status.CompletionEstimate;
 import io.upshift.core.status.Times;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -14,14 +14,22 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** "= Control Plane =": assessment, versions, operator progress, duration and estimate, operator health. */
+/**
+ * "= Control Plane =": assessment, versions, operator progress, duration and estimate, operator
+ * health.
+ */
 final class ControlPlaneSection {
-    private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter RFC3339 =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX").withZone(ZoneOffset.UTC);
 
-    private ControlPlaneSection() {
-    }
+    private ControlPlaneSection() {}
 
-    static void write(StringBuilder out, StatusView view, Instant now, boolean detailed, EstimateSource source) {
+    static void write(
+            StringBuilder out,
+            StatusView view,
+            Instant now,
+            boolean detailed,
+            EstimateSource source) {
         ClusterVersionInsight cv = view.clusterVersion();
         List<ClusterOperatorInsight> operators = view.operators();
         int total = operators.size();
@@ -36,7 +44,8 @@ final class ControlPlaneSection {
             } else if ("Pending".equals(reason)) {
                 waiting++;
             }
-            String healthReason = Conditions.META.reason(o.conditions(), ClusterOperatorInsight.HEALTHY);
+            String healthReason =
+                    Conditions.META.reason(o.conditions(), ClusterOperatorInsight.HEALTHY);
             unavailable += "Unavailable".equals(healthReason) ? 1 : 0;
             degraded += "Degraded".equals(healthReason) ? 1 : 0;
         }
@@ -44,22 +53,33 @@ final class ControlPlaneSection {
         ControlPlaneVersions versions = cv.versions();
         Instant started = Times.parse(cv.startedAt());
         Instant completedAt = Times.parse(cv.completedAt());
-        Instant completionAt = versions == null ? Times.ZERO : completedAt != null ? completedAt : now;
-        long updatingFor = versions == null || started == null ? 0 : Times.between(started, completionAt);
-        long duration = updatingFor > 10 * GoDuration.MINUTE
-                ? GoDuration.round(updatingFor, GoDuration.MINUTE)
-                : GoDuration.round(updatingFor, GoDuration.SECOND);
+        Instant completionAt =
+                versions == null ? Times.ZERO : completedAt != null ? completedAt : now;
+        long updatingFor =
+                versions == null || started == null ? 0 : Times.between(started, completionAt);
+        long duration =
+                updatingFor > 10 * GoDuration.MINUTE
+                        ? GoDuration.round(updatingFor, GoDuration.MINUTE)
+                        : GoDuration.round(updatingFor, GoDuration.SECOND);
         String target = targetVersion(versions);
 
         if (updated == total) {
-            out.append("= Control Plane =\nUpdate to ").append(versions == null ? "unknown" : versions.target().version())
-                    .append(" successfully completed at ").append(RFC3339.format(completionAt))
-                    .append(" (duration: ").append(GoDuration.shortFormat(duration)).append(")\n");
+            out.append("= Control Plane =\nUpdate to ")
+                    .append(versions == null ? "unknown" : versions.target().version())
+                    .append(" successfully completed at ")
+                    .append(RFC3339.format(completionAt))
+                    .append(" (duration: ")
+                    .append(GoDuration.shortFormat(duration))
+                    .append(")\n");
             return;
         }
         boolean upshift = source == EstimateSource.upshift;
         UpshiftEstimate own = cv.upshiftEstimate();
-        Instant estimatedAt = Times.parse(upshift ? own == null ? null : own.completedAt() : cv.estimatedCompletedAt());
+        Instant estimatedAt =
+                Times.parse(
+                        upshift
+                                ? own == null ? null : own.completedAt()
+                                : cv.estimatedCompletedAt());
         long estimate = estimatedAt == null ? 0 : Times.between(now, estimatedAt);
         if (upshift && estimate < 0) {
             estimate = 0; // due now: Upshift's estimate is not oc's, whose overrun means slow
@@ -73,17 +93,32 @@ final class ControlPlaneSection {
         out.append("Assessment:      ").append(assessment).append('\n');
         out.append("Target Version:  ").append(target).append('\n');
         if (!updating.isEmpty()) {
-            out.append("Updating:        ").append(String.join(", ", updating.stream().map(ClusterOperatorInsight::name).toList())).append('\n');
+            out.append("Updating:        ")
+                    .append(
+                            String.join(
+                                    ", ",
+                                    updating.stream().map(ClusterOperatorInsight::name).toList()))
+                    .append('\n');
         }
-        out.append("Completion:      ").append(GoNumbers.percent((double) updated / total * 100.0)).append("% (")
-                .append(updated).append(" operators updated, ").append(updating.size()).append(" updating, ")
-                .append(waiting).append(" waiting)\n");
+        out.append("Completion:      ")
+                .append(GoNumbers.percent((double) updated / total * 100.0))
+                .append("% (")
+                .append(updated)
+                .append(" operators updated, ")
+                .append(updating.size())
+                .append(" updating, ")
+                .append(waiting)
+                .append(" waiting)\n");
         out.append("Duration:        ").append(GoDuration.shortFormat(duration));
         if (upshift) {
-            out.append(" (Est. Time Remaining: ").append(estimatedAt == null ? "unknown" : remaining(estimate)).append(")\n");
+            out.append(" (Est. Time Remaining: ")
+                    .append(estimatedAt == null ? "unknown" : remaining(estimate))
+                    .append(")\n");
             out.append("Estimate Basis:  ").append(own == null ? "not estimated" : own.basis());
         } else if (estimate != 0) {
-            out.append(" (Est. Time Remaining: ").append(vague(estimate, estimateDuration, isMultiArch(versions))).append(')');
+            out.append(" (Est. Time Remaining: ")
+                    .append(vague(estimate, estimateDuration, isMultiArch(versions)))
+                    .append(')');
         }
         out.append('\n');
         out.append("Operator Health: ").append(total - unavailable - degraded).append(" Healthy");
@@ -99,15 +134,22 @@ final class ControlPlaneSection {
         }
     }
 
-    private static void writeUpdatingOperators(StringBuilder out, List<ClusterOperatorInsight> updating, Instant now) {
+    private static void writeUpdatingOperators(
+            StringBuilder out, List<ClusterOperatorInsight> updating, Instant now) {
         out.append("\nUpdating Cluster Operators");
         Tabwriter table = new Tabwriter().write("\nNAME\tSINCE\tREASON\tMESSAGE\n");
         for (ClusterOperatorInsight o : updating) {
             Condition u = Conditions.META.find(o.conditions(), ClusterOperatorInsight.UPDATING);
             Instant since = Times.parse(u.getLastTransitionTime());
-            String reason = o.progressingReason() == null || o.progressingReason().isEmpty() ? "-" : o.progressingReason();
+            String reason =
+                    o.progressingReason() == null || o.progressingReason().isEmpty()
+                            ? "-"
+                            : o.progressingReason();
             table.write(o.name() + "\t")
-                    .write(GoDuration.shortFormat(Times.between(since == null ? Times.ZERO : since, now)) + "\t")
+                    .write(
+                            GoDuration.shortFormat(
+                                            Times.between(since == null ? Times.ZERO : since, now))
+                                    + "\t")
                     .write(ellipsis(reason, 20) + "\t");
             String[] lines = (u.getMessage() == null ? "" : u.getMessage()).split("\n", -1);
             for (int i = 0; i < lines.length; i++) {
@@ -141,9 +183,10 @@ final class ControlPlaneSection {
 
     /** Upshift's time remaining: to the second under ten minutes, else to the minute. */
     static String remaining(long estimate) {
-        return GoDuration.shortFormat(estimate > 10 * GoDuration.MINUTE
-                ? GoDuration.round(estimate, GoDuration.MINUTE)
-                : GoDuration.round(estimate, GoDuration.SECOND));
+        return GoDuration.shortFormat(
+                estimate > 10 * GoDuration.MINUTE
+                        ? GoDuration.round(estimate, GoDuration.MINUTE)
+                        : GoDuration.round(estimate, GoDuration.SECOND));
     }
 
     /** An estimate worded as loosely as it deserves. */

@@ -1,8 +1,8 @@
 package io.upshift.core.render;
 
 /**
- * Go's {@code time.Duration} arithmetic and text on nanosecond counts, ported so that durations print exactly as
- * {@code oc} prints them (https://pkg.go.dev/time#Duration.String).
+ * Go's {@code time.Duration} arithmetic and text on nanosecond counts, ported so that durations
+ * print exactly as {@code oc} prints them (https://pkg.go.dev/time#Duration.String).
  */
 public final class GoDuration {
     public static final long NANOSECOND = 1L;
@@ -12,8 +12,7 @@ public final class GoDuration {
     public static final long MINUTE = 60 * SECOND;
     public static final long HOUR = 60 * MINUTE;
 
-    private GoDuration() {
-    }
+    private GoDuration() {}
 
     /** {@code Duration.String()}: "72h3m0.5s", "1.5ms", "0s". */
     public static String format(long d) {
@@ -41,7 +40,10 @@ public final class GoDuration {
             String secs = fraction(u, 9);
             long wholeSeconds = Long.divideUnsigned(u, SECOND);
             long minutes = wholeSeconds / 60;
-            String secText = (wholeSeconds % 60) + secs.substring(secs.indexOf('.') < 0 ? secs.length() : secs.indexOf('.'));
+            String secText =
+                    (wholeSeconds % 60)
+                            + secs.substring(
+                                    secs.indexOf('.') < 0 ? secs.length() : secs.indexOf('.'));
             if (minutes > 0) {
                 long hours = minutes / 60;
                 if (hours > 0) {
@@ -54,7 +56,9 @@ public final class GoDuration {
         return (neg ? "-" : "") + out;
     }
 
-    /** The value divided by 10^prec, with trailing zeros of the fraction (and a bare dot) removed. */
+    /**
+     * The value divided by 10^prec, with trailing zeros of the fraction (and a bare dot) removed.
+     */
     private static String fraction(long u, int prec) {
         long pow = 1;
         for (int i = 0; i < prec; i++) {
@@ -103,7 +107,9 @@ public final class GoDuration {
         return m <= 0 ? d : d - d % m;
     }
 
-    /** {@code Duration.Seconds()}, computed the way Go computes it so floating-point results agree. */
+    /**
+     * {@code Duration.Seconds()}, computed the way Go computes it so floating-point results agree.
+     */
     public static double seconds(long d) {
         long sec = d / SECOND;
         long nsec = d % SECOND;
@@ -149,15 +155,22 @@ public final class GoDuration {
             if (number.isEmpty() || number.equals(".") || unit.isEmpty()) {
                 throw new IllegalArgumentException("invalid duration \"" + orig + "\"");
             }
-            long scale = switch (unit) {
-                case "ns" -> NANOSECOND;
-                case "us", "µs", "μs" -> MICROSECOND;
-                case "ms" -> MILLISECOND;
-                case "s" -> SECOND;
-                case "m" -> MINUTE;
-                case "h" -> HOUR;
-                default -> throw new IllegalArgumentException("unknown unit \"" + unit + "\" in duration \"" + orig + "\"");
-            };
+            long scale =
+                    switch (unit) {
+                        case "ns" -> NANOSECOND;
+                        case "us", "µs", "μs" -> MICROSECOND;
+                        case "ms" -> MILLISECOND;
+                        case "s" -> SECOND;
+                        case "m" -> MINUTE;
+                        case "h" -> HOUR;
+                        default ->
+                                throw new IllegalArgumentException(
+                                        "unknown unit \""
+                                                + unit
+                                                + "\" in duration \""
+                                                + orig
+                                                + "\"");
+                    };
             if (number.indexOf('.') >= 0) {
                 fractional = true;
                 total += Double.parseDouble(number) * scale;
@@ -170,9 +183,9 @@ public final class GoDuration {
     }
 
     /**
-     * The short form {@code oc} shows: "now" for zero, no trailing zero units ("1h", "5m", "2h3m"), fractions of a
-     * second dropped. A quirk kept on purpose: Go cuts the text at the dot and re-reads it as seconds, so 368.975µs
-     * reads as 368s, which prints as 6m8s.
+     * The short form {@code oc} shows: "now" for zero, no trailing zero units ("1h", "5m", "2h3m"),
+     * fractions of a second dropped. A quirk kept on purpose: Go cuts the text at the dot and
+     * re-reads it as seconds, so 368.975µs reads as 368s, which prints as 6m8s.
      */
     public static String shortFormat(long d) {
         String orig = format(d);

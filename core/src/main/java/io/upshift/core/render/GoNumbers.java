@@ -5,12 +5,11 @@ import java.math.RoundingMode;
 
 /** Go's {@code fmt} number formatting where it differs from Java's. */
 public final class GoNumbers {
-    private GoNumbers() {
-    }
+    private GoNumbers() {}
 
     /**
-     * {@code fmt.Sprintf("%.0f", x)}: the exact binary value rounded half to even, so 12.5 prints "12" (Java's
-     * {@code String.format} would print "13").
+     * {@code fmt.Sprintf("%.0f", x)}: the exact binary value rounded half to even, so 12.5 prints
+     * "12" (Java's {@code String.format} would print "13").
      */
     public static String percent(double x) {
         if (Double.isNaN(x)) {

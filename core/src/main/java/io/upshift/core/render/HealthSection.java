@@ -15,24 +15,34 @@ import java.util.Map;
 final class HealthSection {
     private static final int PAD = "Description: ".length();
 
-    private HealthSection() {
-    }
+    private HealthSection() {}
 
-    /** @param updatingFor how long the update has been running: the age of "Update is proceeding well" */
-    static void write(StringBuilder out, List<HealthInsight> insights, long updatingFor, Instant now, boolean detailed) {
+    /**
+     * @param updatingFor how long the update has been running: the age of "Update is proceeding
+     *     well"
+     */
+    static void write(
+            StringBuilder out,
+            List<HealthInsight> insights,
+            long updatingFor,
+            Instant now,
+            boolean detailed) {
         List<HealthInsight> shown = new ArrayList<>();
         for (HealthInsight h : insights) {
             if (!isIncomplete(h)) {
                 shown.add(h);
             }
         }
-        // Newest first, then worst first; both sorts stable so equal insights keep the order they were raised in.
+        // Newest first, then worst first; both sorts stable so equal insights keep the order they
+        // were raised in.
         shown.sort(Comparator.comparing((HealthInsight h) -> startedAt(h)).reversed());
         shown.sort(Comparator.comparing((HealthInsight h) -> h.impact().level()).reversed());
         out.append("= Update Health =\n");
         if (shown.isEmpty()) {
             Tabwriter table = new Tabwriter().write("SINCE\tLEVEL\tIMPACT\tMESSAGE\n");
-            table.write(GoDuration.shortFormat(GoDuration.truncate(updatingFor, GoDuration.SECOND)) + "\tInfo\tNone\tUpdate is proceeding well\n");
+            table.write(
+                    GoDuration.shortFormat(GoDuration.truncate(updatingFor, GoDuration.SECOND))
+                            + "\tInfo\tNone\tUpdate is proceeding well\n");
             out.append(table.flush());
             return;
         }
@@ -42,12 +52,17 @@ final class HealthSection {
         }
         Tabwriter table = new Tabwriter().write("SINCE\tLEVEL\tIMPACT\tMESSAGE\n");
         for (HealthInsight h : shown) {
-            table.write(since(h, now) + "\t").write(h.impact().level() + "\t").write(h.impact().type() + "\t")
+            table.write(since(h, now) + "\t")
+                    .write(h.impact().level() + "\t")
+                    .write(h.impact().type() + "\t")
                     .write(h.impact().summary() + "\n");
         }
         out.append(table.flush());
         if (shown.size() > 1 || shown.get(0).impact().level() != ImpactLevel.Info) {
-            out.append("\nRun with --details=health for additional description and links to related online documentation\n");
+            out.append(
+                    "\n"
+                            + "Run with --details=health for additional description and links to"
+                            + " related online documentation\n");
         }
     }
 
@@ -61,15 +76,24 @@ final class HealthSection {
             field(out, "Reference:", h.remediation().reference());
             List<ResourceRef> resources = h.scope() == null ? List.of() : h.scope().resources();
             if (!resources.isEmpty()) {
-                // One entry per resource (repeated kinds repeat, as oc shows them), names grouped by kind.
+                // One entry per resource (repeated kinds repeat, as oc shows them), names grouped
+                // by kind.
                 Map<String, List<String>> names = new LinkedHashMap<>();
                 List<String> kinds = new ArrayList<>();
                 int pad = 0;
                 for (ResourceRef r : resources) {
-                    String kind = r.resource() + (r.group() == null || r.group().isEmpty() ? "" : "." + r.group()) + ": ";
+                    String kind =
+                            r.resource()
+                                    + (r.group() == null || r.group().isEmpty()
+                                            ? ""
+                                            : "." + r.group())
+                                    + ": ";
                     pad = Math.max(pad, kind.length());
                     kinds.add(kind);
-                    String name = r.namespace() == null || r.namespace().isEmpty() ? r.name() : r.namespace() + "/" + r.name();
+                    String name =
+                            r.namespace() == null || r.namespace().isEmpty()
+                                    ? r.name()
+                                    : r.namespace() + "/" + r.name();
                     names.computeIfAbsent(kind, k -> new ArrayList<>()).add(name);
                 }
                 kinds.sort(null);
@@ -77,10 +101,15 @@ final class HealthSection {
                 for (String kind : kinds) {
                     List<String> n = names.get(kind);
                     n.sort(null);
-                    out.append("    ").append(kind).append(" ".repeat(pad - kind.length())).append(String.join(", ", n)).append('\n');
+                    out.append("    ")
+                            .append(kind)
+                            .append(" ".repeat(pad - kind.length()))
+                            .append(String.join(", ", n))
+                            .append('\n');
                 }
             }
-            String description = h.impact().description().replace("\n", "\n" + " ".repeat(PAD + 2) + ", ");
+            String description =
+                    h.impact().description().replace("\n", "\n" + " ".repeat(PAD + 2) + ", ");
             field(out, "Description:", description);
             if (i + 1 < shown.size()) {
                 out.append('\n');
@@ -89,12 +118,19 @@ final class HealthSection {
     }
 
     private static void field(StringBuilder out, String label, String value) {
-        out.append("  ").append(label).append(" ".repeat(PAD - label.length())).append(value).append('\n');
+        out.append("  ")
+                .append(label)
+                .append(" ".repeat(PAD - label.length()))
+                .append(value)
+                .append('\n');
     }
 
     private static boolean isIncomplete(HealthInsight h) {
-        return h.impact() == null || isEmpty(h.impact().summary()) || isEmpty(h.impact().description())
-                || h.remediation() == null || isEmpty(h.remediation().reference());
+        return h.impact() == null
+                || isEmpty(h.impact().summary())
+                || isEmpty(h.impact().description())
+                || h.remediation() == null
+                || isEmpty(h.remediation().reference());
     }
 
     private static boolean isEmpty(String s) {
@@ -111,6 +147,7 @@ final class HealthSection {
         if (t == null) {
             return "-";
         }
-        return GoDuration.shortFormat(GoDuration.truncate(Times.between(t, now), GoDuration.SECOND));
+        return GoDuration.shortFormat(
+                GoDuration.truncate(Times.between(t, now), GoDuration.SECOND));
     }
 }

@@ -1,20 +1,33 @@
 package io.upshift.core.render;
 
 import io.upshift.api.update.NodeInsight;
+import io.upshift.api.update.UpshiftEstimate;
 import io.upshift.core.conditions.Conditions;
 import io.upshift.core.status.NodeInsights;
 import io.upshift.core.status.Times;
-import io.upshift.api.update.UpshiftEstimate;
 import java.time.Instant;
 
 /** A node insight read back into the flags and words of one line of a node table. */
-record NodeRow(String name, String assessment, String phase, String version, String estimate, String message,
-               boolean isUnavailable, boolean isDegraded, boolean isUpdating, boolean isUpdated) {
+record NodeRow(
+        String name,
+        String assessment,
+        String phase,
+        String version,
+        String estimate,
+        String message,
+        boolean isUnavailable,
+        boolean isDegraded,
+        boolean isUpdating,
+        boolean isUpdated) {
 
     static NodeRow of(NodeInsight n, Instant now, EstimateSource source) {
         boolean isUpdating = Conditions.META.isTrue(n.conditions(), NodeInsight.UPDATING);
         String phase = NodeInsights.phase(n);
-        boolean isUpdated = !isUpdating && Conditions.META.reason(n.conditions(), NodeInsight.UPDATING).equals("Completed");
+        boolean isUpdated =
+                !isUpdating
+                        && Conditions.META
+                                .reason(n.conditions(), NodeInsight.UPDATING)
+                                .equals("Completed");
         boolean isUnavailable = Conditions.META.isFalse(n.conditions(), NodeInsight.AVAILABLE);
         boolean isDegraded = Conditions.META.isTrue(n.conditions(), NodeInsight.DEGRADED);
         String assessment = NodeInsights.assessment(n);
@@ -27,13 +40,22 @@ record NodeRow(String name, String assessment, String phase, String version, Str
             long d = GoDuration.parse(n.estToComplete());
             estimate = d == 0 ? "-" : "+" + GoDuration.shortFormat(d);
         }
-        return new NodeRow(n.name(), assessment, phase, n.version() == null ? "" : n.version(), estimate,
-                n.message() == null ? "" : n.message(), isUnavailable, isDegraded, isUpdating, isUpdated);
+        return new NodeRow(
+                n.name(),
+                assessment,
+                phase,
+                n.version() == null ? "" : n.version(),
+                estimate,
+                n.message() == null ? "" : n.message(),
+                isUnavailable,
+                isDegraded,
+                isUpdating,
+                isUpdated);
     }
 
     /**
-     * An EST cell from Upshift's estimate: "-" when done (by the estimate, or by oc's reading when there is none), "+"
-     * and the time left, "?" when it cannot be told.
+     * An EST cell from Upshift's estimate: "-" when done (by the estimate, or by oc's reading when
+     * there is none), "+" and the time left, "?" when it cannot be told.
      */
     static String est(boolean done, UpshiftEstimate e, Instant now) {
         if (e == null) {

@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The insights of an UpdateStatus grouped the way the status text needs them. */
-record StatusView(ClusterVersionInsight clusterVersion, List<ClusterOperatorInsight> operators, PoolView controlPlanePool,
-                  List<PoolView> workerPools) {
+record StatusView(
+        ClusterVersionInsight clusterVersion,
+        List<ClusterOperatorInsight> operators,
+        PoolView controlPlanePool,
+        List<PoolView> workerPools) {
 
     /** A pool insight with the node insights that belong to it, in display order. */
-    record PoolView(String name, PoolInsight pool, List<NodeInsight> nodes) {
-    }
+    record PoolView(String name, PoolInsight pool, List<NodeInsight> nodes) {}
 
     static StatusView of(UpdateStatusStatus status) {
         if (status == null || status.controlPlane() == null) {
@@ -58,11 +60,20 @@ record StatusView(ClusterVersionInsight clusterVersion, List<ClusterOperatorInsi
             }
             workers.add(new PoolView(pool.name(), insight, nodes));
         }
-        return new StatusView(cv, operators, master == null ? null : new PoolView(master.name(), master, masterNodes), workers);
+        return new StatusView(
+                cv,
+                operators,
+                master == null ? null : new PoolView(master.name(), master, masterNodes),
+                workers);
     }
 
     /** Whether any worker pool with nodes still has nodes to update. */
     boolean workersOutdated() {
-        return workerPools.stream().anyMatch(p -> p.pool() != null && p.pool().count("Total") > 0 && p.pool().count("Outdated") > 0);
+        return workerPools.stream()
+                .anyMatch(
+                        p ->
+                                p.pool() != null
+                                        && p.pool().count("Total") > 0
+                                        && p.pool().count("Outdated") > 0);
     }
 }

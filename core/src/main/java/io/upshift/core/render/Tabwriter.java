@@ -4,10 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Go's {@code text/tabwriter} with space padding (default minwidth 0, padding 3), which is how {@code oc}
- * lays out its tables (https://pkg.go.dev/text/tabwriter). Cells are tab-terminated; the text after the last tab of
- * a line is not part of a column and is never padded. A column block is a run of consecutive lines that all have a
- * cell in that column; its width is the widest cell plus the padding. Widths count code points, as Go counts runes.
+ * Go's {@code text/tabwriter} with space padding (default minwidth 0, padding 3), which is how
+ * {@code oc} lays out its tables (https://pkg.go.dev/text/tabwriter). Cells are tab-terminated; the
+ * text after the last tab of a line is not part of a column and is never padded. A column block is
+ * a run of consecutive lines that all have a cell in that column; its width is the widest cell plus
+ * the padding. Widths count code points, as Go counts runes.
  */
 public final class Tabwriter {
     private final int minWidth;
@@ -19,7 +20,10 @@ public final class Tabwriter {
         this(0, 3);
     }
 
-    /** Go's {@code tabwriter.NewWriter(out, minWidth, _, padding, ' ', _)}: a column is at least minWidth wide. */
+    /**
+     * Go's {@code tabwriter.NewWriter(out, minWidth, _, padding, ' ', _)}: a column is at least
+     * minWidth wide.
+     */
     public Tabwriter(int minWidth, int padding) {
         this.minWidth = minWidth;
         this.padding = padding;
@@ -43,7 +47,8 @@ public final class Tabwriter {
         return out.toString();
     }
 
-    private int format(StringBuilder out, List<String[]> lines, List<Integer> widths, int line0, int line1) {
+    private int format(
+            StringBuilder out, List<String[]> lines, List<Integer> widths, int line0, int line1) {
         int column = widths.size();
         for (int current = line0; current < line1; current++) {
             if (column >= lines.get(current).length - 1) {
@@ -69,7 +74,8 @@ public final class Tabwriter {
         return line1;
     }
 
-    private static void writeLines(StringBuilder out, List<String[]> lines, List<Integer> widths, int line0, int line1) {
+    private static void writeLines(
+            StringBuilder out, List<String[]> lines, List<Integer> widths, int line0, int line1) {
         for (int i = line0; i < line1; i++) {
             String[] cells = lines.get(i);
             for (int j = 0; j < cells.length; j++) {

@@ -7,9 +7,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Rate-limits rule evaluations as the reference does: at most one evaluation per {@code minBetween} overall, the same
- * rule at most once per {@code minPerRule}, results forgotten after {@code expiry}; each allowed evaluation goes to the
- * most stale rule that was asked for, so rules asked for late are not starved. Not thread-safe; time is passed in.
+ * Rate-limits rule evaluations as the reference does: at most one evaluation per {@code minBetween}
+ * overall, the same rule at most once per {@code minPerRule}, results forgotten after {@code
+ * expiry}; each allowed evaluation goes to the most stale rule that was asked for, so rules asked
+ * for late are not starved. Not thread-safe; time is passed in.
  */
 public final class MatchCache {
 
@@ -43,12 +44,15 @@ public final class MatchCache {
     }
 
     /** The rule's cached or fresh outcome. */
-    public boolean match(Risk.MatchingRule rule, Instant now, RuleMatcher matcher) throws RuleMatcher.RuleException {
+    public boolean match(Risk.MatchingRule rule, Instant now, RuleMatcher matcher)
+            throws RuleMatcher.RuleException {
         entries.values().removeIf(e -> age(e, now).compareTo(expiry) > 0);
         Entry mine = entries.computeIfAbsent(rule, r -> new Entry());
         try {
-            if (Duration.between(lastEvaluation, now).compareTo(minBetween) <= 0 && evaluations > 0) {
-                return cached(mine, "evaluation is throttled until " + lastEvaluation.plus(minBetween));
+            if (Duration.between(lastEvaluation, now).compareTo(minBetween) <= 0
+                    && evaluations > 0) {
+                return cached(
+                        mine, "evaluation is throttled until " + lastEvaluation.plus(minBetween));
             }
             Risk.MatchingRule target = mostStale(now);
             if (target == null) {
@@ -77,21 +81,31 @@ public final class MatchCache {
         return e.match;
     }
 
-    /** The rule asked for since its last evaluation that was evaluated longest ago, if it is due; else null. */
+    /**
+     * The rule asked for since its last evaluation that was evaluated longest ago, if it is due;
+     * else null.
+     */
     private Risk.MatchingRule mostStale(Instant now) {
         Risk.MatchingRule thief = null;
         Entry best = null;
         for (Map.Entry<Risk.MatchingRule, Entry> m : entries.entrySet()) {
             Entry e = m.getValue();
-            boolean askedSince = e.evaluated == null || (e.asked != null && e.asked.isAfter(e.evaluated));
+            boolean askedSince =
+                    e.evaluated == null || (e.asked != null && e.asked.isAfter(e.evaluated));
             if (!askedSince) continue;
-            if (best == null || before(e.evaluated, best.evaluated)
-                    || (java.util.Objects.equals(e.evaluated, best.evaluated) && e.asked != null && best.asked != null && e.asked.isBefore(best.asked))) {
+            if (best == null
+                    || before(e.evaluated, best.evaluated)
+                    || (java.util.Objects.equals(e.evaluated, best.evaluated)
+                            && e.asked != null
+                            && best.asked != null
+                            && e.asked.isBefore(best.asked))) {
                 thief = m.getKey();
                 best = e;
             }
         }
-        if (best != null && best.evaluated != null && Duration.between(best.evaluated, now).compareTo(minPerRule) < 0) return null;
+        if (best != null
+                && best.evaluated != null
+                && Duration.between(best.evaluated, now).compareTo(minPerRule) < 0) return null;
         return thief;
     }
 

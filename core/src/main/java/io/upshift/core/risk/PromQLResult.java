@@ -1,17 +1,19 @@
 package io.upshift.core.risk;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.upshift.api.json.Mappers;
 import java.io.IOException;
 
-/** Reads a Prometheus {@code /api/v1/query} answer as a risk rule outcome: one sample, of value 0 or 1. */
+/**
+ * Reads a Prometheus {@code /api/v1/query} answer as a risk rule outcome: one sample, of value 0 or
+ * 1.
+ */
 public final class PromQLResult {
 
     private static final ObjectMapper JSON = Mappers.JSON;
 
-    private PromQLResult() {
-    }
+    private PromQLResult() {}
 
     public static boolean parse(byte[] body) throws RuleMatcher.RuleException {
         JsonNode root;
@@ -21,14 +23,26 @@ public final class PromQLResult {
             throw new RuleMatcher.RuleException("the PromQL answer is not JSON");
         }
         if (root == null || !"success".equals(root.path("status").asText())) {
-            throw new RuleMatcher.RuleException("PromQL query failed: " + (root == null ? "empty answer" : root.path("errorType").asText("") + " " + root.path("error").asText("")).strip());
+            throw new RuleMatcher.RuleException(
+                    "PromQL query failed: "
+                            + (root == null
+                                            ? "empty answer"
+                                            : root.path("errorType").asText("")
+                                                    + " "
+                                                    + root.path("error").asText(""))
+                                    .strip());
         }
         JsonNode data = root.path("data");
         if (!"vector".equals(data.path("resultType").asText())) {
-            throw new RuleMatcher.RuleException("invalid PromQL result type is " + data.path("resultType").asText("missing") + ", not vector");
+            throw new RuleMatcher.RuleException(
+                    "invalid PromQL result type is "
+                            + data.path("resultType").asText("missing")
+                            + ", not vector");
         }
         JsonNode result = data.path("result");
-        if (result.size() != 1) throw new RuleMatcher.RuleException("invalid PromQL result length must be one, but is " + result.size());
+        if (result.size() != 1)
+            throw new RuleMatcher.RuleException(
+                    "invalid PromQL result length must be one, but is " + result.size());
         String value = result.get(0).path("value").path(1).asText("");
         switch (value) {
             case "0":
@@ -36,7 +50,8 @@ public final class PromQLResult {
             case "1":
                 return true;
             default:
-                throw new RuleMatcher.RuleException("invalid PromQL result (must be 0 or 1): " + value);
+                throw new RuleMatcher.RuleException(
+                        "invalid PromQL result (must be 0 or 1): " + value);
         }
     }
 }

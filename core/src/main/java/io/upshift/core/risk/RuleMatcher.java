@@ -8,7 +8,10 @@ public interface RuleMatcher {
 
     boolean match(Risk.MatchingRule rule) throws RuleException;
 
-    /** The rule could not be evaluated; the message says why (query failed, not one sample, not 0 or 1 ...). */
+    /**
+     * The rule could not be evaluated; the message says why (query failed, not one sample, not 0 or
+     * 1 ...).
+     */
     final class RuleException extends Exception {
         public RuleException(String message) {
             super(message);

@@ -12,13 +12,14 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Set;
 
-/** Rejects values the status engine would misread: unknown enum values and unreadable timestamps. */
+/**
+ * Rejects values the status engine would misread: unknown enum values and unreadable timestamps.
+ */
 final class ResourceChecks {
     private static final Set<String> CONDITION_STATUSES = Set.of("True", "False", "Unknown");
     private static final Set<String> HISTORY_STATES = Set.of("Completed", "Partial");
 
-    private ResourceChecks() {
-    }
+    private ResourceChecks() {}
 
     static void check(String where, HasMetadata object) {
         String what = where + ": " + object.getKind() + " " + object.getMetadata().getName() + ": ";
@@ -37,26 +38,49 @@ final class ResourceChecks {
             }
         } else if (object instanceof ClusterOperator co && co.getStatus() != null) {
             operatorConditions(what, co.getStatus().getConditions());
-        } else if (object instanceof Node node && node.getStatus() != null && node.getStatus().getConditions() != null) {
+        } else if (object instanceof Node node
+                && node.getStatus() != null
+                && node.getStatus().getConditions() != null) {
             List<NodeCondition> conditions = node.getStatus().getConditions();
             for (int i = 0; i < conditions.size(); i++) {
-                oneOf(what, "status.conditions[" + i + "].status", conditions.get(i).getStatus(), CONDITION_STATUSES);
-                time(what, "status.conditions[" + i + "].lastTransitionTime", conditions.get(i).getLastTransitionTime());
+                oneOf(
+                        what,
+                        "status.conditions[" + i + "].status",
+                        conditions.get(i).getStatus(),
+                        CONDITION_STATUSES);
+                time(
+                        what,
+                        "status.conditions[" + i + "].lastTransitionTime",
+                        conditions.get(i).getLastTransitionTime());
             }
         }
     }
 
-    private static void operatorConditions(String what, List<ClusterOperatorStatusCondition> conditions) {
+    private static void operatorConditions(
+            String what, List<ClusterOperatorStatusCondition> conditions) {
         for (int i = 0; conditions != null && i < conditions.size(); i++) {
-            oneOf(what, "status.conditions[" + i + "].status", conditions.get(i).getStatus(), CONDITION_STATUSES);
-            time(what, "status.conditions[" + i + "].lastTransitionTime", conditions.get(i).getLastTransitionTime());
+            oneOf(
+                    what,
+                    "status.conditions[" + i + "].status",
+                    conditions.get(i).getStatus(),
+                    CONDITION_STATUSES);
+            time(
+                    what,
+                    "status.conditions[" + i + "].lastTransitionTime",
+                    conditions.get(i).getLastTransitionTime());
         }
     }
 
     private static void oneOf(String what, String field, String value, Set<String> allowed) {
         if (value != null && !allowed.contains(value)) {
-            throw new SnapshotException(what + field + ": unknown value \"" + value + "\" (expected one of "
-                    + String.join(", ", allowed.stream().sorted().toList()) + ")");
+            throw new SnapshotException(
+                    what
+                            + field
+                            + ": unknown value \""
+                            + value
+                            + "\" (expected one of "
+                            + String.join(", ", allowed.stream().sorted().toList())
+                            + ")");
         }
     }
 
@@ -64,7 +88,8 @@ final class ResourceChecks {
         try {
             Times.parse(value);
         } catch (DateTimeParseException e) {
-            throw new SnapshotException(what + field + ": not an RFC 3339 timestamp: \"" + value + "\"", e);
+            throw new SnapshotException(
+                    what + field + ": not an RFC 3339 timestamp: \"" + value + "\"", e);
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.upshift.core.snapshot;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -15,6 +14,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.api.json.Mappers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,25 +22,25 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Reads {@code kubectl get -o yaml|json} dumps: a single object, a {@code List}, a typed list such as
- * {@code NodeList}, or several YAML documents; JSON is accepted whatever the file is called.
+ * Reads {@code kubectl get -o yaml|json} dumps: a single object, a {@code List}, a typed list such
+ * as {@code NodeList}, or several YAML documents; JSON is accepted whatever the file is called.
  */
 public final class ResourceFiles {
     /** The kinds a snapshot may hold, and the classes they are read into. */
-    static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-            "ClusterVersion", ClusterVersion.class,
-            "ClusterOperator", ClusterOperator.class,
-            "MachineConfigPool", MachineConfigPool.class,
-            "MachineConfig", MachineConfig.class,
-            "Node", Node.class,
-            "MachineConfigNode", MachineConfigNode.class,
-            "Deployment", Deployment.class);
+    static final Map<String, Class<? extends HasMetadata>> KINDS =
+            Map.of(
+                    "ClusterVersion", ClusterVersion.class,
+                    "ClusterOperator", ClusterOperator.class,
+                    "MachineConfigPool", MachineConfigPool.class,
+                    "MachineConfig", MachineConfig.class,
+                    "Node", Node.class,
+                    "MachineConfigNode", MachineConfigNode.class,
+                    "Deployment", Deployment.class);
 
     private static final ObjectMapper JSON = Mappers.JSON;
     private static final ObjectMapper YAML = Mappers.YAML;
 
-    private ResourceFiles() {
-    }
+    private ResourceFiles() {}
 
     private static org.yaml.snakeyaml.LoaderOptions largeDocuments() {
         org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
@@ -65,12 +65,16 @@ public final class ResourceFiles {
             String kind = doc.path("kind").asText("");
             if (kind.equals("List") || (kind.endsWith("List") && doc.has("items"))) {
                 JsonNode items = doc.path("items");
-                String itemKind = kind.equals("List") ? null : kind.substring(0, kind.length() - "List".length());
+                String itemKind =
+                        kind.equals("List")
+                                ? null
+                                : kind.substring(0, kind.length() - "List".length());
                 for (int i = 0; i < items.size(); i++) {
                     out.add(convert(where, items.get(i), itemKind, "items[" + i + "]"));
                 }
             } else if (kind.isEmpty()) {
-                throw new SnapshotException(where + ": a document has no kind (expected a Kubernetes object or List)");
+                throw new SnapshotException(
+                        where + ": a document has no kind (expected a Kubernetes object or List)");
             } else {
                 out.add(convert(where, doc, null, null));
             }
@@ -80,11 +84,19 @@ public final class ResourceFiles {
 
     private static List<JsonNode> documents(String where, byte[] content) {
         boolean json = looksLikeJson(content);
-        try (MappingIterator<JsonNode> it = (json ? JSON : YAML).readerFor(JsonNode.class).readValues(content)) {
+        try (MappingIterator<JsonNode> it =
+                (json ? JSON : YAML).readerFor(JsonNode.class).readValues(content)) {
             return it.readAll();
         } catch (JsonProcessingException e) {
-            throw new SnapshotException(where + ": " + at(e.getLocation()) + "not valid " + (json ? "JSON" : "YAML")
-                    + ": " + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+            throw new SnapshotException(
+                    where
+                            + ": "
+                            + at(e.getLocation())
+                            + "not valid "
+                            + (json ? "JSON" : "YAML")
+                            + ": "
+                            + e.getOriginalMessage().lines().findFirst().orElse(""),
+                    e);
         } catch (IOException e) {
             throw new SnapshotException(where + ": cannot read: " + e.getMessage(), e);
         }
@@ -102,15 +114,25 @@ public final class ResourceFiles {
         return false;
     }
 
-    private static HasMetadata convert(String where, JsonNode node, String listKind, String position) {
+    private static HasMetadata convert(
+            String where, JsonNode node, String listKind, String position) {
         String kind = node.path("kind").asText(listKind == null ? "" : listKind);
         String name = node.path("metadata").path("name").asText("");
-        String what = (kind.isEmpty() ? "object" : kind) + (name.isEmpty() ? "" : " " + name)
-                + (position == null ? "" : " (" + position + ")");
+        String what =
+                (kind.isEmpty() ? "object" : kind)
+                        + (name.isEmpty() ? "" : " " + name)
+                        + (position == null ? "" : " (" + position + ")");
         Class<? extends HasMetadata> type = KINDS.get(kind);
         if (type == null) {
-            throw new SnapshotException(where + ": " + what + ": unsupported kind \"" + kind + "\" (expected one of "
-                    + KINDS.keySet().stream().sorted().collect(Collectors.joining(", ")) + ")");
+            throw new SnapshotException(
+                    where
+                            + ": "
+                            + what
+                            + ": unsupported kind \""
+                            + kind
+                            + "\" (expected one of "
+                            + KINDS.keySet().stream().sorted().collect(Collectors.joining(", "))
+                            + ")");
         }
         if (name.isEmpty()) {
             throw new SnapshotException(where + ": " + what + ": metadata.name is missing");
@@ -120,8 +142,15 @@ public final class ResourceFiles {
             ResourceChecks.check(where, object);
             return object;
         } catch (JsonMappingException e) {
-            throw new SnapshotException(where + ": " + what + ": " + path(e) + ": "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+            throw new SnapshotException(
+                    where
+                            + ": "
+                            + what
+                            + ": "
+                            + path(e)
+                            + ": "
+                            + e.getOriginalMessage().lines().findFirst().orElse(""),
+                    e);
         } catch (JsonProcessingException e) {
             throw new SnapshotException(where + ": " + what + ": " + e.getOriginalMessage(), e);
         }
@@ -145,5 +174,4 @@ public final class ResourceFiles {
         }
         return "line " + location.getLineNr() + ", column " + location.getColumnNr() + ": ";
     }
-
 }

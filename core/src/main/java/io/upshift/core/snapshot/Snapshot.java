@@ -26,12 +26,11 @@ public final class Snapshot {
     public static final String MCO_NAME = "machine-config-operator";
     private static final String CV_SUFFIX = "-cv.yaml";
 
-    private Snapshot() {
-    }
+    private Snapshot() {}
 
     /**
-     * A directory of dumps ({@code *.yaml}, {@code *.yml}, {@code *.json}), one per kind or mixed; an
-     * {@code alerts.json} in it holds alerts.
+     * A directory of dumps ({@code *.yaml}, {@code *.yml}, {@code *.json}), one per kind or mixed;
+     * an {@code alerts.json} in it holds alerts.
      *
      * @param dir the directory as the user gave it; messages name files under it
      */
@@ -59,8 +58,9 @@ public final class Snapshot {
     }
 
     /**
-     * oc's {@code --mock-clusterversion=DIR/<case>-cv.yaml}: the siblings {@code -co.yaml}, {@code -mcp.yaml},
-     * {@code -mc.yaml}, {@code -node.yaml}, and optionally {@code -alerts.json} and {@code -mco-deployment.yaml}.
+     * oc's {@code --mock-clusterversion=DIR/<case>-cv.yaml}: the siblings {@code -co.yaml}, {@code
+     * -mcp.yaml}, {@code -mc.yaml}, {@code -node.yaml}, and optionally {@code -alerts.json} and
+     * {@code -mco-deployment.yaml}.
      */
     public static ClusterState fromMockClusterVersion(String cvPath) {
         List<HasMetadata> cvFile = ResourceFiles.read(cvPath, read(cvPath));
@@ -78,38 +78,69 @@ public final class Snapshot {
             objects.addAll(ResourceFiles.read(deployment, read(deployment)));
         }
         String alertsPath = sibling(cvPath, "-alerts.json");
-        Optional<List<Alert>> alerts = Files.exists(Path.of(alertsPath))
-                ? Optional.of(AlertsFile.parse(alertsPath, read(alertsPath)))
-                : Optional.empty();
+        Optional<List<Alert>> alerts =
+                Files.exists(Path.of(alertsPath))
+                        ? Optional.of(AlertsFile.parse(alertsPath, read(alertsPath)))
+                        : Optional.empty();
         return assemble(cvPath, objects, alerts);
     }
 
     private static String sibling(String cvPath, String suffix) {
         if (!cvPath.contains(CV_SUFFIX)) {
-            throw new SnapshotException(cvPath + ": --mock-clusterversion must name a file ending in " + CV_SUFFIX);
+            throw new SnapshotException(
+                    cvPath + ": --mock-clusterversion must name a file ending in " + CV_SUFFIX);
         }
-        return cvPath.replaceFirst(java.util.regex.Pattern.quote(CV_SUFFIX), java.util.regex.Matcher.quoteReplacement(suffix));
+        return cvPath.replaceFirst(
+                java.util.regex.Pattern.quote(CV_SUFFIX),
+                java.util.regex.Matcher.quoteReplacement(suffix));
     }
 
-    /** Builds the cluster from loose objects; the ClusterVersion named "version" wins over others. */
-    public static ClusterState assemble(String where, List<HasMetadata> objects, Optional<List<Alert>> alerts) {
+    /**
+     * Builds the cluster from loose objects; the ClusterVersion named "version" wins over others.
+     */
+    public static ClusterState assemble(
+            String where, List<HasMetadata> objects, Optional<List<Alert>> alerts) {
         List<ClusterVersion> cvs = only(objects, ClusterVersion.class);
         if (cvs.isEmpty()) {
-            throw new SnapshotException(where + ": no ClusterVersion found (the cluster has no ClusterVersion named \"version\")");
+            throw new SnapshotException(
+                    where
+                            + ": no ClusterVersion found (the cluster has no ClusterVersion named"
+                            + " \"version\")");
         }
-        ClusterVersion cv = cvs.stream().filter(c -> "version".equals(c.getMetadata().getName())).findFirst().orElse(cvs.get(0));
-        String mcoImage = only(objects, Deployment.class).stream()
-                .filter(d -> MCO_NAME.equals(d.getMetadata().getName())
-                        && (d.getMetadata().getNamespace() == null || MCO_NAMESPACE.equals(d.getMetadata().getNamespace())))
-                .findFirst().map(Snapshot::mcoImage).orElse("");
-        return new ClusterState(cv, only(objects, ClusterOperator.class), only(objects, MachineConfigPool.class),
-                only(objects, MachineConfig.class), only(objects, Node.class), mcoImage, alerts, List.of(),
+        ClusterVersion cv =
+                cvs.stream()
+                        .filter(c -> "version".equals(c.getMetadata().getName()))
+                        .findFirst()
+                        .orElse(cvs.get(0));
+        String mcoImage =
+                only(objects, Deployment.class).stream()
+                        .filter(
+                                d ->
+                                        MCO_NAME.equals(d.getMetadata().getName())
+                                                && (d.getMetadata().getNamespace() == null
+                                                        || MCO_NAMESPACE.equals(
+                                                                d.getMetadata().getNamespace())))
+                        .findFirst()
+                        .map(Snapshot::mcoImage)
+                        .orElse("");
+        return new ClusterState(
+                cv,
+                only(objects, ClusterOperator.class),
+                only(objects, MachineConfigPool.class),
+                only(objects, MachineConfig.class),
+                only(objects, Node.class),
+                mcoImage,
+                alerts,
+                List.of(),
                 only(objects, MachineConfigNode.class));
     }
 
     /** The image of the machine-config-operator container, or "" when the Deployment has none. */
     public static String mcoImage(Deployment d) {
-        if (d == null || d.getSpec() == null || d.getSpec().getTemplate() == null || d.getSpec().getTemplate().getSpec() == null) {
+        if (d == null
+                || d.getSpec() == null
+                || d.getSpec().getTemplate() == null
+                || d.getSpec().getTemplate().getSpec() == null) {
             return "";
         }
         for (Container c : d.getSpec().getTemplate().getSpec().getContainers()) {
@@ -121,12 +152,14 @@ public final class Snapshot {
     }
 
     /**
-     * The moment a recorded snapshot is replayed at, as oc replays its examples: the latest condition transition
-     * of the ClusterVersion and the ClusterOperators, plus 368975ns so that rounding is exercised.
+     * The moment a recorded snapshot is replayed at, as oc replays its examples: the latest
+     * condition transition of the ClusterVersion and the ClusterOperators, plus 368975ns so that
+     * rounding is exercised.
      */
     public static java.time.Instant replayTime(ClusterState state) {
         java.time.Instant now = io.upshift.core.status.Times.ZERO;
-        List<io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition> conditions = new ArrayList<>();
+        List<io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition> conditions =
+                new ArrayList<>();
         if (state.clusterVersion().getStatus().getConditions() != null) {
             conditions.addAll(state.clusterVersion().getStatus().getConditions());
         }

@@ -2,9 +2,9 @@ package io.upshift.core.snapshot;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.upshift.api.json.Mappers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,14 +13,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Writes objects as a snapshot directory, one {@code List} file per kind ({@code nodes.yaml}, ...), as kubectl dumps them. */
+/**
+ * Writes objects as a snapshot directory, one {@code List} file per kind ({@code nodes.yaml}, ...),
+ * as kubectl dumps them.
+ */
 public final class SnapshotDump {
     /** As kubectl writes: no document start marker, no null fields. */
-    private static final ObjectWriter YAML = Mappers.YAML.copy().setSerializationInclusion(JsonInclude.Include.NON_NULL)
-            .writer().without(YAMLGenerator.Feature.WRITE_DOC_START_MARKER);
+    private static final ObjectWriter YAML =
+            Mappers.YAML
+                    .copy()
+                    .setSerializationInclusion(JsonInclude.Include.NON_NULL)
+                    .writer()
+                    .without(YAMLGenerator.Feature.WRITE_DOC_START_MARKER);
 
-    private SnapshotDump() {
-    }
+    private SnapshotDump() {}
 
     public static void write(Path dir, List<? extends HasMetadata> objects) throws IOException {
         Files.createDirectories(dir);

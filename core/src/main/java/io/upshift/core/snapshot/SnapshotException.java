@@ -1,6 +1,9 @@
 package io.upshift.core.snapshot;
 
-/** A snapshot file cannot be used; the message names the file and, where known, the resource and field. */
+/**
+ * A snapshot file cannot be used; the message names the file and, where known, the resource and
+ * field.
+ */
 public class SnapshotException extends RuntimeException {
     public SnapshotException(String message) {
         super(message);

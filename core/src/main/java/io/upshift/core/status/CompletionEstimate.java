@@ -6,12 +6,11 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * How long the control plane update will still take, from the share of updated operators and the time it took to
- * get there, as {@code oc} estimates it. Durations are nanoseconds.
+ * How long the control plane update will still take, from the share of updated operators and the
+ * time it took to get there, as {@code oc} estimates it. Durations are nanoseconds.
  */
 public final class CompletionEstimate {
-    private CompletionEstimate() {
-    }
+    private CompletionEstimate() {}
 
     /** The control-plane assessment an estimate implies while the update is not complete. */
     public static String assessment(long estimate) {
@@ -21,28 +20,34 @@ public final class CompletionEstimate {
         return estimate < 0 ? "ProgressingSlow" : "Progressing";
     }
 
-    /** The last completed update before the current one (not the installation) as a baseline, else an hour. */
+    /**
+     * The last completed update before the current one (not the installation) as a baseline, else
+     * an hour.
+     */
     static long baseline(List<UpdateHistory> history) {
         if (history.size() >= 3) {
             for (UpdateHistory item : history.subList(1, history.size() - 1)) {
                 if ("Completed".equals(item.getState())) {
                     Instant start = Times.parse(item.getStartedTime());
                     Instant end = Times.parse(item.getCompletionTime());
-                    return Times.between(start == null ? Times.ZERO : start, end == null ? Times.ZERO : end);
+                    return Times.between(
+                            start == null ? Times.ZERO : start, end == null ? Times.ZERO : end);
                 }
             }
         }
         return GoDuration.HOUR;
     }
 
-    static long estimate(long baseline, long toLastObservedProgress, long updatingFor, double completion) {
+    static long estimate(
+            long baseline, long toLastObservedProgress, long updatingFor, double completion) {
         if (completion >= 1) {
             return 0;
         }
         double tw = timewise(completion);
-        double totalSeconds = completion > 0 && tw > 0 && toLastObservedProgress > 5 * GoDuration.MINUTE
-                ? GoDuration.seconds(toLastObservedProgress) / tw
-                : GoDuration.seconds(baseline);
+        double totalSeconds =
+                completion > 0 && tw > 0 && toLastObservedProgress > 5 * GoDuration.MINUTE
+                        ? GoDuration.seconds(toLastObservedProgress) / tw
+                        : GoDuration.seconds(baseline);
         double remaining = totalSeconds - GoDuration.seconds(updatingFor);
         // Overestimate a little while time remains; once late, shrink the overrun.
         double overestimate = remaining < 0 ? 1 / 1.2 : 1.2;
@@ -53,9 +58,10 @@ public final class CompletionEstimate {
     }
 
     /**
-     * Share of the update's time spent when a share of operators is updated: a typical cluster has 97% of its
-     * operators updated at two thirds of the time. Three fitted polynomials; powers computed the way Go's math.Pow
-     * computes them for small integer exponents, so results agree to the bit.
+     * Share of the update's time spent when a share of operators is updated: a typical cluster has
+     * 97% of its operators updated at two thirds of the time. Three fitted polynomials; powers
+     * computed the way Go's math.Pow computes them for small integer exponents, so results agree to
+     * the bit.
      */
     static double timewise(double x) {
         double x2 = x * x;

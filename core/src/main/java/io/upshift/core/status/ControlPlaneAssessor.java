@@ -1,6 +1,5 @@
 package io.upshift.core.status;
 
-import io.upshift.core.conditions.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
@@ -12,6 +11,7 @@ import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.ControlPlaneVersions;
 import io.upshift.api.update.ImpactLevel;
 import io.upshift.api.update.ScopeType;
+import io.upshift.core.conditions.Conditions;
 import io.upshift.core.render.GoDuration;
 import io.upshift.core.render.GoNumbers;
 import java.time.Instant;
@@ -27,8 +27,7 @@ final class ControlPlaneAssessor {
     private static final long DEGRADED_ERROR = 40 * GoDuration.MINUTE;
 
     /** The control plane's insights: one for the ClusterVersion, one per platform operator. */
-    record Result(ClusterVersionInsight clusterVersion, List<ClusterOperatorInsight> operators) {
-    }
+    record Result(ClusterVersionInsight clusterVersion, List<ClusterOperatorInsight> operators) {}
 
     private final Instant at;
 
@@ -36,10 +35,16 @@ final class ControlPlaneAssessor {
         this.at = at;
     }
 
-    Result assess(ClusterVersion cv, List<ClusterOperator> operators, String mcoImage,
-                  List<HealthInsights.Keyed> health) {
+    Result assess(
+            ClusterVersion cv,
+            List<ClusterOperator> operators,
+            String mcoImage,
+            List<HealthInsights.Keyed> health) {
         String cvName = cv.getMetadata().getName();
-        String target = cv.getStatus().getDesired() == null ? "" : nullToEmpty(cv.getStatus().getDesired().getVersion());
+        String target =
+                cv.getStatus().getDesired() == null
+                        ? ""
+                        : nullToEmpty(cv.getStatus().getDesired().getVersion());
         List<UpdateHistory> history = history(cv);
         failingHealth(cv, cvName, health);
 
@@ -61,18 +66,35 @@ final class ControlPlaneAssessor {
             Condition updating;
             String progressingReason = null;
             if (isUpdated) {
-                updating = InsightConditions.of(ClusterOperatorInsight.UPDATING, false, "Updated", "");
+                updating =
+                        InsightConditions.of(ClusterOperatorInsight.UPDATING, false, "Updated", "");
             } else if (progressing != null && "True".equals(progressing.getStatus())) {
-                updating = InsightConditions.of(ClusterOperatorInsight.UPDATING, "True", "Progressing",
-                        progressing.getMessage(), timeOr(progressing.getLastTransitionTime()));
+                updating =
+                        InsightConditions.of(
+                                ClusterOperatorInsight.UPDATING,
+                                "True",
+                                "Progressing",
+                                progressing.getMessage(),
+                                timeOr(progressing.getLastTransitionTime()));
                 progressingReason = nullToEmpty(progressing.getReason());
                 if (MACHINE_CONFIG.equals(name)) {
                     mcoStartedUpdating = Times.parse(progressing.getLastTransitionTime());
                 }
             } else if (progressing != null && "False".equals(progressing.getStatus())) {
-                updating = InsightConditions.of(ClusterOperatorInsight.UPDATING, false, "Pending", progressing.getMessage());
+                updating =
+                        InsightConditions.of(
+                                ClusterOperatorInsight.UPDATING,
+                                false,
+                                "Pending",
+                                progressing.getMessage());
             } else {
-                updating = InsightConditions.of(ClusterOperatorInsight.UPDATING, "Unknown", "CannotDetermine", "", null);
+                updating =
+                        InsightConditions.of(
+                                ClusterOperatorInsight.UPDATING,
+                                "Unknown",
+                                "CannotDetermine",
+                                "",
+                                null);
             }
             if (progressing != null) {
                 Instant ltt = Times.parse(progressing.getLastTransitionTime());
@@ -82,19 +104,35 @@ final class ControlPlaneAssessor {
             }
             Condition healthy;
             if (available == null || !"True".equals(available.getStatus())) {
-                healthy = InsightConditions.of(ClusterOperatorInsight.HEALTHY, false, "Unavailable",
-                        available == null ? "" : available.getMessage());
+                healthy =
+                        InsightConditions.of(
+                                ClusterOperatorInsight.HEALTHY,
+                                false,
+                                "Unavailable",
+                                available == null ? "" : available.getMessage());
             } else if (degraded != null && "True".equals(degraded.getStatus())) {
-                healthy = InsightConditions.of(ClusterOperatorInsight.HEALTHY, false, "Degraded", degraded.getMessage());
+                healthy =
+                        InsightConditions.of(
+                                ClusterOperatorInsight.HEALTHY,
+                                false,
+                                "Degraded",
+                                degraded.getMessage());
             } else {
-                healthy = InsightConditions.of(ClusterOperatorInsight.HEALTHY, true, "AsExpected", "");
+                healthy =
+                        InsightConditions.of(
+                                ClusterOperatorInsight.HEALTHY, true, "AsExpected", "");
             }
-            insights.add(new ClusterOperatorInsight(List.of(updating, healthy), name,
-                    HealthInsights.clusterOperator(name), progressingReason));
+            insights.add(
+                    new ClusterOperatorInsight(
+                            List.of(updating, healthy),
+                            name,
+                            HealthInsights.clusterOperator(name),
+                            progressingReason));
             operatorHealth(name, available, degraded, health);
         }
         boolean completed = updated == total;
-        // When only machine-config is left, its nodes rebooting make other operators flap Progressing; ignore them.
+        // When only machine-config is left, its nodes rebooting make other operators flap
+        // Progressing; ignore them.
         if (mcoStartedUpdating != null && total - updated == 1) {
             lastObservedProgress = mcoStartedUpdating;
         }
@@ -119,8 +157,12 @@ final class ControlPlaneAssessor {
         String assessment = "Completed";
         Instant estimatedCompletedAt = null;
         if (!completed) {
-            long estimate = CompletionEstimate.estimate(CompletionEstimate.baseline(history), toLastObservedProgress,
-                    updatingFor, completion);
+            long estimate =
+                    CompletionEstimate.estimate(
+                            CompletionEstimate.baseline(history),
+                            toLastObservedProgress,
+                            updatingFor,
+                            completion);
             assessment = CompletionEstimate.assessment(estimate);
             estimatedCompletedAt = at.plusNanos(estimate);
         }
@@ -129,10 +171,17 @@ final class ControlPlaneAssessor {
         }
         Condition cvUpdating = updatingCondition(cv);
         Instant startedAt = started != null ? started : progressingSince(cv);
-        ClusterVersionInsight cvInsight = new ClusterVersionInsight(List.of(cvUpdating),
-                HealthInsights.clusterVersion(cvName), assessment, versions(history),
-                total == 0 ? null : Integer.valueOf(GoNumbers.percent(completion * 100.0)),
-                Times.format(startedAt), Times.format(completedAt), Times.format(estimatedCompletedAt), null);
+        ClusterVersionInsight cvInsight =
+                new ClusterVersionInsight(
+                        List.of(cvUpdating),
+                        HealthInsights.clusterVersion(cvName),
+                        assessment,
+                        versions(history),
+                        total == 0 ? null : Integer.valueOf(GoNumbers.percent(completion * 100.0)),
+                        Times.format(startedAt),
+                        Times.format(completedAt),
+                        Times.format(estimatedCompletedAt),
+                        null);
         return new Result(cvInsight, insights);
     }
 
@@ -141,9 +190,11 @@ final class ControlPlaneAssessor {
     }
 
     static boolean isMultiArchMigration(List<UpdateHistory> history) {
-        return history.size() > 1 && history.get(0).getVersion() != null
+        return history.size() > 1
+                && history.get(0).getVersion() != null
                 && history.get(0).getVersion().equals(history.get(1).getVersion())
-                && !nullToEmpty(history.get(0).getImage()).equals(nullToEmpty(history.get(1).getImage()));
+                && !nullToEmpty(history.get(0).getImage())
+                        .equals(nullToEmpty(history.get(1).getImage()));
     }
 
     private static boolean isPartial(List<UpdateHistory> history, int index) {
@@ -156,82 +207,168 @@ final class ControlPlaneAssessor {
         }
         List<ControlPlaneVersions.Metadata> targetMeta = new ArrayList<>();
         if (history.size() == 1) {
-            targetMeta.add(new ControlPlaneVersions.Metadata(ControlPlaneVersions.INSTALLATION, ""));
+            targetMeta.add(
+                    new ControlPlaneVersions.Metadata(ControlPlaneVersions.INSTALLATION, ""));
         }
         if (isMultiArchMigration(history)) {
-            targetMeta.add(new ControlPlaneVersions.Metadata(ControlPlaneVersions.ARCHITECTURE, "Multi"));
+            targetMeta.add(
+                    new ControlPlaneVersions.Metadata(ControlPlaneVersions.ARCHITECTURE, "Multi"));
         }
-        ControlPlaneVersions.Version target = new ControlPlaneVersions.Version(history.get(0).getVersion(), targetMeta);
+        ControlPlaneVersions.Version target =
+                new ControlPlaneVersions.Version(history.get(0).getVersion(), targetMeta);
         ControlPlaneVersions.Version previous = null;
         if (history.size() > 1) {
-            previous = new ControlPlaneVersions.Version(history.get(1).getVersion(), isPartial(history, 1)
-                    ? List.of(new ControlPlaneVersions.Metadata(ControlPlaneVersions.PARTIAL, ""))
-                    : List.of());
+            previous =
+                    new ControlPlaneVersions.Version(
+                            history.get(1).getVersion(),
+                            isPartial(history, 1)
+                                    ? List.of(
+                                            new ControlPlaneVersions.Metadata(
+                                                    ControlPlaneVersions.PARTIAL, ""))
+                                    : List.of());
         }
         return new ControlPlaneVersions(previous, target);
     }
 
     private static Condition updatingCondition(ClusterVersion cv) {
-        ClusterOperatorStatusCondition p = Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
+        ClusterOperatorStatusCondition p =
+                Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
         String message = p == null ? "" : p.getMessage();
         if (p != null && "True".equals(p.getStatus())) {
-            return InsightConditions.of(ClusterVersionInsight.UPDATING, "True", "ClusterVersionProgressing", message, null);
+            return InsightConditions.of(
+                    ClusterVersionInsight.UPDATING,
+                    "True",
+                    "ClusterVersionProgressing",
+                    message,
+                    null);
         }
         if (p != null && "False".equals(p.getStatus())) {
-            return InsightConditions.of(ClusterVersionInsight.UPDATING, "False", "ClusterVersionNotProgressing", message, null);
+            return InsightConditions.of(
+                    ClusterVersionInsight.UPDATING,
+                    "False",
+                    "ClusterVersionNotProgressing",
+                    message,
+                    null);
         }
-        return InsightConditions.of(ClusterVersionInsight.UPDATING, "Unknown", "CannotDetermineUpdating", message, null);
+        return InsightConditions.of(
+                ClusterVersionInsight.UPDATING,
+                "Unknown",
+                "CannotDetermineUpdating",
+                message,
+                null);
     }
 
     private static Instant progressingSince(ClusterVersion cv) {
-        ClusterOperatorStatusCondition p = Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
+        ClusterOperatorStatusCondition p =
+                Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
         return p == null ? null : Times.parse(p.getLastTransitionTime());
     }
 
-    private void failingHealth(ClusterVersion cv, String cvName, List<HealthInsights.Keyed> health) {
-        ClusterOperatorStatusCondition failing = Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Failing");
+    private void failingHealth(
+            ClusterVersion cv, String cvName, List<HealthInsights.Keyed> health) {
+        ClusterOperatorStatusCondition failing =
+                Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Failing");
         String reference = HealthInsights.RUNBOOKS + "ClusterOperatorDegraded.md";
         if (failing == null) {
-            health.add(HealthInsights.of("cv-no-failing-" + cvName, at, ScopeType.ControlPlane,
-                    HealthInsights.clusterVersion(cvName), ImpactLevel.Warning, HealthInsights.UPDATE_STALLED,
-                    "Cluster Version " + cvName + " has no Failing condition",
-                    "Current status of Cluster Version reconciliation is unclear.  See 'oc -n openshift-cluster-version logs -l k8s-app=cluster-version-operator --tail -1' to debug.",
-                    reference));
+            health.add(
+                    HealthInsights.of(
+                            "cv-no-failing-" + cvName,
+                            at,
+                            ScopeType.ControlPlane,
+                            HealthInsights.clusterVersion(cvName),
+                            ImpactLevel.Warning,
+                            HealthInsights.UPDATE_STALLED,
+                            "Cluster Version " + cvName + " has no Failing condition",
+                            "Current status of Cluster Version reconciliation is unclear.  See 'oc"
+                                    + " -n openshift-cluster-version logs -l"
+                                    + " k8s-app=cluster-version-operator --tail -1' to debug.",
+                            reference));
         } else if (!"False".equals(failing.getStatus())) {
             String verb = "Unknown".equals(failing.getStatus()) ? "may be" : "is";
-            health.add(HealthInsights.of("cv-failing-" + cvName, orZero(Times.parse(failing.getLastTransitionTime())),
-                    ScopeType.ControlPlane, HealthInsights.clusterVersion(cvName), ImpactLevel.Warning,
-                    HealthInsights.UPDATE_STALLED, "Cluster Version " + cvName + " " + verb
-                            + " failing to proceed with the update (" + nullToEmpty(failing.getReason()) + ")",
-                    nullToEmpty(failing.getMessage()), reference));
+            health.add(
+                    HealthInsights.of(
+                            "cv-failing-" + cvName,
+                            orZero(Times.parse(failing.getLastTransitionTime())),
+                            ScopeType.ControlPlane,
+                            HealthInsights.clusterVersion(cvName),
+                            ImpactLevel.Warning,
+                            HealthInsights.UPDATE_STALLED,
+                            "Cluster Version "
+                                    + cvName
+                                    + " "
+                                    + verb
+                                    + " failing to proceed with the update ("
+                                    + nullToEmpty(failing.getReason())
+                                    + ")",
+                            nullToEmpty(failing.getMessage()),
+                            reference));
         }
     }
 
-    private void operatorHealth(String name, ClusterOperatorStatusCondition available,
-                                ClusterOperatorStatusCondition degraded, List<HealthInsights.Keyed> health) {
+    private void operatorHealth(
+            String name,
+            ClusterOperatorStatusCondition available,
+            ClusterOperatorStatusCondition degraded,
+            List<HealthInsights.Keyed> health) {
         if (available != null && "False".equals(available.getStatus())) {
-            lasting(name, available, "unavailable", UNAVAILABLE_WARNING, UNAVAILABLE_ERROR, "ClusterOperatorDown.md", health);
+            lasting(
+                    name,
+                    available,
+                    "unavailable",
+                    UNAVAILABLE_WARNING,
+                    UNAVAILABLE_ERROR,
+                    "ClusterOperatorDown.md",
+                    health);
         }
         if (degraded != null && "True".equals(degraded.getStatus())) {
-            lasting(name, degraded, "degraded", DEGRADED_WARNING, DEGRADED_ERROR, "ClusterOperatorDegraded.md", health);
+            lasting(
+                    name,
+                    degraded,
+                    "degraded",
+                    DEGRADED_WARNING,
+                    DEGRADED_ERROR,
+                    "ClusterOperatorDegraded.md",
+                    health);
         }
     }
 
-    /** A bad operator condition is worth a warning once it lasts, and an error once it lasts much longer. */
-    private void lasting(String name, ClusterOperatorStatusCondition c, String state, long warning, long error,
-                         String runbook, List<HealthInsights.Keyed> health) {
+    /**
+     * A bad operator condition is worth a warning once it lasts, and an error once it lasts much
+     * longer.
+     */
+    private void lasting(
+            String name,
+            ClusterOperatorStatusCondition c,
+            String state,
+            long warning,
+            long error,
+            String runbook,
+            List<HealthInsights.Keyed> health) {
         Instant since = orZero(Times.parse(c.getLastTransitionTime()));
         long lasting = Times.between(since, at);
         if (lasting > warning) {
-            health.add(HealthInsights.of("co-" + state + "-" + name, since, ScopeType.ControlPlane,
-                    HealthInsights.clusterOperator(name), lasting > error ? ImpactLevel.Error : ImpactLevel.Warning,
-                    HealthInsights.API_AVAILABILITY, "Cluster Operator " + name + " is " + state + " ("
-                            + nullToEmpty(c.getReason()) + ")", orNoMessage(c.getMessage()), HealthInsights.RUNBOOKS + runbook));
+            health.add(
+                    HealthInsights.of(
+                            "co-" + state + "-" + name,
+                            since,
+                            ScopeType.ControlPlane,
+                            HealthInsights.clusterOperator(name),
+                            lasting > error ? ImpactLevel.Error : ImpactLevel.Warning,
+                            HealthInsights.API_AVAILABILITY,
+                            "Cluster Operator "
+                                    + name
+                                    + " is "
+                                    + state
+                                    + " ("
+                                    + nullToEmpty(c.getReason())
+                                    + ")",
+                            orNoMessage(c.getMessage()),
+                            HealthInsights.RUNBOOKS + runbook));
         }
     }
 
-    private static void previousPartialHealth(String cvName, List<UpdateHistory> history,
-                                              List<HealthInsights.Keyed> health) {
+    private static void previousPartialHealth(
+            String cvName, List<UpdateHistory> history, List<HealthInsights.Keyed> health) {
         String previous = history.get(1).getVersion();
         String target = history.get(0).getVersion();
         String lastComplete = "unknown";
@@ -241,38 +378,61 @@ final class ControlPlaneAssessor {
                 break;
             }
         }
-        health.add(HealthInsights.of("cv-previous-partial-" + cvName,
-                orZero(Times.parse(history.get(0).getStartedTime())), ScopeType.ControlPlane,
-                HealthInsights.clusterVersion(cvName), ImpactLevel.Warning, "None",
-                "Previous update to " + previous + " never completed, last complete update was " + lastComplete,
-                "Current update to " + target + " was initiated while the previous update to version " + previous
-                        + " was still in progress", HealthInsights.HISTORY_DOCS));
+        health.add(
+                HealthInsights.of(
+                        "cv-previous-partial-" + cvName,
+                        orZero(Times.parse(history.get(0).getStartedTime())),
+                        ScopeType.ControlPlane,
+                        HealthInsights.clusterVersion(cvName),
+                        ImpactLevel.Warning,
+                        "None",
+                        "Previous update to "
+                                + previous
+                                + " never completed, last complete update was "
+                                + lastComplete,
+                        "Current update to "
+                                + target
+                                + " was initiated while the previous update to version "
+                                + previous
+                                + " was still in progress",
+                        HealthInsights.HISTORY_DOCS));
     }
 
-    /** Platform operators are the ones a release payload manages; only they count towards the update. */
+    /**
+     * Platform operators are the ones a release payload manages; only they count towards the
+     * update.
+     */
     private static boolean isPlatformOperator(ClusterOperator operator) {
         if (operator.getMetadata().getAnnotations() == null) {
             return false;
         }
-        return operator.getMetadata().getAnnotations().keySet().stream().anyMatch(k ->
-                k.startsWith("exclude.release.openshift.io/") || k.startsWith("include.release.openshift.io/"));
+        return operator.getMetadata().getAnnotations().keySet().stream()
+                .anyMatch(
+                        k ->
+                                k.startsWith("exclude.release.openshift.io/")
+                                        || k.startsWith("include.release.openshift.io/"));
     }
 
     /**
-     * Updated means reporting the target as its operator version. machine-config also has to run the image the
-     * cluster's Deployment runs: during a multi-arch migration the version stays while the image changes.
+     * Updated means reporting the target as its operator version. machine-config also has to run
+     * the image the cluster's Deployment runs: during a multi-arch migration the version stays
+     * while the image changes.
      */
     private static boolean isUpdated(ClusterOperator operator, String target, String mcoImage) {
-        List<OperandVersion> versions = operator.getStatus() == null || operator.getStatus().getVersions() == null
-                ? List.of() : operator.getStatus().getVersions();
+        List<OperandVersion> versions =
+                operator.getStatus() == null || operator.getStatus().getVersions() == null
+                        ? List.of()
+                        : operator.getStatus().getVersions();
         if (MACHINE_CONFIG.equals(operator.getMetadata().getName())) {
             for (OperandVersion v : versions) {
-                if ("operator-image".equals(v.getName()) && !mcoImage.equals(nullToEmpty(v.getVersion()))) {
+                if ("operator-image".equals(v.getName())
+                        && !mcoImage.equals(nullToEmpty(v.getVersion()))) {
                     return false;
                 }
             }
         }
-        return versions.stream().anyMatch(v -> "operator".equals(v.getName()) && target.equals(v.getVersion()));
+        return versions.stream()
+                .anyMatch(v -> "operator".equals(v.getName()) && target.equals(v.getVersion()));
     }
 
     private static ClusterOperatorStatusCondition condition(ClusterOperator operator, String type) {

@@ -1,6 +1,5 @@
 package io.upshift.core.status;
 
-import io.upshift.core.conditions.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.upshift.api.update.ClusterOperatorInsight;
@@ -13,6 +12,7 @@ import io.upshift.api.update.Pool;
 import io.upshift.api.update.PoolInsight;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.api.update.UpshiftEstimate;
+import io.upshift.core.conditions.Conditions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,39 +22,58 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Carries what is still true from the previous UpdateStatus into a new assessment, so that an unchanged cluster
- * gives an identical status and no write: an insight whose content is unchanged keeps its {@code acquiredAt}; a
- * condition whose status is unchanged keeps its {@code lastTransitionTime}; an estimated completion that moved by
- * less than {@link #ESTIMATE_TOLERANCE_SECONDS} keeps the previous value, and so does a node's Upshift estimate that moved
- * by less than a tenth of its time left.
+ * Carries what is still true from the previous UpdateStatus into a new assessment, so that an
+ * unchanged cluster gives an identical status and no write: an insight whose content is unchanged
+ * keeps its {@code acquiredAt}; a condition whose status is unchanged keeps its {@code
+ * lastTransitionTime}; an estimated completion that moved by less than {@link
+ * #ESTIMATE_TOLERANCE_SECONDS} keeps the previous value, and so does a node's Upshift estimate that
+ * moved by less than a tenth of its time left.
  */
 public final class InsightHistory {
     public static final long ESTIMATE_TOLERANCE_SECONDS = 60;
 
-    private InsightHistory() {
-    }
+    private InsightHistory() {}
 
-    /** @param previous the status as last written, or null for a first evaluation */
-    public static UpdateStatusStatus settle(UpdateStatusStatus previous, UpdateStatusStatus next, Instant at) {
+    /**
+     * @param previous the status as last written, or null for a first evaluation
+     */
+    public static UpdateStatusStatus settle(
+            UpdateStatusStatus previous, UpdateStatusStatus next, Instant at) {
         return settle(previous == null ? List.of() : previous.insights(), next, at);
     }
 
-    /** @param previous the insights as last written, wherever they are kept (empty for a first evaluation) */
-    public static UpdateStatusStatus settle(Collection<Insight> previous, UpdateStatusStatus next, Instant at) {
+    /**
+     * @param previous the insights as last written, wherever they are kept (empty for a first
+     *     evaluation)
+     */
+    public static UpdateStatusStatus settle(
+            Collection<Insight> previous, UpdateStatusStatus next, Instant at) {
         Map<String, Insight> before = new HashMap<>(previous.size() * 2);
         previous.forEach(i -> before.put(i.uid(), i));
         String now = Times.format(at);
         ControlPlane cp = next.controlPlane();
-        ControlPlane settledCp = cp == null ? null : new ControlPlane(cp.conditions(), cp.resource(), cp.poolResource(),
-                settle(cp.informers(), before, now));
+        ControlPlane settledCp =
+                cp == null
+                        ? null
+                        : new ControlPlane(
+                                cp.conditions(),
+                                cp.resource(),
+                                cp.poolResource(),
+                                settle(cp.informers(), before, now));
         List<Pool> pools = new ArrayList<>();
         for (Pool p : next.workerPools()) {
-            pools.add(new Pool(p.conditions(), p.name(), p.resource(), settle(p.informers(), before, now)));
+            pools.add(
+                    new Pool(
+                            p.conditions(),
+                            p.name(),
+                            p.resource(),
+                            settle(p.informers(), before, now)));
         }
         return new UpdateStatusStatus(next.conditions(), settledCp, pools, next.insightObjects());
     }
 
-    private static List<Informer> settle(List<Informer> informers, Map<String, Insight> before, String now) {
+    private static List<Informer> settle(
+            List<Informer> informers, Map<String, Insight> before, String now) {
         List<Informer> out = new ArrayList<>(informers.size());
         for (Informer informer : informers) {
             List<Insight> insights = new ArrayList<>(informer.insights().size());
@@ -67,56 +86,119 @@ public final class InsightHistory {
     }
 
     private static Insight settle(Insight next, Insight prev, String now) {
-        Insight settled = switch (next.type()) {
-            case ClusterVersion -> Insight.of(next.uid(), now, clusterVersion(next.clusterVersion(),
-                    prev == null ? null : prev.clusterVersion(), now));
-            case ClusterOperator -> {
-                ClusterOperatorInsight o = next.clusterOperator();
-                ClusterOperatorInsight p = prev == null ? null : prev.clusterOperator();
-                yield Insight.of(next.uid(), now, new ClusterOperatorInsight(conditions(o.conditions(),
-                        p == null ? null : p.conditions(), now), o.name(), o.resource(), o.progressingReason()));
-            }
-            case MachineConfigPool -> {
-                PoolInsight o = next.machineConfigPool();
-                PoolInsight p = prev == null ? null : prev.machineConfigPool();
-                yield Insight.of(next.uid(), now, new PoolInsight(conditions(o.conditions(), p == null ? null : p.conditions(), now),
-                        o.name(), o.resource(), o.scopeType(), o.assessment(), o.completion(), o.summaries(), o.upshiftEstimate()));
-            }
-            case Node -> {
-                NodeInsight o = next.node();
-                NodeInsight p = prev == null ? null : prev.node();
-                yield Insight.of(next.uid(), now, new NodeInsight(conditions(o.conditions(), p == null ? null : p.conditions(), now),
-                        o.name(), o.resource(), o.poolResource(), o.scopeType(), o.version(), o.estToComplete(), o.message(),
-                        nodeEstimate(o.upshiftEstimate(), p == null ? null : p.upshiftEstimate(), now)));
-            }
-            case Health -> next;
-        };
+        Insight settled =
+                switch (next.type()) {
+                    case ClusterVersion ->
+                            Insight.of(
+                                    next.uid(),
+                                    now,
+                                    clusterVersion(
+                                            next.clusterVersion(),
+                                            prev == null ? null : prev.clusterVersion(),
+                                            now));
+                    case ClusterOperator -> {
+                        ClusterOperatorInsight o = next.clusterOperator();
+                        ClusterOperatorInsight p = prev == null ? null : prev.clusterOperator();
+                        yield Insight.of(
+                                next.uid(),
+                                now,
+                                new ClusterOperatorInsight(
+                                        conditions(
+                                                o.conditions(),
+                                                p == null ? null : p.conditions(),
+                                                now),
+                                        o.name(),
+                                        o.resource(),
+                                        o.progressingReason()));
+                    }
+                    case MachineConfigPool -> {
+                        PoolInsight o = next.machineConfigPool();
+                        PoolInsight p = prev == null ? null : prev.machineConfigPool();
+                        yield Insight.of(
+                                next.uid(),
+                                now,
+                                new PoolInsight(
+                                        conditions(
+                                                o.conditions(),
+                                                p == null ? null : p.conditions(),
+                                                now),
+                                        o.name(),
+                                        o.resource(),
+                                        o.scopeType(),
+                                        o.assessment(),
+                                        o.completion(),
+                                        o.summaries(),
+                                        o.upshiftEstimate()));
+                    }
+                    case Node -> {
+                        NodeInsight o = next.node();
+                        NodeInsight p = prev == null ? null : prev.node();
+                        yield Insight.of(
+                                next.uid(),
+                                now,
+                                new NodeInsight(
+                                        conditions(
+                                                o.conditions(),
+                                                p == null ? null : p.conditions(),
+                                                now),
+                                        o.name(),
+                                        o.resource(),
+                                        o.poolResource(),
+                                        o.scopeType(),
+                                        o.version(),
+                                        o.estToComplete(),
+                                        o.message(),
+                                        nodeEstimate(
+                                                o.upshiftEstimate(),
+                                                p == null ? null : p.upshiftEstimate(),
+                                                now)));
+                    }
+                    case Health -> next;
+                };
         // an insight read back without its acquiredAt (an object someone else wrote) gets one now
-        if (prev != null && prev.acquiredAt() != null && prev.withAcquiredAt(null).equals(settled.withAcquiredAt(null))) {
+        if (prev != null
+                && prev.acquiredAt() != null
+                && prev.withAcquiredAt(null).equals(settled.withAcquiredAt(null))) {
             return prev;
         }
         return settled.withAcquiredAt(now);
     }
 
-    private static ClusterVersionInsight clusterVersion(ClusterVersionInsight o, ClusterVersionInsight p, String now) {
+    private static ClusterVersionInsight clusterVersion(
+            ClusterVersionInsight o, ClusterVersionInsight p, String now) {
         String estimate = o.estimatedCompletedAt();
         if (p != null && estimate != null && p.estimatedCompletedAt() != null) {
-            long moved = Math.abs(Times.between(Times.parse(p.estimatedCompletedAt()), Times.parse(estimate)));
+            long moved =
+                    Math.abs(
+                            Times.between(
+                                    Times.parse(p.estimatedCompletedAt()), Times.parse(estimate)));
             if (moved < ESTIMATE_TOLERANCE_SECONDS * 1_000_000_000L) {
                 estimate = p.estimatedCompletedAt();
             }
         }
-        return new ClusterVersionInsight(conditions(o.conditions(), p == null ? null : p.conditions(), now), o.resource(),
-                o.assessment(), o.versions(), o.completion(), o.startedAt(), o.completedAt(), estimate, o.upshiftEstimate());
+        return new ClusterVersionInsight(
+                conditions(o.conditions(), p == null ? null : p.conditions(), now),
+                o.resource(),
+                o.assessment(),
+                o.versions(),
+                o.completion(),
+                o.startedAt(),
+                o.completedAt(),
+                estimate,
+                o.upshiftEstimate());
     }
 
     /**
-     * A node's estimate that moved by less than a tenth of the time it had left (at least a second) keeps its old
-     * value: a node waiting its turn moves a little with every node done before it, and a pool of a thousand would
-     * otherwise rewrite every waiting node's object each time.
+     * A node's estimate that moved by less than a tenth of the time it had left (at least a second)
+     * keeps its old value: a node waiting its turn moves a little with every node done before it,
+     * and a pool of a thousand would otherwise rewrite every waiting node's object each time.
      */
-    private static UpshiftEstimate nodeEstimate(UpshiftEstimate next, UpshiftEstimate prev, String now) {
-        if (next == null || prev == null || next.completedAt() == null || prev.completedAt() == null
+    private static UpshiftEstimate nodeEstimate(
+            UpshiftEstimate next, UpshiftEstimate prev, String now) {
+        if (next == null
+                || prev == null
+                || next.completedAt() == null
+                || prev.completedAt() == null
                 || !Objects.equals(next.basis(), prev.basis())) {
             return next;
         }
@@ -126,7 +208,8 @@ public final class InsightHistory {
         return moved < tolerance ? prev : next;
     }
 
-    private static List<Condition> conditions(List<Condition> next, List<Condition> prev, String now) {
+    private static List<Condition> conditions(
+            List<Condition> next, List<Condition> prev, String now) {
         if (next == null) {
             return null;
         }
@@ -137,8 +220,12 @@ public final class InsightHistory {
                 continue;
             }
             Condition before = Conditions.META.find(prev, c.getType());
-            String ltt = before != null && Objects.equals(before.getStatus(), c.getStatus()) && before.getLastTransitionTime() != null
-                    ? before.getLastTransitionTime() : now;
+            String ltt =
+                    before != null
+                                    && Objects.equals(before.getStatus(), c.getStatus())
+                                    && before.getLastTransitionTime() != null
+                            ? before.getLastTransitionTime()
+                            : now;
             out.add(new ConditionBuilder(c).withLastTransitionTime(ltt).build());
         }
         return out;

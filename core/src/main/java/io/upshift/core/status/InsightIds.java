@@ -7,15 +7,15 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * Insight uids: derived only from what the insight is about, so the same problem keeps the same uid across
- * evaluations and controller restarts. They are DNS labels ({@code ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$}, at most 63);
- * a name that does not fit as it is gets a hash suffix so that two names never share a uid.
+ * Insight uids: derived only from what the insight is about, so the same problem keeps the same uid
+ * across evaluations and controller restarts. They are DNS labels ({@code
+ * ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$}, at most 63); a name that does not fit as it is gets a hash
+ * suffix so that two names never share a uid.
  */
 public final class InsightIds {
     private static final int MAX = 63;
 
-    private InsightIds() {
-    }
+    private InsightIds() {}
 
     public static String of(String prefix, String name) {
         String wanted = prefix + "-" + name;
@@ -52,7 +52,8 @@ public final class InsightIds {
 
     private static String hash(String s) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 5);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);

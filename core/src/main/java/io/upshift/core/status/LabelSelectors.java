@@ -7,8 +7,7 @@ import java.util.Map;
 
 /** Kubernetes label selector matching: a null selector matches nothing, an empty one everything. */
 public final class LabelSelectors {
-    private LabelSelectors() {
-    }
+    private LabelSelectors() {}
 
     public static boolean matches(LabelSelector selector, Map<String, String> labels) {
         if (selector == null) {
@@ -40,7 +39,9 @@ public final class LabelSelectors {
             case "NotIn" -> value == null || !values.contains(value);
             case "Exists" -> labels.containsKey(r.getKey());
             case "DoesNotExist" -> !labels.containsKey(r.getKey());
-            default -> throw new AssessmentException("unknown label selector operator " + r.getOperator());
+            default ->
+                    throw new AssessmentException(
+                            "unknown label selector operator " + r.getOperator());
         };
     }
 }

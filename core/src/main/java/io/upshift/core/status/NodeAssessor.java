@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Assesses one node of a pool from its machine-config annotations and conditions, as {@code oc adm upgrade status}
- * does (which follows the machine-config operator's own node state rules).
+ * Assesses one node of a pool from its machine-config annotations and conditions, as {@code oc adm
+ * upgrade status} does (which follows the machine-config operator's own node state rules).
  */
 final class NodeAssessor {
     static final String CURRENT_IMAGE = PREFIX + "currentImage";
@@ -37,10 +37,14 @@ final class NodeAssessor {
     private final Map<String, String> versionOfConfig;
 
     /**
-     * @param targetVersion   the version of the newest history entry ("" without history)
-     * @param versionOfConfig the release version of each MachineConfig by name ("" when it has none)
+     * @param targetVersion the version of the newest history entry ("" without history)
+     * @param versionOfConfig the release version of each MachineConfig by name ("" when it has
+     *     none)
      */
-    NodeAssessor(String targetVersion, boolean multiArchInProgress, Map<String, String> versionOfConfig) {
+    NodeAssessor(
+            String targetVersion,
+            boolean multiArchInProgress,
+            Map<String, String> versionOfConfig) {
         this.targetVersion = targetVersion;
         this.multiArchInProgress = multiArchInProgress;
         this.versionOfConfig = versionOfConfig;
@@ -59,32 +63,63 @@ final class NodeAssessor {
         String poolConfig = poolConfiguration(pool);
 
         List<NodeFacts.UnavailableReason> reasons = new ArrayList<>();
-        boolean isUnavailable = isUnavailable(node, a, reasons) && desiredImageMatchesPool(a, pool, reasons);
+        boolean isUnavailable =
+                isUnavailable(node, a, reasons) && desiredImageMatchesPool(a, pool, reasons);
         String state = a.getOrDefault(STATE, "");
-        boolean isDegraded = !desiredConfig.isEmpty() && (state.equals("Degraded") || state.equals("Unreconcilable"));
+        boolean isDegraded =
+                !desiredConfig.isEmpty()
+                        && (state.equals("Degraded") || state.equals("Unreconcilable"));
         boolean annotationMatched = currentConfig.equals(desiredConfig);
         boolean desiredIsPool = desiredConfig.equals(poolConfig);
-        boolean isUpdated = foundCurrent && targetVersion.equals(currentVersion)
-                // During a multi-arch migration the version stays the same: the config must have been applied too.
-                && (!multiArchInProgress || !hasDesired || (annotationMatched && desiredIsPool));
+        boolean isUpdated =
+                foundCurrent
+                        && targetVersion.equals(currentVersion)
+                        // During a multi-arch migration the version stays the same: the config must
+                        // have been applied too.
+                        && (!multiArchInProgress
+                                || !hasDesired
+                                || (annotationMatched && desiredIsPool));
         // Without a known current version the node could be anywhere; do not claim it is updating.
-        boolean isUpdating = !isUpdated && foundCurrent && foundDesired && targetVersion.equals(desiredVersion)
-                && !annotationMatched && desiredIsPool;
+        boolean isUpdating =
+                !isUpdated
+                        && foundCurrent
+                        && foundDesired
+                        && targetVersion.equals(desiredVersion)
+                        && !annotationMatched
+                        && desiredIsPool;
 
         NodePhase phase = phase(pool, a, isUpdating, isUpdated);
         NodeAssessment assessment;
         Long estimate;
         switch (phase) {
-            case Paused -> { assessment = NodeAssessment.Excluded; estimate = 0L; }
-            case Pending -> { assessment = NodeAssessment.Outdated; estimate = null; }
-            case Draining -> { assessment = NodeAssessment.Progressing; estimate = 10 * GoDuration.MINUTE; }
-            case Updating, Rebooting -> { assessment = NodeAssessment.Progressing; estimate = 5 * GoDuration.MINUTE; }
-            default -> { assessment = NodeAssessment.Completed; estimate = 0L; }
+            case Paused -> {
+                assessment = NodeAssessment.Excluded;
+                estimate = 0L;
+            }
+            case Pending -> {
+                assessment = NodeAssessment.Outdated;
+                estimate = null;
+            }
+            case Draining -> {
+                assessment = NodeAssessment.Progressing;
+                estimate = 10 * GoDuration.MINUTE;
+            }
+            case Updating, Rebooting -> {
+                assessment = NodeAssessment.Progressing;
+                estimate = 5 * GoDuration.MINUTE;
+            }
+            default -> {
+                assessment = NodeAssessment.Completed;
+                estimate = 0L;
+            }
         }
         String message = "";
         if (isUnavailable && !isUpdating) {
             assessment = NodeAssessment.Unavailable;
-            message = String.join(" | ", reasons.stream().map(NodeFacts.UnavailableReason::reason).toList());
+            message =
+                    String.join(
+                            " | ",
+                            reasons.stream().map(NodeFacts.UnavailableReason::reason).toList());
             estimate = isUpdated ? 0L : null;
         }
         String degradedReason = a.getOrDefault(REASON, "");
@@ -97,8 +132,19 @@ final class NodeAssessor {
         if (name.length() >= 8) {
             message = message.replace(name, "<node>");
         }
-        return new NodeFacts(name, assessment, phase, currentVersion, estimate, message, isUnavailable, isDegraded,
-                isUpdating, isUpdated, List.copyOf(reasons), degradedReason);
+        return new NodeFacts(
+                name,
+                assessment,
+                phase,
+                currentVersion,
+                estimate,
+                message,
+                isUnavailable,
+                isDegraded,
+                isUpdating,
+                isUpdated,
+                List.copyOf(reasons),
+                degradedReason);
     }
 
     static Map<String, String> annotations(Node node) {
@@ -114,7 +160,8 @@ final class NodeAssessor {
         return n == null ? "" : n;
     }
 
-    private static NodePhase phase(MachineConfigPool pool, Map<String, String> a, boolean isUpdating, boolean isUpdated) {
+    private static NodePhase phase(
+            MachineConfigPool pool, Map<String, String> a, boolean isUpdating, boolean isUpdated) {
         if (isUpdating && isDraining(a, true)) {
             return NodePhase.Draining;
         }
@@ -128,7 +175,9 @@ final class NodeAssessor {
         if (isUpdated) {
             return NodePhase.Updated;
         }
-        return pool.getSpec() != null && Boolean.TRUE.equals(pool.getSpec().getPaused()) ? NodePhase.Paused : NodePhase.Pending;
+        return pool.getSpec() != null && Boolean.TRUE.equals(pool.getSpec().getPaused())
+                ? NodePhase.Paused
+                : NodePhase.Pending;
     }
 
     private static boolean isDraining(Map<String, String> a, boolean isUpdating) {
@@ -140,24 +189,35 @@ final class NodeAssessor {
         if (!desired.equals(applied) && desired.split("-", -1)[0].equals("drain")) {
             return true;
         }
-        // The daemon has not yet moved from Done to Working: it is about to drain, so do not report it done.
+        // The daemon has not yet moved from Done to Working: it is about to drain, so do not report
+        // it done.
         return isUpdating && "Done".equals(a.get(STATE));
     }
 
-    /** The machine-config operator's notion of an unavailable node, collecting every reason on the way. */
-    private static boolean isUnavailable(Node node, Map<String, String> a, List<NodeFacts.UnavailableReason> reasons) {
+    /**
+     * The machine-config operator's notion of an unavailable node, collecting every reason on the
+     * way.
+     */
+    private static boolean isUnavailable(
+            Node node, Map<String, String> a, List<NodeFacts.UnavailableReason> reasons) {
         boolean ready = true;
         if (node.getStatus() != null && node.getStatus().getConditions() != null) {
             for (NodeCondition c : node.getStatus().getConditions()) {
-                String reason = switch (c.getType() == null ? "" : c.getType()) {
-                    case "Ready" -> "True".equals(c.getStatus()) ? null : NOT_READY;
-                    case "DiskPressure" -> "False".equals(c.getStatus()) ? null : DISK_PRESSURE;
-                    case "NetworkUnavailable" -> "False".equals(c.getStatus()) ? null : NETWORK_UNAVAILABLE;
-                    default -> null;
-                };
+                String reason =
+                        switch (c.getType() == null ? "" : c.getType()) {
+                            case "Ready" -> "True".equals(c.getStatus()) ? null : NOT_READY;
+                            case "DiskPressure" ->
+                                    "False".equals(c.getStatus()) ? null : DISK_PRESSURE;
+                            case "NetworkUnavailable" ->
+                                    "False".equals(c.getStatus()) ? null : NETWORK_UNAVAILABLE;
+                            default -> null;
+                        };
                 if (reason != null) {
-                    reasons.add(new NodeFacts.UnavailableReason(reason, nullToEmpty(c.getMessage()),
-                            Times.parse(c.getLastTransitionTime())));
+                    reasons.add(
+                            new NodeFacts.UnavailableReason(
+                                    reason,
+                                    nullToEmpty(c.getMessage()),
+                                    Times.parse(c.getLastTransitionTime())));
                     ready = false;
                 }
             }
@@ -183,7 +243,10 @@ final class NodeAssessor {
     private static boolean isDone(Map<String, String> a) {
         String current = a.getOrDefault(CURRENT_CONFIG, "");
         String desired = a.getOrDefault(DESIRED_CONFIG, "");
-        return !current.isEmpty() && current.equals(desired) && isImageDone(a) && "Done".equals(a.get(STATE));
+        return !current.isEmpty()
+                && current.equals(desired)
+                && isImageDone(a)
+                && "Done".equals(a.get(STATE));
     }
 
     private static boolean isImageDone(Map<String, String> a) {
@@ -195,20 +258,29 @@ final class NodeAssessor {
         return !desired.isEmpty() && !current.isEmpty() && desired.equals(current);
     }
 
-    /** A layered pool with an OS image expects that image on the node; an ordinary pool expects none. */
-    private static boolean desiredImageMatchesPool(Map<String, String> a, MachineConfigPool pool,
-                                                   List<NodeFacts.UnavailableReason> reasons) {
+    /**
+     * A layered pool with an OS image expects that image on the node; an ordinary pool expects
+     * none.
+     */
+    private static boolean desiredImageMatchesPool(
+            Map<String, String> a,
+            MachineConfigPool pool,
+            List<NodeFacts.UnavailableReason> reasons) {
         Map<String, String> labels = pool.getMetadata().getLabels();
         Map<String, String> poolAnnotations = pool.getMetadata().getAnnotations();
-        String osImage = poolAnnotations == null ? "" : poolAnnotations.getOrDefault(POOL_OS_IMAGE, "");
+        String osImage =
+                poolAnnotations == null ? "" : poolAnnotations.getOrDefault(POOL_OS_IMAGE, "");
         boolean layered = labels != null && labels.containsKey(LAYERING_LABEL);
         String value = a.getOrDefault(DESIRED_IMAGE, "");
         if (layered && !osImage.isEmpty()) {
             if (osImage.equals(value)) {
                 return true;
             }
-            reasons.add(new NodeFacts.UnavailableReason(
-                    "Node has an unexpected annotation " + POOL_OS_IMAGE + "=" + osImage, "", null));
+            reasons.add(
+                    new NodeFacts.UnavailableReason(
+                            "Node has an unexpected annotation " + POOL_OS_IMAGE + "=" + osImage,
+                            "",
+                            null));
             return false;
         }
         return value.isEmpty();

@@ -5,21 +5,26 @@ import io.upshift.core.conditions.Conditions;
 import java.util.Comparator;
 
 /**
- * A node insight read back into the phase and assessment it was made from, and the order nodes are listed in (most
- * urgent assessment first, then phase, then name), so that node insights read back from their own objects list as the
- * assessment listed them.
+ * A node insight read back into the phase and assessment it was made from, and the order nodes are
+ * listed in (most urgent assessment first, then phase, then name), so that node insights read back
+ * from their own objects list as the assessment listed them.
  */
 public final class NodeInsights {
-    /** The order of {@code PoolAssessor}'s node facts, from the insights alone; unknown words sort last. */
-    public static final Comparator<NodeInsight> DISPLAY_ORDER = Comparator
-            .comparingInt((NodeInsight n) -> rank(NodeAssessment.class, assessment(n)))
-            .thenComparingInt(n -> rank(NodePhase.class, phase(n)))
-            .thenComparing(NodeInsight::name);
+    /**
+     * The order of {@code PoolAssessor}'s node facts, from the insights alone; unknown words sort
+     * last.
+     */
+    public static final Comparator<NodeInsight> DISPLAY_ORDER =
+            Comparator.comparingInt((NodeInsight n) -> rank(NodeAssessment.class, assessment(n)))
+                    .thenComparingInt(n -> rank(NodePhase.class, phase(n)))
+                    .thenComparing(NodeInsight::name);
 
-    private NodeInsights() {
-    }
+    private NodeInsights() {}
 
-    /** Draining, Updating, Rebooting, Paused, Pending, Updated, or the Updating condition's other reason. */
+    /**
+     * Draining, Updating, Rebooting, Paused, Pending, Updated, or the Updating condition's other
+     * reason.
+     */
     public static String phase(NodeInsight n) {
         String reason = Conditions.META.reason(n.conditions(), NodeInsight.UPDATING);
         return reason.equals("Completed") ? "Updated" : reason;

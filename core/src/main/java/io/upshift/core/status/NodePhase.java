@@ -2,5 +2,10 @@ package io.upshift.core.status;
 
 /** Where a node is in its update, in the order nodes are listed. */
 public enum NodePhase {
-    Draining, Updating, Rebooting, Paused, Pending, Updated
+    Draining,
+    Updating,
+    Rebooting,
+    Paused,
+    Pending,
+    Updated
 }

@@ -28,22 +28,24 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The UpdateStatus as it is stored: one object per insight (openshift/api PR #2233's kinds) and the UpdateStatus
- * {@code cluster} as a summary of them, which holds the ClusterVersion and pool insights (small, one per pool) and,
- * per kind, how many objects there are and their names; node insights are named as their nodes and not listed, so
- * that the summary stays small however many nodes there are. {@link #split} and {@link #join} are inverses: joining
- * the summary with the objects gives the status that was split, insights in the same order.
+ * The UpdateStatus as it is stored: one object per insight (openshift/api PR #2233's kinds) and the
+ * UpdateStatus {@code cluster} as a summary of them, which holds the ClusterVersion and pool
+ * insights (small, one per pool) and, per kind, how many objects there are and their names; node
+ * insights are named as their nodes and not listed, so that the summary stays small however many
+ * nodes there are. {@link #split} and {@link #join} are inverses: joining the summary with the
+ * objects gives the status that was split, insights in the same order.
  */
 public final class StatusObjects {
     /** When the insight's content last changed (an insight's {@code acquiredAt}). */
     public static final String ACQUIRED_AT = "upshift.io/acquired-at";
 
-    /** The summary to write into the UpdateStatus, and one object per insight, none with an owner yet. */
-    public record Split(UpdateStatusStatus summary, List<HasMetadata> objects) {
-    }
+    /**
+     * The summary to write into the UpdateStatus, and one object per insight, none with an owner
+     * yet.
+     */
+    public record Split(UpdateStatusStatus summary, List<HasMetadata> objects) {}
 
-    private StatusObjects() {
-    }
+    private StatusObjects() {}
 
     /** The plural resource name of the objects holding insights of a type. */
     public static String resource(InsightType type) {
@@ -63,20 +65,43 @@ public final class StatusObjects {
             names.put(t, new ArrayList<>());
         }
         ControlPlane cp = full.controlPlane();
-        ControlPlane summaryCp = cp == null ? null
-                : new ControlPlane(cp.conditions(), cp.resource(), cp.poolResource(), keep(cp.informers(), objects, names));
+        ControlPlane summaryCp =
+                cp == null
+                        ? null
+                        : new ControlPlane(
+                                cp.conditions(),
+                                cp.resource(),
+                                cp.poolResource(),
+                                keep(cp.informers(), objects, names));
         List<Pool> pools = new ArrayList<>(full.workerPools().size());
         for (Pool p : full.workerPools()) {
-            pools.add(new Pool(p.conditions(), p.name(), p.resource(), keep(p.informers(), objects, names)));
+            pools.add(
+                    new Pool(
+                            p.conditions(),
+                            p.name(),
+                            p.resource(),
+                            keep(p.informers(), objects, names)));
         }
         List<InsightObjects> where = new ArrayList<>();
-        names.forEach((type, n) -> where.add(new InsightObjects(resource(type), n.size(),
-                type == InsightType.Node ? null : n)));
-        return new Split(new UpdateStatusStatus(full.conditions(), summaryCp, pools, where), objects);
+        names.forEach(
+                (type, n) ->
+                        where.add(
+                                new InsightObjects(
+                                        resource(type),
+                                        n.size(),
+                                        type == InsightType.Node ? null : n)));
+        return new Split(
+                new UpdateStatusStatus(full.conditions(), summaryCp, pools, where), objects);
     }
 
-    /** The insights an informer keeps in the summary (ClusterVersion and pools); every insight becomes an object. */
-    private static List<Informer> keep(List<Informer> informers, List<HasMetadata> objects, Map<InsightType, List<String>> names) {
+    /**
+     * The insights an informer keeps in the summary (ClusterVersion and pools); every insight
+     * becomes an object.
+     */
+    private static List<Informer> keep(
+            List<Informer> informers,
+            List<HasMetadata> objects,
+            Map<InsightType, List<String>> names) {
         List<Informer> out = new ArrayList<>(informers.size());
         for (Informer informer : informers) {
             List<Insight> kept = new ArrayList<>();
@@ -84,7 +109,8 @@ public final class StatusObjects {
                 HasMetadata o = object(i);
                 objects.add(o);
                 names.get(i.type()).add(o.getMetadata().getName());
-                if (i.type() == InsightType.ClusterVersion || i.type() == InsightType.MachineConfigPool) {
+                if (i.type() == InsightType.ClusterVersion
+                        || i.type() == InsightType.MachineConfigPool) {
                     kept.add(i);
                 }
             }
@@ -93,7 +119,10 @@ public final class StatusObjects {
         return out;
     }
 
-    /** The name of an insight's object: its subject's name (upstream's rule), or for a health insight its uid. */
+    /**
+     * The name of an insight's object: its subject's name (upstream's rule), or for a health
+     * insight its uid.
+     */
     public static String name(Insight i) {
         return switch (i.type()) {
             case ClusterVersion -> i.clusterVersion().resource().name();
@@ -106,38 +135,46 @@ public final class StatusObjects {
 
     /** The object holding one insight. */
     public static HasMetadata object(Insight i) {
-        CustomResource<InsightSpec, ?> o = switch (i.type()) {
-            case ClusterVersion -> {
-                var x = new ClusterVersionProgressInsight();
-                x.setStatus(i.clusterVersion());
-                yield x;
-            }
-            case ClusterOperator -> {
-                var x = new ClusterOperatorProgressInsight();
-                x.setStatus(i.clusterOperator());
-                yield x;
-            }
-            case MachineConfigPool -> {
-                var x = new MachineConfigPoolProgressInsight();
-                x.setStatus(i.machineConfigPool());
-                yield x;
-            }
-            case Node -> {
-                var x = new NodeProgressInsight();
-                x.setStatus(i.node());
-                yield x;
-            }
-            case Health -> {
-                var x = new HealthInsightObject();
-                x.setStatus(i.health());
-                yield x;
-            }
-        };
-        o.setMetadata(new ObjectMetaBuilder().withName(name(i)).addToAnnotations(ACQUIRED_AT, i.acquiredAt()).build());
+        CustomResource<InsightSpec, ?> o =
+                switch (i.type()) {
+                    case ClusterVersion -> {
+                        var x = new ClusterVersionProgressInsight();
+                        x.setStatus(i.clusterVersion());
+                        yield x;
+                    }
+                    case ClusterOperator -> {
+                        var x = new ClusterOperatorProgressInsight();
+                        x.setStatus(i.clusterOperator());
+                        yield x;
+                    }
+                    case MachineConfigPool -> {
+                        var x = new MachineConfigPoolProgressInsight();
+                        x.setStatus(i.machineConfigPool());
+                        yield x;
+                    }
+                    case Node -> {
+                        var x = new NodeProgressInsight();
+                        x.setStatus(i.node());
+                        yield x;
+                    }
+                    case Health -> {
+                        var x = new HealthInsightObject();
+                        x.setStatus(i.health());
+                        yield x;
+                    }
+                };
+        o.setMetadata(
+                new ObjectMetaBuilder()
+                        .withName(name(i))
+                        .addToAnnotations(ACQUIRED_AT, i.acquiredAt())
+                        .build());
         return o;
     }
 
-    /** The insight an object holds, with the uid the assessment gives it; null for an object without status. */
+    /**
+     * The insight an object holds, with the uid the assessment gives it; null for an object without
+     * status.
+     */
     public static Insight insight(HasMetadata o) {
         String name = o.getMetadata().getName();
         Map<String, String> annotations = o.getMetadata().getAnnotations();
@@ -157,11 +194,13 @@ public final class StatusObjects {
     }
 
     /**
-     * The whole status from the summary and the objects: operators after the ClusterVersion (by name, as the API lists
-     * them), each pool's nodes after the pool in display order, health insights in the order the summary names them
-     * (others after, by name). Insights the summary holds itself stay; objects of pools the summary lacks are left out.
+     * The whole status from the summary and the objects: operators after the ClusterVersion (by
+     * name, as the API lists them), each pool's nodes after the pool in display order, health
+     * insights in the order the summary names them (others after, by name). Insights the summary
+     * holds itself stay; objects of pools the summary lacks are left out.
      */
-    public static UpdateStatusStatus join(UpdateStatusStatus summary, Collection<? extends HasMetadata> objects) {
+    public static UpdateStatusStatus join(
+            UpdateStatusStatus summary, Collection<? extends HasMetadata> objects) {
         if (summary == null || summary.controlPlane() == null) {
             return summary;
         }
@@ -178,15 +217,17 @@ public final class StatusObjects {
             switch (i.type()) {
                 case ClusterOperator -> operators.add(i);
                 case Node -> {
-                    String pool = i.node().poolResource() == null ? "" : i.node().poolResource().name();
+                    String pool =
+                            i.node().poolResource() == null ? "" : i.node().poolResource().name();
                     nodesByPool.computeIfAbsent(pool, k -> new ArrayList<>()).add(i);
                 }
                 case Health -> health.put(i.uid(), i);
-                default -> { } // the ClusterVersion and pools: the summary's copies stand
+                default -> {} // the ClusterVersion and pools: the summary's copies stand
             }
         }
         operators.sort(Comparator.comparing(i -> i.clusterOperator().name()));
-        Comparator<Insight> display = Comparator.comparing(Insight::node, NodeInsights.DISPLAY_ORDER);
+        Comparator<Insight> display =
+                Comparator.comparing(Insight::node, NodeInsights.DISPLAY_ORDER);
         nodesByPool.values().forEach(l -> l.sort(display));
         List<Insight> orderedHealth = new ArrayList<>();
         for (String name : raised(summary)) {
@@ -195,7 +236,9 @@ public final class StatusObjects {
                 orderedHealth.add(h);
             }
         }
-        health.values().stream().sorted(Comparator.comparing(Insight::uid)).forEach(orderedHealth::add);
+        health.values().stream()
+                .sorted(Comparator.comparing(Insight::uid))
+                .forEach(orderedHealth::add);
 
         ControlPlane cp = summary.controlPlane();
         String masterPool = cp.poolResource() == null ? null : cp.poolResource().name();
@@ -204,9 +247,10 @@ public final class StatusObjects {
             List<Insight> insights = new ArrayList<>(informer.insights());
             switch (informer.name()) {
                 case UpdateAssessment.CLUSTER_VERSION_INFORMER -> insights.addAll(operators);
-                case UpdateAssessment.NODES_INFORMER -> insights.addAll(nodesByPool.getOrDefault(masterPool, List.of()));
+                case UpdateAssessment.NODES_INFORMER ->
+                        insights.addAll(nodesByPool.getOrDefault(masterPool, List.of()));
                 case UpdateAssessment.HEALTH_INFORMER -> insights.addAll(orderedHealth);
-                default -> { }
+                default -> {}
             }
             cpInformers.add(new Informer(informer.name(), insights));
         }
@@ -222,13 +266,18 @@ public final class StatusObjects {
             }
             pools.add(new Pool(p.conditions(), p.name(), p.resource(), informers));
         }
-        return new UpdateStatusStatus(summary.conditions(),
-                new ControlPlane(cp.conditions(), cp.resource(), cp.poolResource(), cpInformers), pools);
+        return new UpdateStatusStatus(
+                summary.conditions(),
+                new ControlPlane(cp.conditions(), cp.resource(), cp.poolResource(), cpInformers),
+                pools);
     }
 
     /** The names of the health insight objects, in the order they were raised. */
     private static List<String> raised(UpdateStatusStatus summary) {
-        return summary.insightObjects().stream().filter(o -> o.resource().equals(HealthInsightObject.PLURAL))
-                .findFirst().map(InsightObjects::names).orElse(List.of());
+        return summary.insightObjects().stream()
+                .filter(o -> o.resource().equals(HealthInsightObject.PLURAL))
+                .findFirst()
+                .map(InsightObjects::names)
+                .orElse(List.of());
     }
 }

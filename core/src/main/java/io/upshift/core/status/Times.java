@@ -5,8 +5,7 @@ import java.time.format.DateTimeParseException;
 
 /** Kubernetes timestamps (RFC 3339) to and from {@link Instant}; null and "" mean "not set". */
 public final class Times {
-    private Times() {
-    }
+    private Times() {}
 
     public static Instant parse(String s) {
         if (s == null || s.isEmpty()) {

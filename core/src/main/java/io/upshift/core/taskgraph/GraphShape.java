@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A task graph while it is being shaped: nodes by index, each with its tasks and its edges in and out. The two
- * operations are the reference's, in its order of node creation, so that the finished graph numbers its nodes as the
- * reference does.
+ * A task graph while it is being shaped: nodes by index, each with its tasks and its edges in and
+ * out. The two operations are the reference's, in its order of node creation, so that the finished
+ * graph numbers its nodes as the reference does.
  */
 final class GraphShape {
     private final List<List<Task>> tasks = new ArrayList<>();
@@ -28,8 +28,9 @@ final class GraphShape {
     }
 
     /**
-     * Gives every Job a node of its own: a node [a, job, b] becomes [a] -> [job] -> [b], the Job keeping the node's
-     * index, the part before it and the part after it added as new nodes. Nodes added here are split in turn.
+     * Gives every Job a node of its own: a node [a, job, b] becomes [a] -> [job] -> [b], the Job
+     * keeping the node's index, the part before it and the part after it added as new nodes. Nodes
+     * added here are split in turn.
      */
     void splitOnJobs() {
         for (int i = 0; i < tasks.size(); i++) {
@@ -43,7 +44,8 @@ final class GraphShape {
                     in.set(i, new ArrayList<>(List.of(left)));
                 }
                 if (j < nodeTasks.size() - 1) {
-                    int right = add(nodeTasks.subList(j + 1, nodeTasks.size()), List.of(i), out.get(i));
+                    int right =
+                            add(nodeTasks.subList(j + 1, nodeTasks.size()), List.of(i), out.get(i));
                     for (int to : out.get(i)) replace(in.get(to), i, right);
                     out.set(i, new ArrayList<>(List.of(right)));
                 }
@@ -54,10 +56,11 @@ final class GraphShape {
     }
 
     /**
-     * Breaks each node's tasks into steps of parallel groups ({@code breaker}; no steps, or one step of one group,
-     * leaves the node as it is). The node becomes the empty left anchor the steps hang from, step after step; where
-     * several groups follow several, an empty spacer joins them; an empty right anchor leads on to what the node led
-     * to. Every node is offered to the breaker, those added here too.
+     * Breaks each node's tasks into steps of parallel groups ({@code breaker}; no steps, or one
+     * step of one group, leaves the node as it is). The node becomes the empty left anchor the
+     * steps hang from, step after step; where several groups follow several, an empty spacer joins
+     * them; an empty right anchor leads on to what the node led to. Every node is offered to the
+     * breaker, those added here too.
      */
     void parallelize(Function<List<Task>, List<List<List<Task>>>> breaker) {
         for (int i = 0; i < tasks.size(); i++) {
@@ -69,7 +72,8 @@ final class GraphShape {
             List<Integer> frontier = List.of(i);
             for (List<List<Task>> step : steps) {
                 if (step.isEmpty()) continue;
-                if (frontier.size() > 1 && step.size() > 1) frontier = addAfter(List.of(List.of()), frontier);
+                if (frontier.size() > 1 && step.size() > 1)
+                    frontier = addAfter(List.of(List.of()), frontier);
                 frontier = addAfter(step, frontier);
             }
             if (leadsTo.isEmpty()) continue;
@@ -82,7 +86,9 @@ final class GraphShape {
         }
     }
 
-    /** Adds one node per group, each after every node of {@code frontier}; returns the added nodes. */
+    /**
+     * Adds one node per group, each after every node of {@code frontier}; returns the added nodes.
+     */
     private List<Integer> addAfter(List<List<Task>> groups, List<Integer> frontier) {
         List<Integer> added = new ArrayList<>(groups.size());
         for (List<Task> group : groups) added.add(add(group, frontier, List.of()));
@@ -99,7 +105,12 @@ final class GraphShape {
     List<TaskGraph.Node> freeze() {
         List<TaskGraph.Node> nodes = new ArrayList<>(tasks.size());
         for (int i = 0; i < tasks.size(); i++) {
-            nodes.add(new TaskGraph.Node(i, List.copyOf(tasks.get(i)), List.copyOf(in.get(i)), List.copyOf(out.get(i))));
+            nodes.add(
+                    new TaskGraph.Node(
+                            i,
+                            List.copyOf(tasks.get(i)),
+                            List.copyOf(in.get(i)),
+                            List.copyOf(out.get(i))));
         }
         return Collections.unmodifiableList(nodes);
     }

@@ -1,12 +1,20 @@
 package io.upshift.core.taskgraph;
 
-/** How a payload is applied, which decides the shape of its task graph and how many workers run it. */
+/**
+ * How a payload is applied, which decides the shape of its task graph and how many workers run it.
+ */
 public enum Mode {
     /** First install: every component at once, so the cluster reaches steady state quickly. */
     INITIALIZING("Initializing"),
-    /** Moving to another release: run-levels in series, components within a run-level in parallel, strict. */
+    /**
+     * Moving to another release: run-levels in series, components within a run-level in parallel,
+     * strict.
+     */
     UPDATING("Updating"),
-    /** Keeping an applied release applied: flattened, order permuted per attempt so no component starves the rest. */
+    /**
+     * Keeping an applied release applied: flattened, order permuted per attempt so no component
+     * starves the rest.
+     */
     RECONCILING("Reconciling");
 
     private final String display;
@@ -15,7 +23,10 @@ public enum Mode {
         this.display = display;
     }
 
-    /** Workers applying the graph by default: the reference's 16 for updates, 2 for reconciling, all nodes at install. */
+    /**
+     * Workers applying the graph by default: the reference's 16 for updates, 2 for reconciling, all
+     * nodes at install.
+     */
     public int defaultWorkers(TaskGraph graph) {
         return switch (this) {
             case INITIALIZING -> Math.max(1, graph.nodes().size());

@@ -7,19 +7,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads run-level and component off payload file names ({@code 0000_<NN>_<component>_...}) and breaks a run of
- * tasks into steps: each step is a list of groups that may run in parallel, each group a list run in order.
+ * Reads run-level and component off payload file names ({@code 0000_<NN>_<component>_...}) and
+ * breaks a run of tasks into steps: each step is a list of groups that may run in parallel, each
+ * group a list run in order.
  */
 final class RunLevels {
 
-    private static final Pattern NAME = Pattern.compile("^0000_(\\d+)_([a-zA-Z0-9]+(-[a-zA-Z0-9]+)*?)_");
+    private static final Pattern NAME =
+            Pattern.compile("^0000_(\\d+)_([a-zA-Z0-9]+(-[a-zA-Z0-9]+)*?)_");
 
     /** Run-level and component of a file, or null when the name does not follow the pattern. */
-    record Key(String runLevel, String component) {
-    }
+    record Key(String runLevel, String component) {}
 
-    private RunLevels() {
-    }
+    private RunLevels() {}
 
     static Key key(String fileName) {
         Matcher m = NAME.matcher(fileName);
@@ -27,18 +27,19 @@ final class RunLevels {
     }
 
     /**
-     * Updating order: consecutive tasks of one run-level with several components become one parallel step, one
-     * group per component; everything else (one component, or names without a run-level) stays serial.
+     * Updating order: consecutive tasks of one run-level with several components become one
+     * parallel step, one group per component; everything else (one component, or names without a
+     * run-level) stays serial.
      */
     static List<List<List<Task>>> byRunLevel(List<Task> tasks) {
         return split(tasks);
     }
 
     /**
-     * Initializing and reconciling order: one parallel step of groups, each a stretch of one run-level and component
-     * (a file without a run-level is a group of its own, one per document). Unlike {@link #byRunLevel}, stretches of a
-     * single component are not joined into one serial group: upstream's flattening keeps them apart, and so its graph
-     * has a node for each.
+     * Initializing and reconciling order: one parallel step of groups, each a stretch of one
+     * run-level and component (a file without a run-level is a group of its own, one per document).
+     * Unlike {@link #byRunLevel}, stretches of a single component are not joined into one serial
+     * group: upstream's flattening keeps them apart, and so its graph has a node for each.
      */
     static List<List<List<Task>>> flattened(List<Task> tasks) {
         if (tasks.size() <= 1) return List.of();

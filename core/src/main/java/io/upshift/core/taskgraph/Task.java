@@ -2,7 +2,9 @@ package io.upshift.core.taskgraph;
 
 import io.upshift.core.payload.Manifest;
 
-/** One manifest to apply; {@code index} is its 1-based position in the payload, for "n of m done". */
+/**
+ * One manifest to apply; {@code index} is its 1-based position in the payload, for "n of m done".
+ */
 public record Task(int index, Manifest manifest) {
 
     @Override

@@ -8,15 +8,17 @@ import java.util.Random;
 import java.util.function.Function;
 
 /**
- * The order in which a payload's manifests are applied: a directed acyclic graph of nodes, each a list of tasks run
- * in order; a node may start once every node before it ({@link Node#in()}) succeeded. Independent of any executor.
+ * The order in which a payload's manifests are applied: a directed acyclic graph of nodes, each a
+ * list of tasks run in order; a node may start once every node before it ({@link Node#in()})
+ * succeeded. Independent of any executor.
  *
- * <p>Built as the reference's sync worker builds it, step for step, so that node numbers, edges and spacers are the
- * ones the cluster-version operator would report for the same payload: one node holding every task; then every
- * batch/v1 Job split into a node of its own, with what comes before it ahead and what comes after it behind
- * ({@link GraphShape#splitOnJobs}); then each node broken into parallel groups by run-level and component
- * ({@link RunLevels}), chained from the node itself (left emptied, as the left anchor), with an empty spacer wherever
- * many groups would each have to precede many others, and an empty right anchor towards what the node led to.
+ * <p>Built as the reference's sync worker builds it, step for step, so that node numbers, edges and
+ * spacers are the ones the cluster-version operator would report for the same payload: one node
+ * holding every task; then every batch/v1 Job split into a node of its own, with what comes before
+ * it ahead and what comes after it behind ({@link GraphShape#splitOnJobs}); then each node broken
+ * into parallel groups by run-level and component ({@link RunLevels}), chained from the node itself
+ * (left emptied, as the left anchor), with an empty spacer wherever many groups would each have to
+ * precede many others, and an empty right anchor towards what the node led to.
  */
 public final class TaskGraph {
 
@@ -41,8 +43,9 @@ public final class TaskGraph {
     }
 
     /**
-     * The graph for applying {@code manifests} (in payload order) in {@code mode}; {@code attempt} counts earlier
-     * reconcile attempts of this payload and picks the permutation, so a given attempt always orders the same way.
+     * The graph for applying {@code manifests} (in payload order) in {@code mode}; {@code attempt}
+     * counts earlier reconcile attempts of this payload and picks the permutation, so a given
+     * attempt always orders the same way.
      */
     public static TaskGraph build(List<Manifest> manifests, Mode mode, int attempt) {
         List<Task> tasks = new ArrayList<>(manifests.size());
@@ -94,7 +97,10 @@ public final class TaskGraph {
         for (List<List<Task>> step : steps) {
             int size = step.size();
             if (size == 0) continue;
-            int shift = size < SHIFT_STRIDE ? iteration % size : (int) ((long) iteration * size / SHIFT_STRIDE) % size;
+            int shift =
+                    size < SHIFT_STRIDE
+                            ? iteration % size
+                            : (int) ((long) iteration * size / SHIFT_STRIDE) % size;
             Collections.rotate(step, -shift);
         }
         return steps;

@@ -1,6 +1,9 @@
 package io.upshift.core.templates;
 
-/** A template that cannot be rendered: the message names the template (its ConfigMap key) and what is wrong. */
+/**
+ * A template that cannot be rendered: the message names the template (its ConfigMap key) and what
+ * is wrong.
+ */
 public final class TemplateException extends IllegalArgumentException {
     private final String template;
 

@@ -1,8 +1,8 @@
 package io.upshift.core.updates;
 
 /**
- * Updates could not be retrieved; {@code reason} is the RetrievedUpdates condition reason (NoChannel,
- * VersionNotFound, ResponseInvalid, RemoteFailed ...).
+ * Updates could not be retrieved; {@code reason} is the RetrievedUpdates condition reason
+ * (NoChannel, VersionNotFound, ResponseInvalid, RemoteFailed ...).
  */
 public final class UpdatesException extends Exception {
 

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * What an update command decided on the ClusterVersion it read, as oc decides it: refuse (oc's error text), leave
- * the cluster as it is (an info line for stdout), or write a JSON merge patch. The warnings go to stderr first,
- * each ending in its own newline(s).
+ * What an update command decided on the ClusterVersion it read, as oc decides it: refuse (oc's
+ * error text), leave the cluster as it is (an info line for stdout), or write a JSON merge patch.
+ * The warnings go to stderr first, each ending in its own newline(s).
  */
 public sealed interface Decision {
     List<String> warnings();
@@ -27,10 +27,16 @@ public sealed interface Decision {
     }
 
     /**
-     * Merge-patch the ClusterVersion with {@code body} (JSON); if the API refuses, the error is {@code failure + ": " +
-     * the API's reason}; once written, {@code done} says what happened on stdout, from the object the API returned.
+     * Merge-patch the ClusterVersion with {@code body} (JSON); if the API refuses, the error is
+     * {@code failure + ": " + the API's reason}; once written, {@code done} says what happened on
+     * stdout, from the object the API returned.
      */
-    record Patch(List<String> warnings, String body, String failure, Function<ClusterVersion, String> done) implements Decision {
+    record Patch(
+            List<String> warnings,
+            String body,
+            String failure,
+            Function<ClusterVersion, String> done)
+            implements Decision {
         public Patch {
             warnings = List.copyOf(warnings);
         }

@@ -6,18 +6,28 @@ import io.upshift.api.json.Mappers;
 import java.util.List;
 
 /**
- * The merge patches oc writes to {@code spec.desiredUpdate}: an update as Go marshals openshift/api's {@code Update}
- * (architecture, version, image and force always present, acceptRisks only when there is a list), or null to clear
- * it. A merge patch leaves fields it does not name alone, so nobody else's spec is overwritten.
+ * The merge patches oc writes to {@code spec.desiredUpdate}: an update as Go marshals
+ * openshift/api's {@code Update} (architecture, version, image and force always present,
+ * acceptRisks only when there is a list), or null to clear it. A merge patch leaves fields it does
+ * not name alone, so nobody else's spec is overwritten.
  */
 final class DesiredUpdatePatch {
-    private DesiredUpdatePatch() {
-    }
+    private DesiredUpdatePatch() {}
 
-    /** {@code acceptRisks} null leaves the cluster's list as it is; a list (even empty) is written. */
-    static String of(String architecture, String version, String image, boolean force, List<String> acceptRisks) {
+    /**
+     * {@code acceptRisks} null leaves the cluster's list as it is; a list (even empty) is written.
+     */
+    static String of(
+            String architecture,
+            String version,
+            String image,
+            boolean force,
+            List<String> acceptRisks) {
         ObjectNode update = Mappers.JSON.createObjectNode();
-        update.put("architecture", architecture).put("version", version).put("image", image).put("force", force);
+        update.put("architecture", architecture)
+                .put("version", version)
+                .put("image", image)
+                .put("force", force);
         if (acceptRisks != null) update.set("acceptRisks", risks(acceptRisks));
         return wrap(update);
     }

@@ -5,12 +5,12 @@ import java.util.Comparator;
 import java.util.function.Function;
 
 /**
- * The order oc lists and picks updates in (its {@code sortReleasesBySemanticVersions}): newest version first, then
- * the versions that do not parse, in reverse string order. Sorting is stable, as Go's sort is on lists this short.
+ * The order oc lists and picks updates in (its {@code sortReleasesBySemanticVersions}): newest
+ * version first, then the versions that do not parse, in reverse string order. Sorting is stable,
+ * as Go's sort is on lists this short.
  */
 final class ReleaseOrder {
-    private ReleaseOrder() {
-    }
+    private ReleaseOrder() {}
 
     static <T> Comparator<T> newestFirst(Function<T, String> version) {
         return (x, y) -> {

@@ -12,29 +12,42 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * oc's client-side guards on requesting an update (its {@code checkForUpgrade}): the ClusterVersion is Invalid, the
- * cluster is Failing, or an update is already Progressing. {@code --allow-upgrade-with-warnings} turns them into
- * warnings.
+ * oc's client-side guards on requesting an update (its {@code checkForUpgrade}): the ClusterVersion
+ * is Invalid, the cluster is Failing, or an update is already Progressing. {@code
+ * --allow-upgrade-with-warnings} turns them into warnings.
  */
 public final class UpgradeGuards {
-    private UpgradeGuards() {
-    }
+    private UpgradeGuards() {}
 
-    /** What stands in the way, each concern as oc words it, joined by blank lines; empty when nothing does. */
+    /**
+     * What stands in the way, each concern as oc words it, joined by blank lines; empty when
+     * nothing does.
+     */
     public static Optional<String> check(ClusterVersion cv) {
-        List<ClusterOperatorStatusCondition> cs = cv.getStatus() == null ? null : cv.getStatus().getConditions();
+        List<ClusterOperatorStatusCondition> cs =
+                cv.getStatus() == null ? null : cv.getStatus().getConditions();
         List<String> results = new ArrayList<>();
         ClusterOperatorStatusCondition invalid = Conditions.CLUSTER.find(cs, "Invalid");
         if (invalid != null && "True".equals(invalid.getStatus())) {
-            results.add("the cluster version object is invalid, you must correct the invalid state first:\n\n" + reasonAndMessage(invalid));
+            results.add(
+                    "the cluster version object is invalid, you must correct the invalid state"
+                            + " first:\n\n"
+                            + reasonAndMessage(invalid));
         }
         ClusterOperatorStatusCondition failing = Conditions.CLUSTER.find(cs, "Failing");
         if (failing != null && "True".equals(failing.getStatus())) {
             Release desired = cv.getStatus().getDesired();
             String target = desired == null ? "" : nz(desired.getVersion());
             if (target.isEmpty()) target = desired == null ? "" : nz(desired.getImage());
-            if (target.isEmpty()) target = "ClusterVersion status.desired has neither a version nor image; please open a bug";
-            results.add("the cluster is experiencing an error reconciling " + GoQuote.quote(target) + ":\n\n" + reasonAndMessage(failing));
+            if (target.isEmpty())
+                target =
+                        "ClusterVersion status.desired has neither a version nor image; please open"
+                                + " a bug";
+            results.add(
+                    "the cluster is experiencing an error reconciling "
+                            + GoQuote.quote(target)
+                            + ":\n\n"
+                            + reasonAndMessage(failing));
         }
         ClusterOperatorStatusCondition progressing = Conditions.CLUSTER.find(cs, "Progressing");
         if (progressing != null && "True".equals(progressing.getStatus())) {

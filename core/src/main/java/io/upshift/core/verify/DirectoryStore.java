@@ -7,7 +7,10 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A signature store on disk: {@code <dir>/sha256=<hex>/signature-<N>}; also where {@code release sign} writes. */
+/**
+ * A signature store on disk: {@code <dir>/sha256=<hex>/signature-<N>}; also where {@code release
+ * sign} writes.
+ */
 public record DirectoryStore(Path dir) implements SignatureStore {
 
     @Override
@@ -27,7 +30,10 @@ public record DirectoryStore(Path dir) implements SignatureStore {
         return out;
     }
 
-    /** Writes {@code signature} as the next free signature-N of {@code digest} (atomically); returns its path. */
+    /**
+     * Writes {@code signature} as the next free signature-N of {@code digest} (atomically); returns
+     * its path.
+     */
     public Path add(String digest, byte[] signature) throws IOException {
         Path base = Files.createDirectories(dir.resolve(SignatureStore.directoryName(digest)));
         int n = 1;

@@ -16,21 +16,37 @@ import org.bouncycastle.openpgp.PGPPublicKeyRingCollection;
 import org.bouncycastle.openpgp.PGPUtil;
 import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 
-/** A named set of OpenPGP public keys (an armored keyring); a signature by any key in it counts as the keyring's. */
+/**
+ * A named set of OpenPGP public keys (an armored keyring); a signature by any key in it counts as
+ * the keyring's.
+ */
 public record Keyring(String name, PGPPublicKeyRingCollection keys) {
 
     /** Parses armored (or binary) public keys; {@code name} identifies the keyring in messages. */
     public static Keyring parse(String name, byte[] data) throws ReleaseException {
         try (InputStream in = PGPUtil.getDecoderStream(new ByteArrayInputStream(data))) {
-            if (in instanceof ArmoredInputStream armored && armored.getArmorHeaderLine() != null
+            if (in instanceof ArmoredInputStream armored
+                    && armored.getArmorHeaderLine() != null
                     && !armored.getArmorHeaderLine().contains("PUBLIC KEY")) {
-                throw new ReleaseException(Reason.KEY_INVALID, "keyring " + name + " is a " + armored.getArmorHeaderLine().replace("-", "").trim() + ", not a public key block");
+                throw new ReleaseException(
+                        Reason.KEY_INVALID,
+                        "keyring "
+                                + name
+                                + " is a "
+                                + armored.getArmorHeaderLine().replace("-", "").trim()
+                                + ", not a public key block");
             }
-            PGPPublicKeyRingCollection keys = new PGPPublicKeyRingCollection(in, new BcKeyFingerprintCalculator());
-            if (keys.size() == 0) throw new ReleaseException(Reason.KEY_INVALID, "keyring " + name + " holds no public key");
+            PGPPublicKeyRingCollection keys =
+                    new PGPPublicKeyRingCollection(in, new BcKeyFingerprintCalculator());
+            if (keys.size() == 0)
+                throw new ReleaseException(
+                        Reason.KEY_INVALID, "keyring " + name + " holds no public key");
             return new Keyring(name, keys);
         } catch (IOException | PGPException e) {
-            throw new ReleaseException(Reason.KEY_INVALID, "keyring " + name + " is not an OpenPGP public keyring: " + e.getMessage(), e);
+            throw new ReleaseException(
+                    Reason.KEY_INVALID,
+                    "keyring " + name + " is not an OpenPGP public keyring: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -43,7 +59,10 @@ public record Keyring(String name, PGPPublicKeyRingCollection keys) {
     public List<String> fingerprints() {
         List<String> out = new ArrayList<>();
         for (Iterator<PGPPublicKeyRing> it = keys.getKeyRings(); it.hasNext(); ) {
-            out.add(org.bouncycastle.util.encoders.Hex.toHexString(it.next().getPublicKey().getFingerprint()).toUpperCase());
+            out.add(
+                    org.bouncycastle.util.encoders.Hex.toHexString(
+                                    it.next().getPublicKey().getFingerprint())
+                            .toUpperCase());
         }
         return out;
     }

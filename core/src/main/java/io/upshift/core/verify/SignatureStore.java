@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Where signatures of release digests are kept: a directory ({@code file://}), a web server ({@code http(s)://},
- * layout {@code <base>/sha256=<hex>/signature-<N>}) or ConfigMaps in the cluster.
+ * Where signatures of release digests are kept: a directory ({@code file://}), a web server ({@code
+ * http(s)://}, layout {@code <base>/sha256=<hex>/signature-<N>}) or ConfigMaps in the cluster.
  */
 public interface SignatureStore {
 
@@ -16,7 +16,8 @@ public interface SignatureStore {
     String name();
 
     /**
-     * The signatures the store holds for {@code digest} ({@code sha256:<hex>}), signature-1 first; empty when none.
+     * The signatures the store holds for {@code digest} ({@code sha256:<hex>}), signature-1 first;
+     * empty when none.
      *
      * @throws IOException when the store cannot be read (it does not mean "no signature")
      */

@@ -26,7 +26,9 @@ import org.bouncycastle.openpgp.operator.bc.BcPBESecretKeyDecryptorBuilder;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
 import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 
-/** Signs content as {@code gpg --sign} does: a one-pass signed OpenPGP message holding the content. */
+/**
+ * Signs content as {@code gpg --sign} does: a one-pass signed OpenPGP message holding the content.
+ */
 public final class Signer {
 
     private final PGPSecretKey secret;
@@ -38,29 +40,44 @@ public final class Signer {
     }
 
     /**
-     * Loads the first signing-capable secret key of an armored (or binary) secret keyring, e.g. the output of
-     * {@code gpg --export-secret-keys --armor}; {@code passphrase} may be empty for an unprotected key.
+     * Loads the first signing-capable secret key of an armored (or binary) secret keyring, e.g. the
+     * output of {@code gpg --export-secret-keys --armor}; {@code passphrase} may be empty for an
+     * unprotected key.
      */
     public static Signer load(byte[] secretKeyring, char[] passphrase) throws ReleaseException {
         try (InputStream in = PGPUtil.getDecoderStream(new ByteArrayInputStream(secretKeyring))) {
-            PGPSecretKeyRingCollection rings = new PGPSecretKeyRingCollection(in, new BcKeyFingerprintCalculator());
+            PGPSecretKeyRingCollection rings =
+                    new PGPSecretKeyRingCollection(in, new BcKeyFingerprintCalculator());
             for (Iterator<PGPSecretKeyRing> r = rings.getKeyRings(); r.hasNext(); ) {
                 for (Iterator<PGPSecretKey> k = r.next().getSecretKeys(); k.hasNext(); ) {
                     PGPSecretKey secret = k.next();
                     if (!secret.isSigningKey() || secret.isPrivateKeyEmpty()) continue;
                     try {
-                        PGPPrivateKey key = secret.extractPrivateKey(
-                                new BcPBESecretKeyDecryptorBuilder(new BcPGPDigestCalculatorProvider()).build(passphrase));
+                        PGPPrivateKey key =
+                                secret.extractPrivateKey(
+                                        new BcPBESecretKeyDecryptorBuilder(
+                                                        new BcPGPDigestCalculatorProvider())
+                                                .build(passphrase));
                         return new Signer(secret, key);
                     } catch (PGPException e) {
-                        throw new ReleaseException(Reason.KEY_INVALID, "cannot unlock secret key " + OpenPgp.keyId(secret.getKeyID())
-                                + ": wrong or missing passphrase (" + e.getMessage() + ")", e);
+                        throw new ReleaseException(
+                                Reason.KEY_INVALID,
+                                "cannot unlock secret key "
+                                        + OpenPgp.keyId(secret.getKeyID())
+                                        + ": wrong or missing passphrase ("
+                                        + e.getMessage()
+                                        + ")",
+                                e);
                     }
                 }
             }
-            throw new ReleaseException(Reason.KEY_INVALID, "the key file holds no secret key that can sign");
+            throw new ReleaseException(
+                    Reason.KEY_INVALID, "the key file holds no secret key that can sign");
         } catch (IOException | PGPException e) {
-            throw new ReleaseException(Reason.KEY_INVALID, "the key file is not an OpenPGP secret key: " + e.getMessage(), e);
+            throw new ReleaseException(
+                    Reason.KEY_INVALID,
+                    "the key file is not an OpenPGP secret key: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -69,17 +86,24 @@ public final class Signer {
         return OpenPgp.keyId(secret.getKeyID());
     }
 
-    /** A binary OpenPGP message: one-pass signature, literal data {@code content}, signature (SHA-256). */
+    /**
+     * A binary OpenPGP message: one-pass signature, literal data {@code content}, signature
+     * (SHA-256).
+     */
     public byte[] sign(byte[] content) {
         try {
-            PGPSignatureGenerator generator = new PGPSignatureGenerator(
-                    new BcPGPContentSignerBuilder(secret.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), secret.getPublicKey());
+            PGPSignatureGenerator generator =
+                    new PGPSignatureGenerator(
+                            new BcPGPContentSignerBuilder(
+                                    secret.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
+                            secret.getPublicKey());
             generator.init(PGPSignature.BINARY_DOCUMENT, key);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (BCPGOutputStream out = new BCPGOutputStream(bytes)) {
                 generator.generateOnePassVersion(false).encode(out);
                 PGPLiteralDataGenerator literal = new PGPLiteralDataGenerator();
-                try (OutputStream data = literal.open(out, PGPLiteralData.BINARY, "", content.length, new Date())) {
+                try (OutputStream data =
+                        literal.open(out, PGPLiteralData.BINARY, "", content.length, new Date())) {
                     data.write(content);
                 }
                 generator.update(content);

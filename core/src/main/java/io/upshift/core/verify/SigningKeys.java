@@ -20,21 +20,38 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
 import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
 
-/** A new Ed25519 OpenPGP signing key (unprotected), armored: the secret key to sign with, the public key to trust. */
+/**
+ * A new Ed25519 OpenPGP signing key (unprotected), armored: the secret key to sign with, the public
+ * key to trust.
+ */
 public record SigningKeys(String secretArmored, String publicArmored) {
 
     public static SigningKeys generate(String userId, Instant created) {
         try {
             Ed25519KeyPairGenerator gen = new Ed25519KeyPairGenerator();
             gen.init(new Ed25519KeyGenerationParameters(new SecureRandom()));
-            PGPKeyPair pair = new BcPGPKeyPair(PublicKeyAlgorithmTags.EDDSA_LEGACY, gen.generateKeyPair(), Date.from(created));
+            PGPKeyPair pair =
+                    new BcPGPKeyPair(
+                            PublicKeyAlgorithmTags.EDDSA_LEGACY,
+                            gen.generateKeyPair(),
+                            Date.from(created));
             PGPSignatureSubpacketGenerator flags = new PGPSignatureSubpacketGenerator();
             flags.setKeyFlags(false, KeyFlags.SIGN_DATA | KeyFlags.CERTIFY_OTHER);
             flags.setPreferredHashAlgorithms(false, new int[] {HashAlgorithmTags.SHA256});
-            PGPKeyRingGenerator rings = new PGPKeyRingGenerator(PGPSignature.POSITIVE_CERTIFICATION, pair, userId,
-                    new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), flags.generate(), null,
-                    new BcPGPContentSignerBuilder(PublicKeyAlgorithmTags.EDDSA_LEGACY, HashAlgorithmTags.SHA256), null);
-            return new SigningKeys(armor(rings.generateSecretKeyRing().getEncoded()), armor(rings.generatePublicKeyRing().getEncoded()));
+            PGPKeyRingGenerator rings =
+                    new PGPKeyRingGenerator(
+                            PGPSignature.POSITIVE_CERTIFICATION,
+                            pair,
+                            userId,
+                            new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1),
+                            flags.generate(),
+                            null,
+                            new BcPGPContentSignerBuilder(
+                                    PublicKeyAlgorithmTags.EDDSA_LEGACY, HashAlgorithmTags.SHA256),
+                            null);
+            return new SigningKeys(
+                    armor(rings.generateSecretKeyRing().getEncoded()),
+                    armor(rings.generatePublicKeyRing().getEncoded()));
         } catch (PGPException | IOException e) {
             throw new IllegalStateException("key generation failed: " + e.getMessage(), e);
         }

@@ -1,18 +1,19 @@
 package io.upshift.core.verify;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import java.io.IOException;
 
 /**
- * The claim a release signature makes ("simple signing", type {@code atomic container signature}): the image with
- * manifest digest {@code digest} is the one published as {@code dockerReference}.
+ * The claim a release signature makes ("simple signing", type {@code atomic container signature}):
+ * the image with manifest digest {@code digest} is the one published as {@code dockerReference}.
  */
-public record SimpleSignature(String dockerReference, String digest, String creator, long timestamp) {
+public record SimpleSignature(
+        String dockerReference, String digest, String creator, long timestamp) {
 
     public static final String TYPE = "atomic container signature";
 
@@ -36,18 +37,25 @@ public record SimpleSignature(String dockerReference, String digest, String crea
         try {
             doc = JSON.readTree(json);
         } catch (IOException e) {
-            throw new ReleaseException(Reason.SIGNATURE_MALFORMED, source + ": the signed content is not JSON");
+            throw new ReleaseException(
+                    Reason.SIGNATURE_MALFORMED, source + ": the signed content is not JSON");
         }
         JsonNode critical = doc == null ? null : doc.get("critical");
         if (critical == null || !TYPE.equals(critical.path("type").asText())) {
-            throw new ReleaseException(Reason.SIGNATURE_MALFORMED,
+            throw new ReleaseException(
+                    Reason.SIGNATURE_MALFORMED,
                     source + ": the signed content is not an \"" + TYPE + "\"");
         }
         String digest = critical.path("image").path("docker-manifest-digest").asText("");
         if (digest.isEmpty()) {
-            throw new ReleaseException(Reason.SIGNATURE_MALFORMED, source + ": critical.image.docker-manifest-digest is missing");
+            throw new ReleaseException(
+                    Reason.SIGNATURE_MALFORMED,
+                    source + ": critical.image.docker-manifest-digest is missing");
         }
-        return new SimpleSignature(critical.path("identity").path("docker-reference").asText(""), digest,
-                doc.path("optional").path("creator").asText(""), doc.path("optional").path("timestamp").asLong(0));
+        return new SimpleSignature(
+                critical.path("identity").path("docker-reference").asText(""),
+                digest,
+                doc.path("optional").path("creator").asText(""),
+                doc.path("optional").path("timestamp").asLong(0));
     }
 }

@@ -5,17 +5,19 @@ import java.math.BigInteger;
 import java.util.Optional;
 
 /**
- * Whether a string parses as a version the way oc parses one ({@code github.com/blang/semver} v3 {@code Parse}), and
- * if not, that library's words for why: oc prints them ("--to must be a semantic version ...: Invalid character(s)
- * found in patch number ...") and sorts versions that do not parse after those that do.
+ * Whether a string parses as a version the way oc parses one ({@code github.com/blang/semver} v3
+ * {@code Parse}), and if not, that library's words for why: oc prints them ("--to must be a
+ * semantic version ...: Invalid character(s) found in patch number ...") and sorts versions that do
+ * not parse after those that do.
  */
 public final class SemVerSyntax {
     private static final String NUMBERS = "0123456789";
-    private static final String ALPHANUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-" + NUMBERS;
-    private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+    private static final String ALPHANUM =
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-" + NUMBERS;
+    private static final BigInteger MAX_UINT64 =
+            BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
-    private SemVerSyntax() {
-    }
+    private SemVerSyntax() {}
 
     /** The version, or why it does not parse. */
     public record Parsed(SemVer version, String error) {
@@ -24,7 +26,10 @@ public final class SemVerSyntax {
         }
     }
 
-    /** Parses as blang/semver does; a number beyond Java's long, which blang would still take, is an error here. */
+    /**
+     * Parses as blang/semver does; a number beyond Java's long, which blang would still take, is an
+     * error here.
+     */
     public static Parsed parse(String s) {
         Optional<String> problem = problem(s);
         if (problem.isPresent()) return new Parsed(null, problem.get());
@@ -60,27 +65,40 @@ public final class SemVerSyntax {
             for (String id : pre.split("\\.", -1)) {
                 if (id.isEmpty()) return Optional.of("Prerelease is empty");
                 if (only(id, NUMBERS)) {
-                    if (leadingZero(id)) return Optional.of("Numeric PreRelease version must not contain leading zeroes " + GoQuote.quote(id));
-                    if (new BigInteger(id).compareTo(MAX_UINT64) > 0) return Optional.of(outOfRange(id));
+                    if (leadingZero(id))
+                        return Optional.of(
+                                "Numeric PreRelease version must not contain leading zeroes "
+                                        + GoQuote.quote(id));
+                    if (new BigInteger(id).compareTo(MAX_UINT64) > 0)
+                        return Optional.of(outOfRange(id));
                 } else if (!only(id, ALPHANUM)) {
-                    return Optional.of("Invalid character(s) found in prerelease " + GoQuote.quote(id));
+                    return Optional.of(
+                            "Invalid character(s) found in prerelease " + GoQuote.quote(id));
                 }
             }
         }
         if (build != null) {
             for (String id : build.split("\\.", -1)) {
                 if (id.isEmpty()) return Optional.of("Build meta data is empty");
-                if (!only(id, ALPHANUM)) return Optional.of("Invalid character(s) found in build meta data " + GoQuote.quote(id));
+                if (!only(id, ALPHANUM))
+                    return Optional.of(
+                            "Invalid character(s) found in build meta data " + GoQuote.quote(id));
             }
         }
         return Optional.empty();
     }
 
     private static Optional<String> number(String n, String lower, String upper) {
-        if (!only(n, NUMBERS)) return Optional.of("Invalid character(s) found in " + lower + " number " + GoQuote.quote(n));
-        if (leadingZero(n)) return Optional.of(upper + " number must not contain leading zeroes " + GoQuote.quote(n));
+        if (!only(n, NUMBERS))
+            return Optional.of(
+                    "Invalid character(s) found in " + lower + " number " + GoQuote.quote(n));
+        if (leadingZero(n))
+            return Optional.of(
+                    upper + " number must not contain leading zeroes " + GoQuote.quote(n));
         // strconv.ParseUint's own errors: "" has no digits, and a number must fit 64 bits.
-        if (n.isEmpty()) return Optional.of("strconv.ParseUint: parsing " + GoQuote.quote(n) + ": invalid syntax");
+        if (n.isEmpty())
+            return Optional.of(
+                    "strconv.ParseUint: parsing " + GoQuote.quote(n) + ": invalid syntax");
         if (new BigInteger(n).compareTo(MAX_UINT64) > 0) return Optional.of(outOfRange(n));
         return Optional.empty();
     }

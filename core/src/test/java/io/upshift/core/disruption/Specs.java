@@ -21,12 +21,28 @@ final class Specs {
     }
 
     Specs file(String path, String contents) {
-        files.add(new LinkedHashMap<>(Map.of("path", path, "mode", 420, "contents", Map.of("source", "data:," + contents))));
+        files.add(
+                new LinkedHashMap<>(
+                        Map.of(
+                                "path",
+                                path,
+                                "mode",
+                                420,
+                                "contents",
+                                Map.of("source", "data:," + contents))));
         return this;
     }
 
     Specs fileWithMode(String path, String contents, int mode) {
-        files.add(new LinkedHashMap<>(Map.of("path", path, "mode", mode, "contents", Map.of("source", "data:," + contents))));
+        files.add(
+                new LinkedHashMap<>(
+                        Map.of(
+                                "path",
+                                path,
+                                "mode",
+                                mode,
+                                "contents",
+                                Map.of("source", "data:," + contents))));
         return this;
     }
 
@@ -40,7 +56,10 @@ final class Specs {
         return this;
     }
 
-    /** Any other top-level Ignition section, e.g. {@code storage.disks} as ("disks", [...]) under storage. */
+    /**
+     * Any other top-level Ignition section, e.g. {@code storage.disks} as ("disks", [...]) under
+     * storage.
+     */
     Specs ignition(String section, Object value) {
         extra.put(section, value);
         return this;
@@ -77,12 +96,16 @@ final class Specs {
         Map<String, Object> storage = new LinkedHashMap<>();
         storage.put("files", files);
         for (Map.Entry<String, Object> e : extra.entrySet()) {
-            if (List.of("disks", "filesystems", "raid", "directories", "links").contains(e.getKey())) storage.put(e.getKey(), e.getValue());
+            if (List.of("disks", "filesystems", "raid", "directories", "links")
+                    .contains(e.getKey())) storage.put(e.getKey(), e.getValue());
             else config.put(e.getKey(), e.getValue());
         }
         config.put("storage", storage);
         config.put("systemd", Map.of("units", units));
-        if (keys != null) config.put("passwd", Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", keys))));
+        if (keys != null)
+            config.put(
+                    "passwd",
+                    Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", keys))));
         spec.setConfig(config);
         return spec;
     }

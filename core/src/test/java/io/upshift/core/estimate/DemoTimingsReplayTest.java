@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A quality check of the estimator, not of speed: the times a run of the default demo recorded
- * ({@code estimate/demo-timings.json}, written by the demo module's DemoTimingsRecorder) are replayed as they stood at
- * each moment from halfway through the update on, and the estimate made then of the update's end (control plane and
- * every pool) must be within 20% of the update's actual duration.
+ * ({@code estimate/demo-timings.json}, written by the demo module's DemoTimingsRecorder) are
+ * replayed as they stood at each moment from halfway through the update on, and the estimate made
+ * then of the update's end (control plane and every pool) must be within 20% of the update's actual
+ * duration.
  */
 class DemoTimingsReplayTest {
     private static final double TOLERANCE = 0.2;
@@ -38,25 +39,47 @@ class DemoTimingsReplayTest {
                 continue; // shown, not held to the bound: early on, few run-levels have been timed
             }
             assertThat(Math.abs(said.toMillis() - actual.toMillis()))
-                    .as("at %d%% the estimate said %s, the update took %s (%s)", percent, said, actual, seen)
+                    .as(
+                            "at %d%% the estimate said %s, the update took %s (%s)",
+                            percent, said, actual, seen)
                     .isLessThanOrEqualTo((long) (actual.toMillis() * TOLERANCE));
         }
-        System.out.printf("demo timings replayed: took %.1f s; estimated %s%n", actual.toMillis() / 1000.0, String.join(", ", seen));
+        System.out.printf(
+                "demo timings replayed: took %.1f s; estimated %s%n",
+                actual.toMillis() / 1000.0, String.join(", ", seen));
     }
 
     private static JsonNode read() throws IOException {
-        try (InputStream in = DemoTimingsReplayTest.class.getResourceAsStream("/estimate/demo-timings.json")) {
+        try (InputStream in =
+                DemoTimingsReplayTest.class.getResourceAsStream("/estimate/demo-timings.json")) {
             return Mappers.JSON.readTree(in);
         }
     }
 
     /** The end the estimator predicts from what had been recorded by {@code at}. */
     static Instant estimatedEnd(JsonNode record, Instant at) {
-        RunLevelTimes all = Mappers.JSON.convertValue(record.path("runLevels"), RunLevelTimes.class);
-        // a run-level's interruption is taken as known once it is done (the controller that took over marks it sooner)
-        RunLevelTimes soFar = new RunLevelTimes(all.image(), all.version(), all.levels().stream().map(l -> new RunLevelTimes.Level(
-                l.runLevel(), l.tasks(), l.operators(), by(l.startedAt(), at), by(l.doneAt(), at),
-                by(l.doneAt(), at) == null ? null : l.interrupted())).toList(), all.previous());
+        RunLevelTimes all =
+                Mappers.JSON.convertValue(record.path("runLevels"), RunLevelTimes.class);
+        // a run-level's interruption is taken as known once it is done (the controller that took
+        // over marks it sooner)
+        RunLevelTimes soFar =
+                new RunLevelTimes(
+                        all.image(),
+                        all.version(),
+                        all.levels().stream()
+                                .map(
+                                        l ->
+                                                new RunLevelTimes.Level(
+                                                        l.runLevel(),
+                                                        l.tasks(),
+                                                        l.operators(),
+                                                        by(l.startedAt(), at),
+                                                        by(l.doneAt(), at),
+                                                        by(l.doneAt(), at) == null
+                                                                ? null
+                                                                : l.interrupted()))
+                                .toList(),
+                        all.previous());
         PoolRollout masters = null;
         List<PoolRollout> workers = new ArrayList<>();
         for (JsonNode pool : record.path("pools")) {
@@ -70,7 +93,8 @@ class DemoTimingsReplayTest {
         Instant end = null;
         Instant rolloutStart = null;
         if (!soFar.complete()) {
-            ControlPlaneEstimate.Result cp = ControlPlaneEstimate.of(soFar, all.image(), at, masters);
+            ControlPlaneEstimate.Result cp =
+                    ControlPlaneEstimate.of(soFar, all.image(), at, masters);
             end = cp.completedAt();
             rolloutStart = cp.rolloutStart();
         }
@@ -83,27 +107,48 @@ class DemoTimingsReplayTest {
         return end == null ? at : end;
     }
 
-    /** A pool's nodes as they stood at {@code at}: done, updating, or waiting in the pool controller's order. */
+    /**
+     * A pool's nodes as they stood at {@code at}: done, updating, or waiting in the pool
+     * controller's order.
+     */
     private static PoolRollout rollout(JsonNode pool, Instant at) {
         List<PoolRollout.Node> nodes = new ArrayList<>();
         List<JsonNode> waiting = new ArrayList<>();
         List<Duration> thisRollout = new ArrayList<>(), earlier = new ArrayList<>();
         for (JsonNode n : pool.path("nodes")) {
-            earlier.add(Duration.between(Instant.parse(n.path("installStartedAt").asText()), Instant.parse(n.path("installDoneAt").asText())));
-            Instant started = Instant.parse(n.path("startedAt").asText()), done = Instant.parse(n.path("doneAt").asText());
+            earlier.add(
+                    Duration.between(
+                            Instant.parse(n.path("installStartedAt").asText()),
+                            Instant.parse(n.path("installDoneAt").asText())));
+            Instant started = Instant.parse(n.path("startedAt").asText()),
+                    done = Instant.parse(n.path("doneAt").asText());
             if (!done.isAfter(at)) {
-                nodes.add(new PoolRollout.Node(n.path("name").asText(), PoolRollout.State.DONE, null, done));
+                nodes.add(
+                        new PoolRollout.Node(
+                                n.path("name").asText(), PoolRollout.State.DONE, null, done));
                 thisRollout.add(Duration.between(started, done));
             } else if (!started.isAfter(at)) {
-                nodes.add(new PoolRollout.Node(n.path("name").asText(), PoolRollout.State.RUNNING, started, null));
+                nodes.add(
+                        new PoolRollout.Node(
+                                n.path("name").asText(), PoolRollout.State.RUNNING, started, null));
             } else {
                 waiting.add(n);
             }
         }
-        waiting.sort(Comparator.comparing((JsonNode n) -> n.path("zone").asText()).thenComparing(n -> n.path("created").asText())
-                .thenComparing(n -> n.path("name").asText()));
-        waiting.forEach(n -> nodes.add(new PoolRollout.Node(n.path("name").asText(), PoolRollout.State.PENDING, null, null)));
-        return new PoolRollout(nodes, pool.path("maxUnavailable").asInt(1), NodeTime.of(thisRollout, earlier), at);
+        waiting.sort(
+                Comparator.comparing((JsonNode n) -> n.path("zone").asText())
+                        .thenComparing(n -> n.path("created").asText())
+                        .thenComparing(n -> n.path("name").asText()));
+        waiting.forEach(
+                n ->
+                        nodes.add(
+                                new PoolRollout.Node(
+                                        n.path("name").asText(),
+                                        PoolRollout.State.PENDING,
+                                        null,
+                                        null)));
+        return new PoolRollout(
+                nodes, pool.path("maxUnavailable").asInt(1), NodeTime.of(thisRollout, earlier), at);
     }
 
     private static String by(String time, Instant at) {

@@ -20,7 +20,12 @@ class EstimateRecordTest {
         record.add(START.plusSeconds(27), Optional.of(START.plusMillis(30_400)));
         Instant end = START.plusMillis(30_100);
         assertThat(record.saidAt(0.5, end)).contains(Duration.ofMillis(29_800)); // at 15.05 s
-        assertThat(record.line(end)).isEqualTo("estimate: at 10% said 31.0 s, at 50% 29.8 s, at 90% 30.4 s; took 30.1 s");
-        assertThat(new EstimateRecord(START).line(end)).isEqualTo("estimate: at 10% said none yet, at 50% none yet, at 90% none yet; took 30.1 s");
+        assertThat(record.line(end))
+                .isEqualTo(
+                        "estimate: at 10% said 31.0 s, at 50% 29.8 s, at 90% 30.4 s; took 30.1 s");
+        assertThat(new EstimateRecord(START).line(end))
+                .isEqualTo(
+                        "estimate: at 10% said none yet, at 50% none yet, at 90% none yet; took"
+                                + " 30.1 s");
     }
 }

@@ -19,9 +19,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Conformance with the reference graph service: fed the releases of each shared served graph (its nodes, with
- * their edges and conditional edges as {@code previous}) and the shared graph data, the builder serves the same
- * channel graph: same nodes and metadata, edges and conditional edges, order ignored.
+ * Conformance with the reference graph service: fed the releases of each shared served graph (its
+ * nodes, with their edges and conditional edges as {@code previous}) and the shared graph data, the
+ * builder serves the same channel graph: same nodes and metadata, edges and conditional edges,
+ * order ignored.
  */
 class CincinnatiConformanceTest {
 
@@ -33,7 +34,12 @@ class CincinnatiConformanceTest {
         Path dir = fixtures().resolve("cincinnati-graphs");
         if (!Files.isDirectory(dir)) return Stream.of(Arguments.of("(fixtures absent)", null));
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith("_v1.json")).sorted().map(p -> Arguments.of(p.getFileName().toString(), p)).toList().stream();
+            return files
+                    .filter(p -> p.toString().endsWith("_v1.json"))
+                    .sorted()
+                    .map(p -> Arguments.of(p.getFileName().toString(), p))
+                    .toList()
+                    .stream();
         }
     }
 
@@ -46,15 +52,25 @@ class CincinnatiConformanceTest {
         Graph expected = GraphJson.read(Files.readAllBytes(file), 64 << 20);
 
         Map<String, List<String>> previous = new HashMap<>();
-        for (int[] e : expected.edges()) previous.computeIfAbsent(expected.nodes().get(e[1]).version(), k -> new ArrayList<>()).add(expected.nodes().get(e[0]).version());
+        for (int[] e : expected.edges())
+            previous.computeIfAbsent(expected.nodes().get(e[1]).version(), k -> new ArrayList<>())
+                    .add(expected.nodes().get(e[0]).version());
         for (ConditionalEdges c : expected.conditionalEdges()) {
-            for (ConditionalEdges.Edge e : c.edges()) previous.computeIfAbsent(e.to(), k -> new ArrayList<>()).add(e.from());
+            for (ConditionalEdges.Edge e : c.edges())
+                previous.computeIfAbsent(e.to(), k -> new ArrayList<>()).add(e.from());
         }
         List<ReleaseEntry> releases = new ArrayList<>();
         for (GraphNode n : expected.nodes()) {
             Map<String, String> own = new LinkedHashMap<>(n.metadata());
             own.keySet().removeIf(k -> k.startsWith("io.openshift.upgrades.graph."));
-            releases.add(new ReleaseEntry(n.version(), previous.getOrDefault(n.version(), List.of()), List.of(), own, arch, n.payload()));
+            releases.add(
+                    new ReleaseEntry(
+                            n.version(),
+                            previous.getOrDefault(n.version(), List.of()),
+                            List.of(),
+                            own,
+                            arch,
+                            n.payload()));
         }
         GraphData data = GraphData.load(fixtures().resolve("graph-data-134475077"));
         Graph actual = GraphBuilder.serve(GraphBuilder.build(releases, data), channel, arch);
@@ -73,14 +89,16 @@ class CincinnatiConformanceTest {
 
     static Set<String> edges(Graph g) {
         Set<String> out = new HashSet<>();
-        for (int[] e : g.edges()) out.add(g.nodes().get(e[0]).version() + " -> " + g.nodes().get(e[1]).version());
+        for (int[] e : g.edges())
+            out.add(g.nodes().get(e[0]).version() + " -> " + g.nodes().get(e[1]).version());
         return out;
     }
 
     static Set<String> conditional(Graph g) {
         Set<String> out = new HashSet<>();
         for (ConditionalEdges c : g.conditionalEdges()) {
-            for (ConditionalEdges.Edge e : c.edges()) out.add(e.from() + " -> " + e.to() + " " + c.risks());
+            for (ConditionalEdges.Edge e : c.edges())
+                out.add(e.from() + " -> " + e.to() + " " + c.risks());
         }
         return out;
     }

@@ -10,7 +10,8 @@ import java.util.Map;
 /** Writes a payload directory for a test: release metadata, image references and manifest files. */
 public final class PayloadDir {
 
-    public static final String INCLUDED = "    include.release.openshift.io/self-managed-high-availability: \"true\"\n";
+    public static final String INCLUDED =
+            "    include.release.openshift.io/self-managed-high-availability: \"true\"\n";
 
     private final Path root;
     private String version = "1.0.0";
@@ -55,8 +56,12 @@ public final class PayloadDir {
 
     /** A ConfigMap in the default profile, in {@code release-manifests/<file>}. */
     public PayloadDir configMap(String file, String name, String... extraAnnotations) {
-        StringBuilder s = new StringBuilder("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name
-                + "\n  namespace: test\n  annotations:\n" + INCLUDED);
+        StringBuilder s =
+                new StringBuilder(
+                        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "
+                                + name
+                                + "\n  namespace: test\n  annotations:\n"
+                                + INCLUDED);
         for (String a : extraAnnotations) s.append("    ").append(a).append('\n');
         return file("release-manifests/" + file, s.toString());
     }
@@ -65,12 +70,31 @@ public final class PayloadDir {
         try {
             Files.createDirectories(root.resolve("manifests"));
             Files.createDirectories(root.resolve("release-manifests"));
-            Files.writeString(root.resolve("release-manifests/release-metadata"), metadata != null ? metadata
-                    : "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"" + version + "\",\"previous\":[],\"metadata\":{\"url\":\"https://example.com/" + version + "\"}}");
-            StringBuilder is = new StringBuilder("kind: ImageStream\napiVersion: image.openshift.io/v1\nmetadata:\n  name: "
-                    + (imageStreamName != null ? imageStreamName : version) + "\nspec:\n  tags:" + (images.isEmpty() ? " []\n" : "\n"));
-            images.forEach((tag, image) -> is.append("  - name: ").append(tag)
-                    .append("\n    from:\n      kind: DockerImage\n      name: ").append(image).append('\n'));
+            Files.writeString(
+                    root.resolve("release-manifests/release-metadata"),
+                    metadata != null
+                            ? metadata
+                            : "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\""
+                                    + version
+                                    + "\",\"previous\":[],\"metadata\":{\"url\":\"https://example.com/"
+                                    + version
+                                    + "\"}}");
+            StringBuilder is =
+                    new StringBuilder(
+                            "kind: ImageStream\n"
+                                    + "apiVersion: image.openshift.io/v1\n"
+                                    + "metadata:\n"
+                                    + "  name: "
+                                    + (imageStreamName != null ? imageStreamName : version)
+                                    + "\nspec:\n  tags:"
+                                    + (images.isEmpty() ? " []\n" : "\n"));
+            images.forEach(
+                    (tag, image) ->
+                            is.append("  - name: ")
+                                    .append(tag)
+                                    .append("\n    from:\n      kind: DockerImage\n      name: ")
+                                    .append(image)
+                                    .append('\n'));
             Files.writeString(root.resolve("release-manifests/image-references"), is.toString());
             for (Map.Entry<String, String> f : files.entrySet()) {
                 Path p = root.resolve(f.getKey());

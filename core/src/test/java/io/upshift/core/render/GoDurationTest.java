@@ -38,18 +38,22 @@ class GoDurationTest {
         assertThat(GoDuration.shortFormat(2 * HOUR)).isEqualTo("2h");
         assertThat(GoDuration.shortFormat(5 * MINUTE)).isEqualTo("5m");
         assertThat(GoDuration.shortFormat(2 * HOUR + 3 * MINUTE)).isEqualTo("2h3m");
-        assertThat(GoDuration.shortFormat(64 * MINUTE + 41 * SECOND + 368_975)).isEqualTo("1h4m41s");
-        // Go reads "368.975µs" cut at the dot as "368s": oc shows 6m8s for a third of a millisecond.
+        assertThat(GoDuration.shortFormat(64 * MINUTE + 41 * SECOND + 368_975))
+                .isEqualTo("1h4m41s");
+        // Go reads "368.975µs" cut at the dot as "368s": oc shows 6m8s for a third of a
+        // millisecond.
         assertThat(GoDuration.shortFormat(368_975)).isEqualTo("6m8s");
     }
 
     @Test
     void parsesGoDurations() {
         assertThat(GoDuration.parse("10m0s")).isEqualTo(10 * MINUTE);
-        assertThat(GoDuration.parse("1h2m3.5s")).isEqualTo(HOUR + 2 * MINUTE + 3 * SECOND + SECOND / 2);
+        assertThat(GoDuration.parse("1h2m3.5s"))
+                .isEqualTo(HOUR + 2 * MINUTE + 3 * SECOND + SECOND / 2);
         assertThat(GoDuration.parse("0")).isZero();
         assertThat(GoDuration.parse("-4ms")).isEqualTo(-4_000_000);
-        assertThatThrownBy(() -> GoDuration.parse("ten minutes")).hasMessageContaining("ten minutes");
+        assertThatThrownBy(() -> GoDuration.parse("ten minutes"))
+                .hasMessageContaining("ten minutes");
         assertThatThrownBy(() -> GoDuration.parse("5")).hasMessageContaining("\"5\"");
     }
 }

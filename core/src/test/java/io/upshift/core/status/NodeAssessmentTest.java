@@ -15,12 +15,19 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class NodeAssessmentTest {
-    private final TestCluster cluster = new TestCluster().operator("etcd", TestCluster.NEW).operator("network", TestCluster.NEW);
+    private final TestCluster cluster =
+            new TestCluster()
+                    .operator("etcd", TestCluster.NEW)
+                    .operator("network", TestCluster.NEW);
 
     /** The node table row of a node, as rendered: "name assessment phase version est message". */
     private String row(String name) {
-        return cluster.render(Details.nodes).lines().filter(l -> l.startsWith(name + " ")).findFirst()
-                .map(l -> l.replaceAll(" +", " ").strip()).orElseThrow(() -> new AssertionError("no row for " + name));
+        return cluster.render(Details.nodes)
+                .lines()
+                .filter(l -> l.startsWith(name + " "))
+                .findFirst()
+                .map(l -> l.replaceAll(" +", " ").strip())
+                .orElseThrow(() -> new AssertionError("no row for " + name));
     }
 
     private List<HealthInsight> health() {
@@ -28,7 +35,14 @@ class NodeAssessmentTest {
     }
 
     private PoolInsight workerPool() {
-        return cluster.assess().workerPools().get(0).informers().get(0).insights().get(0).machineConfigPool();
+        return cluster.assess()
+                .workerPools()
+                .get(0)
+                .informers()
+                .get(0)
+                .insights()
+                .get(0)
+                .machineConfigPool();
     }
 
     @Test
@@ -51,16 +65,30 @@ class NodeAssessmentTest {
         cluster.node("node-a", "old", "old", "Done", Map.of());
         assertThat(row("node-a")).isEqualTo("node-a Excluded Paused 1.0.0 -");
         assertThat(workerPool().assessment()).isEqualTo("Excluded");
-        assertThat(health()).singleElement().satisfies(h -> {
-            assertThat(h.impact().summary()).isEqualTo("Outdated nodes in a paused pool 'worker' will not be updated");
-            assertThat(h.impact().level()).isEqualTo(ImpactLevel.Warning);
-        });
+        assertThat(health())
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.impact().summary())
+                                    .isEqualTo(
+                                            "Outdated nodes in a paused pool 'worker' will not be"
+                                                    + " updated");
+                            assertThat(h.impact().level()).isEqualTo(ImpactLevel.Warning);
+                        });
     }
 
     @Test
     void aNodeAskedToDrainIsDraining() {
-        cluster.node("node-a", "old", "new", "Working", Map.of(MCO + "desiredDrain", "drain-rendered-worker-new",
-                MCO + "lastAppliedDrain", "uncordon-rendered-worker-old"));
+        cluster.node(
+                "node-a",
+                "old",
+                "new",
+                "Working",
+                Map.of(
+                        MCO + "desiredDrain",
+                        "drain-rendered-worker-new",
+                        MCO + "lastAppliedDrain",
+                        "uncordon-rendered-worker-old"));
         assertThat(row("node-a")).isEqualTo("node-a Progressing Draining 1.0.0 +10m");
         assertThat(workerPool().count("Draining")).isEqualTo(1);
         assertThat(workerPool().count("Progressing")).isEqualTo(1);
@@ -77,15 +105,28 @@ class NodeAssessmentTest {
 
     @Test
     void aDegradedNodeShowsItsReasonWithTheNameShortenedAndRaisesAnError() {
-        cluster.node("node-alpha", "old", "new", "Degraded", Map.of(MCO + "reason", "failed to drain node: node-alpha after 1 hour"));
-        assertThat(row("node-alpha")).isEqualTo("node-alpha Degraded Updating 1.0.0 ? failed to drain node: <node> after 1 hour");
+        cluster.node(
+                "node-alpha",
+                "old",
+                "new",
+                "Degraded",
+                Map.of(MCO + "reason", "failed to drain node: node-alpha after 1 hour"));
+        assertThat(row("node-alpha"))
+                .isEqualTo(
+                        "node-alpha Degraded Updating 1.0.0 ? failed to drain node: <node> after 1"
+                                + " hour");
         assertThat(workerPool().assessment()).isEqualTo("Degraded");
-        assertThat(health()).singleElement().satisfies(h -> {
-            assertThat(h.impact().summary()).isEqualTo("Node node-alpha is degraded");
-            assertThat(h.impact().description()).isEqualTo("failed to drain node: node-alpha after 1 hour");
-            assertThat(h.impact().level()).isEqualTo(ImpactLevel.Error);
-            assertThat(h.startedAt()).isNull();
-        });
+        assertThat(health())
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.impact().summary())
+                                    .isEqualTo("Node node-alpha is degraded");
+                            assertThat(h.impact().description())
+                                    .isEqualTo("failed to drain node: node-alpha after 1 hour");
+                            assertThat(h.impact().level()).isEqualTo(ImpactLevel.Error);
+                            assertThat(h.startedAt()).isNull();
+                        });
     }
 
     @Test
@@ -97,22 +138,46 @@ class NodeAssessmentTest {
     @Test
     void aNodeNotReadyForLongIsUnavailableAndRaisesAWarning() {
         cluster.node("node-a", "old", "old", "Done", Map.of());
-        cluster.lastNode().getStatus().setConditions(List.of(new NodeConditionBuilder().withType("Ready").withStatus("False")
-                .withMessage("kubelet stopped").withLastTransitionTime(NOW.minus(Duration.ofMinutes(22)).toString()).build()));
+        cluster.lastNode()
+                .getStatus()
+                .setConditions(
+                        List.of(
+                                new NodeConditionBuilder()
+                                        .withType("Ready")
+                                        .withStatus("False")
+                                        .withMessage("kubelet stopped")
+                                        .withLastTransitionTime(
+                                                NOW.minus(Duration.ofMinutes(22)).toString())
+                                        .build()));
         assertThat(row("node-a")).isEqualTo("node-a Unavailable Pending 1.0.0 ? Not ready");
-        assertThat(health()).singleElement().satisfies(h -> {
-            assertThat(h.impact().summary()).isEqualTo("Node node-a is not ready");
-            assertThat(h.impact().description()).isEqualTo("Node has a Ready!=True condition with Reason \"Not ready\" and message \"kubelet stopped\"");
-            assertThat(h.startedAt()).isEqualTo(NOW.minus(Duration.ofMinutes(22)).toString());
-        });
+        assertThat(health())
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.impact().summary()).isEqualTo("Node node-a is not ready");
+                            assertThat(h.impact().description())
+                                    .isEqualTo(
+                                            "Node has a Ready!=True condition with Reason \"Not"
+                                                    + " ready\" and message \"kubelet stopped\"");
+                            assertThat(h.startedAt())
+                                    .isEqualTo(NOW.minus(Duration.ofMinutes(22)).toString());
+                        });
         assertThat(workerPool().count("Available")).isZero();
     }
 
     @Test
     void aNodeNotReadyForAMomentRaisesNothing() {
         cluster.node("node-a", "old", "old", "Done", Map.of());
-        cluster.lastNode().getStatus().setConditions(List.of(new NodeConditionBuilder().withType("Ready").withStatus("False")
-                .withLastTransitionTime(NOW.minus(Duration.ofMinutes(2)).toString()).build()));
+        cluster.lastNode()
+                .getStatus()
+                .setConditions(
+                        List.of(
+                                new NodeConditionBuilder()
+                                        .withType("Ready")
+                                        .withStatus("False")
+                                        .withLastTransitionTime(
+                                                NOW.minus(Duration.ofMinutes(2)).toString())
+                                        .build()));
         assertThat(row("node-a")).isEqualTo("node-a Unavailable Pending 1.0.0 ? Not ready");
         assertThat(health()).isEmpty();
     }
@@ -121,7 +186,8 @@ class NodeAssessmentTest {
     void aCordonedNodeIsUnavailableButNeedsNoAttention() {
         cluster.node("node-a", "new", "new", "Done", Map.of());
         cluster.lastNode().getSpec().setUnschedulable(true);
-        assertThat(row("node-a")).isEqualTo("node-a Unavailable Updated 1.1.0 - Node is marked unschedulable");
+        assertThat(row("node-a"))
+                .isEqualTo("node-a Unavailable Updated 1.1.0 - Node is marked unschedulable");
         assertThat(health()).isEmpty();
     }
 
@@ -138,8 +204,14 @@ class NodeAssessmentTest {
         }
         cluster.node("node-zz", "old", "new", "Degraded", Map.of(MCO + "reason", "broken"));
         String text = cluster.render(Details.none);
-        assertThat(text).contains("node-zz").contains("node-08").doesNotContain("node-09 ").doesNotContain("node-11")
-                .contains("Omitted additional 3 Total, 0 Completed, 3 Available, 0 Progressing, 3 Outdated, 0 Draining, 0 Excluded, and 0 Degraded nodes.");
+        assertThat(text)
+                .contains("node-zz")
+                .contains("node-08")
+                .doesNotContain("node-09 ")
+                .doesNotContain("node-11")
+                .contains(
+                        "Omitted additional 3 Total, 0 Completed, 3 Available, 0 Progressing, 3"
+                                + " Outdated, 0 Draining, 0 Excluded, and 0 Degraded nodes.");
         assertThat(cluster.render(Details.nodes)).contains("node-11").doesNotContain("Omitted");
     }
 }

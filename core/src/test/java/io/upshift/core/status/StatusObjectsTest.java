@@ -22,12 +22,18 @@ import org.junit.jupiter.api.Test;
 
 class StatusObjectsTest {
     private static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
+
     /** What this work aims the summary at: a sixth of the 1.5 MiB etcd accepts for one object. */
     private static final int SUMMARY_LIMIT = 262_144;
 
-    /** A mid-update cluster's status as the controller writes it (settled: every condition has its transition time). */
+    /**
+     * A mid-update cluster's status as the controller writes it (settled: every condition has its
+     * transition time).
+     */
     private static UpdateStatusStatus assess(int nodes, int pools, int operators) {
-        UpdateStatusStatus assessed = UpdateAssessment.assess(new SyntheticCluster(nodes, pools, operators, 1.0, NOW).state(), NOW, NOW);
+        UpdateStatusStatus assessed =
+                UpdateAssessment.assess(
+                        new SyntheticCluster(nodes, pools, operators, 1.0, NOW).state(), NOW, NOW);
         return InsightHistory.settle(List.of(), assessed, NOW);
     }
 
@@ -37,11 +43,13 @@ class StatusObjectsTest {
         assertThat(UpdateAssessment.health(full)).as("health insights in the example").isNotEmpty();
         StatusObjects.Split split = StatusObjects.split(full);
         List<HasMetadata> objects = new ArrayList<>(split.objects());
-        Collections.shuffle(objects, new Random(7)); // as the API lists them: in no order the text needs
+        Collections.shuffle(
+                objects, new Random(7)); // as the API lists them: in no order the text needs
 
         UpdateStatusStatus joined = StatusObjects.join(split.summary(), objects);
         assertThat(joined).isEqualTo(full);
-        assertThat(StatusRenderer.render(joined, NOW, Details.all)).isEqualTo(StatusRenderer.render(full, NOW, Details.all));
+        assertThat(StatusRenderer.render(joined, NOW, Details.all))
+                .isEqualTo(StatusRenderer.render(full, NOW, Details.all));
     }
 
     @Test
@@ -49,13 +57,18 @@ class StatusObjectsTest {
         UpdateStatusStatus full = assess(30, 2, 5);
         StatusObjects.Split split = StatusObjects.split(full);
         assertThat(split.objects()).hasSize(full.insights().size());
-        assertThat(split.summary().insightObjects()).extracting(InsightObjects::resource, InsightObjects::count).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("clusterversionprogressinsights", 1),
-                org.assertj.core.groups.Tuple.tuple("clusteroperatorprogressinsights", 5),
-                org.assertj.core.groups.Tuple.tuple("machineconfigpoolprogressinsights", 3),
-                org.assertj.core.groups.Tuple.tuple("nodeprogressinsights", 33),
-                org.assertj.core.groups.Tuple.tuple("healthinsights", UpdateAssessment.health(full).size()));
-        assertThat(split.objects()).extracting(o -> o.getMetadata().getName()).contains("version", "operator-00", "worker", "master-0");
+        assertThat(split.summary().insightObjects())
+                .extracting(InsightObjects::resource, InsightObjects::count)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("clusterversionprogressinsights", 1),
+                        org.assertj.core.groups.Tuple.tuple("clusteroperatorprogressinsights", 5),
+                        org.assertj.core.groups.Tuple.tuple("machineconfigpoolprogressinsights", 3),
+                        org.assertj.core.groups.Tuple.tuple("nodeprogressinsights", 33),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "healthinsights", UpdateAssessment.health(full).size()));
+        assertThat(split.objects())
+                .extracting(o -> o.getMetadata().getName())
+                .contains("version", "operator-00", "worker", "master-0");
         // the summary keeps the ClusterVersion and the pools, and lists nodes by count alone
         assertThat(split.summary().insights()).hasSize(1 + 3);
         assertThat(split.summary().insightObjects().get(3).names()).isEmpty();
@@ -65,10 +78,15 @@ class StatusObjectsTest {
     void everyObjectAndTheSummaryValidateAgainstTheirCrds() {
         StatusObjects.Split split = StatusObjects.split(assess(300, 3, 20));
         for (HasMetadata o : split.objects()) {
-            CrdSchema crd = CrdSchema.bundled(HasMetadata.getFullResourceName(o.getClass()), "v1alpha1");
-            assertThat(crd.violations(o)).as(o.getKind() + " " + o.getMetadata().getName()).isEmpty();
+            CrdSchema crd =
+                    CrdSchema.bundled(HasMetadata.getFullResourceName(o.getClass()), "v1alpha1");
+            assertThat(crd.violations(o))
+                    .as(o.getKind() + " " + o.getMetadata().getName())
+                    .isEmpty();
         }
-        assertThat(CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1").violations(updateStatus(split.summary())))
+        assertThat(
+                        CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1")
+                                .violations(updateStatus(split.summary())))
                 .isEmpty();
     }
 
@@ -83,7 +101,9 @@ class StatusObjectsTest {
             largest = Math.max(largest, Mappers.JSON.writeValueAsBytes(o).length);
         }
         int whole = Mappers.JSON.writeValueAsBytes(updateStatus(full)).length;
-        System.out.printf("10,000 nodes: summary %d bytes, largest insight object %d bytes, %d objects; all in one status: %d bytes%n",
+        System.out.printf(
+                "10,000 nodes: summary %d bytes, largest insight object %d bytes, %d objects; all"
+                        + " in one status: %d bytes%n",
                 summary, largest, split.objects().size(), whole);
         assertThat(summary).isLessThanOrEqualTo(SUMMARY_LIMIT);
         assertThat(largest).isLessThanOrEqualTo(SUMMARY_LIMIT);

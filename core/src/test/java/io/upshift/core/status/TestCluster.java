@@ -39,55 +39,116 @@ final class TestCluster {
     final List<ClusterOperator> operators = new ArrayList<>();
     final List<Node> nodes = new ArrayList<>();
     final List<MachineConfigNode> machineConfigNodes = new ArrayList<>();
-    final List<ClusterOperatorStatusCondition> cvConditions = new ArrayList<>(List.of(
-            condition("Progressing", "True", "", "Working towards " + NEW, STARTED),
-            condition("Failing", "False", "", "", STARTED)));
-    final List<UpdateHistory> history = new ArrayList<>(List.of(
-            history("Partial", NEW, STARTED, null),
-            history("Completed", OLD, STARTED.minus(Duration.ofDays(10)), STARTED.minus(Duration.ofDays(10)).plus(Duration.ofMinutes(40)))));
+    final List<ClusterOperatorStatusCondition> cvConditions =
+            new ArrayList<>(
+                    List.of(
+                            condition("Progressing", "True", "", "Working towards " + NEW, STARTED),
+                            condition("Failing", "False", "", "", STARTED)));
+    final List<UpdateHistory> history =
+            new ArrayList<>(
+                    List.of(
+                            history("Partial", NEW, STARTED, null),
+                            history(
+                                    "Completed",
+                                    OLD,
+                                    STARTED.minus(Duration.ofDays(10)),
+                                    STARTED.minus(Duration.ofDays(10))
+                                            .plus(Duration.ofMinutes(40)))));
     boolean workerPaused;
     Integer workerMaxUnavailable;
+
     /** The ClusterVersion's annotations (Upshift's run-level times). */
     final Map<String, String> cvAnnotations = new HashMap<>();
+
     List<Alert> alerts;
     String mcoImage = "";
 
-    static ClusterOperatorStatusCondition condition(String type, String status, String reason, String message, Instant when) {
-        return new ClusterOperatorStatusConditionBuilder().withType(type).withStatus(status).withReason(reason)
-                .withMessage(message).withLastTransitionTime(when.toString()).build();
+    static ClusterOperatorStatusCondition condition(
+            String type, String status, String reason, String message, Instant when) {
+        return new ClusterOperatorStatusConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage(message)
+                .withLastTransitionTime(when.toString())
+                .build();
     }
 
     static UpdateHistory history(String state, String version, Instant started, Instant completed) {
-        return new UpdateHistoryBuilder().withState(state).withVersion(version).withImage("example.com/release:" + version)
-                .withStartedTime(started.toString()).withCompletionTime(completed == null ? null : completed.toString()).build();
+        return new UpdateHistoryBuilder()
+                .withState(state)
+                .withVersion(version)
+                .withImage("example.com/release:" + version)
+                .withStartedTime(started.toString())
+                .withCompletionTime(completed == null ? null : completed.toString())
+                .build();
     }
 
     /** A platform operator at a version with Available/Degraded/Progressing as given. */
-    TestCluster operator(String name, String version, ClusterOperatorStatusCondition... conditions) {
-        List<ClusterOperatorStatusCondition> all = new ArrayList<>(List.of(
-                condition("Available", "True", "AsExpected", "", STARTED),
-                condition("Degraded", "False", "AsExpected", "", STARTED),
-                condition("Progressing", "False", "AsExpected", "", STARTED)));
+    TestCluster operator(
+            String name, String version, ClusterOperatorStatusCondition... conditions) {
+        List<ClusterOperatorStatusCondition> all =
+                new ArrayList<>(
+                        List.of(
+                                condition("Available", "True", "AsExpected", "", STARTED),
+                                condition("Degraded", "False", "AsExpected", "", STARTED),
+                                condition("Progressing", "False", "AsExpected", "", STARTED)));
         for (ClusterOperatorStatusCondition c : conditions) {
             all.removeIf(existing -> existing.getType().equals(c.getType()));
             all.add(c);
         }
-        operators.add(new ClusterOperatorBuilder().withNewMetadata().withName(name)
-                .withAnnotations(Map.of("include.release.openshift.io/self-managed-high-availability", "true")).endMetadata()
-                .withNewStatus().addNewVersion().withName("operator").withVersion(version).endVersion()
-                .withConditions(all).endStatus().build());
+        operators.add(
+                new ClusterOperatorBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withAnnotations(
+                                Map.of(
+                                        "include.release.openshift.io/self-managed-high-availability",
+                                        "true"))
+                        .endMetadata()
+                        .withNewStatus()
+                        .addNewVersion()
+                        .withName("operator")
+                        .withVersion(version)
+                        .endVersion()
+                        .withConditions(all)
+                        .endStatus()
+                        .build());
         return this;
     }
 
     /** A worker node: configs "old"/"new" name the rendered config of that release. */
-    TestCluster node(String name, String current, String desired, String state, Map<String, String> extra) {
-        Map<String, String> a = new HashMap<>(Map.of(MCO + "currentConfig", "rendered-worker-" + current,
-                MCO + "desiredConfig", "rendered-worker-" + desired, MCO + "state", state));
+    TestCluster node(
+            String name, String current, String desired, String state, Map<String, String> extra) {
+        Map<String, String> a =
+                new HashMap<>(
+                        Map.of(
+                                MCO + "currentConfig",
+                                "rendered-worker-" + current,
+                                MCO + "desiredConfig",
+                                "rendered-worker-" + desired,
+                                MCO + "state",
+                                state));
         a.putAll(extra);
-        nodes.add(new NodeBuilder().withNewMetadata().withName(name).withLabels(Map.of("node-role.kubernetes.io/worker", ""))
-                .withAnnotations(a).endMetadata().withNewSpec().endSpec()
-                .withNewStatus().addToConditions(new NodeConditionBuilder().withType("Ready").withStatus("True")
-                        .withLastTransitionTime(STARTED.minus(Duration.ofDays(1)).toString()).build()).endStatus().build());
+        nodes.add(
+                new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withLabels(Map.of("node-role.kubernetes.io/worker", ""))
+                        .withAnnotations(a)
+                        .endMetadata()
+                        .withNewSpec()
+                        .endSpec()
+                        .withNewStatus()
+                        .addToConditions(
+                                new NodeConditionBuilder()
+                                        .withType("Ready")
+                                        .withStatus("True")
+                                        .withLastTransitionTime(
+                                                STARTED.minus(Duration.ofDays(1)).toString())
+                                        .build())
+                        .endStatus()
+                        .build());
         return this;
     }
 
@@ -96,12 +157,26 @@ final class TestCluster {
     }
 
     ClusterState state() {
-        ClusterVersion cv = new ClusterVersionBuilder().withNewMetadata().withName("version").withAnnotations(cvAnnotations).endMetadata()
-                .withNewStatus().withNewDesired().withVersion(NEW).withImage("example.com/release:" + NEW).endDesired()
-                .withHistory(history).withConditions(cvConditions).endStatus().build();
+        ClusterVersion cv =
+                new ClusterVersionBuilder()
+                        .withNewMetadata()
+                        .withName("version")
+                        .withAnnotations(cvAnnotations)
+                        .endMetadata()
+                        .withNewStatus()
+                        .withNewDesired()
+                        .withVersion(NEW)
+                        .withImage("example.com/release:" + NEW)
+                        .endDesired()
+                        .withHistory(history)
+                        .withConditions(cvConditions)
+                        .endStatus()
+                        .build();
         MachineConfigPool worker = pool("worker", workerPaused);
         if (workerMaxUnavailable != null) {
-            worker.getSpec().setMaxUnavailable(new io.fabric8.kubernetes.api.model.IntOrString(workerMaxUnavailable));
+            worker.getSpec()
+                    .setMaxUnavailable(
+                            new io.fabric8.kubernetes.api.model.IntOrString(workerMaxUnavailable));
         }
         List<MachineConfigPool> pools = List.of(pool("master", false), worker);
         List<MachineConfig> configs = new ArrayList<>();
@@ -109,7 +184,16 @@ final class TestCluster {
             configs.add(config("rendered-" + pool + "-old", OLD));
             configs.add(config("rendered-" + pool + "-new", NEW));
         }
-        return new ClusterState(cv, operators, pools, configs, nodes, mcoImage, Optional.ofNullable(alerts), List.of(), machineConfigNodes);
+        return new ClusterState(
+                cv,
+                operators,
+                pools,
+                configs,
+                nodes,
+                mcoImage,
+                Optional.ofNullable(alerts),
+                List.of(),
+                machineConfigNodes);
     }
 
     UpdateStatusStatus assess() {
@@ -121,14 +205,29 @@ final class TestCluster {
     }
 
     private static MachineConfigPool pool(String name, boolean paused) {
-        return new MachineConfigPoolBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
-                .withNodeSelector(new LabelSelectorBuilder().withMatchLabels(Map.of("node-role.kubernetes.io/" + name, "")).build())
-                .withNewConfiguration().withName("rendered-" + name + "-new").endConfiguration()
-                .withPaused(paused).endSpec().build();
+        return new MachineConfigPoolBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeSelector(
+                        new LabelSelectorBuilder()
+                                .withMatchLabels(Map.of("node-role.kubernetes.io/" + name, ""))
+                                .build())
+                .withNewConfiguration()
+                .withName("rendered-" + name + "-new")
+                .endConfiguration()
+                .withPaused(paused)
+                .endSpec()
+                .build();
     }
 
     private static MachineConfig config(String name, String version) {
-        return new MachineConfigBuilder().withNewMetadata().withName(name)
-                .withAnnotations(Map.of(MCO + "release-image-version", version)).endMetadata().build();
+        return new MachineConfigBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withAnnotations(Map.of(MCO + "release-image-version", version))
+                .endMetadata()
+                .build();
     }
 }

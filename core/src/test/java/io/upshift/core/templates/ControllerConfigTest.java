@@ -17,8 +17,11 @@ class ControllerConfigTest {
 
     @Test
     void aServiceNetworkThatIsNoCidrIsRefusedWithoutLookingItUp() {
-        for (String bad : new String[] {"172.30.0.0", "example.com/16", "172.30.0.0/30", "172.30.0.0/x"}) {
-            assertThatThrownBy(() -> ControllerConfig.clusterDNSIP(bad)).as(bad).hasMessageStartingWith("service network \"" + bad + "\" is not a CIDR");
+        for (String bad :
+                new String[] {"172.30.0.0", "example.com/16", "172.30.0.0/30", "172.30.0.0/x"}) {
+            assertThatThrownBy(() -> ControllerConfig.clusterDNSIP(bad))
+                    .as(bad)
+                    .hasMessageStartingWith("service network \"" + bad + "\" is not a CIDR");
         }
     }
 }

@@ -16,8 +16,17 @@ import java.util.Map;
 final class Cv {
     static final String REPO = "quay.example/ocp/release";
 
-    private final ClusterVersion cv = new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
-            .withNewSpec().withClusterID("5d7a5a1e-1f0c-4b7e-9d55-2f1e8c3a9b10").endSpec().withNewStatus().endStatus().build();
+    private final ClusterVersion cv =
+            new ClusterVersionBuilder()
+                    .withNewMetadata()
+                    .withName("version")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withClusterID("5d7a5a1e-1f0c-4b7e-9d55-2f1e8c3a9b10")
+                    .endSpec()
+                    .withNewStatus()
+                    .endStatus()
+                    .build();
 
     /** A by-digest pull spec whose digest is {@code c} 64 times. */
     static String image(char c) {
@@ -27,13 +36,22 @@ final class Cv {
     /** Running (status.desired) {@code version} from {@code image}. */
     static Cv at(String version, String image) {
         Cv c = new Cv();
-        c.cv.getStatus().setDesired(new ReleaseBuilder().withVersion(version).withImage(image).build());
+        c.cv.getStatus()
+                .setDesired(new ReleaseBuilder().withVersion(version).withImage(image).build());
         return c;
     }
 
     Cv condition(String type, String status, String reason, String message) {
-        cv.getStatus().getConditions().add(new ClusterOperatorStatusConditionBuilder().withType(type).withStatus(status).withReason(reason)
-                .withMessage(message).withLastTransitionTime("2025-03-01T10:00:00Z").build());
+        cv.getStatus()
+                .getConditions()
+                .add(
+                        new ClusterOperatorStatusConditionBuilder()
+                                .withType(type)
+                                .withStatus(status)
+                                .withReason(reason)
+                                .withMessage(message)
+                                .withLastTransitionTime("2025-03-01T10:00:00Z")
+                                .build());
         return this;
     }
 
@@ -50,24 +68,48 @@ final class Cv {
     }
 
     Cv available(String version, String image) {
-        cv.getStatus().getAvailableUpdates().add(new ReleaseBuilder().withVersion(version).withImage(image).build());
+        cv.getStatus()
+                .getAvailableUpdates()
+                .add(new ReleaseBuilder().withVersion(version).withImage(image).build());
         return this;
     }
 
     /** A conditional update with its Recommended condition. */
-    Cv conditional(String version, String image, String recommended, String reason, String message) {
-        cv.getStatus().getConditionalUpdates().add(new ConditionalUpdateBuilder()
-                .withRelease(new ReleaseBuilder().withVersion(version).withImage(image).build())
-                .withConditions(new ConditionBuilder().withType("Recommended").withStatus(recommended).withReason(reason).withMessage(message)
-                        .withLastTransitionTime("2025-03-01T10:00:00Z").build())
-                .build());
+    Cv conditional(
+            String version, String image, String recommended, String reason, String message) {
+        cv.getStatus()
+                .getConditionalUpdates()
+                .add(
+                        new ConditionalUpdateBuilder()
+                                .withRelease(
+                                        new ReleaseBuilder()
+                                                .withVersion(version)
+                                                .withImage(image)
+                                                .build())
+                                .withConditions(
+                                        new ConditionBuilder()
+                                                .withType("Recommended")
+                                                .withStatus(recommended)
+                                                .withReason(reason)
+                                                .withMessage(message)
+                                                .withLastTransitionTime("2025-03-01T10:00:00Z")
+                                                .build())
+                                .build());
         return this;
     }
 
     /** A history entry; add the newest first, as status.history lists them. */
     Cv history(String state, String version, String image) {
-        cv.getStatus().getHistory().add(new UpdateHistoryBuilder().withState(state).withVersion(version).withImage(image)
-                .withStartedTime("2025-03-01T09:00:00Z").withVerified(true).build());
+        cv.getStatus()
+                .getHistory()
+                .add(
+                        new UpdateHistoryBuilder()
+                                .withState(state)
+                                .withVersion(version)
+                                .withImage(image)
+                                .withStartedTime("2025-03-01T09:00:00Z")
+                                .withVerified(true)
+                                .build());
         return this;
     }
 
@@ -76,7 +118,9 @@ final class Cv {
         Update u = new Update();
         u.setVersion(version);
         u.setImage(image);
-        if (acceptRisks != null) u.setAdditionalProperty("acceptRisks", acceptRisks.stream().map(n -> Map.of("name", n)).toList());
+        if (acceptRisks != null)
+            u.setAdditionalProperty(
+                    "acceptRisks", acceptRisks.stream().map(n -> Map.of("name", n)).toList());
         cv.getSpec().setDesiredUpdate(u);
         return this;
     }

@@ -24,12 +24,13 @@ class SignatureVerifierTest {
 
     static SigningKeys alice, bob;
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @BeforeAll
     static void keys() {
-        alice = SigningKeys.generate("Alice <alice@example.com>", Instant.parse("2026-01-01T00:00:00Z"));
+        alice =
+                SigningKeys.generate(
+                        "Alice <alice@example.com>", Instant.parse("2026-01-01T00:00:00Z"));
         bob = SigningKeys.generate("Bob <bob@example.com>", Instant.parse("2026-01-01T00:00:00Z"));
     }
 
@@ -39,7 +40,13 @@ class SignatureVerifierTest {
 
     static byte[] sign(SigningKeys keys, String digest) throws ReleaseException {
         return Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0])
-                .sign(new SimpleSignature("registry.example/upshift/release", digest, "upshift test", 1).toJson());
+                .sign(
+                        new SimpleSignature(
+                                        "registry.example/upshift/release",
+                                        digest,
+                                        "upshift test",
+                                        1)
+                                .toJson());
     }
 
     private ReleaseException rejection(List<Keyring> keyrings) {
@@ -55,10 +62,14 @@ class SignatureVerifierTest {
     @Test
     void aSignatureByTheTrustedKeyVerifies() throws Exception {
         new DirectoryStore(dir).add(DIGEST, sign(alice, DIGEST));
-        SignatureVerifier.Verified v = new SignatureVerifier(List.of(keyring("alice", alice)), List.of(new DirectoryStore(dir))).verify(PULLSPEC);
+        SignatureVerifier.Verified v =
+                new SignatureVerifier(
+                                List.of(keyring("alice", alice)), List.of(new DirectoryStore(dir)))
+                        .verify(PULLSPEC);
         assertThat(v.digest()).isEqualTo(DIGEST);
         assertThat(v.signatureByKeyring()).containsOnlyKeys("alice");
-        assertThat(Files.exists(dir.resolve("sha256=" + "1".repeat(64)).resolve("signature-1"))).isTrue();
+        assertThat(Files.exists(dir.resolve("sha256=" + "1".repeat(64)).resolve("signature-1")))
+                .isTrue();
     }
 
     @Test
@@ -66,17 +77,24 @@ class SignatureVerifierTest {
         DirectoryStore store = new DirectoryStore(dir);
         store.add(DIGEST, sign(alice, DIGEST));
         ReleaseException e = rejection(List.of(keyring("alice", alice), keyring("bob", bob)));
-        assertThat(e.getMessage()).contains("no valid signature by keyring bob (verified by alice)");
+        assertThat(e.getMessage())
+                .contains("no valid signature by keyring bob (verified by alice)");
         store.add(DIGEST, sign(bob, DIGEST));
-        assertThat(new SignatureVerifier(List.of(keyring("alice", alice), keyring("bob", bob)), List.of(store))
-                .verify(PULLSPEC).signatureByKeyring()).containsOnlyKeys("alice", "bob");
+        assertThat(
+                        new SignatureVerifier(
+                                        List.of(keyring("alice", alice), keyring("bob", bob)),
+                                        List.of(store))
+                                .verify(PULLSPEC)
+                                .signatureByKeyring())
+                .containsOnlyKeys("alice", "bob");
     }
 
     @Test
     void anUnsignedReleaseIsRejected() throws Exception {
         ReleaseException e = rejection(List.of(keyring("alice", alice)));
         assertThat(e.reason()).isEqualTo(Reason.SIGNATURE_MISSING);
-        assertThat(e.getMessage()).startsWith("no signature for " + DIGEST + " in the signature stores [file:");
+        assertThat(e.getMessage())
+                .startsWith("no signature for " + DIGEST + " in the signature stores [file:");
     }
 
     @Test
@@ -84,7 +102,9 @@ class SignatureVerifierTest {
         new DirectoryStore(dir).add(DIGEST, sign(bob, DIGEST));
         ReleaseException e = rejection(List.of(keyring("alice", alice)));
         assertThat(e.reason()).isEqualTo(Reason.SIGNATURE_UNKNOWN_KEY);
-        assertThat(e.getMessage()).contains("signature-1: signed by key ").contains("which none of the trusted keyrings (alice) holds");
+        assertThat(e.getMessage())
+                .contains("signature-1: signed by key ")
+                .contains("which none of the trusted keyrings (alice) holds");
     }
 
     @Test
@@ -111,49 +131,87 @@ class SignatureVerifierTest {
     @Test
     void aTamperedSignatureDoesNotVerify() throws Exception {
         byte[] sig = sign(alice, DIGEST);
-        String text = new String(sig, StandardCharsets.ISO_8859_1).replace("upshift test", "upshift TEST");
+        String text =
+                new String(sig, StandardCharsets.ISO_8859_1)
+                        .replace("upshift test", "upshift TEST");
         new DirectoryStore(dir).add(DIGEST, text.getBytes(StandardCharsets.ISO_8859_1));
-        assertThat(rejection(List.of(keyring("alice", alice))).reason()).isEqualTo(Reason.SIGNATURE_INVALID);
+        assertThat(rejection(List.of(keyring("alice", alice))).reason())
+                .isEqualTo(Reason.SIGNATURE_INVALID);
     }
 
     @Test
     void onlyDigestsCanBeVerified() {
-        assertThatThrownBy(() -> new SignatureVerifier(List.of(keyring("alice", alice)), List.of()).verify("registry.example/release:4.14.1"))
-                .isInstanceOfSatisfying(ReleaseException.class, e -> assertThat(e.reason()).isEqualTo(Reason.NOT_BY_DIGEST));
+        assertThatThrownBy(
+                        () ->
+                                new SignatureVerifier(List.of(keyring("alice", alice)), List.of())
+                                        .verify("registry.example/release:4.14.1"))
+                .isInstanceOfSatisfying(
+                        ReleaseException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.NOT_BY_DIGEST));
     }
 
     @Test
     void aFailingStoreIsReportedNotMistakenForNoSignature() throws Exception {
-        SignatureStore broken = new SignatureStore() {
-            @Override
-            public String name() {
-                return "https://mirror.example/signatures";
-            }
+        SignatureStore broken =
+                new SignatureStore() {
+                    @Override
+                    public String name() {
+                        return "https://mirror.example/signatures";
+                    }
 
-            @Override
-            public List<byte[]> signatures(String digest) throws java.io.IOException {
-                throw new java.io.IOException("HTTP 500");
-            }
-        };
-        assertThatThrownBy(() -> new SignatureVerifier(List.of(keyring("alice", alice)), List.of(broken)).verify(PULLSPEC))
-                .isInstanceOfSatisfying(ReleaseException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(Reason.SIGNATURE_STORE_FAILED);
-                    assertThat(e.getMessage()).contains("https://mirror.example/signatures: HTTP 500");
-                });
+                    @Override
+                    public List<byte[]> signatures(String digest) throws java.io.IOException {
+                        throw new java.io.IOException("HTTP 500");
+                    }
+                };
+        assertThatThrownBy(
+                        () ->
+                                new SignatureVerifier(
+                                                List.of(keyring("alice", alice)), List.of(broken))
+                                        .verify(PULLSPEC))
+                .isInstanceOfSatisfying(
+                        ReleaseException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(Reason.SIGNATURE_STORE_FAILED);
+                            assertThat(e.getMessage())
+                                    .contains("https://mirror.example/signatures: HTTP 500");
+                        });
     }
 
     @Test
     void configFromConfigMapData() throws Exception {
-        VerifierConfig c = VerifierConfig.fromData("openshift-config-managed/release-verification", Map.of(
-                "verifier-public-key-alice", alice.publicArmored(), "store-local", dir.toUri().toString(), "other", "x"));
+        VerifierConfig c =
+                VerifierConfig.fromData(
+                        "openshift-config-managed/release-verification",
+                        Map.of(
+                                "verifier-public-key-alice",
+                                alice.publicArmored(),
+                                "store-local",
+                                dir.toUri().toString(),
+                                "other",
+                                "x"));
         assertThat(c.keyrings()).extracting(Keyring::name).containsExactly("alice");
         new DirectoryStore(dir).add(DIGEST, sign(alice, DIGEST));
-        assertThat(c.verifier(List.of(), List.of(), VerifierConfig::openFile).verify(PULLSPEC).digest()).isEqualTo(DIGEST);
+        assertThat(
+                        c.verifier(List.of(), List.of(), VerifierConfig::openFile)
+                                .verify(PULLSPEC)
+                                .digest())
+                .isEqualTo(DIGEST);
         assertThatThrownBy(() -> VerifierConfig.fromData("ns/cm", Map.of("store-x", "ftp://x")))
-                .hasMessageContaining("ns/cm store-x: \"ftp://x\" is not an http, https or file URL");
-        assertThatThrownBy(() -> VerifierConfig.fromData("ns/cm", Map.of("verifier-public-key-x", "garbage")))
-                .isInstanceOfSatisfying(ReleaseException.class, e -> assertThat(e.reason()).isEqualTo(Reason.KEY_INVALID));
-        assertThatThrownBy(() -> VerifierConfig.fromData("ns/cm", Map.of("verifier-public-key-x", alice.secretArmored())))
+                .hasMessageContaining(
+                        "ns/cm store-x: \"ftp://x\" is not an http, https or file URL");
+        assertThatThrownBy(
+                        () ->
+                                VerifierConfig.fromData(
+                                        "ns/cm", Map.of("verifier-public-key-x", "garbage")))
+                .isInstanceOfSatisfying(
+                        ReleaseException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.KEY_INVALID));
+        assertThatThrownBy(
+                        () ->
+                                VerifierConfig.fromData(
+                                        "ns/cm",
+                                        Map.of("verifier-public-key-x", alice.secretArmored())))
                 .hasMessageContaining("not a public key block");
     }
 }

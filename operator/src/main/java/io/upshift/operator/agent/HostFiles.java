@@ -24,9 +24,10 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Writes a rendered config's files, systemd units and SSH keys under the host root. Each file is written whole to a temporary
- * file beside it, synced, then renamed over the old one: a reader or a crash sees the old file or the new one, never
- * half of either. Paths are checked again here: nothing lands outside the root.
+ * Writes a rendered config's files, systemd units and SSH keys under the host root. Each file is
+ * written whole to a temporary file beside it, synced, then renamed over the old one: a reader or a
+ * crash sees the old file or the new one, never half of either. Paths are checked again here:
+ * nothing lands outside the root.
  */
 public final class HostFiles {
     private final Path root;
@@ -39,22 +40,32 @@ public final class HostFiles {
     static final String SSH_KEYS = "/home/core/.ssh/authorized_keys.d/ignition";
 
     /**
-     * Brings the host from one Ignition config to another: files the new config no longer has are deleted, its files
-     * written; its systemd units written, masked, enabled or disabled ({@link SystemdUnits}); the core user's SSH keys
-     * written (or deleted when it has none). {@code from} is empty for a node's first config. Stops at the first
-     * failure; what was written before it is complete, and applying the same change again finishes it.
+     * Brings the host from one Ignition config to another: files the new config no longer has are
+     * deleted, its files written; its systemd units written, masked, enabled or disabled ({@link
+     * SystemdUnits}); the core user's SSH keys written (or deleted when it has none). {@code from}
+     * is empty for a node's first config. Stops at the first failure; what was written before it is
+     * complete, and applying the same change again finishes it.
      */
     public void apply(JsonNode from, JsonNode to) {
-        Map<String, JsonNode> before = byKey(from.path("storage").path("files"), "path"), after = byKey(to.path("storage").path("files"), "path");
+        Map<String, JsonNode> before = byKey(from.path("storage").path("files"), "path"),
+                after = byKey(to.path("storage").path("files"), "path");
         for (String path : before.keySet()) {
             if (!after.containsKey(path)) delete(path);
         }
         for (JsonNode f : after.values()) {
             String path = f.path("path").asText();
-            write(path, decode(path, f.path("contents").path("source").asText(""), f.path("contents").path("compression").asText("")),
+            write(
+                    path,
+                    decode(
+                            path,
+                            f.path("contents").path("source").asText(""),
+                            f.path("contents").path("compression").asText("")),
                     f.path("mode").asInt(0644));
         }
-        new SystemdUnits(this).apply(byKey(from.path("systemd").path("units"), "name"), byKey(to.path("systemd").path("units"), "name"));
+        new SystemdUnits(this)
+                .apply(
+                        byKey(from.path("systemd").path("units"), "name"),
+                        byKey(to.path("systemd").path("units"), "name"));
         writeSshKeys(to);
     }
 
@@ -69,7 +80,8 @@ public final class HostFiles {
         StringBuilder keys = new StringBuilder();
         for (JsonNode user : ignition.path("passwd").path("users")) {
             if (!"core".equals(user.path("name").asText())) continue;
-            for (JsonNode key : user.path("sshAuthorizedKeys")) keys.append(key.asText()).append('\n');
+            for (JsonNode key : user.path("sshAuthorizedKeys"))
+                keys.append(key.asText()).append('\n');
         }
         if (keys.isEmpty()) {
             delete(SSH_KEYS);
@@ -90,7 +102,10 @@ public final class HostFiles {
         own(SSH_KEYS, "core");
     }
 
-    /** Gives a file to a user of the host (its /etc/passwd names them); nothing when the host has no such user. */
+    /**
+     * Gives a file to a user of the host (its /etc/passwd names them); nothing when the host has no
+     * such user.
+     */
     void own(String hostPath, String user) {
         byte[] passwd = read("/etc/passwd");
         if (passwd == null) return;
@@ -98,16 +113,28 @@ public final class HostFiles {
             String[] f = line.split(":");
             if (f.length < 4 || !f[0].equals(user)) continue;
             try {
-                Files.setAttribute(resolve(hostPath), "unix:uid", Integer.parseInt(f[2]), LinkOption.NOFOLLOW_LINKS);
-                Files.setAttribute(resolve(hostPath), "unix:gid", Integer.parseInt(f[3]), LinkOption.NOFOLLOW_LINKS);
+                Files.setAttribute(
+                        resolve(hostPath),
+                        "unix:uid",
+                        Integer.parseInt(f[2]),
+                        LinkOption.NOFOLLOW_LINKS);
+                Files.setAttribute(
+                        resolve(hostPath),
+                        "unix:gid",
+                        Integer.parseInt(f[3]),
+                        LinkOption.NOFOLLOW_LINKS);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot give " + hostPath + " to " + user + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot give " + hostPath + " to " + user + ": " + e.getMessage(), e);
             }
             return;
         }
     }
 
-    /** A symbolic link at {@code hostPath} to {@code target} (a path as the host sees it), put in place by a rename. */
+    /**
+     * A symbolic link at {@code hostPath} to {@code target} (a path as the host sees it), put in
+     * place by a rename.
+     */
     public void symlink(String hostPath, String target) {
         Path link = resolve(hostPath);
         Path temp = link.resolveSibling("." + link.getFileName() + ".upshift-new");
@@ -115,9 +142,14 @@ public final class HostFiles {
             Files.createDirectories(link.getParent());
             Files.deleteIfExists(temp);
             Files.createSymbolicLink(temp, Path.of(target));
-            Files.move(temp, link, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    temp,
+                    link,
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot link " + hostPath + " to " + target + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot link " + hostPath + " to " + target + ": " + e.getMessage(), e);
         }
     }
 
@@ -127,11 +159,14 @@ public final class HostFiles {
         try {
             return Files.isSymbolicLink(p) ? Files.readSymbolicLink(p).toString() : null;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the link " + hostPath + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot read the link " + hostPath + ": " + e.getMessage(), e);
         }
     }
 
-    /** True when something (a file, a directory, a link even if dangling) is at {@code hostPath}. */
+    /**
+     * True when something (a file, a directory, a link even if dangling) is at {@code hostPath}.
+     */
     public boolean exists(String hostPath) {
         return Files.exists(resolve(hostPath), LinkOption.NOFOLLOW_LINKS);
     }
@@ -152,7 +187,12 @@ public final class HostFiles {
         Path temp = target.resolveSibling("." + target.getFileName() + ".upshift-new");
         try {
             Files.createDirectories(target.getParent());
-            try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            try (FileChannel out =
+                    FileChannel.open(
+                            temp,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.TRUNCATE_EXISTING,
+                            StandardOpenOption.WRITE)) {
                 out.write(java.nio.ByteBuffer.wrap(content));
                 out.force(true);
             }
@@ -162,7 +202,11 @@ public final class HostFiles {
                 // not a POSIX file system: keep the default permissions
             }
             try {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(
+                        temp,
+                        target,
+                        StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
             }
@@ -195,20 +239,25 @@ public final class HostFiles {
     }
 
     Path resolve(String hostPath) {
-        if (!hostPath.startsWith("/")) throw new IllegalArgumentException("file path \"" + hostPath + "\" is not absolute");
+        if (!hostPath.startsWith("/"))
+            throw new IllegalArgumentException("file path \"" + hostPath + "\" is not absolute");
         Path p = root.resolve(hostPath.substring(1)).normalize();
-        if (!p.startsWith(root) || p.equals(root)) throw new IllegalArgumentException("file path \"" + hostPath + "\" leaves the host root");
+        if (!p.startsWith(root) || p.equals(root))
+            throw new IllegalArgumentException(
+                    "file path \"" + hostPath + "\" leaves the host root");
         return p;
     }
 
     /**
-     * Ignition file contents are data URLs: {@code data:,<percent-encoded>} or {@code data:;base64,<base64>},
-     * gzip-compressed when {@code compression} says so.
+     * Ignition file contents are data URLs: {@code data:,<percent-encoded>} or {@code
+     * data:;base64,<base64>}, gzip-compressed when {@code compression} says so.
      */
     static byte[] decode(String path, String source, String compression) {
         byte[] data = decode(path, source);
         if (compression.isEmpty()) return data;
-        if (!compression.equals("gzip")) throw new IllegalArgumentException("file " + path + ": unsupported compression type \"" + compression + "\"");
+        if (!compression.equals("gzip"))
+            throw new IllegalArgumentException(
+                    "file " + path + ": unsupported compression type \"" + compression + "\"");
         try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(data))) {
             return in.readAllBytes();
         } catch (IOException e) {
@@ -218,19 +267,30 @@ public final class HostFiles {
 
     static byte[] decode(String path, String source) {
         if (source.isEmpty()) return new byte[0];
-        if (!source.startsWith("data:")) throw new IllegalArgumentException("file " + path + ": only data: URLs are supported, not " + source);
+        if (!source.startsWith("data:"))
+            throw new IllegalArgumentException(
+                    "file " + path + ": only data: URLs are supported, not " + source);
         int comma = source.indexOf(',');
         if (comma < 0) throw new IllegalArgumentException("file " + path + ": malformed data URL");
         String meta = source.substring(5, comma), data = source.substring(comma + 1);
         if (meta.endsWith(";base64")) return Base64.getDecoder().decode(data);
-        return URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+        return URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8)
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static Set<PosixFilePermission> permissions(int mode) {
         Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
-        PosixFilePermission[] order = {PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-                PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-                PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+        PosixFilePermission[] order = {
+            PosixFilePermission.OTHERS_EXECUTE,
+            PosixFilePermission.OTHERS_WRITE,
+            PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.GROUP_READ,
+            PosixFilePermission.OWNER_EXECUTE,
+            PosixFilePermission.OWNER_WRITE,
+            PosixFilePermission.OWNER_READ
+        };
         for (int i = 0; i < order.length; i++) {
             if ((mode & (1 << i)) != 0) set.add(order[i]);
         }

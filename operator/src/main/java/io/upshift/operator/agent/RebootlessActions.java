@@ -6,10 +6,11 @@ import io.upshift.operator.cluster.Events;
 
 /**
  * Carries out the actions of a plan that needs no reboot, in order, as upstream's daemon does
- * ({@code performPostConfigChangeNodeDisruptionAction}): None records that no reboot was needed; Reload, Restart and
- * DaemonReload go to the host's systemd; Special is a CRI-O reload; Drain was done before the files were written.
- * Each is recorded as an Event on the node with upstream's reason and words; a failure is a warning Event and an
- * error whose message is the node's Degraded reason.
+ * ({@code performPostConfigChangeNodeDisruptionAction}): None records that no reboot was needed;
+ * Reload, Restart and DaemonReload go to the host's systemd; Special is a CRI-O reload; Drain was
+ * done before the files were written. Each is recorded as an Event on the node with upstream's
+ * reason and words; a failure is a warning Event and an error whose message is the node's Degraded
+ * reason.
  */
 final class RebootlessActions {
     private final HostOs os;
@@ -27,26 +28,47 @@ final class RebootlessActions {
                 case RELOAD -> reload(action.unit());
                 case SPECIAL -> reload("crio.service");
                 case DAEMON_RELOAD -> {
-                    run(os::daemonReload, "FailedServiceReload", "Reloading service daemon-reload failed",
+                    run(
+                            os::daemonReload,
+                            "FailedServiceReload",
+                            "Reloading service daemon-reload failed",
                             "could not apply update: reloading daemon-reload configuration failed");
-                    events.normal("ServiceReload", "Config changes do not require reboot. Service daemon-reload was reloaded.");
+                    events.normal(
+                            "ServiceReload",
+                            "Config changes do not require reboot. Service daemon-reload was"
+                                    + " reloaded.");
                 }
                 case RESTART -> {
-                    run(() -> os.restartUnit(action.unit()), "FailedServiceRestart", "Restarting " + action.unit() + " service failed",
-                            "could not apply update: restarting " + action.unit() + " service failed");
-                    events.normal("ServiceRestart", "Config changes do not require reboot. Service " + action.unit() + " was restarted.");
+                    run(
+                            () -> os.restartUnit(action.unit()),
+                            "FailedServiceRestart",
+                            "Restarting " + action.unit() + " service failed",
+                            "could not apply update: restarting "
+                                    + action.unit()
+                                    + " service failed");
+                    events.normal(
+                            "ServiceRestart",
+                            "Config changes do not require reboot. Service "
+                                    + action.unit()
+                                    + " was restarted.");
                 }
                 case DRAIN, REBOOT -> {
-                    // drained before the files were written; a plan with a Reboot does not come here
+                    // drained before the files were written; a plan with a Reboot does not come
+                    // here
                 }
             }
         }
     }
 
     private void reload(String unit) {
-        run(() -> os.reloadUnit(unit), "FailedServiceReload", "Reloading service " + unit + " failed",
+        run(
+                () -> os.reloadUnit(unit),
+                "FailedServiceReload",
+                "Reloading service " + unit + " failed",
                 "could not apply update: reloading " + unit + " configuration failed");
-        events.normal("ServiceReload", "Config changes do not require reboot. Service " + unit + " was reloaded.");
+        events.normal(
+                "ServiceReload",
+                "Config changes do not require reboot. Service " + unit + " was reloaded.");
     }
 
     private void run(Runnable operation, String eventReason, String event, String reason) {

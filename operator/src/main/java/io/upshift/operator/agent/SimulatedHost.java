@@ -7,9 +7,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A host for tests and the demo: a reboot takes {@code rebootTime} and gives a new boot id; the staged OS is
- * remembered, and so is every systemd operation asked of it. One instance is one machine: it outlives the agents
- * killed and started on it.
+ * A host for tests and the demo: a reboot takes {@code rebootTime} and gives a new boot id; the
+ * staged OS is remembered, and so is every systemd operation asked of it. One instance is one
+ * machine: it outlives the agents killed and started on it.
  */
 public final class SimulatedHost implements HostOs {
     private final Duration rebootTime;
@@ -72,7 +72,10 @@ public final class SimulatedHost implements HostOs {
         return os;
     }
 
-    /** The systemd operations asked so far, oldest first: {@code reload crio.service}, {@code daemon-reload}. */
+    /**
+     * The systemd operations asked so far, oldest first: {@code reload crio.service}, {@code
+     * daemon-reload}.
+     */
     public List<String> systemctl() {
         return List.copyOf(systemctl);
     }

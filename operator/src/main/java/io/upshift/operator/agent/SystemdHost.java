@@ -10,17 +10,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A real host, seen through its root mounted at {@code root} (the DaemonSet mounts {@code /} at {@code /host}); every
- * command runs chrooted into it, so it is the host's systemd that acts. The boot id is the kernel's.
+ * A real host, seen through its root mounted at {@code root} (the DaemonSet mounts {@code /} at
+ * {@code /host}); every command runs chrooted into it, so it is the host's systemd that acts. The
+ * boot id is the kernel's.
  *
- * <p>The OS switch is the host's own unit, {@value #UPDATE_UNIT}: the agent writes its inputs beside each other in
- * {@code /etc/upshift} (the image to {@value #REQUESTED}, the kernel arguments and extensions one a line to
- * {@value #KERNEL_ARGUMENTS} and {@value #EXTENSIONS}, the kernel type to {@value #KERNEL_TYPE}), then runs the unit
- * and waits for it to end; on rpm-ostree hosts the unit rebases to the image and changes kernel arguments, kernel and
- * extensions on the new deployment ({@code deploy/host/} has one, which a MachineConfig can deliver). Once the unit
- * succeeded, {@value #STAGED} records what it staged, so that a restarted agent does not stage it twice. A reboot is
- * {@code systemctl reboot}; the systemd operations of a change without a reboot are {@code systemctl reload},
- * {@code restart} and {@code daemon-reload}.
+ * <p>The OS switch is the host's own unit, {@value #UPDATE_UNIT}: the agent writes its inputs
+ * beside each other in {@code /etc/upshift} (the image to {@value #REQUESTED}, the kernel arguments
+ * and extensions one a line to {@value #KERNEL_ARGUMENTS} and {@value #EXTENSIONS}, the kernel type
+ * to {@value #KERNEL_TYPE}), then runs the unit and waits for it to end; on rpm-ostree hosts the
+ * unit rebases to the image and changes kernel arguments, kernel and extensions on the new
+ * deployment ({@code deploy/host/} has one, which a MachineConfig can deliver). Once the unit
+ * succeeded, {@value #STAGED} records what it staged, so that a restarted agent does not stage it
+ * twice. A reboot is {@code systemctl reboot}; the systemd operations of a change without a reboot
+ * are {@code systemctl reload}, {@code restart} and {@code daemon-reload}.
  */
 public final class SystemdHost implements HostOs {
     public static final String UPDATE_UNIT = "upshift-os-update.service";
@@ -32,11 +34,12 @@ public final class SystemdHost implements HostOs {
 
     /** Runs a command on the host and waits for it. */
     public interface Commands {
-        /** @return the exit code and the command's output (stdout and stderr) */
+        /**
+         * @return the exit code and the command's output (stdout and stderr)
+         */
         Result run(List<String> argv);
 
-        record Result(int code, String output) {
-        }
+        record Result(int code, String output) {}
     }
 
     private final Path root;
@@ -68,7 +71,8 @@ public final class SystemdHost implements HostOs {
         byte[] read = files.read(STAGED);
         String staged = read == null ? "" : new String(read, StandardCharsets.UTF_8);
         if (staged.equals(record)) return;
-        // no image asked and nothing staged beyond an image to take away: the booted OS stays as it is
+        // no image asked and nothing staged beyond an image to take away: the booted OS stays as it
+        // is
         if (target.isEmpty() && staged.lines().count() <= 1) return;
         files.write(REQUESTED, line(target.osImageUrl()), 0644);
         files.write(KERNEL_ARGUMENTS, lines(target.kernelArguments()), 0644);
@@ -77,18 +81,33 @@ public final class SystemdHost implements HostOs {
         systemctl("daemon-reload"); // the unit may have come with this very config
         Commands.Result r = systemctl("start", "--wait", UPDATE_UNIT);
         if (r.code() != 0) {
-            throw new IllegalStateException("the host's " + UPDATE_UNIT + " failed to switch the OS to " + target.describe() + " (exit code " + r.code()
-                    + "): " + tail(r.output()));
+            throw new IllegalStateException(
+                    "the host's "
+                            + UPDATE_UNIT
+                            + " failed to switch the OS to "
+                            + target.describe()
+                            + " (exit code "
+                            + r.code()
+                            + "): "
+                            + tail(r.output()));
         }
         files.write(STAGED, record.getBytes(StandardCharsets.UTF_8), 0644);
     }
 
-    /** What was staged: the image on the first line (all there is for an image alone), then what else was asked. */
+    /**
+     * What was staged: the image on the first line (all there is for an image alone), then what
+     * else was asked.
+     */
     static String record(OsTarget target) {
         StringBuilder out = new StringBuilder(target.osImageUrl()).append('\n');
-        if (!target.kernelArguments().isEmpty()) out.append("kernel-arguments: ").append(String.join(" ", target.kernelArguments())).append('\n');
-        if (!target.extensions().isEmpty()) out.append("extensions: ").append(String.join(" ", target.extensions())).append('\n');
-        if (!target.kernelType().equals("default")) out.append("kernel-type: ").append(target.kernelType()).append('\n');
+        if (!target.kernelArguments().isEmpty())
+            out.append("kernel-arguments: ")
+                    .append(String.join(" ", target.kernelArguments()))
+                    .append('\n');
+        if (!target.extensions().isEmpty())
+            out.append("extensions: ").append(String.join(" ", target.extensions())).append('\n');
+        if (!target.kernelType().equals("default"))
+            out.append("kernel-type: ").append(target.kernelType()).append('\n');
         return out.toString();
     }
 
@@ -128,7 +147,9 @@ public final class SystemdHost implements HostOs {
     }
 
     private static void check(Commands.Result r, String what) {
-        if (r.code() != 0) throw new IllegalStateException(what + " failed (exit code " + r.code() + "): " + tail(r.output()));
+        if (r.code() != 0)
+            throw new IllegalStateException(
+                    what + " failed (exit code " + r.code() + "): " + tail(r.output()));
     }
 
     private Commands.Result systemctl(String... args) {
@@ -140,7 +161,8 @@ public final class SystemdHost implements HostOs {
     /** The last lines of a command's output: the part that says what went wrong. */
     static String tail(String output) {
         List<String> lines = output.strip().lines().toList();
-        String last = String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+        String last =
+                String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
         return last.isEmpty() ? "no output" : last;
     }
 

@@ -10,9 +10,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
-/** Reads firing alerts from a Prometheus ({@code /api/v1/alerts}) or Alertmanager ({@code /api/v2/alerts}) URL. */
+/**
+ * Reads firing alerts from a Prometheus ({@code /api/v1/alerts}) or Alertmanager ({@code
+ * /api/v2/alerts}) URL.
+ */
 public final class AlertsClient {
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI url;
 
     public AlertsClient(String url) {
@@ -24,10 +28,16 @@ public final class AlertsClient {
         this.url = u;
     }
 
-    /** @throws IOException naming the URL and what went wrong */
+    /**
+     * @throws IOException naming the URL and what went wrong
+     */
     public List<Alert> fetch() throws IOException {
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10))
-                .header("Accept", "application/json").GET().build();
+        HttpRequest request =
+                HttpRequest.newBuilder(url)
+                        .timeout(Duration.ofSeconds(10))
+                        .header("Accept", "application/json")
+                        .GET()
+                        .build();
         HttpResponse<byte[]> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
@@ -35,7 +45,13 @@ public final class AlertsClient {
             Thread.currentThread().interrupt();
             throw new IOException(url + ": interrupted", e);
         } catch (IOException e) {
-            throw new IOException(url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+            throw new IOException(
+                    url
+                            + ": "
+                            + (e.getMessage() == null
+                                    ? e.getClass().getSimpleName()
+                                    : e.getMessage()),
+                    e);
         }
         if (response.statusCode() != 200) {
             throw new IOException(url + ": HTTP " + response.statusCode());

@@ -3,14 +3,17 @@ package io.upshift.operator.cluster;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
- * Failed API requests and watches in one line each: the HTTP status and the server's own message (which names the
- * resource and, for a 403, the account and the verb refused), or the first line of the innermost cause.
+ * Failed API requests and watches in one line each: the HTTP status and the server's own message
+ * (which names the resource and, for a 403, the account and the verb refused), or the first line of
+ * the innermost cause.
  */
 public final class ApiErrors {
-    private ApiErrors() {
-    }
+    private ApiErrors() {}
 
-    /** The HTTP status of the request that failed, 0 when there was no answer (a closed connection, a timeout). */
+    /**
+     * The HTTP status of the request that failed, 0 when there was no answer (a closed connection,
+     * a timeout).
+     */
     public static int code(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof KubernetesClientException k && k.getCode() > 0) return k.getCode();
@@ -18,12 +21,19 @@ public final class ApiErrors {
         return 0;
     }
 
-    /** e.g. {@code HTTP 403: featuregates.config.openshift.io "cluster" is forbidden: User "..." cannot list ...}. */
+    /**
+     * e.g. {@code HTTP 403: featuregates.config.openshift.io "cluster" is forbidden: User "..."
+     * cannot list ...}.
+     */
     public static String describe(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof KubernetesClientException k && k.getCode() > 0) {
-                String message = k.getStatus() != null && k.getStatus().getMessage() != null && !k.getStatus().getMessage().isBlank()
-                        ? k.getStatus().getMessage() : reasonOf(k.getCode());
+                String message =
+                        k.getStatus() != null
+                                        && k.getStatus().getMessage() != null
+                                        && !k.getStatus().getMessage().isBlank()
+                                ? k.getStatus().getMessage()
+                                : reasonOf(k.getCode());
                 return "HTTP " + k.getCode() + ": " + firstLine(message);
             }
         }
@@ -51,9 +61,10 @@ public final class ApiErrors {
     }
 
     /**
-     * The resource an informer serves, named as {@code kubectl} names it, from its API endpoint path (fabric8's
-     * description of an informer): {@code config.openshift.io/v1/featuregates} is {@code featuregates.config.openshift.io},
-     * {@code v1/namespaces/default/events} is {@code events in namespace default}.
+     * The resource an informer serves, named as {@code kubectl} names it, from its API endpoint
+     * path (fabric8's description of an informer): {@code config.openshift.io/v1/featuregates} is
+     * {@code featuregates.config.openshift.io}, {@code v1/namespaces/default/events} is {@code
+     * events in namespace default}.
      */
     public static String resource(String endpointPath) {
         String[] parts = endpointPath.split("/");

@@ -4,12 +4,16 @@ import java.time.Duration;
 import java.util.random.RandomGenerator;
 
 /**
- * Exponential backoff with jitter: the n-th retry (n from 0) waits {@code initial × factor^n}, at most {@code cap},
- * stretched by a random share of up to {@code jitter} so that retries of many clients do not fall in step.
+ * Exponential backoff with jitter: the n-th retry (n from 0) waits {@code initial × factor^n}, at
+ * most {@code cap}, stretched by a random share of up to {@code jitter} so that retries of many
+ * clients do not fall in step.
  */
 public record Backoff(Duration initial, double factor, Duration cap, double jitter) {
 
-    /** The work queue's default: 5 ms doubling up to 1000 s, as client-go's per-item controller rate limiter. */
+    /**
+     * The work queue's default: 5 ms doubling up to 1000 s, as client-go's per-item controller rate
+     * limiter.
+     */
     public static Backoff controller() {
         return new Backoff(Duration.ofMillis(5), 2, Duration.ofSeconds(1000), 0.1);
     }

@@ -5,15 +5,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Signals that an object in the caches changed, for work that waits on what the caches show (an object to become
- * ready, a status write to come back): a waiter wakes when its object changes, instead of polling, and is not woken by
- * changes of other objects. Objects are named by a key of the caller's choosing ({@link #key}).
+ * Signals that an object in the caches changed, for work that waits on what the caches show (an
+ * object to become ready, a status write to come back): a waiter wakes when its object changes,
+ * instead of polling, and is not woken by changes of other objects. Objects are named by a key of
+ * the caller's choosing ({@link #key}).
  */
 public final class Changes {
     /** Per key, the number of changes seen so far; the array is also the key's monitor. */
     private final Map<String, long[]> counts = new ConcurrentHashMap<>();
 
-    /** The key of an object: its apiVersion, kind, namespace (empty for cluster-scoped objects) and name. */
+    /**
+     * The key of an object: its apiVersion, kind, namespace (empty for cluster-scoped objects) and
+     * name.
+     */
     public static String key(String apiVersion, String kind, String namespace, String name) {
         return apiVersion + "/" + kind + "/" + namespace + "/" + name;
     }
@@ -27,7 +31,10 @@ public final class Changes {
         }
     }
 
-    /** The number of changes of {@code key} so far: pass it to {@link #await} to wait for the next one. */
+    /**
+     * The number of changes of {@code key} so far: pass it to {@link #await} to wait for the next
+     * one.
+     */
     public long seen(String key) {
         long[] c = counter(key);
         synchronized (c) {
@@ -35,7 +42,10 @@ public final class Changes {
         }
     }
 
-    /** Waits until {@code key} changed after {@code seen}, at most {@code max}; false when it did not. */
+    /**
+     * Waits until {@code key} changed after {@code seen}, at most {@code max}; false when it did
+     * not.
+     */
     public boolean await(String key, long seen, Duration max) throws InterruptedException {
         long[] c = counter(key);
         long deadline = System.nanoTime() + max.toNanos();

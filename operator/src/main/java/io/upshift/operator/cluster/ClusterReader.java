@@ -35,17 +35,26 @@ public final class ClusterReader {
     }
 
     public ClusterState read(Optional<List<Alert>> alerts) {
-        ClusterVersion cv = call("clusterversions.config.openshift.io/version",
-                () -> client.resources(ClusterVersion.class).withName("version").get());
+        ClusterVersion cv =
+                call(
+                        "clusterversions.config.openshift.io/version",
+                        () -> client.resources(ClusterVersion.class).withName("version").get());
         if (cv == null) {
-            throw new AssessmentException("no cluster version information available - you must be connected to an OpenShift version 4 server to fetch the current version");
+            throw new AssessmentException(
+                    "no cluster version information available - you must be connected to an"
+                            + " OpenShift version 4 server to fetch the current version");
         }
-        List<ClusterOperator> operators = call("clusteroperators.config.openshift.io",
-                () -> client.resources(ClusterOperator.class).list().getItems());
-        List<MachineConfigPool> pools = call("machineconfigpools.machineconfiguration.openshift.io",
-                () -> client.resources(MachineConfigPool.class).list().getItems());
+        List<ClusterOperator> operators =
+                call(
+                        "clusteroperators.config.openshift.io",
+                        () -> client.resources(ClusterOperator.class).list().getItems());
+        List<MachineConfigPool> pools =
+                call(
+                        "machineconfigpools.machineconfiguration.openshift.io",
+                        () -> client.resources(MachineConfigPool.class).list().getItems());
         List<Node> nodes = call("nodes", () -> client.nodes().list().getItems());
-        // Only the configs nodes refer to: rendered configs are large, and clusters keep many old ones.
+        // Only the configs nodes refer to: rendered configs are large, and clusters keep many old
+        // ones.
         Set<String> names = new LinkedHashSet<>();
         for (Node node : nodes) {
             Map<String, String> a = node.getMetadata().getAnnotations();
@@ -60,21 +69,38 @@ public final class ClusterReader {
         }
         List<MachineConfig> configs = new ArrayList<>();
         for (String name : names) {
-            MachineConfig mc = call("machineconfigs.machineconfiguration.openshift.io/" + name,
-                    () -> client.resources(MachineConfig.class).withName(name).get());
+            MachineConfig mc =
+                    call(
+                            "machineconfigs.machineconfiguration.openshift.io/" + name,
+                            () -> client.resources(MachineConfig.class).withName(name).get());
             if (mc != null) {
                 configs.add(mc);
             }
         }
-        Deployment mco = call("deployments.apps/" + Snapshot.MCO_NAMESPACE + "/" + Snapshot.MCO_NAME,
-                () -> client.apps().deployments().inNamespace(Snapshot.MCO_NAMESPACE).withName(Snapshot.MCO_NAME).get());
-        return new ClusterState(cv, operators, pools, configs, nodes, Snapshot.mcoImage(mco), alerts, drainEvents(client),
+        Deployment mco =
+                call(
+                        "deployments.apps/" + Snapshot.MCO_NAMESPACE + "/" + Snapshot.MCO_NAME,
+                        () ->
+                                client.apps()
+                                        .deployments()
+                                        .inNamespace(Snapshot.MCO_NAMESPACE)
+                                        .withName(Snapshot.MCO_NAME)
+                                        .get());
+        return new ClusterState(
+                cv,
+                operators,
+                pools,
+                configs,
+                nodes,
+                Snapshot.mcoImage(mco),
+                alerts,
+                drainEvents(client),
                 machineConfigNodes(client));
     }
 
     /**
-     * The MachineConfigNodes, or none where the cluster has no such kind (404) or the reader may not list them (403):
-     * the status stands without them, as {@code oc adm upgrade status}'s does.
+     * The MachineConfigNodes, or none where the cluster has no such kind (404) or the reader may
+     * not list them (403): the status stands without them, as {@code oc adm upgrade status}'s does.
      */
     public static List<MachineConfigNode> machineConfigNodes(KubernetesClient client) {
         try {
@@ -87,10 +113,15 @@ public final class ClusterReader {
 
     /** The node agents' DrainBlocked events (recorded in "default", as events about nodes are). */
     public static List<Event> drainEvents(KubernetesClient client) {
-        return DrainBlocks.events(call("events/default", () -> client.v1().events().inNamespace("default").list().getItems()));
+        return DrainBlocks.events(
+                call(
+                        "events/default",
+                        () -> client.v1().events().inNamespace("default").list().getItems()));
     }
 
-    /** Runs one API call; a refusal becomes one line naming the resource and what the server said. */
+    /**
+     * Runs one API call; a refusal becomes one line naming the resource and what the server said.
+     */
     public static <T> T call(String resource, Supplier<T> request) {
         try {
             return request.get();

@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs an action on one thread after something changed, at most once per interval however often things change:
- * a burst of events costs one run at the end of the interval, not one per event.
+ * Runs an action on one thread after something changed, at most once per interval however often
+ * things change: a burst of events costs one run at the end of the interval, not one per event.
  */
 public final class Debouncer implements AutoCloseable {
     private final ScheduledExecutorService executor;
@@ -18,12 +18,16 @@ public final class Debouncer implements AutoCloseable {
     private volatile long lastRun = Long.MIN_VALUE / 2;
 
     public Debouncer(String threadName, Duration interval, Runnable action) {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
-        });
-        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // nothing new starts once closed
+        ScheduledThreadPoolExecutor executor =
+                new ScheduledThreadPoolExecutor(
+                        1,
+                        r -> {
+                            Thread t = new Thread(r, threadName);
+                            t.setDaemon(true);
+                            return t;
+                        });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(
+                false); // nothing new starts once closed
         this.executor = executor;
         this.action = action;
         this.intervalNanos = interval.toNanos();
@@ -31,7 +35,8 @@ public final class Debouncer implements AutoCloseable {
 
     /** Asks for a run; runs already asked for and not yet started absorb this one. */
     public void trigger() {
-        if (executor.isShutdown()) return; // closed: events still arriving from informers are dropped
+        if (executor.isShutdown())
+            return; // closed: events still arriving from informers are dropped
         if (pending.compareAndSet(false, true)) {
             long wait = Math.max(0, lastRun + intervalNanos - System.nanoTime());
             executor.schedule(this::run, wait, TimeUnit.NANOSECONDS);
@@ -40,7 +45,8 @@ public final class Debouncer implements AutoCloseable {
 
     /** Also run every period even without events: some insights depend on time alone. */
     public void every(Duration period) {
-        executor.scheduleWithFixedDelay(this::trigger, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
+        executor.scheduleWithFixedDelay(
+                this::trigger, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     private void run() {
@@ -51,8 +57,8 @@ public final class Debouncer implements AutoCloseable {
 
     @Override
     /**
-     * Lets a run in progress finish (up to 5 s) rather than interrupting it mid-request, then stops; runs not yet
-     * started are dropped.
+     * Lets a run in progress finish (up to 5 s) rather than interrupting it mid-request, then
+     * stops; runs not yet started are dropped.
      */
     public void close() {
         executor.shutdown();

@@ -6,11 +6,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one informer does after a failed list or watch: it tries again (with the client's backoff, at most 32 s apart),
- * as client-go's reflector does; only a closed client ends it. Each failure is one log line naming the resource and
- * what happens next, the stack trace at debug level; the same failure again within {@link #QUIET} is logged at debug
- * level only, so that an informer refused for an hour says so once, not at every retry. The last failure is kept for
- * the message of a start that did not complete.
+ * What one informer does after a failed list or watch: it tries again (with the client's backoff,
+ * at most 32 s apart), as client-go's reflector does; only a closed client ends it. Each failure is
+ * one log line naming the resource and what happens next, the stack trace at debug level; the same
+ * failure again within {@link #QUIET} is logged at debug level only, so that an informer refused
+ * for an hour says so once, not at every retry. The last failure is kept for the message of a start
+ * that did not complete.
  */
 public final class InformerFailures implements ExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(Informers.class);
@@ -21,7 +22,9 @@ public final class InformerFailures implements ExceptionHandler {
     private int lastCode = -1;
     private long lastLogged;
 
-    /** @param resource the informer's resource as {@link ApiErrors#resource} names it */
+    /**
+     * @param resource the informer's resource as {@link ApiErrors#resource} names it
+     */
     public InformerFailures(String resource) {
         this.resource = resource;
     }
@@ -48,8 +51,11 @@ public final class InformerFailures implements ExceptionHandler {
             lastCode = code;
             if (fresh) lastLogged = now;
         }
-        String line = started ? "{}: watch failed: {}; listing again with backoff (until then the cache may be stale)"
-                : "{}: cannot list: {}; trying again with backoff";
+        String line =
+                started
+                        ? "{}: watch failed: {}; listing again with backoff (until then the cache"
+                                + " may be stale)"
+                        : "{}: cannot list: {}; trying again with backoff";
         if (fresh) LOG.warn(line, resource, what);
         else LOG.debug(line, resource, what);
         LOG.debug("{}: informer failure", resource, t);

@@ -7,21 +7,28 @@ import io.upshift.api.json.Mappers;
 import io.upshift.core.disruption.DisruptionPolicies;
 
 /**
- * The cluster's {@code operator.openshift.io/v1} MachineConfiguration, read as a generic resource (the fabric8
- * models Upshift uses do not have it): its name, and the node disruption policies it sets.
+ * The cluster's {@code operator.openshift.io/v1} MachineConfiguration, read as a generic resource
+ * (the fabric8 models Upshift uses do not have it): its name, and the node disruption policies it
+ * sets.
  */
 public final class MachineConfigurations {
     /** The one MachineConfiguration the machine-config operator reads. */
     public static final String NAME = "cluster";
-    public static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder().withGroup("operator.openshift.io")
-            .withVersion("v1").withKind("MachineConfiguration").withPlural("machineconfigurations").withNamespaced(false).build();
 
-    private MachineConfigurations() {
-    }
+    public static final ResourceDefinitionContext CONTEXT =
+            new ResourceDefinitionContext.Builder()
+                    .withGroup("operator.openshift.io")
+                    .withVersion("v1")
+                    .withKind("MachineConfiguration")
+                    .withPlural("machineconfigurations")
+                    .withNamespaced(false)
+                    .build();
+
+    private MachineConfigurations() {}
 
     /**
-     * The default policies with the object's {@code spec.nodeDisruptionPolicy} laid over them; the defaults when there
-     * is no object.
+     * The default policies with the object's {@code spec.nodeDisruptionPolicy} laid over them; the
+     * defaults when there is no object.
      *
      * @throws IllegalArgumentException when the spec names an action the API does not know
      */

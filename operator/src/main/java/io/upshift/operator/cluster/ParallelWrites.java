@@ -9,19 +9,23 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Independent API writes of one controller pass, a few at a time: telling a wave of a hundred nodes their new config
- * takes the time of a dozen round trips instead of a hundred. {@link #run} returns once every write is done.
+ * Independent API writes of one controller pass, a few at a time: telling a wave of a hundred nodes
+ * their new config takes the time of a dozen round trips instead of a hundred. {@link #run} returns
+ * once every write is done.
  */
 public final class ParallelWrites implements AutoCloseable {
     private final ExecutorService executor;
 
     public ParallelWrites(String name, int threads) {
         AtomicInteger n = new AtomicInteger();
-        this.executor = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor =
+                Executors.newFixedThreadPool(
+                        threads,
+                        r -> {
+                            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        });
     }
 
     /** Runs every write, waits for all of them, then throws the first failure, if any. */
@@ -37,7 +41,11 @@ public final class ParallelWrites implements AutoCloseable {
             try {
                 f.get();
             } catch (ExecutionException e) {
-                if (first == null) first = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                if (first == null)
+                    first =
+                            e.getCause() instanceof RuntimeException r
+                                    ? r
+                                    : new IllegalStateException(e.getCause());
             } catch (InterruptedException e) {
                 futures.forEach(x -> x.cancel(true));
                 Thread.currentThread().interrupt();

@@ -10,10 +10,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A controller's work queue, as client-go's rate-limited work queue: a key waits at most once however often it is
- * added; a key being processed is not handed out again until {@link #done}, and comes back then if it was added
- * meanwhile; a failed key comes back after its backoff ({@link #addRateLimited}), which grows with each failure
- * until {@link #forget}.
+ * A controller's work queue, as client-go's rate-limited work queue: a key waits at most once
+ * however often it is added; a key being processed is not handed out again until {@link #done}, and
+ * comes back then if it was added meanwhile; a failed key comes back after its backoff ({@link
+ * #addRateLimited}), which grows with each failure until {@link #forget}.
  */
 public final class WorkQueue<K> implements AutoCloseable {
     private final Backoff backoff;
@@ -27,11 +27,14 @@ public final class WorkQueue<K> implements AutoCloseable {
 
     public WorkQueue(String name, Backoff backoff) {
         this.backoff = backoff;
-        this.timers = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, name + "-queue-timer");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timers =
+                new ScheduledThreadPoolExecutor(
+                        1,
+                        r -> {
+                            Thread t = new Thread(r, name + "-queue-timer");
+                            t.setDaemon(true);
+                            return t;
+                        });
         timers.setRemoveOnCancelPolicy(true);
     }
 
@@ -57,7 +60,10 @@ public final class WorkQueue<K> implements AutoCloseable {
         }
     }
 
-    /** Processing {@code key} failed: it comes back after a backoff that grows with each failure in a row. */
+    /**
+     * Processing {@code key} failed: it comes back after a backoff that grows with each failure in
+     * a row.
+     */
     public Duration addRateLimited(K key) {
         Duration delay;
         synchronized (this) {
@@ -68,12 +74,17 @@ public final class WorkQueue<K> implements AutoCloseable {
         return delay;
     }
 
-    /** Processing {@code key} succeeded: its next failure starts the backoff again from the beginning. */
+    /**
+     * Processing {@code key} succeeded: its next failure starts the backoff again from the
+     * beginning.
+     */
     public synchronized void forget(K key) {
         failures.remove(key);
     }
 
-    /** The next key to process; blocks until there is one. Call {@link #done} when finished with it. */
+    /**
+     * The next key to process; blocks until there is one. Call {@link #done} when finished with it.
+     */
     public synchronized K take() throws InterruptedException {
         while (queue.isEmpty()) {
             if (closed) throw new InterruptedException("queue closed");

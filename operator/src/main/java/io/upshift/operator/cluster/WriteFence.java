@@ -8,17 +8,21 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 
 /**
- * What a leader writes with: once {@link #close closed} (the Lease is lost), every request other than a read made
- * through its clients fails before it leaves the process, whatever thread makes it and however far along its work is.
- * A controller that lost its Lease can then never write next to the new leader.
+ * What a leader writes with: once {@link #close closed} (the Lease is lost), every request other
+ * than a read made through its clients fails before it leaves the process, whatever thread makes it
+ * and however far along its work is. A controller that lost its Lease can then never write next to
+ * the new leader.
  */
 public final class WriteFence implements Interceptor {
     private volatile boolean closed;
 
     /** A client of {@code config} whose writes stop when this fence closes. */
     public KubernetesClient client(Config config) {
-        return new KubernetesClientBuilder().withConfig(config)
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("upshift-write-fence", this)).build();
+        return new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientBuilderConsumer(
+                        b -> b.addOrReplaceInterceptor("upshift-write-fence", this))
+                .build();
     }
 
     /** From now on, no write goes through. */
@@ -33,7 +37,11 @@ public final class WriteFence implements Interceptor {
     @Override
     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
         if (closed && !"GET".equals(request.method())) {
-            throw new FencedException(request.method() + " " + request.uri().getPath() + " refused: this process no longer holds the leader Lease");
+            throw new FencedException(
+                    request.method()
+                            + " "
+                            + request.uri().getPath()
+                            + " refused: this process no longer holds the leader Lease");
         }
     }
 

@@ -19,10 +19,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The cluster-version operator's metrics, with upstream's names, labels and values ({@link Gauges}), in a Micrometer
- * Prometheus registry: at each scrape every gauge's rows are computed again from the caches and from what the
- * controller of this process knows, so a scrape shows the cluster as the caches hold it then, and nothing of objects
- * gone.
+ * The cluster-version operator's metrics, with upstream's names, labels and values ({@link
+ * Gauges}), in a Micrometer Prometheus registry: at each scrape every gauge's rows are computed
+ * again from the caches and from what the controller of this process knows, so a scrape shows the
+ * cluster as the caches hold it then, and nothing of objects gone.
  */
 public final class ClusterMetrics implements AutoCloseable {
 
@@ -36,14 +36,21 @@ public final class ClusterMetrics implements AutoCloseable {
         /** Condition transitions counted so far, by operator and type. */
         Map<ConditionTransitions.Key, Integer> transitions();
 
-        /** The data of ConfigMap {@code openshift-config/openshift-install}; null when it does not exist. */
+        /**
+         * The data of ConfigMap {@code openshift-config/openshift-install}; null when it does not
+         * exist.
+         */
         Map<String, String> installer();
 
-        /** The data of ConfigMap {@code openshift-config/openshift-install-manifests}; null when it does not exist. */
+        /**
+         * The data of ConfigMap {@code openshift-config/openshift-install-manifests}; null when it
+         * does not exist.
+         */
         Map<String, String> manifests();
     }
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry =
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final SampleGauges gauges = new SampleGauges(registry, Gauges.ALL);
     private final Source source;
     private final Supplier<ControllerFacts> facts;
@@ -56,8 +63,8 @@ public final class ClusterMetrics implements AutoCloseable {
     }
 
     /**
-     * Metrics of the cluster {@code client} reads, from informers of their own (started here, returning once their
-     * caches are filled), and of the controller {@code facts} describes.
+     * Metrics of the cluster {@code client} reads, from informers of their own (started here,
+     * returning once their caches are filled), and of the controller {@code facts} describes.
      */
     public static ClusterMetrics watch(KubernetesClient client, Supplier<ControllerFacts> facts) {
         MetricsCaches caches = new MetricsCaches(client);
@@ -72,7 +79,8 @@ public final class ClusterMetrics implements AutoCloseable {
     }
 
     private List<Sample> samples() {
-        List<Sample> out = new ArrayList<>(ClusterVersionSamples.of(source.clusterVersion(), facts.get()));
+        List<Sample> out =
+                new ArrayList<>(ClusterVersionSamples.of(source.clusterVersion(), facts.get()));
         out.addAll(OperatorSamples.of(source.operators(), source.transitions()));
         out.add(InstallerSample.of(source.installer(), source.manifests()));
         return out;

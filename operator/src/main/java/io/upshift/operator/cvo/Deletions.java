@@ -8,16 +8,23 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Deletions of objects the payload marks for deletion that this controller requested and has not yet seen complete,
- * as upstream's lib/resourcedelete tracks them, in memory: while any is in progress the cluster is not upgradeable
- * (ResourceDeletesInProgress). A restarted controller requests again, when updating, what still exists.
+ * Deletions of objects the payload marks for deletion that this controller requested and has not
+ * yet seen complete, as upstream's lib/resourcedelete tracks them, in memory: while any is in
+ * progress the cluster is not upgradeable (ResourceDeletesInProgress). A restarted controller
+ * requests again, when updating, what still exists.
  */
 final class Deletions {
-    /** By the object's {@link LiveCache#key}, how upstream names it: {@code kind "namespace/name"}, kind in lower case. */
+    /**
+     * By the object's {@link LiveCache#key}, how upstream names it: {@code kind "namespace/name"},
+     * kind in lower case.
+     */
     private final Map<String, String> requested = new ConcurrentHashMap<>();
+
     private final Runnable onCompleted;
 
-    /** @param onCompleted called when a deletion in progress completes */
+    /**
+     * @param onCompleted called when a deletion in progress completes
+     */
     Deletions(Runnable onCompleted) {
         this.onCompleted = onCompleted;
     }

@@ -14,8 +14,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Runs a task graph with a bounded number of workers: a node starts when every node before it succeeded, runs its
- * tasks in order and stops at the first error; a failed node blocks what depends on it but not independent branches.
+ * Runs a task graph with a bounded number of workers: a node starts when every node before it
+ * succeeded, runs its tasks in order and stops at the first error; a failed node blocks what
+ * depends on it but not independent branches.
  */
 final class GraphRun {
 
@@ -26,19 +27,25 @@ final class GraphRun {
         }
     }
 
-    /** How one node of the graph ended: its id, and its error (null when all its tasks were done). */
-    private record NodeOutcome(int id, TaskError error) {
-    }
+    /**
+     * How one node of the graph ended: its id, and its error (null when all its tasks were done).
+     */
+    private record NodeOutcome(int id, TaskError error) {}
 
-    private GraphRun() {
-    }
+    private GraphRun() {}
 
     /**
-     * {@code apply} returns an error for a task that is not done; {@code progress} receives each task done;
-     * {@code nodeStart} sees each node as a worker takes it up, before its first task.
+     * {@code apply} returns an error for a task that is not done; {@code progress} receives each
+     * task done; {@code nodeStart} sees each node as a worker takes it up, before its first task.
      */
-    static Result run(TaskGraph graph, int workers, ExecutorService pool, Consumer<TaskGraph.Node> nodeStart,
-                      Function<Task, Optional<TaskError>> apply, Runnable progress) throws InterruptedException {
+    static Result run(
+            TaskGraph graph,
+            int workers,
+            ExecutorService pool,
+            Consumer<TaskGraph.Node> nodeStart,
+            Function<Task, Optional<TaskError>> apply,
+            Runnable progress)
+            throws InterruptedException {
         int n = graph.nodes().size();
         int[] waiting = new int[n];
         boolean[] blocked = new boolean[n];
@@ -56,22 +63,25 @@ final class GraphRun {
                     int id = ready.remove(0);
                     started[id] = true;
                     running++;
-                    futures.add(done.submit(() -> {
-                        nodeStart.accept(graph.nodes().get(id));
-                        for (Task t : graph.nodes().get(id).tasks()) {
-                            Optional<TaskError> e = apply.apply(t);
-                            if (e.isPresent()) return new NodeOutcome(id, e.get());
-                            tasksDone.incrementAndGet();
-                            progress.run();
-                        }
-                        return new NodeOutcome(id, null);
-                    }));
+                    futures.add(
+                            done.submit(
+                                    () -> {
+                                        nodeStart.accept(graph.nodes().get(id));
+                                        for (Task t : graph.nodes().get(id).tasks()) {
+                                            Optional<TaskError> e = apply.apply(t);
+                                            if (e.isPresent()) return new NodeOutcome(id, e.get());
+                                            tasksDone.incrementAndGet();
+                                            progress.run();
+                                        }
+                                        return new NodeOutcome(id, null);
+                                    }));
                 }
                 NodeOutcome r;
                 try {
                     r = done.take().get();
                 } catch (java.util.concurrent.ExecutionException e) {
-                    throw new IllegalStateException("task runner failed: " + e.getCause(), e.getCause());
+                    throw new IllegalStateException(
+                            "task runner failed: " + e.getCause(), e.getCause());
                 }
                 running--;
                 if (r.error() != null) {
@@ -88,7 +98,8 @@ final class GraphRun {
         }
         List<String> notStarted = new ArrayList<>();
         for (TaskGraph.Node node : graph.nodes()) {
-            if (!started[node.id()] && !node.tasks().isEmpty()) notStarted.add(node.tasks().get(0).toString());
+            if (!started[node.id()] && !node.tasks().isEmpty())
+                notStarted.add(node.tasks().get(0).toString());
         }
         return new Result(errors, tasksDone.get(), notStarted);
     }

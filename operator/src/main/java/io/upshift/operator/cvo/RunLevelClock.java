@@ -10,11 +10,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Times the run-levels of an update as its Updating passes apply them: a run-level starts when its first task does
- * and is done when a pass has done all its tasks. What it holds ({@link #current}) the controller keeps in the
- * ClusterVersion's annotation ({@link TimesAnnotation}); a controller that takes over mid-update starts from that
- * annotation, so times survive restarts. Installs and Reconciling passes are not timed (their graphs run run-levels
- * side by side), and leave the times of the last update as they are.
+ * Times the run-levels of an update as its Updating passes apply them: a run-level starts when its
+ * first task does and is done when a pass has done all its tasks. What it holds ({@link #current})
+ * the controller keeps in the ClusterVersion's annotation ({@link TimesAnnotation}); a controller
+ * that takes over mid-update starts from that annotation, so times survive restarts. Installs and
+ * Reconciling passes are not timed (their graphs run run-levels side by side), and leave the times
+ * of the last update as they are.
  */
 final class RunLevelClock {
     private final Clock clock;
@@ -28,8 +29,8 @@ final class RunLevelClock {
     }
 
     /**
-     * A pass over {@code payload} (release {@code image}) begins; {@code inCluster} is what the ClusterVersion's
-     * annotation holds (null when none).
+     * A pass over {@code payload} (release {@code image}) begins; {@code inCluster} is what the
+     * ClusterVersion's annotation holds (null when none).
      */
     synchronized void begin(Payload payload, String image, Mode mode, RunLevelTimes inCluster) {
         doneThisPass.clear();
@@ -41,7 +42,8 @@ final class RunLevelClock {
         tasks.clear();
         levels.forEach(l -> tasks.put(l.runLevel(), l.tasks()));
         // taking over from another controller: what it left running was interrupted
-        RunLevelTimes base = times != null ? times : inCluster == null ? null : inCluster.takenOver();
+        RunLevelTimes base =
+                times != null ? times : inCluster == null ? null : inCluster.takenOver();
         times = RunLevelTimes.plan(image, payload.version(), levels, base);
     }
 
@@ -64,7 +66,10 @@ final class RunLevelClock {
         }
     }
 
-    /** The times of the update being (or last) timed; null before any Updating pass of this controller. */
+    /**
+     * The times of the update being (or last) timed; null before any Updating pass of this
+     * controller.
+     */
     synchronized RunLevelTimes current() {
         return times;
     }

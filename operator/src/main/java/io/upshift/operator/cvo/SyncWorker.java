@@ -22,41 +22,62 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sync worker, as upstream's: it owns the accepted release, its payload and the passes over its task graph, on a
- * thread of its own, and reports where it stands as a {@link SyncStatus} after every step. The controller hands it
- * work ({@link #update}); a pass in progress is cancelled when the work changes. After a complete pass it waits for the
- * reconcile interval (a Reconciling pass every 2-4 minutes); after a pass that failed, or a target it refused, it
- * retries after a backoff that doubles from a sixteenth of that interval up to the interval. A pass that only waited
+ * The sync worker, as upstream's: it owns the accepted release, its payload and the passes over its
+ * task graph, on a thread of its own, and reports where it stands as a {@link SyncStatus} after
+ * every step. The controller hands it work ({@link #update}); a pass in progress is cancelled when
+ * the work changes. After a complete pass it waits for the reconcile interval (a Reconciling pass
+ * every 2-4 minutes); after a pass that failed, or a target it refused, it retries after a backoff
+ * that doubles from a sixteenth of that interval up to the interval. A pass that only waited
  * (operators still rolling out) is followed by the next one at once.
  */
 final class SyncWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SyncWorker.class);
-    /** How long a reported acceptance may take to show in the cluster before the worker looks at its work again. */
+
+    /**
+     * How long a reported acceptance may take to show in the cluster before the worker looks at its
+     * work again.
+     */
     private static final Duration RECORDING = Duration.ofSeconds(30);
 
-    /** Where the worker's reports go: each new status, and whether only the progress of a pass moved. */
+    /**
+     * Where the worker's reports go: each new status, and whether only the progress of a pass
+     * moved.
+     */
     interface Reports {
         void report(SyncStatus status, boolean progressOnly);
     }
 
     /**
-     * What the controller asks for: the target, and what decides which of its manifests apply: when loading
-     * ({@code loading}: profile, exclude id, feature set and gates) and when applying (overrides, capabilities).
+     * What the controller asks for: the target, and what decides which of its manifests apply: when
+     * loading ({@code loading}: profile, exclude id, feature set and gates) and when applying
+     * (overrides, capabilities).
      */
-    record Work(DesiredUpdates.Target target, List<ComponentOverride> overrides, Capabilities capabilities, LoadRules loading) {
+    record Work(
+            DesiredUpdates.Target target,
+            List<ComponentOverride> overrides,
+            Capabilities capabilities,
+            LoadRules loading) {
         InclusionRules rules() {
             return InclusionRules.none().withCapabilities(capabilities).withOverrides(overrides);
         }
 
         /**
-         * The same work, a version learnt aside: once a release given by image alone is recorded, the desired update
-         * names its version too, and that is no reason to start again.
+         * The same work, a version learnt aside: once a release given by image alone is recorded,
+         * the desired update names its version too, and that is no reason to start again.
          */
         boolean sameAs(Work other) {
             DesiredUpdates.Target a = target, b = other.target;
-            boolean versions = a.version().equals(b.version()) || a.version().isEmpty() || b.version().isEmpty();
-            return versions && a.image().equals(b.image()) && a.force() == b.force() && a.acceptRisks().equals(b.acceptRisks())
-                    && overrides.equals(other.overrides) && capabilities.equals(other.capabilities) && loading.equals(other.loading);
+            boolean versions =
+                    a.version().equals(b.version())
+                            || a.version().isEmpty()
+                            || b.version().isEmpty();
+            return versions
+                    && a.image().equals(b.image())
+                    && a.force() == b.force()
+                    && a.acceptRisks().equals(b.acceptRisks())
+                    && overrides.equals(other.overrides)
+                    && capabilities.equals(other.capabilities)
+                    && loading.equals(other.loading);
         }
     }
 
@@ -78,20 +99,37 @@ final class SyncWorker implements AutoCloseable {
     private volatile boolean stopping;
     private Acceptance.Accepted accepted;
     private LoadRules acceptedLoading;
-    /** The payload last accepted, kept through refusals: the trust anchor for the next target while it is the running release. */
+
+    /**
+     * The payload last accepted, kept through refusals: the trust anchor for the next target while
+     * it is the running release.
+     */
     private io.upshift.core.payload.Payload lastAccepted;
-    /** The release this controller runs, once its payload was accepted here: what metrics say of it. */
+
+    /**
+     * The release this controller runs, once its payload was accepted here: what metrics say of it.
+     */
     private volatile Running running;
 
-    /** The version of the release this controller runs and when its payload was created (null when it does not say). */
-    record Running(String version, Instant created) {
-    }
+    /**
+     * The version of the release this controller runs and when its payload was created (null when
+     * it does not say).
+     */
+    record Running(String version, Instant created) {}
+
     private int failures;
     private int reconcileAttempt;
-    private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong passes =
+            new java.util.concurrent.atomic.AtomicLong();
 
-    SyncWorker(Acceptance acceptance, GraphPass pass, ClusterCaches caches, Changes changes, ControllerOptions options, Clock clock,
-                       Reports report) {
+    SyncWorker(
+            Acceptance acceptance,
+            GraphPass pass,
+            ClusterCaches caches,
+            Changes changes,
+            ControllerOptions options,
+            Clock clock,
+            Reports report) {
         this.acceptance = acceptance;
         this.pass = pass;
         this.caches = caches;
@@ -100,7 +138,9 @@ final class SyncWorker implements AutoCloseable {
         this.clock = clock;
         this.report = report;
         // as upstream: the interval is drawn once per process, between the minimum and twice it
-        this.reconcileInterval = Duration.ofNanos((long) (options.reconcileInterval().toNanos() * (1 + random.nextDouble())));
+        this.reconcileInterval =
+                Duration.ofNanos(
+                        (long) (options.reconcileInterval().toNanos() * (1 + random.nextDouble())));
         this.thread = new Thread(this::run, "cluster-version-sync-worker");
         this.thread.setDaemon(true);
     }
@@ -162,7 +202,9 @@ final class SyncWorker implements AutoCloseable {
 
     private void syncOnce(Work work) throws InterruptedException {
         DesiredUpdates.Target target = work.target();
-        if (accepted == null || !target.image().equals(accepted.record().image()) || !work.loading().equals(acceptedLoading)) {
+        if (accepted == null
+                || !target.image().equals(accepted.record().image())
+                || !work.loading().equals(acceptedLoading)) {
             if (!accept(work)) return;
         }
         if (!awaitRecorded(target.image())) {
@@ -171,15 +213,42 @@ final class SyncWorker implements AutoCloseable {
         }
         ClusterVersion cv = caches.clusterVersion();
         Mode mode = History.mode(cv.getStatus().getHistory(), target.image());
-        pass.levels().begin(accepted.payload(), target.image(), mode, io.upshift.core.estimate.RunLevelTimes.of(cv));
-        GraphPass.Outcome outcome = pass.run(accepted.payload(), mode, reconcileAttempt, work.rules(),
-                p -> publish(status.withProgress(mode, p.done(), p.total(), p.waitingOn()), true), this::workChanged);
+        pass.levels()
+                .begin(
+                        accepted.payload(),
+                        target.image(),
+                        mode,
+                        io.upshift.core.estimate.RunLevelTimes.of(cv));
+        GraphPass.Outcome outcome =
+                pass.run(
+                        accepted.payload(),
+                        mode,
+                        reconcileAttempt,
+                        work.rules(),
+                        p ->
+                                publish(
+                                        status.withProgress(
+                                                mode, p.done(), p.total(), p.waitingOn()),
+                                        true),
+                        this::workChanged);
         if (mode == Mode.RECONCILING) reconcileAttempt++;
         passes.incrementAndGet();
-        if (workChanged() && !outcome.complete()) return; // cancelled: the new work decides what to report
+        if (workChanged() && !outcome.complete())
+            return; // cancelled: the new work decides what to report
         Instant now = clock.instant();
-        Failing failing = outcome.complete() ? Failing.NONE : Failing.of(outcome.errors(), now, options.thresholds());
-        publish(status.afterPass(mode, outcome.done(), outcome.total(), outcome.waitingOn(), failing, outcome.complete(), now));
+        Failing failing =
+                outcome.complete()
+                        ? Failing.NONE
+                        : Failing.of(outcome.errors(), now, options.thresholds());
+        publish(
+                status.afterPass(
+                        mode,
+                        outcome.done(),
+                        outcome.total(),
+                        outcome.waitingOn(),
+                        failing,
+                        outcome.complete(),
+                        now));
         if (outcome.complete()) {
             failures = 0;
             runAgainIn(reconcileInterval);
@@ -191,20 +260,37 @@ final class SyncWorker implements AutoCloseable {
         }
     }
 
-    /** Runs the acceptance chain; false (and a retry after a backoff) when the target is refused. */
+    /**
+     * Runs the acceptance chain; false (and a retry after a backoff) when the target is refused.
+     */
     private boolean accept(Work work) {
         DesiredUpdates.Target target = work.target();
         ClusterVersion cv = caches.clusterVersion();
-        List<UpdateHistory> history = cv.getStatus() == null || cv.getStatus().getHistory() == null ? List.of() : cv.getStatus().getHistory();
-        boolean resuming = !history.isEmpty() && target.image().equals(history.get(0).getImage()) && History.PARTIAL.equals(history.get(0).getState());
+        List<UpdateHistory> history =
+                cv.getStatus() == null || cv.getStatus().getHistory() == null
+                        ? List.of()
+                        : cv.getStatus().getHistory();
+        boolean resuming =
+                !history.isEmpty()
+                        && target.image().equals(history.get(0).getImage())
+                        && History.PARTIAL.equals(history.get(0).getState());
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
-        // status says the target is being retrieved as soon as its retrieval starts (ReleaseAccepted=Unknown), once:
-        // a retry of a target refused before goes on showing why until it is accepted or refused anew
-        boolean retry = status.acceptance() instanceof SyncStatus.Acceptance.Refused && status.target() != null
-                && status.target().image().equals(target.image());
+        // status says the target is being retrieved as soon as its retrieval starts
+        // (ReleaseAccepted=Unknown), once:
+        // a retry of a target refused before goes on showing why until it is accepted or refused
+        // anew
+        boolean retry =
+                status.acceptance() instanceof SyncStatus.Acceptance.Refused
+                        && status.target() != null
+                        && status.target().image().equals(target.image());
         if (!retry) publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
-        Acceptance.Step<Acceptance.Accepted> outcome = acceptance.accept(target, cv, work.capabilities(), work.loading(),
-                java.util.Optional.ofNullable(lastAccepted));
+        Acceptance.Step<Acceptance.Accepted> outcome =
+                acceptance.accept(
+                        target,
+                        cv,
+                        work.capabilities(),
+                        work.loading(),
+                        java.util.Optional.ofNullable(lastAccepted));
         if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {
             accepted = null;
             publish(status.withAcceptance(t, refused.why(), false));
@@ -215,26 +301,38 @@ final class SyncWorker implements AutoCloseable {
         accepted = ((Acceptance.Step.Passed<Acceptance.Accepted>) outcome).value();
         acceptedLoading = work.loading();
         lastAccepted = accepted.payload();
-        if (options.ownRelease() != null && target.image().equals(DesiredUpdates.bare(options.ownRelease()))) {
-            running = new Running(accepted.payload().version(), accepted.payload().images().created());
+        if (options.ownRelease() != null
+                && target.image().equals(DesiredUpdates.bare(options.ownRelease()))) {
+            running =
+                    new Running(
+                            accepted.payload().version(), accepted.payload().images().created());
         }
-        // new load rules (a feature gate turned on) that leave the same manifests to apply: the pass goes on where it is
-        boolean same = before != null && before.record().image().equals(target.image())
-                && before.payload().manifestHash().equals(accepted.payload().manifestHash());
+        // new load rules (a feature gate turned on) that leave the same manifests to apply: the
+        // pass goes on where it is
+        boolean same =
+                before != null
+                        && before.record().image().equals(target.image())
+                        && before.payload()
+                                .manifestHash()
+                                .equals(accepted.payload().manifestHash());
         if (!same) {
             pass.reset();
             reconcileAttempt = 0;
             failures = 0;
         }
-        publish(status.withAcceptance(new SyncStatus.Target(target.image(), accepted.payload().version()), accepted.record(), resuming)
-                .withImplicitlyEnabled(accepted.implicitlyEnabled()));
+        publish(
+                status.withAcceptance(
+                                new SyncStatus.Target(target.image(), accepted.payload().version()),
+                                accepted.record(),
+                                resuming)
+                        .withImplicitlyEnabled(accepted.implicitlyEnabled()));
         return true;
     }
 
     /**
-     * Accepted means recorded in the cluster (status.desired and history[0]), not just reported: the worker applies
-     * nothing until the cluster shows it, so that a status write lost to an API error or a kill leads to accepting
-     * again, never to applying a target history does not show.
+     * Accepted means recorded in the cluster (status.desired and history[0]), not just reported:
+     * the worker applies nothing until the cluster shows it, so that a status write lost to an API
+     * error or a kill leads to accepting again, never to applying a target history does not show.
      */
     private boolean awaitRecorded(String image) throws InterruptedException {
         long deadline = System.nanoTime() + RECORDING.toNanos();
@@ -243,27 +341,44 @@ final class SyncWorker implements AutoCloseable {
             if (recorded(caches.clusterVersion(), image)) return true;
             long left = deadline - System.nanoTime();
             if (left <= 0) return false;
-            changes.await(ClusterCaches.KEY, seen, Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
+            changes.await(
+                    ClusterCaches.KEY,
+                    seen,
+                    Duration.ofNanos(Math.min(left, Duration.ofSeconds(1).toNanos())));
         }
         return false;
     }
 
     static boolean recorded(ClusterVersion cv, String image) {
-        if (cv == null || cv.getStatus() == null || cv.getStatus().getDesired() == null || cv.getStatus().getHistory() == null) return false;
+        if (cv == null
+                || cv.getStatus() == null
+                || cv.getStatus().getDesired() == null
+                || cv.getStatus().getHistory() == null) return false;
         List<UpdateHistory> history = cv.getStatus().getHistory();
-        return image.equals(cv.getStatus().getDesired().getImage()) && !history.isEmpty() && image.equals(history.get(0).getImage());
+        return image.equals(cv.getStatus().getDesired().getImage())
+                && !history.isEmpty()
+                && image.equals(history.get(0).getImage());
     }
 
-    /** A pass that did not complete only because objects are still becoming ready: nothing failed. */
+    /**
+     * A pass that did not complete only because objects are still becoming ready: nothing failed.
+     */
     private static boolean onlyWaiting(GraphPass.Outcome outcome) {
         return outcome.errors().stream().allMatch(e -> e.effect() == OperatorLevel.Effect.NONE);
     }
 
-    /** Upstream's error backoff: a sixteenth of the reconcile interval, doubled per failure in a row, at most the interval; 20% jitter. */
+    /**
+     * Upstream's error backoff: a sixteenth of the reconcile interval, doubled per failure in a
+     * row, at most the interval; 20% jitter.
+     */
     private void retryLater() {
         failures++;
-        Duration interval = failures < 4 ? reconcileInterval.dividedBy(16).multipliedBy(1L << failures) : reconcileInterval;
-        Duration jittered = Duration.ofNanos((long) (interval.toNanos() * (1 + 0.2 * random.nextDouble())));
+        Duration interval =
+                failures < 4
+                        ? reconcileInterval.dividedBy(16).multipliedBy(1L << failures)
+                        : reconcileInterval;
+        Duration jittered =
+                Duration.ofNanos((long) (interval.toNanos() * (1 + 0.2 * random.nextDouble())));
         LOG.info("clusterversion/version: trying again in {} ms", jittered.toMillis());
         runAgainIn(jittered);
     }

@@ -10,17 +10,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the run-level times into the ClusterVersion's annotation {@value RunLevelTimes#ANNOTATION} when they differ
- * from what it holds: a merge patch of that one annotation, which only this controller writes (so no precondition is
- * needed, and no status write of anyone else's conflicts with it). A few writes an update: when a run-level starts or
- * is done.
+ * Writes the run-level times into the ClusterVersion's annotation {@value RunLevelTimes#ANNOTATION}
+ * when they differ from what it holds: a merge patch of that one annotation, which only this
+ * controller writes (so no precondition is needed, and no status write of anyone else's conflicts
+ * with it). A few writes an update: when a run-level starts or is done.
  */
 final class TimesAnnotation {
     private static final Logger LOG = LoggerFactory.getLogger(TimesAnnotation.class);
 
     private final KubernetesClient client;
+
     /** The value last written: the cache may not show it yet. */
     private String written;
+
     final AtomicLong writes = new AtomicLong();
 
     TimesAnnotation(KubernetesClient client) {
@@ -33,7 +35,8 @@ final class TimesAnnotation {
         }
         String value = times.toAnnotation();
         Map<String, String> a = cv.getMetadata().getAnnotations();
-        if (value.equals(a == null ? null : a.get(RunLevelTimes.ANNOTATION)) || value.equals(written)) {
+        if (value.equals(a == null ? null : a.get(RunLevelTimes.ANNOTATION))
+                || value.equals(written)) {
             return;
         }
         MergePatch.ofOwnFields().annotate(RunLevelTimes.ANNOTATION, value).sendTo(client, cv);

@@ -11,9 +11,10 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * The kubelet's probes, over plain HTTP on a port of their own (the kubelet sends no token, and /metrics asks for
- * one): {@code GET /healthz} answers 200 while the process runs; {@code GET /readyz} answers 200 when the replica is
- * where it should be (waiting for the Lease, or leading with its controllers started), else 503 saying why.
+ * The kubelet's probes, over plain HTTP on a port of their own (the kubelet sends no token, and
+ * /metrics asks for one): {@code GET /healthz} answers 200 while the process runs; {@code GET
+ * /readyz} answers 200 when the replica is where it should be (waiting for the Lease, or leading
+ * with its controllers started), else 503 saying why.
  */
 public final class HealthServer implements AutoCloseable {
     public static final String LIVE = "/healthz";
@@ -27,14 +28,19 @@ public final class HealthServer implements AutoCloseable {
         this.threads = threads;
     }
 
-    /** @param unready why the replica is not ready, asked at each probe; null when it is */
-    public static HealthServer start(InetSocketAddress address, Supplier<String> unready) throws IOException {
+    /**
+     * @param unready why the replica is not ready, asked at each probe; null when it is
+     */
+    public static HealthServer start(InetSocketAddress address, Supplier<String> unready)
+            throws IOException {
         HttpServer server = HttpServer.create(address, 0);
-        ExecutorService threads = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "health-http");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService threads =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "health-http");
+                            t.setDaemon(true);
+                            return t;
+                        });
         server.setExecutor(threads);
         server.createContext("/", x -> answer(x, unready));
         server.start();

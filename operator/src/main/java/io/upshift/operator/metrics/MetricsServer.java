@@ -20,12 +20,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@code GET /metrics} in the Prometheus text format, over HTTPS when given a serving certificate, to whom
- * {@link ScrapeAccess} lets in (401 without a valid token, 403 when its user may not read it).
+ * Serves {@code GET /metrics} in the Prometheus text format, over HTTPS when given a serving
+ * certificate, to whom {@link ScrapeAccess} lets in (401 without a valid token, 403 when its user
+ * may not read it).
  */
 public final class MetricsServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsServer.class);
     public static final String PATH = "/metrics";
+
     /** What the Prometheus registry writes. */
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -38,10 +40,14 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * @param scrape      the exposition text, computed at each scrape
+     * @param scrape the exposition text, computed at each scrape
      * @param certificate the serving certificate; null serves plain HTTP
      */
-    public static MetricsServer start(InetSocketAddress address, Supplier<String> scrape, ScrapeAccess access, ServingCertificate certificate)
+    public static MetricsServer start(
+            InetSocketAddress address,
+            Supplier<String> scrape,
+            ScrapeAccess access,
+            ServingCertificate certificate)
             throws IOException, GeneralSecurityException {
         HttpServer server;
         if (certificate == null) {
@@ -49,21 +55,28 @@ public final class MetricsServer implements AutoCloseable {
         } else {
             HttpsServer https = HttpsServer.create(address, 0);
             SSLContext context = certificate.context();
-            https.setHttpsConfigurator(new HttpsConfigurator(context) {
-                @Override
-                public void configure(HttpsParameters params) {
-                    SSLParameters p = context.getDefaultSSLParameters();
-                    p.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"}); // as upstream's SecureTLSConfig: nothing older
-                    params.setSSLParameters(p);
-                }
-            });
+            https.setHttpsConfigurator(
+                    new HttpsConfigurator(context) {
+                        @Override
+                        public void configure(HttpsParameters params) {
+                            SSLParameters p = context.getDefaultSSLParameters();
+                            p.setProtocols(
+                                    new String[] {
+                                        "TLSv1.3", "TLSv1.2"
+                                    }); // as upstream's SecureTLSConfig: nothing older
+                            params.setSSLParameters(p);
+                        }
+                    });
             server = https;
         }
-        ExecutorService threads = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "metrics-http");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService threads =
+                Executors.newFixedThreadPool(
+                        2,
+                        r -> {
+                            Thread t = new Thread(r, "metrics-http");
+                            t.setDaemon(true);
+                            return t;
+                        });
         server.setExecutor(threads);
         server.createContext("/", x -> answer(x, scrape, access));
         server.start();
@@ -74,10 +87,15 @@ public final class MetricsServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    private static void answer(HttpExchange x, Supplier<String> scrape, ScrapeAccess access) throws IOException {
+    private static void answer(HttpExchange x, Supplier<String> scrape, ScrapeAccess access)
+            throws IOException {
         try (x) {
             if (!PATH.equals(x.getRequestURI().getPath())) {
-                send(x, 404, "text/plain; charset=utf-8", "not found: only " + PATH + " is served\n");
+                send(
+                        x,
+                        404,
+                        "text/plain; charset=utf-8",
+                        "not found: only " + PATH + " is served\n");
                 return;
             }
             String method = x.getRequestMethod();
@@ -87,9 +105,11 @@ public final class MetricsServer implements AutoCloseable {
                 return;
             }
             // Kubernetes authorization's verb for a GET or HEAD of a non-resource URL is "get"
-            ScrapeAccess.Verdict verdict = access.check(x.getRequestHeaders().getFirst("Authorization"), "get", PATH);
+            ScrapeAccess.Verdict verdict =
+                    access.check(x.getRequestHeaders().getFirst("Authorization"), "get", PATH);
             if (!verdict.allowed()) {
-                if (verdict.status() == 401) x.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+                if (verdict.status() == 401)
+                    x.getResponseHeaders().set("WWW-Authenticate", "Bearer");
                 send(x, verdict.status(), "text/plain; charset=utf-8", verdict.message() + "\n");
                 return;
             }
@@ -98,14 +118,19 @@ public final class MetricsServer implements AutoCloseable {
                 body = scrape.get();
             } catch (RuntimeException e) {
                 LOG.warn("metrics: scrape failed: {}", e.toString());
-                send(x, 503, "text/plain; charset=utf-8", "metrics cannot be read now: " + e.getMessage() + "\n");
+                send(
+                        x,
+                        503,
+                        "text/plain; charset=utf-8",
+                        "metrics cannot be read now: " + e.getMessage() + "\n");
                 return;
             }
             send(x, 200, CONTENT_TYPE, body);
         }
     }
 
-    private static void send(HttpExchange x, int status, String type, String body) throws IOException {
+    private static void send(HttpExchange x, int status, String type, String body)
+            throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         x.getResponseHeaders().set("Content-Type", type);
         boolean head = "HEAD".equals(x.getRequestMethod().toUpperCase(Locale.ROOT));

@@ -8,8 +8,8 @@ public interface ScrapeAccess {
 
     /**
      * @param authorization the request's Authorization header; null when it has none
-     * @param verb          the request's verb as Kubernetes authorization names it ({@code get})
-     * @param path          the path asked for ({@code /metrics})
+     * @param verb the request's verb as Kubernetes authorization names it ({@code get})
+     * @param path the path asked for ({@code /metrics})
      */
     Verdict check(String authorization, String verb, String path);
 

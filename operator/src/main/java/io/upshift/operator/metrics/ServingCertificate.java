@@ -18,9 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The metrics endpoint's serving certificate, from a PEM certificate (chain) file and key file, read again when
- * either file changes (a rotated Secret is updated in place in a running pod), as upstream's operator watches its
- * serving certificate. A change that does not read as a matching pair keeps the pair last read, with a warning.
+ * The metrics endpoint's serving certificate, from a PEM certificate (chain) file and key file,
+ * read again when either file changes (a rotated Secret is updated in place in a running pod), as
+ * upstream's operator watches its serving certificate. A change that does not read as a matching
+ * pair keeps the pair last read, with a warning.
  */
 public final class ServingCertificate extends X509ExtendedKeyManager {
     private static final Logger LOG = LoggerFactory.getLogger(ServingCertificate.class);
@@ -28,11 +29,16 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
 
     private final Path certFile, keyFile;
     private volatile Loaded loaded;
-    /** The pair served before the last change: a handshake that chose it just before the change still gets it whole. */
+
+    /**
+     * The pair served before the last change: a handshake that chose it just before the change
+     * still gets it whole.
+     */
     private volatile Loaded previous;
 
     /** One read of the pair; {@code generation} names it in aliases. */
-    private record Loaded(FileTime certTime, FileTime keyTime, PemFiles.Identity identity, int generation) {
+    private record Loaded(
+            FileTime certTime, FileTime keyTime, PemFiles.Identity identity, int generation) {
         String alias() {
             return ALIAS + generation;
         }
@@ -45,9 +51,11 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
     }
 
     /** Reads the pair; fails when it does not read as a certificate and its key. */
-    public static ServingCertificate load(Path certFile, Path keyFile) throws IOException, GeneralSecurityException {
+    public static ServingCertificate load(Path certFile, Path keyFile)
+            throws IOException, GeneralSecurityException {
         FileTime c = Files.getLastModifiedTime(certFile), k = Files.getLastModifiedTime(keyFile);
-        return new ServingCertificate(certFile, keyFile, new Loaded(c, k, PemFiles.read(certFile, keyFile), 0));
+        return new ServingCertificate(
+                certFile, keyFile, new Loaded(c, k, PemFiles.read(certFile, keyFile), 0));
     }
 
     /** A TLS 1.2+ server context serving this certificate. */
@@ -61,20 +69,27 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
     private Loaded current() {
         Loaded l = loaded;
         try {
-            FileTime c = Files.getLastModifiedTime(certFile), k = Files.getLastModifiedTime(keyFile);
+            FileTime c = Files.getLastModifiedTime(certFile),
+                    k = Files.getLastModifiedTime(keyFile);
             if (c.equals(l.certTime()) && k.equals(l.keyTime())) return l;
             synchronized (this) {
                 if (loaded != l) return loaded;
                 try {
-                    Loaded next = new Loaded(c, k, PemFiles.read(certFile, keyFile), l.generation() + 1);
+                    Loaded next =
+                            new Loaded(c, k, PemFiles.read(certFile, keyFile), l.generation() + 1);
                     previous = l;
                     loaded = next;
                     LOG.info("metrics: serving the certificate read again from {}", certFile);
                 } catch (IOException | GeneralSecurityException e) {
-                    // a half-written pair reads again at its next change; until then the last good pair is served
+                    // a half-written pair reads again at its next change; until then the last good
+                    // pair is served
                     loaded = new Loaded(c, k, l.identity(), l.generation());
-                    LOG.warn("metrics: {} or {} changed but does not read as a certificate and its key, still serving the last one: {}",
-                            certFile, keyFile, e.getMessage());
+                    LOG.warn(
+                            "metrics: {} or {} changed but does not read as a certificate and its"
+                                    + " key, still serving the last one: {}",
+                            certFile,
+                            keyFile,
+                            e.getMessage());
                 }
                 return loaded;
             }
@@ -83,11 +98,16 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
         }
     }
 
-    /** The current pair's alias when it can serve {@code keyType} ("RSA", "EC", "EC_RSA"...), else none. */
+    /**
+     * The current pair's alias when it can serve {@code keyType} ("RSA", "EC", "EC_RSA"...), else
+     * none.
+     */
     private String alias(String keyType) {
         Loaded l = current();
         String algorithm = l.identity().key().getAlgorithm();
-        return keyType == null || keyType.equals(algorithm) || keyType.startsWith(algorithm + "_") ? l.alias() : null;
+        return keyType == null || keyType.equals(algorithm) || keyType.startsWith(algorithm + "_")
+                ? l.alias()
+                : null;
     }
 
     private PemFiles.Identity identity(String alias) {

@@ -24,14 +24,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The base MachineConfigs of the controller's release, rendered from the templates its payload ships (the ConfigMap
- * {@value #TEMPLATES}) with the release's OS image ({@value #OS_IMAGE_URL}, upstream's) and the cluster's values, as
- * upstream's template controller renders them from the templates in its image. Only the controller's own release's
- * templates are rendered: during an update the next release's ConfigMaps arrive while this release's controller still
- * runs, and it leaves them to the next release's controller. A config is written only when it differs, as an update
- * conditional on the config as read; configs rendered from templates that the templates no longer make are deleted.
- * Without a templates ConfigMap nothing is rendered: the MachineConfigs are whatever the payload and the
- * administrators applied.
+ * The base MachineConfigs of the controller's release, rendered from the templates its payload
+ * ships (the ConfigMap {@value #TEMPLATES}) with the release's OS image ({@value #OS_IMAGE_URL},
+ * upstream's) and the cluster's values, as upstream's template controller renders them from the
+ * templates in its image. Only the controller's own release's templates are rendered: during an
+ * update the next release's ConfigMaps arrive while this release's controller still runs, and it
+ * leaves them to the next release's controller. A config is written only when it differs, as an
+ * update conditional on the config as read; configs rendered from templates that the templates no
+ * longer make are deleted. Without a templates ConfigMap nothing is rendered: the MachineConfigs
+ * are whatever the payload and the administrators applied.
  */
 final class BaseConfigSync {
     static final String TEMPLATES = "machine-config-templates";
@@ -39,11 +40,11 @@ final class BaseConfigSync {
     private static final Logger LOG = LoggerFactory.getLogger(BaseConfigSync.class);
 
     /**
-     * @param configs the MachineConfigs as this pass leaves them (those written in place of those read)
+     * @param configs the MachineConfigs as this pass leaves them (those written in place of those
+     *     read)
      * @param failure why the templates did not render (nothing was written then), or null
      */
-    record Result(List<MachineConfig> configs, String failure) {
-    }
+    record Result(List<MachineConfig> configs, String failure) {}
 
     private final KubernetesClient client;
     private final String namespace;
@@ -62,8 +63,18 @@ final class BaseConfigSync {
     }
 
     void register(Informers informers) {
-        templates = informers.add(client.configMaps().inNamespace(namespace).withName(TEMPLATES).runnableInformer(0));
-        osImages = informers.add(client.configMaps().inNamespace(namespace).withName(OS_IMAGE_URL).runnableInformer(0));
+        templates =
+                informers.add(
+                        client.configMaps()
+                                .inNamespace(namespace)
+                                .withName(TEMPLATES)
+                                .runnableInformer(0));
+        osImages =
+                informers.add(
+                        client.configMaps()
+                                .inNamespace(namespace)
+                                .withName(OS_IMAGE_URL)
+                                .runnableInformer(0));
         cluster.register(informers);
     }
 
@@ -74,20 +85,29 @@ final class BaseConfigSync {
         String where = "ConfigMap " + namespace + "/" + TEMPLATES + ": ";
         List<MachineConfig> desired;
         try {
-            TemplateSet parsed = TemplateSet.parse(set.getData() == null ? Map.of() : set.getData());
-            if (!parsed.releaseVersion().equals(releaseVersion)) return wait("the templates are release " + parsed.releaseVersion() + "'s", live);
+            TemplateSet parsed =
+                    TemplateSet.parse(set.getData() == null ? Map.of() : set.getData());
+            if (!parsed.releaseVersion().equals(releaseVersion))
+                return wait("the templates are release " + parsed.releaseVersion() + "'s", live);
             ConfigMap os = cached(osImages);
-            Map<String, String> osData = os == null || os.getData() == null ? Map.of() : os.getData();
+            Map<String, String> osData =
+                    os == null || os.getData() == null ? Map.of() : os.getData();
             if (os != null && !releaseVersion.equals(osData.get("releaseVersion"))) {
-                return wait(OS_IMAGE_URL + " is release " + osData.get("releaseVersion") + "'s", live);
+                return wait(
+                        OS_IMAGE_URL + " is release " + osData.get("releaseVersion") + "'s", live);
             }
             String image = osData.getOrDefault("baseOSContainerImage", "");
             if (image.isEmpty()) image = osData.getOrDefault("osImageURL", "");
-            ControllerConfig config = cluster.controllerConfig(releaseVersion, image, osData.getOrDefault("baseOSExtensionsContainerImage", ""));
+            ControllerConfig config =
+                    cluster.controllerConfig(
+                            releaseVersion,
+                            image,
+                            osData.getOrDefault("baseOSExtensionsContainerImage", ""));
             desired = BaseConfigs.render(parsed, config);
         } catch (IllegalArgumentException e) {
             String failure = where + e.getMessage();
-            if (!failure.equals(failed)) LOG.warn("base configs not rendered, no pool rendered: {}", failure);
+            if (!failure.equals(failed))
+                LOG.warn("base configs not rendered, no pool rendered: {}", failure);
             failed = failure;
             return new Result(live, failure);
         }
@@ -97,7 +117,11 @@ final class BaseConfigSync {
     }
 
     private Result wait(String why, List<MachineConfig> live) {
-        if (!why.equals(waiting)) LOG.info("base configs left as they are: {}, this controller is release {}'s", why, releaseVersion);
+        if (!why.equals(waiting))
+            LOG.info(
+                    "base configs left as they are: {}, this controller is release {}'s",
+                    why,
+                    releaseVersion);
         waiting = why;
         return new Result(live, null);
     }
@@ -109,25 +133,49 @@ final class BaseConfigSync {
             String name = want.getMetadata().getName();
             MachineConfig have = now.get(name);
             if (have == null) {
-                // a 409 (the cache is behind) ends the pass; the next one compares with the config as it is
+                // a 409 (the cache is behind) ends the pass; the next one compares with the config
+                // as it is
                 now.put(name, client.resources(MachineConfig.class).resource(want).create());
-                LOG.info("machineconfigs/{} rendered from the templates of release {}", name, releaseVersion);
+                LOG.info(
+                        "machineconfigs/{} rendered from the templates of release {}",
+                        name,
+                        releaseVersion);
             } else if (differs(want, have)) {
-                MachineConfig next = Mappers.JSON.convertValue(Mappers.JSON.valueToTree(have), MachineConfig.class);
-                next.getMetadata().setLabels(merged(have.getMetadata().getLabels(), want.getMetadata().getLabels()));
-                next.getMetadata().setAnnotations(merged(have.getMetadata().getAnnotations(), want.getMetadata().getAnnotations()));
+                MachineConfig next =
+                        Mappers.JSON.convertValue(
+                                Mappers.JSON.valueToTree(have), MachineConfig.class);
+                next.getMetadata()
+                        .setLabels(
+                                merged(
+                                        have.getMetadata().getLabels(),
+                                        want.getMetadata().getLabels()));
+                next.getMetadata()
+                        .setAnnotations(
+                                merged(
+                                        have.getMetadata().getAnnotations(),
+                                        want.getMetadata().getAnnotations()));
                 next.setSpec(want.getSpec());
-                now.put(name, client.resource(next).update()); // conditional: carries the resourceVersion read
-                LOG.info("machineconfigs/{} rendered again from the templates of release {}", name, releaseVersion);
+                now.put(
+                        name,
+                        client.resource(next)
+                                .update()); // conditional: carries the resourceVersion read
+                LOG.info(
+                        "machineconfigs/{} rendered again from the templates of release {}",
+                        name,
+                        releaseVersion);
             }
         }
-        Set<String> wanted = desired.stream().map(mc -> mc.getMetadata().getName()).collect(Collectors.toSet());
+        Set<String> wanted =
+                desired.stream().map(mc -> mc.getMetadata().getName()).collect(Collectors.toSet());
         for (MachineConfig mc : live) {
             String name = mc.getMetadata().getName();
             if (BaseConfigs.isFromTemplates(mc) && !wanted.contains(name)) {
                 client.resources(MachineConfig.class).withName(name).delete();
                 now.remove(name);
-                LOG.info("machineconfigs/{} deleted: the templates of release {} no longer make it", name, releaseVersion);
+                LOG.info(
+                        "machineconfigs/{} deleted: the templates of release {} no longer make it",
+                        name,
+                        releaseVersion);
             }
         }
         List<MachineConfig> out = new ArrayList<>(now.values());
@@ -138,13 +186,15 @@ final class BaseConfigSync {
     /** Its labels and annotations lack or differ from the template's, or its spec is another. */
     private static boolean differs(MachineConfig want, MachineConfig have) {
         return !contains(have.getMetadata().getLabels(), want.getMetadata().getLabels())
-                || !contains(have.getMetadata().getAnnotations(), want.getMetadata().getAnnotations())
+                || !contains(
+                        have.getMetadata().getAnnotations(), want.getMetadata().getAnnotations())
                 || !canonical(want.getSpec()).equals(canonical(have.getSpec()));
     }
 
     private static boolean contains(Map<String, String> have, Map<String, String> want) {
         Map<String, String> h = have == null ? Map.of() : have;
-        return want.entrySet().stream().allMatch(e -> Objects.equals(h.get(e.getKey()), e.getValue()));
+        return want.entrySet().stream()
+                .allMatch(e -> Objects.equals(h.get(e.getKey()), e.getValue()));
     }
 
     private static Map<String, String> merged(Map<String, String> have, Map<String, String> want) {
@@ -163,6 +213,8 @@ final class BaseConfigSync {
     }
 
     private static ConfigMap cached(SharedIndexInformer<ConfigMap> informer) {
-        return informer == null ? null : informer.getIndexer().list().stream().findFirst().orElse(null);
+        return informer == null
+                ? null
+                : informer.getIndexer().list().stream().findFirst().orElse(null);
     }
 }

@@ -15,8 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * Evaluates PromQL matching rules against a Prometheus HTTP API ({@code <base>/api/v1/query}), with {@code _id=""}
- * replaced by the cluster's id and a bounded wait.
+ * Evaluates PromQL matching rules against a Prometheus HTTP API ({@code <base>/api/v1/query}), with
+ * {@code _id=""} replaced by the cluster's id and a bounded wait.
  */
 public final class PrometheusMatcher implements RuleMatcher {
 
@@ -34,22 +34,33 @@ public final class PrometheusMatcher implements RuleMatcher {
 
     @Override
     public boolean match(Risk.MatchingRule rule) throws RuleException {
-        if (!"PromQL".equals(rule.type())) throw new RuleException("not a PromQL rule: " + rule.type());
+        if (!"PromQL".equals(rule.type()))
+            throw new RuleException("not a PromQL rule: " + rule.type());
         String query = RiskEvaluation.injectClusterId(rule.promql(), clusterId);
-        URI uri = base.resolve("api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
+        URI uri =
+                base.resolve(
+                        "api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
         HttpResponse<byte[]> response;
         try {
-            response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            response =
+                    http.send(
+                            HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
         } catch (HttpTimeoutException e) {
-            throw new RuleException("PromQL query to " + base + " timed out after " + timeout.toMillis() + " ms", e);
+            throw new RuleException(
+                    "PromQL query to " + base + " timed out after " + timeout.toMillis() + " ms",
+                    e);
         } catch (IOException e) {
             throw new RuleException("PromQL query to " + base + " failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RuleException("PromQL query interrupted", e);
         }
-        if (response.statusCode() != 200 && response.statusCode() != 400 && response.statusCode() != 422) {
-            throw new RuleException("PromQL query to " + base + " answered HTTP " + response.statusCode());
+        if (response.statusCode() != 200
+                && response.statusCode() != 400
+                && response.statusCode() != 422) {
+            throw new RuleException(
+                    "PromQL query to " + base + " answered HTTP " + response.statusCode());
         }
         return PromQLResult.parse(response.body());
     }

@@ -11,10 +11,10 @@ import io.upshift.api.update.insight.NodeProgressInsight;
 import java.util.List;
 
 /**
- * Who owns an insight object, so that Kubernetes' garbage collector deletes it with its subject: the Node,
- * MachineConfigPool, ClusterOperator or ClusterVersion it is about (all cluster-scoped, as an owner of a
- * cluster-scoped object must be), and for a health insight the UpdateStatus. Subjects are looked up in the
- * controller's caches; one not found there owns nothing.
+ * Who owns an insight object, so that Kubernetes' garbage collector deletes it with its subject:
+ * the Node, MachineConfigPool, ClusterOperator or ClusterVersion it is about (all cluster-scoped,
+ * as an owner of a cluster-scoped object must be), and for a health insight the UpdateStatus.
+ * Subjects are looked up in the controller's caches; one not found there owns nothing.
  */
 final class InsightOwners {
     private final SharedIndexInformer<? extends HasMetadata> nodes;
@@ -22,15 +22,21 @@ final class InsightOwners {
     private final SharedIndexInformer<? extends HasMetadata> operators;
     private final SharedIndexInformer<? extends HasMetadata> versions;
 
-    InsightOwners(SharedIndexInformer<? extends HasMetadata> nodes, SharedIndexInformer<? extends HasMetadata> pools,
-                  SharedIndexInformer<? extends HasMetadata> operators, SharedIndexInformer<? extends HasMetadata> versions) {
+    InsightOwners(
+            SharedIndexInformer<? extends HasMetadata> nodes,
+            SharedIndexInformer<? extends HasMetadata> pools,
+            SharedIndexInformer<? extends HasMetadata> operators,
+            SharedIndexInformer<? extends HasMetadata> versions) {
         this.nodes = nodes;
         this.pools = pools;
         this.operators = operators;
         this.versions = versions;
     }
 
-    /** Sets each object's owner references: its subject, or {@code updateStatus} for health insights. */
+    /**
+     * Sets each object's owner references: its subject, or {@code updateStatus} for health
+     * insights.
+     */
     void own(List<HasMetadata> objects, HasMetadata updateStatus) {
         for (HasMetadata o : objects) {
             String name = o.getMetadata().getName();
@@ -46,13 +52,20 @@ final class InsightOwners {
             } else {
                 owner = updateStatus;
             }
-            o.getMetadata().setOwnerReferences(owner == null || owner.getMetadata().getUid() == null ? null
-                    : List.of(reference(owner)));
+            o.getMetadata()
+                    .setOwnerReferences(
+                            owner == null || owner.getMetadata().getUid() == null
+                                    ? null
+                                    : List.of(reference(owner)));
         }
     }
 
     private static OwnerReference reference(HasMetadata owner) {
-        return new OwnerReferenceBuilder().withApiVersion(owner.getApiVersion()).withKind(owner.getKind())
-                .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).build();
+        return new OwnerReferenceBuilder()
+                .withApiVersion(owner.getApiVersion())
+                .withKind(owner.getKind())
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .build();
     }
 }

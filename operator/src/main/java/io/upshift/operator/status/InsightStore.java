@@ -12,15 +12,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The insight objects as the API server holds them: the informers' caches, with this controller's own writes laid
- * over them until the caches show them (client-go's mutation cache, in small). After a burst of writes the caches lag;
- * compared with them, the next evaluation would write again what it just wrote, against a stale resourceVersion.
- * Used from the evaluation's thread only.
+ * The insight objects as the API server holds them: the informers' caches, with this controller's
+ * own writes laid over them until the caches show them (client-go's mutation cache, in small).
+ * After a burst of writes the caches lag; compared with them, the next evaluation would write again
+ * what it just wrote, against a stale resourceVersion. Used from the evaluation's thread only.
  */
 final class InsightStore {
     private final List<SharedIndexInformer<? extends HasMetadata>> informers;
+
     /** What the server answered to our creates and updates, by key. */
     private final Map<String, HasMetadata> written = new HashMap<>();
+
     /** What we deleted, by key. */
     private final Map<String, HasMetadata> deleted = new HashMap<>();
 
@@ -46,7 +48,8 @@ final class InsightStore {
                 out.put(key(o), o);
             }
         }
-        for (Iterator<Map.Entry<String, HasMetadata>> it = written.entrySet().iterator(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, HasMetadata>> it = written.entrySet().iterator();
+                it.hasNext(); ) {
             Map.Entry<String, HasMetadata> w = it.next();
             HasMetadata cached = out.get(w.getKey());
             if (cached != null && !olderThan(cached, w.getValue())) {
@@ -55,7 +58,8 @@ final class InsightStore {
                 out.put(w.getKey(), w.getValue());
             }
         }
-        for (Iterator<Map.Entry<String, HasMetadata>> it = deleted.entrySet().iterator(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, HasMetadata>> it = deleted.entrySet().iterator();
+                it.hasNext(); ) {
             Map.Entry<String, HasMetadata> d = it.next();
             HasMetadata cached = out.get(d.getKey());
             if (cached == null || olderThan(d.getValue(), cached)) {
@@ -83,7 +87,10 @@ final class InsightStore {
         deleted.remove(key(object));
     }
 
-    /** Of what we wrote last and what the cache holds, the newer (the cache's on a tie); null when neither is. */
+    /**
+     * Of what we wrote last and what the cache holds, the newer (the cache's on a tie); null when
+     * neither is.
+     */
     static <T extends HasMetadata> T newer(T written, T cached) {
         if (written == null || cached == null) {
             return written != null ? written : cached;
@@ -92,12 +99,14 @@ final class InsightStore {
     }
 
     /**
-     * Whether {@code a} is an older version than {@code b}. Resource versions are opaque to clients in general; the
-     * API servers here count them up, and where one is not a number the cache is trusted.
+     * Whether {@code a} is an older version than {@code b}. Resource versions are opaque to clients
+     * in general; the API servers here count them up, and where one is not a number the cache is
+     * trusted.
      */
     private static boolean olderThan(HasMetadata a, HasMetadata b) {
         try {
-            return Long.parseLong(a.getMetadata().getResourceVersion()) < Long.parseLong(b.getMetadata().getResourceVersion());
+            return Long.parseLong(a.getMetadata().getResourceVersion())
+                    < Long.parseLong(b.getMetadata().getResourceVersion());
         } catch (NumberFormatException e) {
             return false;
         }

@@ -23,10 +23,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings the insight objects to what an evaluation wants: creates the missing, updates those whose status, acquired
- * time or owner differ (an update conditional on the resourceVersion compared with), deletes those no insight wants
- * any more (their subject is gone), and writes nothing else. Labels and annotations others put on an object are
- * kept; its owner references are the controller's.
+ * Brings the insight objects to what an evaluation wants: creates the missing, updates those whose
+ * status, acquired time or owner differ (an update conditional on the resourceVersion compared
+ * with), deletes those no insight wants any more (their subject is gone), and writes nothing else.
+ * Labels and annotations others put on an object are kept; its owner references are the
+ * controller's.
  */
 final class InsightWriter {
     private static final Logger LOG = LoggerFactory.getLogger(InsightWriter.class);
@@ -42,7 +43,9 @@ final class InsightWriter {
         this.writes = writes;
     }
 
-    /** @param current the objects the store holds, by key, as this evaluation read them */
+    /**
+     * @param current the objects the store holds, by key, as this evaluation read them
+     */
     void sync(List<HasMetadata> desired, Map<String, HasMetadata> current) {
         int created = 0, updated = 0, deleted = 0;
         List<String> named = new ArrayList<>();
@@ -72,8 +75,13 @@ final class InsightWriter {
         }
         if (created + updated + deleted > 0) {
             int more = created + updated + deleted - named.size();
-            LOG.info("insight objects written: {} created, {} updated, {} deleted: {}{}", created, updated, deleted,
-                    String.join(", ", named), more > 0 ? " and " + more + " more" : "");
+            LOG.info(
+                    "insight objects written: {} created, {} updated, {} deleted: {}{}",
+                    created,
+                    updated,
+                    deleted,
+                    String.join(", ", named),
+                    more > 0 ? " and " + more + " more" : "");
         }
     }
 
@@ -82,17 +90,25 @@ final class InsightWriter {
             HasMetadata answer = request.get();
             writes.incrementAndGet();
             store.wrote(answer);
-            LOG.debug("wrote {} (resourceVersion {})", name(answer), answer.getMetadata().getResourceVersion());
+            LOG.debug(
+                    "wrote {} (resourceVersion {})",
+                    name(answer),
+                    answer.getMetadata().getResourceVersion());
         } catch (KubernetesClientException e) {
-            store.forget(subject); // 409 or 404: the cache is to be trusted again, and the evaluation retried
+            store.forget(
+                    subject); // 409 or 404: the cache is to be trusted again, and the evaluation
+            // retried
             throw e;
         }
     }
 
     private void delete(HasMetadata have) {
         try {
-            // conditional on the version compared with: an object someone changed since is not ours to drop unseen
-            client.resource(have).lockResourceVersion(have.getMetadata().getResourceVersion()).delete();
+            // conditional on the version compared with: an object someone changed since is not ours
+            // to drop unseen
+            client.resource(have)
+                    .lockResourceVersion(have.getMetadata().getResourceVersion())
+                    .delete();
             writes.incrementAndGet();
             LOG.debug("deleted {}", name(have));
         } catch (KubernetesClientException e) {
@@ -104,7 +120,9 @@ final class InsightWriter {
         store.deleted(have);
     }
 
-    /** Whether an object already holds what is wanted: the same status, acquired time and owners. */
+    /**
+     * Whether an object already holds what is wanted: the same status, acquired time and owners.
+     */
     static boolean same(HasMetadata want, HasMetadata have) {
         if (!Objects.equals(annotation(want), annotation(have))
                 || !owners(want).equals(owners(have))) {
@@ -112,7 +130,8 @@ final class InsightWriter {
         }
         Object a = ((CustomResource<?, ?>) want).getStatus();
         Object b = ((CustomResource<?, ?>) have).getStatus();
-        // Records compare cheaply; where they differ only in form (a null list read back as empty), their JSON agrees.
+        // Records compare cheaply; where they differ only in form (a null list read back as empty),
+        // their JSON agrees.
         return Objects.equals(a, b) || JSON.valueToTree(a).equals(JSON.valueToTree(b));
     }
 
@@ -126,10 +145,15 @@ final class InsightWriter {
         return a == null ? null : a.get(StatusObjects.ACQUIRED_AT);
     }
 
-    /** The object's metadata as the server has it, with our annotation and owners, at the version compared with. */
+    /**
+     * The object's metadata as the server has it, with our annotation and owners, at the version
+     * compared with.
+     */
     private static ObjectMeta merged(ObjectMeta have, ObjectMeta want) {
         return new ObjectMetaBuilder(have)
-                .addToAnnotations(StatusObjects.ACQUIRED_AT, want.getAnnotations().get(StatusObjects.ACQUIRED_AT))
+                .addToAnnotations(
+                        StatusObjects.ACQUIRED_AT,
+                        want.getAnnotations().get(StatusObjects.ACQUIRED_AT))
                 .withOwnerReferences(want.getOwnerReferences())
                 .build();
     }
@@ -142,6 +166,10 @@ final class InsightWriter {
     }
 
     private static String name(HasMetadata o) {
-        return o.getPlural() + "." + HasMetadata.getGroup(o.getClass()) + "/" + o.getMetadata().getName();
+        return o.getPlural()
+                + "."
+                + HasMetadata.getGroup(o.getClass())
+                + "/"
+                + o.getMetadata().getName();
     }
 }

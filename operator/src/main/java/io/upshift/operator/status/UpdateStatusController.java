@@ -1,7 +1,5 @@
 package io.upshift.operator.status;
 
-import io.upshift.operator.cluster.ApiErrors;
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
@@ -18,13 +16,12 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.api.json.Mappers;
 import io.upshift.api.update.Insight;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusSpec;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.core.snapshot.Snapshot;
-import io.upshift.operator.cluster.Debouncer;
-import io.upshift.operator.cluster.Informers;
 import io.upshift.core.status.Alert;
 import io.upshift.core.status.AssessmentException;
 import io.upshift.core.status.ClusterState;
@@ -32,6 +29,9 @@ import io.upshift.core.status.DrainBlocks;
 import io.upshift.core.status.InsightHistory;
 import io.upshift.core.status.StatusObjects;
 import io.upshift.core.status.UpdateAssessment;
+import io.upshift.operator.cluster.ApiErrors;
+import io.upshift.operator.cluster.Debouncer;
+import io.upshift.operator.cluster.Informers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,10 +45,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the update's insights current: one object per insight (node, pool, operator, cluster version, health) and the
- * UpdateStatus named {@code cluster} as their summary ({@link StatusObjects}). Informers watch ClusterVersion,
- * ClusterOperators, MachineConfigPools, MachineConfigs, Nodes, the machine-config operator Deployment and the insight
- * objects themselves; any change asks for an evaluation, evaluations run at most once per interval, and an object is
+ * Keeps the update's insights current: one object per insight (node, pool, operator, cluster
+ * version, health) and the UpdateStatus named {@code cluster} as their summary ({@link
+ * StatusObjects}). Informers watch ClusterVersion, ClusterOperators, MachineConfigPools,
+ * MachineConfigs, Nodes, the machine-config operator Deployment and the insight objects themselves;
+ * any change asks for an evaluation, evaluations run at most once per interval, and an object is
  * written only when it differs from what the API server holds, deleted when its subject is gone.
  */
 public final class UpdateStatusController implements AutoCloseable {
@@ -75,16 +76,21 @@ public final class UpdateStatusController implements AutoCloseable {
     private InsightOwners owners;
     private InsightWriter writer;
     private SharedIndexInformer<UpdateStatus> statuses;
+
     /** The UpdateStatus as last written or read; the cache may not show our latest write yet. */
     private volatile UpdateStatus live;
 
     /**
      * @param minInterval the shortest time between two evaluations (and so between two writes)
-     * @param resync      how often to evaluate without events, for insights that depend on time alone
-     * @param alerts      firing alerts, read at each evaluation
+     * @param resync how often to evaluate without events, for insights that depend on time alone
+     * @param alerts firing alerts, read at each evaluation
      */
-    public UpdateStatusController(KubernetesClient client, Clock clock, Duration minInterval, Duration resync,
-                                  Supplier<Optional<List<Alert>>> alerts) {
+    public UpdateStatusController(
+            KubernetesClient client,
+            Clock clock,
+            Duration minInterval,
+            Duration resync,
+            Supplier<Optional<List<Alert>>> alerts) {
         this.client = client;
         this.clock = clock;
         this.alerts = alerts;
@@ -93,35 +99,50 @@ public final class UpdateStatusController implements AutoCloseable {
         this.informers = new Informers(debouncer::trigger);
     }
 
-    /** Starts the informers, waits until their caches are filled, then evaluates once and on every change. */
+    /**
+     * Starts the informers, waits until their caches are filled, then evaluates once and on every
+     * change.
+     */
     public void start() {
         versions = informers.add(client.resources(ClusterVersion.class).runnableInformer(0));
         operators = informers.add(client.resources(ClusterOperator.class).runnableInformer(0));
         pools = informers.add(client.resources(MachineConfigPool.class).runnableInformer(0));
         configs = informers.add(client.resources(MachineConfig.class).runnableInformer(0));
         nodes = informers.add(client.nodes().runnableInformer(0));
-        mco = informers.add(client.apps().deployments().inNamespace(Snapshot.MCO_NAMESPACE)
-                .withName(Snapshot.MCO_NAME).runnableInformer(0));
-        // Drain blocks depend on time (the periodic run sees them); events about nodes are many, so they only fill a cache.
+        mco =
+                informers.add(
+                        client.apps()
+                                .deployments()
+                                .inNamespace(Snapshot.MCO_NAMESPACE)
+                                .withName(Snapshot.MCO_NAME)
+                                .runnableInformer(0));
+        // Drain blocks depend on time (the periodic run sees them); events about nodes are many, so
+        // they only fill a cache.
         events = informers.cache(client.v1().events().inNamespace("default").runnableInformer(0));
-        // read on the next evaluation: they stand in for missing node annotations and time a failing drain, and
+        // read on the next evaluation: they stand in for missing node annotations and time a
+        // failing drain, and
         // their agents write them at the moments they write the nodes
-        machineConfigNodes = informers.cache(client.resources(MachineConfigNode.class).runnableInformer(0));
-        statuses = informers.add(client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).runnableInformer(0));
-        statuses.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(UpdateStatus obj) {
-            }
+        machineConfigNodes =
+                informers.cache(client.resources(MachineConfigNode.class).runnableInformer(0));
+        statuses =
+                informers.add(
+                        client.resources(UpdateStatus.class)
+                                .withName(UpdateStatus.NAME)
+                                .runnableInformer(0));
+        statuses.addEventHandler(
+                new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(UpdateStatus obj) {}
 
-            @Override
-            public void onUpdate(UpdateStatus oldObj, UpdateStatus newObj) {
-            }
+                    @Override
+                    public void onUpdate(UpdateStatus oldObj, UpdateStatus newObj) {}
 
-            @Override
-            public void onDelete(UpdateStatus obj, boolean deletedFinalStateUnknown) {
-                live = null; // deleted (and the health insights it owns with it): made anew at the next evaluation
-            }
-        });
+                    @Override
+                    public void onDelete(UpdateStatus obj, boolean deletedFinalStateUnknown) {
+                        live = null; // deleted (and the health insights it owns with it): made
+                        // anew at the next evaluation
+                    }
+                });
         insights = new InsightStore(client, informers);
         owners = new InsightOwners(nodes, pools, operators, versions);
         writer = new InsightWriter(client, insights, writes);
@@ -131,7 +152,10 @@ public final class UpdateStatusController implements AutoCloseable {
         debouncer.every(resync);
     }
 
-    /** How many writes (creates, updates, deletes) of the UpdateStatus and insight objects; for tests and metrics. */
+    /**
+     * How many writes (creates, updates, deletes) of the UpdateStatus and insight objects; for
+     * tests and metrics.
+     */
     public long writes() {
         return writes.get();
     }
@@ -157,7 +181,8 @@ public final class UpdateStatusController implements AutoCloseable {
             LOG.warn("UpdateStatus {} not updated: {}", UpdateStatus.NAME, e.getMessage());
             return;
         }
-        UpdateStatus current = InsightStore.newer(live, statuses.getIndexer().getByKey(UpdateStatus.NAME));
+        UpdateStatus current =
+                InsightStore.newer(live, statuses.getIndexer().getByKey(UpdateStatus.NAME));
         if (current == null) {
             current = read();
         }
@@ -172,7 +197,8 @@ public final class UpdateStatusController implements AutoCloseable {
                 previous.add(i);
             }
         }
-        StatusObjects.Split split = StatusObjects.split(InsightHistory.settle(previous, assessed, now));
+        StatusObjects.Split split =
+                StatusObjects.split(InsightHistory.settle(previous, assessed, now));
         if (current == null) {
             current = create();
         }
@@ -191,13 +217,25 @@ public final class UpdateStatusController implements AutoCloseable {
         } catch (KubernetesClientException e) {
             // Conflicts and outages: forget what we think the server holds and try again shortly.
             live = null;
-            LOG.warn("updatestatuses.update.openshift.io/{}: write failed ({}); evaluating again", UpdateStatus.NAME, ApiErrors.describe(e));
+            LOG.warn(
+                    "updatestatuses.update.openshift.io/{}: write failed ({}); evaluating again",
+                    UpdateStatus.NAME,
+                    ApiErrors.describe(e));
             LOG.debug("updatestatuses.update.openshift.io/{}: write failed", UpdateStatus.NAME, e);
             debouncer.trigger();
         } catch (RuntimeException e) {
-            if (ApiErrors.code(e) > 0) LOG.warn("updatestatuses.update.openshift.io/{}: evaluation failed ({}); evaluating again at the next change",
-                    UpdateStatus.NAME, ApiErrors.describe(e));
-            else LOG.error("UpdateStatus {} evaluation failed: {}", UpdateStatus.NAME, e.toString(), e);
+            if (ApiErrors.code(e) > 0)
+                LOG.warn(
+                        "updatestatuses.update.openshift.io/{}: evaluation failed ({}); evaluating"
+                                + " again at the next change",
+                        UpdateStatus.NAME,
+                        ApiErrors.describe(e));
+            else
+                LOG.error(
+                        "UpdateStatus {} evaluation failed: {}",
+                        UpdateStatus.NAME,
+                        e.toString(),
+                        e);
         }
     }
 
@@ -210,8 +248,16 @@ public final class UpdateStatusController implements AutoCloseable {
             return null;
         }
         Deployment deployment = mco.getIndexer().list().stream().findFirst().orElse(null);
-        return new ClusterState(cv, Informers.byName(operators), Informers.byName(pools), configs.getIndexer().list(), Informers.byName(nodes),
-                Snapshot.mcoImage(deployment), alerts.get(), DrainBlocks.events(events.getIndexer().list()), machineConfigNodes.getIndexer().list());
+        return new ClusterState(
+                cv,
+                Informers.byName(operators),
+                Informers.byName(pools),
+                configs.getIndexer().list(),
+                Informers.byName(nodes),
+                Snapshot.mcoImage(deployment),
+                alerts.get(),
+                DrainBlocks.events(events.getIndexer().list()),
+                machineConfigNodes.getIndexer().list());
     }
 
     private UpdateStatus read() {
@@ -233,10 +279,13 @@ public final class UpdateStatusController implements AutoCloseable {
         target.setMetadata(current.getMetadata());
         target.setSpec(current.getSpec());
         target.setStatus(status);
-        // Update with the resourceVersion we read: a concurrent writer makes this fail rather than be overwritten.
+        // Update with the resourceVersion we read: a concurrent writer makes this fail rather than
+        // be overwritten.
         UpdateStatus written = client.resource(target).updateStatus();
         writes.incrementAndGet();
-        LOG.info("updated updatestatuses.update.openshift.io/{} status (resourceVersion {})", UpdateStatus.NAME,
+        LOG.info(
+                "updated updatestatuses.update.openshift.io/{} status (resourceVersion {})",
+                UpdateStatus.NAME,
                 written.getMetadata().getResourceVersion());
         return written;
     }

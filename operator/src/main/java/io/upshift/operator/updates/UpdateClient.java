@@ -17,14 +17,15 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.random.RandomGenerator;
 
 /**
- * Asks the graph service for the cluster's updates and keeps {@link AvailableUpdates} current: one attempt per
- * {@link #refresh} call when due, a bounded wait, a bounded answer size, and the reference's failure reasons
- * (RemoteFailed, ResponseFailed, ResponseInvalid, VersionNotFound, or why no request could be made).
+ * Asks the graph service for the cluster's updates and keeps {@link AvailableUpdates} current: one
+ * attempt per {@link #refresh} call when due, a bounded wait, a bounded answer size, and the
+ * reference's failure reasons (RemoteFailed, ResponseFailed, ResponseInvalid, VersionNotFound, or
+ * why no request could be made).
  */
 public final class UpdateClient {
 
@@ -37,7 +38,11 @@ public final class UpdateClient {
     private static final Logger LOG = LoggerFactory.getLogger(UpdateClient.class);
 
     public UpdateClient(Duration timeout, RandomGenerator random) {
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL).build();
+        this.http =
+                HttpClient.newBuilder()
+                        .connectTimeout(timeout)
+                        .followRedirects(HttpClient.Redirect.NORMAL)
+                        .build();
         this.timeout = timeout;
         this.random = random;
     }
@@ -46,21 +51,41 @@ public final class UpdateClient {
     public AvailableUpdates refresh(AvailableUpdates state, UpdatesRequest request, Instant now) {
         if (!state.due(request, now)) return state;
         Optional<UpdatesRequest.Problem> problem = request.problem();
-        if (problem.isPresent()) return state.failed(request, problem.get().reason(), problem.get().message(), now, random);
+        if (problem.isPresent())
+            return state.failed(
+                    request, problem.get().reason(), problem.get().message(), now, random);
         try {
             return state.succeeded(request, fetch(request), now, random);
         } catch (UpdatesException e) {
-            return state.failed(request, e.reason(), "Unable to retrieve available updates: " + e.getMessage(), now, random);
+            return state.failed(
+                    request,
+                    e.reason(),
+                    "Unable to retrieve available updates: " + e.getMessage(),
+                    now,
+                    random);
         }
     }
 
     RetrievedUpdates fetch(UpdatesRequest request) throws UpdatesException {
         HttpResponse<InputStream> response;
         try {
-            response = http.send(HttpRequest.newBuilder(request.uri()).timeout(timeout).header("Accept", "application/json").GET().build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            response =
+                    http.send(
+                            HttpRequest.newBuilder(request.uri())
+                                    .timeout(timeout)
+                                    .header("Accept", "application/json")
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw new UpdatesException("RemoteFailed", request.uri() + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+            throw new UpdatesException(
+                    "RemoteFailed",
+                    request.uri()
+                            + ": "
+                            + (e.getMessage() == null
+                                    ? e.getClass().getSimpleName()
+                                    : e.getMessage()),
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UpdatesException("RemoteFailed", "interrupted", e);
@@ -72,7 +97,9 @@ public final class UpdateClient {
             throw new UpdatesException("ResponseFailed", e.getMessage(), e);
         }
         if (response.statusCode() != 200) {
-            throw new UpdatesException("ResponseFailed", "unexpected HTTP status: " + response.statusCode() + " from " + request.uri());
+            throw new UpdatesException(
+                    "ResponseFailed",
+                    "unexpected HTTP status: " + response.statusCode() + " from " + request.uri());
         }
         Graph graph;
         try {
@@ -80,6 +107,10 @@ public final class UpdateClient {
         } catch (GraphException e) {
             throw new UpdatesException("ResponseInvalid", e.getMessage(), e);
         }
-        return GraphUpdates.compute(graph, SemVer.parse(request.version()), request.channel(), w -> LOG.warn("update graph {}: {}", request.uri(), w));
+        return GraphUpdates.compute(
+                graph,
+                SemVer.parse(request.version()),
+                request.channel(),
+                w -> LOG.warn("update graph {}: {}", request.uri(), w));
     }
 }

@@ -15,14 +15,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The drain on an API server whose evicted pods terminate for a while, as upstream's drain helper behaves: each pod
- * evicted once, then waited for by name; terminating pods skipped; refusals retried at most once a second.
+ * The drain on an API server whose evicted pods terminate for a while, as upstream's drain helper
+ * behaves: each pod evicted once, then waited for by name; terminating pods skipped; refusals
+ * retried at most once a second.
  */
 @Tag("e2e")
 class DrainerTest {
@@ -35,7 +36,10 @@ class DrainerTest {
     void start() {
         server = new EmbeddedApiServer().installRbac();
         server.dispatcher().evictionGrace(Duration.ofSeconds(1));
-        agent = NodeAgent.client(server.config("agent", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON));
+        agent =
+                NodeAgent.client(
+                        server.config(
+                                "agent", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON));
     }
 
     @AfterEach
@@ -45,24 +49,53 @@ class DrainerTest {
     }
 
     private Drainer drainer(Duration timeout, Duration retry) {
-        return new Drainer(agent, Clock.systemUTC(), new AgentOptions(timeout, retry, retry, Duration.ofHours(1), Duration.ofMillis(100)),
+        return new Drainer(
+                agent,
+                Clock.systemUTC(),
+                new AgentOptions(
+                        timeout, retry, retry, Duration.ofHours(1), Duration.ofMillis(100)),
                 (pod, budget) -> refusals.add(pod + " by " + budget));
     }
 
     private Pod pod(String name, String app, String... finalizers) {
-        return server.client().pods().resource(new PodBuilder().withNewMetadata().withName(name).withNamespace("shop").addToLabels("app", app)
-                .withFinalizers(finalizers).endMetadata().withNewSpec().withNodeName("n1").addNewContainer().withName("c").withImage("i").endContainer()
-                .endSpec().withNewStatus().withPhase("Running").endStatus().build()).create();
+        return server.client()
+                .pods()
+                .resource(
+                        new PodBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .withNamespace("shop")
+                                .addToLabels("app", app)
+                                .withFinalizers(finalizers)
+                                .endMetadata()
+                                .withNewSpec()
+                                .withNodeName("n1")
+                                .addNewContainer()
+                                .withName("c")
+                                .withImage("i")
+                                .endContainer()
+                                .endSpec()
+                                .withNewStatus()
+                                .withPhase("Running")
+                                .endStatus()
+                                .build())
+                .create();
     }
 
     private List<RequestLog.Request> requests(String method, String pathPart) {
-        return server.requests().matching(r -> r.method().equals(method) && r.path().contains(pathPart) && "agent".equals(r.userAgent()));
+        return server.requests()
+                .matching(
+                        r ->
+                                r.method().equals(method)
+                                        && r.path().contains(pathPart)
+                                        && "agent".equals(r.userAgent()));
     }
 
     @Test
     void aPodAlreadyTerminatingIsLeftAloneAndDoesNotHoldTheDrain() throws Exception {
         pod("stuck", "a", "example.com/hold");
-        assertThat(server.client().pods().inNamespace("shop").withName("stuck").evict()).isTrue(); // terminating, held by its finalizer
+        assertThat(server.client().pods().inNamespace("shop").withName("stuck").evict())
+                .isTrue(); // terminating, held by its finalizer
         pod("web", "b");
         server.requests().clear();
 
@@ -72,7 +105,9 @@ class DrainerTest {
         assertThat(server.client().pods().inNamespace("shop").withName("web").get()).isNull();
         assertThat(requests("POST", "pods/stuck" + EVICTIONS)).isEmpty();
         assertThat(requests("POST", "pods/web" + EVICTIONS)).hasSize(1);
-        assertThat(requests("GET", "/api/v1/pods")).as("node-wide lists: one per round, two rounds").hasSizeLessThanOrEqualTo(2);
+        assertThat(requests("GET", "/api/v1/pods"))
+                .as("node-wide lists: one per round, two rounds")
+                .hasSizeLessThanOrEqualTo(2);
     }
 
     @Test
@@ -80,32 +115,58 @@ class DrainerTest {
         pod("held", "a", "example.com/hold");
         server.requests().clear();
         Instant start = Instant.now();
-        CompletableFuture<Drainer.Result> drain = CompletableFuture.supplyAsync(() -> {
-            try {
-                return drainer(Duration.ofSeconds(60), Duration.ofMillis(100)).drain("n1");
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Drainer.Result> drain =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return drainer(Duration.ofSeconds(60), Duration.ofMillis(100))
+                                        .drain("n1");
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        });
         Thread.sleep(4000);
         assertThat(drain).isNotDone(); // the finalizer holds the pod
-        server.client().pods().inNamespace("shop").withName("held").edit(p -> new PodBuilder(p).editMetadata().withFinalizers().endMetadata().build());
+        server.client()
+                .pods()
+                .inNamespace("shop")
+                .withName("held")
+                .edit(p -> new PodBuilder(p).editMetadata().withFinalizers().endMetadata().build());
         Drainer.Result result = drain.get();
         long seconds = Duration.between(start, Instant.now()).toSeconds();
 
         assertThat(result.drained()).isTrue();
         assertThat(requests("POST", "pods/held" + EVICTIONS)).as("evicted once").hasSize(1);
-        assertThat(requests("GET", "/api/v1/pods")).as("node-wide lists").hasSizeLessThanOrEqualTo(2);
-        assertThat(requests("GET", "namespaces/shop/pods/held")).as("looked at once a second")
-                .hasSizeGreaterThanOrEqualTo(3).hasSizeLessThanOrEqualTo((int) seconds + 2);
+        assertThat(requests("GET", "/api/v1/pods"))
+                .as("node-wide lists")
+                .hasSizeLessThanOrEqualTo(2);
+        assertThat(requests("GET", "namespaces/shop/pods/held"))
+                .as("looked at once a second")
+                .hasSizeGreaterThanOrEqualTo(3)
+                .hasSizeLessThanOrEqualTo((int) seconds + 2);
     }
 
     @Test
     void aRefusedEvictionIsTriedAgainAtMostOnceASecond() throws Exception {
         pod("only", "web");
-        server.client().policy().v1().podDisruptionBudget().resource(new PodDisruptionBudgetBuilder().withNewMetadata().withName("web")
-                .withNamespace("shop").endMetadata().withNewSpec().withMinAvailable(new IntOrString(1))
-                .withNewSelector().addToMatchLabels("app", "web").endSelector().endSpec().build()).create();
+        server.client()
+                .policy()
+                .v1()
+                .podDisruptionBudget()
+                .resource(
+                        new PodDisruptionBudgetBuilder()
+                                .withNewMetadata()
+                                .withName("web")
+                                .withNamespace("shop")
+                                .endMetadata()
+                                .withNewSpec()
+                                .withMinAvailable(new IntOrString(1))
+                                .withNewSelector()
+                                .addToMatchLabels("app", "web")
+                                .endSelector()
+                                .endSpec()
+                                .build())
+                .create();
         server.requests().clear();
 
         Drainer.Result result = drainer(Duration.ofSeconds(4), Duration.ofMillis(50)).drain("n1");
@@ -113,6 +174,8 @@ class DrainerTest {
         assertThat(result.drained()).isFalse();
         assertThat(result.refused()).containsExactly("shop/only");
         assertThat(refusals).containsExactly("shop/only by shop/web");
-        assertThat(requests("POST", "pods/only" + EVICTIONS)).as("4 s of refusals").hasSizeBetween(4, 6);
+        assertThat(requests("POST", "pods/only" + EVICTIONS))
+                .as("4 s of refusals")
+                .hasSizeBetween(4, 6);
     }
 }

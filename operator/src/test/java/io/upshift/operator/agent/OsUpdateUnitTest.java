@@ -8,22 +8,21 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The host unit deploy/host/upshift-os-update.service, its commands run as systemd would run them (in
- * /etc/upshift, "$$" read as "$") against a recording rpm-ostree: what it asks of rpm-ostree for the inputs the
- * agent writes, and that it asks nothing again for what it applied already.
+ * The host unit deploy/host/upshift-os-update.service, its commands run as systemd would run them
+ * (in /etc/upshift, "$$" read as "$") against a recording rpm-ostree: what it asks of rpm-ostree
+ * for the inputs the agent writes, and that it asks nothing again for what it applied already.
  */
 @Tag("e2e")
 class OsUpdateUnitTest {
     static final Path UNIT = Path.of("../deploy/host/upshift-os-update.service");
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     List<String> run() throws Exception {
         Path bin = Files.createDirectories(dir.resolve("bin")), log = dir.resolve("rpm-ostree.log");
@@ -35,8 +34,13 @@ class OsUpdateUnitTest {
             if (!line.startsWith("ExecStart=")) continue;
             String command = line.substring("ExecStart=".length());
             assertThat(command).startsWith("/bin/sh -c '").endsWith("'");
-            String script = command.substring("/bin/sh -c '".length(), command.length() - 1).replace("$$", "$");
-            ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", script).directory(dir.resolve("etc/upshift").toFile()).redirectErrorStream(true);
+            String script =
+                    command.substring("/bin/sh -c '".length(), command.length() - 1)
+                            .replace("$$", "$");
+            ProcessBuilder pb =
+                    new ProcessBuilder("/bin/sh", "-c", script)
+                            .directory(dir.resolve("etc/upshift").toFile())
+                            .redirectErrorStream(true);
             pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
             Process p = pb.start();
             String output = new String(p.getInputStream().readAllBytes());
@@ -58,20 +62,29 @@ class OsUpdateUnitTest {
     void asksRpmOstreeForWhatChangedOnly() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "no /bin/sh");
         String base = "kernel kernel-core kernel-modules kernel-modules-core kernel-modules-extra";
-        String rt = "kernel-rt-core --install kernel-rt-modules --install kernel-rt-modules-extra --install kernel-rt-kvm";
+        String rt =
+                "kernel-rt-core --install kernel-rt-modules --install kernel-rt-modules-extra"
+                        + " --install kernel-rt-kvm";
 
         inputs("quay.example/os:2", "nosmt\nhugepages=4\n", "usbguard\nkerberos\n", "realtime");
-        assertThat(run()).containsExactly(
-                "rpm-ostree rebase --experimental ostree-unverified-registry:quay.example/os:2",
-                "rpm-ostree kargs --append=nosmt --append=hugepages=4",
-                "rpm-ostree override remove " + base + " --install " + rt,
-                "rpm-ostree update --install usbguard --install krb5-workstation --install libkadm5");
+        assertThat(run())
+                .containsExactly(
+                        "rpm-ostree rebase --experimental"
+                                + " ostree-unverified-registry:quay.example/os:2",
+                        "rpm-ostree kargs --append=nosmt --append=hugepages=4",
+                        "rpm-ostree override remove " + base + " --install " + rt,
+                        "rpm-ostree update --install usbguard --install krb5-workstation --install"
+                                + " libkadm5");
 
         inputs("", "hugepages=4\nquiet\n", "usbguard\n", "default");
-        assertThat(run()).containsExactly(
-                "rpm-ostree kargs --delete-if-present=nosmt --append=quiet",
-                "rpm-ostree override reset " + base + " --uninstall " + rt.replace("--install", "--uninstall"),
-                "rpm-ostree update --uninstall krb5-workstation --uninstall libkadm5");
+        assertThat(run())
+                .containsExactly(
+                        "rpm-ostree kargs --delete-if-present=nosmt --append=quiet",
+                        "rpm-ostree override reset "
+                                + base
+                                + " --uninstall "
+                                + rt.replace("--install", "--uninstall"),
+                        "rpm-ostree update --uninstall krb5-workstation --uninstall libkadm5");
 
         assertThat(run()).as("applied already").isEmpty();
     }

@@ -17,18 +17,33 @@ class EventsTest {
     @Test
     void repeatsWithinTheWindowCountOnOneEventAndLaterOnesStartANewOne() {
         SettableClock clock = new SettableClock(Instant.parse("2026-11-22T10:00:00Z"));
-        // recorded as the node agent records them, with only the rights deploy/ gives it (create, patch)
+        // recorded as the node agent records them, with only the rights deploy/ gives it (create,
+        // patch)
         try (EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
-             var agent = server.client("test", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON)) {
-            Events events = new Events(agent, clock, "config.openshift.io/v1", "ClusterVersion", "version", "test");
+                var agent =
+                        server.client(
+                                "test", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON)) {
+            Events events =
+                    new Events(
+                            agent,
+                            clock,
+                            "config.openshift.io/v1",
+                            "ClusterVersion",
+                            "version",
+                            "test");
             for (int i = 0; i < 30; i++) {
                 events.warning("RetrievePayloadFailed", "refused, try " + i);
                 clock.advance(java.time.Duration.ofSeconds(10));
             }
             events.normal("PayloadLoaded", "loaded");
-            List<Event> all = server.client().v1().events().inNamespace("default").list().getItems();
+            List<Event> all =
+                    server.client().v1().events().inNamespace("default").list().getItems();
             assertThat(all).hasSize(2);
-            Event refused = all.stream().filter(e -> e.getReason().equals("RetrievePayloadFailed")).findFirst().orElseThrow();
+            Event refused =
+                    all.stream()
+                            .filter(e -> e.getReason().equals("RetrievePayloadFailed"))
+                            .findFirst()
+                            .orElseThrow();
             assertThat(refused.getCount()).isEqualTo(30);
             assertThat(refused.getMessage()).isEqualTo("refused, try 29");
             assertThat(refused.getFirstTimestamp()).isEqualTo("2026-11-22T10:00:00Z");
@@ -36,8 +51,10 @@ class EventsTest {
 
             clock.advance(Events.WINDOW);
             events.warning("RetrievePayloadFailed", "refused again");
-            assertThat(server.client().v1().events().inNamespace("default").list().getItems()).hasSize(3);
-            assertThat(server.requests().matching(r -> r.isWrite() && r.path().contains("/events"))).hasSize(32);
+            assertThat(server.client().v1().events().inNamespace("default").list().getItems())
+                    .hasSize(3);
+            assertThat(server.requests().matching(r -> r.isWrite() && r.path().contains("/events")))
+                    .hasSize(32);
         }
     }
 }

@@ -15,8 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * fabric8's CRUD mock server that answers the requests of some paths as a real API server answers a kind it does not
- * serve (404) or an account may not read (403), and records every request: for the tests of optional kinds.
+ * fabric8's CRUD mock server that answers the requests of some paths as a real API server answers a
+ * kind it does not serve (404) or an account may not read (403), and records every request: for the
+ * tests of optional kinds.
  */
 public final class RefusingApiServer implements AutoCloseable {
     private final Map<String, Integer> refused = new ConcurrentHashMap<>();
@@ -27,23 +28,31 @@ public final class RefusingApiServer implements AutoCloseable {
     public RefusingApiServer() {
         io.upshift.testkit.MockServerLog.quiet();
         KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
-        Dispatcher dispatcher = new Dispatcher() {
-            @Override
-            public MockResponse dispatch(RecordedRequest request) {
-                String path = request.getPath();
-                requests.add(request.getMethod() + " " + path);
-                for (Map.Entry<String, Integer> r : refused.entrySet()) {
-                    if (path.startsWith(r.getKey() + "?") || path.startsWith(r.getKey() + "/") || path.equals(r.getKey())) return status(r.getValue(), path);
-                }
-                return crud.dispatch(request);
-            }
-        };
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        Dispatcher dispatcher =
+                new Dispatcher() {
+                    @Override
+                    public MockResponse dispatch(RecordedRequest request) {
+                        String path = request.getPath();
+                        requests.add(request.getMethod() + " " + path);
+                        for (Map.Entry<String, Integer> r : refused.entrySet()) {
+                            if (path.startsWith(r.getKey() + "?")
+                                    || path.startsWith(r.getKey() + "/")
+                                    || path.equals(r.getKey())) return status(r.getValue(), path);
+                        }
+                        return crud.dispatch(request);
+                    }
+                };
+        server =
+                new KubernetesMockServer(
+                        new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         server.init();
         client = server.createClient();
     }
 
-    /** Requests under {@code path} (e.g. {@code /apis/config.openshift.io/v1/featuregates}) are answered {@code code}: 403 or 404. */
+    /**
+     * Requests under {@code path} (e.g. {@code /apis/config.openshift.io/v1/featuregates}) are
+     * answered {@code code}: 403 or 404.
+     */
     public RefusingApiServer refuse(String path, int code) {
         refused.put(path, code);
         return this;
@@ -57,17 +66,32 @@ public final class RefusingApiServer implements AutoCloseable {
 
     /** The requests so far (method and path) whose path starts with {@code prefix}. */
     public List<String> requests(String prefix) {
-        return requests.stream().filter(r -> r.substring(r.indexOf(' ') + 1).startsWith(prefix)).toList();
+        return requests.stream()
+                .filter(r -> r.substring(r.indexOf(' ') + 1).startsWith(prefix))
+                .toList();
     }
 
     private static MockResponse status(int code, String path) {
         String resource = path.split("\\?")[0].replaceAll(".*/", "");
-        String message = code == 403
-                ? resource + " is forbidden: User \"system:serviceaccount:upshift:upshift\" cannot list resource \"" + resource + "\" at the cluster scope"
-                : "the server could not find the requested resource";
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
-                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"" + message.replace("\"", "\\\"")
-                        + "\",\"reason\":\"" + (code == 403 ? "Forbidden" : "NotFound") + "\",\"code\":" + code + "}");
+        String message =
+                code == 403
+                        ? resource
+                                + " is forbidden: User \"system:serviceaccount:upshift:upshift\""
+                                + " cannot list resource \""
+                                + resource
+                                + "\" at the cluster scope"
+                        : "the server could not find the requested resource";
+        return new MockResponse()
+                .setResponseCode(code)
+                .setHeader("Content-Type", "application/json")
+                .setBody(
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\""
+                                + message.replace("\"", "\\\"")
+                                + "\",\"reason\":\""
+                                + (code == 403 ? "Forbidden" : "NotFound")
+                                + "\",\"code\":"
+                                + code
+                                + "}");
     }
 
     @Override

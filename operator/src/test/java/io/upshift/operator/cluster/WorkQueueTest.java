@@ -7,7 +7,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The controllers' work queue: a key waits once, is not handed out twice at a time, and backs off per failure. */
+/**
+ * The controllers' work queue: a key waits once, is not handed out twice at a time, and backs off
+ * per failure.
+ */
 class WorkQueueTest {
 
     @Test
@@ -33,18 +36,24 @@ class WorkQueueTest {
         assertThat(b.delay(3, r)).isEqualTo(Duration.ofMillis(80));
         assertThat(b.delay(20, r)).isEqualTo(Duration.ofSeconds(1));
         Backoff jittered = new Backoff(Duration.ofMillis(100), 2, Duration.ofSeconds(1), 0.5);
-        for (int i = 0; i < 50; i++) assertThat(jittered.delay(0, r)).isBetween(Duration.ofMillis(100), Duration.ofMillis(150));
+        for (int i = 0; i < 50; i++)
+            assertThat(jittered.delay(0, r))
+                    .isBetween(Duration.ofMillis(100), Duration.ofMillis(150));
     }
 
     @Test
     void aRateLimitedKeyComesBackAfterItsBackoff() throws Exception {
-        try (WorkQueue<String> q = new WorkQueue<>("test", new Backoff(Duration.ofMillis(200), 2, Duration.ofSeconds(10), 0))) {
+        try (WorkQueue<String> q =
+                new WorkQueue<>(
+                        "test",
+                        new Backoff(Duration.ofMillis(200), 2, Duration.ofSeconds(10), 0))) {
             q.add("k");
             q.done(q.take());
             long start = System.nanoTime();
             assertThat(q.addRateLimited("k")).isEqualTo(Duration.ofMillis(200));
             assertThat(q.take()).isEqualTo("k");
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(190);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                    .isGreaterThanOrEqualTo(190);
             q.done("k");
             assertThat(q.addRateLimited("k")).isEqualTo(Duration.ofMillis(400));
             q.forget("k");

@@ -11,12 +11,14 @@ import io.upshift.core.release.ImageReferences;
 import io.upshift.core.release.ReleaseMetadata;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.core.taskgraph.Task;
-import java.time.Instant;
 import io.upshift.testkit.SettableClock;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The run-level clock as passes report tasks: a run-level is done once one pass did all its tasks. */
+/**
+ * The run-level clock as passes report tasks: a run-level is done once one pass did all its tasks.
+ */
 class RunLevelClockTest {
     private final SettableClock clock = new SettableClock(Instant.parse("2026-11-20T10:00:00Z"));
 
@@ -28,10 +30,18 @@ class RunLevelClockTest {
 
     @Test
     void runLevelsAreTimedInUpdatingPassesOnlyAndATakeoverKeepsWhatTheClusterHolds() {
-        Task a = task(1, "0000_10_x_01.yaml", "ConfigMap"), b = task(2, "0000_10_x_09.yaml", "ClusterOperator"),
+        Task a = task(1, "0000_10_x_01.yaml", "ConfigMap"),
+                b = task(2, "0000_10_x_09.yaml", "ClusterOperator"),
                 c = task(3, "0000_20_y_01.yaml", "ConfigMap");
-        Payload payload = new Payload("img@b", new ReleaseMetadata("1.1.0", List.of(), List.of(), java.util.Map.of()),
-                new ImageReferences("1.1.0", java.util.Map.of(), null), List.of(a.manifest(), b.manifest(), c.manifest()), List.of(), "h", List.of());
+        Payload payload =
+                new Payload(
+                        "img@b",
+                        new ReleaseMetadata("1.1.0", List.of(), List.of(), java.util.Map.of()),
+                        new ImageReferences("1.1.0", java.util.Map.of(), null),
+                        List.of(a.manifest(), b.manifest(), c.manifest()),
+                        List.of(),
+                        "h",
+                        List.of());
         RunLevelClock levels = new RunLevelClock(clock);
         levels.begin(payload, "img@b", Mode.RECONCILING, null);
         levels.started(a);
@@ -56,25 +66,39 @@ class RunLevelClockTest {
 
         // a new controller takes over: the cluster's annotation is where it starts from
         RunLevelClock successor = new RunLevelClock(clock);
-        successor.begin(payload, "img@b", Mode.UPDATING, RunLevelTimes.fromAnnotation(t.toAnnotation()));
+        successor.begin(
+                payload, "img@b", Mode.UPDATING, RunLevelTimes.fromAnnotation(t.toAnnotation()));
         clock.advance(java.time.Duration.ofSeconds(1));
         successor.started(c);
         successor.done(c);
         assertThat(successor.current().levels().get(0)).isEqualTo(t.levels().get(0));
         assertThat(successor.current().complete()).isTrue();
-        assertThat(successor.current().levels()).allSatisfy(l -> assertThat(l.interrupted()).isNull());
+        assertThat(successor.current().levels())
+                .allSatisfy(l -> assertThat(l.interrupted()).isNull());
     }
 
     @Test
     void aRunLevelRunningWhenAnotherControllerTakesOverIsMarkedInterrupted() {
-        Task a = task(1, "0000_10_x_01.yaml", "ConfigMap"), c = task(2, "0000_20_y_01.yaml", "ConfigMap");
-        Payload payload = new Payload("img@b", new ReleaseMetadata("1.1.0", List.of(), List.of(), java.util.Map.of()),
-                new ImageReferences("1.1.0", java.util.Map.of(), null), List.of(a.manifest(), c.manifest()), List.of(), "h", List.of());
+        Task a = task(1, "0000_10_x_01.yaml", "ConfigMap"),
+                c = task(2, "0000_20_y_01.yaml", "ConfigMap");
+        Payload payload =
+                new Payload(
+                        "img@b",
+                        new ReleaseMetadata("1.1.0", List.of(), List.of(), java.util.Map.of()),
+                        new ImageReferences("1.1.0", java.util.Map.of(), null),
+                        List.of(a.manifest(), c.manifest()),
+                        List.of(),
+                        "h",
+                        List.of());
         RunLevelClock first = new RunLevelClock(clock);
         first.begin(payload, "img@b", Mode.UPDATING, null);
         first.started(a); // ... and the controller is replaced before it is done
         RunLevelClock successor = new RunLevelClock(clock);
-        successor.begin(payload, "img@b", Mode.UPDATING, RunLevelTimes.fromAnnotation(first.current().toAnnotation()));
+        successor.begin(
+                payload,
+                "img@b",
+                Mode.UPDATING,
+                RunLevelTimes.fromAnnotation(first.current().toAnnotation()));
         clock.advance(java.time.Duration.ofSeconds(8));
         successor.started(a);
         successor.done(a);

@@ -10,17 +10,22 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** The probes' endpoints: alive whatever the replica does; ready as the replica says, with why not. */
+/**
+ * The probes' endpoints: alive whatever the replica does; ready as the replica says, with why not.
+ */
 class HealthServerTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
     void livenessAlwaysAndReadinessAsTheReplicaSays() throws Exception {
-        AtomicReference<String> unready = new AtomicReference<>("the leader, starting its controllers");
-        try (HealthServer server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0), unready::get)) {
+        AtomicReference<String> unready =
+                new AtomicReference<>("the leader, starting its controllers");
+        try (HealthServer server =
+                HealthServer.start(new InetSocketAddress("127.0.0.1", 0), unready::get)) {
             assertThat(get(server, "/healthz")).isEqualTo("200 ok");
-            assertThat(get(server, "/readyz")).isEqualTo("503 not ready: the leader, starting its controllers");
+            assertThat(get(server, "/readyz"))
+                    .isEqualTo("503 not ready: the leader, starting its controllers");
             unready.set(null);
             assertThat(get(server, "/readyz")).isEqualTo("200 ok");
             assertThat(get(server, "/healthz")).isEqualTo("200 ok");
@@ -29,8 +34,12 @@ class HealthServerTest {
     }
 
     private String get(HealthServer server, String path) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + server.port() + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         return r.statusCode() + " " + r.body().strip();
     }
 }

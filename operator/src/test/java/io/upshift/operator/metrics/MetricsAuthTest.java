@@ -13,27 +13,43 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** {@code --metrics-auth token}: bearer tokens reviewed by the API server, as kube-rbac-proxy reviews them. */
+/**
+ * {@code --metrics-auth token}: bearer tokens reviewed by the API server, as kube-rbac-proxy
+ * reviews them.
+ */
 @Tag("e2e")
 class MetricsAuthTest {
     static final String PROMETHEUS = "system:serviceaccount:monitoring:prometheus";
 
     final EmbeddedApiServer api = new EmbeddedApiServer().installRbac();
-    final AccessReviews reviews = api.dispatcher().accessReviews()
-            .token("prometheus-token", PROMETHEUS).allow(PROMETHEUS, "get", "/metrics")
-            .token("alice-token", "alice").allow("alice", "get", "/healthz");
-    final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-23T10:00:00Z"));
+    final AccessReviews reviews =
+            api.dispatcher()
+                    .accessReviews()
+                    .token("prometheus-token", PROMETHEUS)
+                    .allow(PROMETHEUS, "get", "/metrics")
+                    .token("alice-token", "alice")
+                    .allow("alice", "get", "/healthz");
+    final AtomicReference<Instant> now =
+            new AtomicReference<>(Instant.parse("2026-11-23T10:00:00Z"));
     MetricsServer server;
 
     @BeforeEach
     void start() throws Exception {
-        server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), () -> "up 1\n",
-                new TokenAccess(api.client("upshift-operator", io.upshift.testkit.ServiceAccount.UPSHIFT), now::get), null);
+        server =
+                MetricsServer.start(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        () -> "up 1\n",
+                        new TokenAccess(
+                                api.client(
+                                        "upshift-operator",
+                                        io.upshift.testkit.ServiceAccount.UPSHIFT),
+                                now::get),
+                        null);
     }
 
     @AfterEach
@@ -72,13 +88,15 @@ class MetricsAuthTest {
         HttpResponse<String> ok = get("/metrics", "Bearer prometheus-token");
         assertThat(ok.statusCode()).isEqualTo(200);
         assertThat(ok.body()).isEqualTo("up 1\n");
-        assertThat(ok.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(ok.headers().firstValue("Content-Type"))
+                .hasValue("text/plain; version=0.0.4; charset=utf-8");
         assertThat(reviews.tokenReviews()).isEqualTo(1);
         assertThat(reviews.accessReviews()).isEqualTo(1);
 
         now.set(now.get().plus(Duration.ofSeconds(30)));
         assertThat(get("/metrics", "Bearer prometheus-token").statusCode()).isEqualTo(200);
-        assertThat(reviews.tokenReviews()).isEqualTo(1); // a scrape 30 s later costs the API server nothing
+        assertThat(reviews.tokenReviews())
+                .isEqualTo(1); // a scrape 30 s later costs the API server nothing
         assertThat(reviews.accessReviews()).isEqualTo(1);
 
         now.set(now.get().plus(TokenAccess.REMEMBER));
@@ -94,8 +112,11 @@ class MetricsAuthTest {
     }
 
     private HttpResponse<String> get(String path, String authorization) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(Duration.ofSeconds(10));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                        .timeout(Duration.ofSeconds(10));
         if (authorization != null) request.header("Authorization", authorization);
-        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return HttpClient.newHttpClient()
+                .send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -33,18 +33,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code --metrics-tls-cert/--metrics-tls-key}: HTTPS with a PEM certificate and key, made here by the JDK's keytool
- * (self-signed for 127.0.0.1), in each key encoding a Kubernetes TLS Secret may hold; a rotated pair is served from
- * the next connection on.
+ * {@code --metrics-tls-cert/--metrics-tls-key}: HTTPS with a PEM certificate and key, made here by
+ * the JDK's keytool (self-signed for 127.0.0.1), in each key encoding a Kubernetes TLS Secret may
+ * hold; a rotated pair is served from the next connection on.
  */
 @Tag("e2e")
 class MetricsTlsTest {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
+
     /** keytool takes a second or two a pair: each is made once for the whole class. */
-    @TempDir
-    static Path keys;
-    private static final java.util.Map<String, KeyPair> PAIRS = new java.util.concurrent.ConcurrentHashMap<>();
+    @TempDir static Path keys;
+
+    private static final java.util.Map<String, KeyPair> PAIRS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     @ParameterizedTest
     @ValueSource(strings = {"RSA PKCS#8", "RSA PKCS#1", "EC SEC 1"})
@@ -52,12 +53,18 @@ class MetricsTlsTest {
         KeyPair pair = keytool(kind.split(" ")[0], kind.split(" ")[0]);
         Path cert = dir.resolve("tls.crt"), key = dir.resolve("tls.key");
         pair.write(cert, key, kind.substring(kind.indexOf(' ') + 1));
-        try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), () -> "up 1\n",
-                ScrapeAccess.ANYONE, ServingCertificate.load(cert, key))) {
+        try (MetricsServer server =
+                MetricsServer.start(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        () -> "up 1\n",
+                        ScrapeAccess.ANYONE,
+                        ServingCertificate.load(cert, key))) {
             HttpResponse<String> ok = get(server, pair.certificate());
             assertThat(ok.statusCode()).isEqualTo(200);
             assertThat(ok.body()).isEqualTo("up 1\n");
-            assertThat(ok.sslSession()).hasValueSatisfying(s -> assertThat(s.getProtocol()).isIn("TLSv1.3", "TLSv1.2"));
+            assertThat(ok.sslSession())
+                    .hasValueSatisfying(
+                            s -> assertThat(s.getProtocol()).isIn("TLSv1.3", "TLSv1.2"));
         }
     }
 
@@ -66,17 +73,23 @@ class MetricsTlsTest {
         KeyPair first = keytool("RSA", "RSA"), second = keytool("other", "RSA");
         Path cert = dir.resolve("tls.crt"), key = dir.resolve("tls.key");
         first.write(cert, key, "PKCS#8");
-        try (MetricsServer server = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), () -> "up 1\n",
-                ScrapeAccess.ANYONE, ServingCertificate.load(cert, key))) {
+        try (MetricsServer server =
+                MetricsServer.start(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        () -> "up 1\n",
+                        ScrapeAccess.ANYONE,
+                        ServingCertificate.load(cert, key))) {
             assertThat(get(server, first.certificate()).statusCode()).isEqualTo(200);
 
             second.write(cert, key, "PKCS#8");
-            // the files' times move on, as a Secret's update in a pod does (whatever this file system's time granularity)
+            // the files' times move on, as a Secret's update in a pod does (whatever this file
+            // system's time granularity)
             FileTime later = FileTime.from(Instant.now().plusSeconds(5));
             Files.setLastModifiedTime(cert, later);
             Files.setLastModifiedTime(key, later);
             assertThat(get(server, second.certificate()).statusCode()).isEqualTo(200);
-            assertThatThrownBy(() -> get(server, first.certificate())).isInstanceOf(SSLHandshakeException.class);
+            assertThatThrownBy(() -> get(server, first.certificate()))
+                    .isInstanceOf(SSLHandshakeException.class);
 
             // a change that does not read as a pair keeps the last good one
             Files.writeString(key, "not a key");
@@ -87,27 +100,47 @@ class MetricsTlsTest {
 
     @Test
     void aKeyThatIsNotTheCertificatesIsRefusedAtStart() throws Exception {
-        KeyPair rsa = keytool("RSA", "RSA"), other = keytool("other", "RSA"), ec = keytool("EC", "EC");
+        KeyPair rsa = keytool("RSA", "RSA"),
+                other = keytool("other", "RSA"),
+                ec = keytool("EC", "EC");
         Path cert = dir.resolve("tls.crt"), key = dir.resolve("tls.key");
         rsa.write(cert, key, "PKCS#8");
         other.write(dir.resolve("other.crt"), key, "PKCS#8");
-        assertThatThrownBy(() -> ServingCertificate.load(cert, key)).hasMessageContaining("is not the key of " + cert + "'s certificate (RSA key, RSA certificate)");
+        assertThatThrownBy(() -> ServingCertificate.load(cert, key))
+                .hasMessageContaining(
+                        "is not the key of " + cert + "'s certificate (RSA key, RSA certificate)");
         ec.write(dir.resolve("ec.crt"), key, "PKCS#8");
-        assertThatThrownBy(() -> ServingCertificate.load(cert, key)).hasMessageContaining("(EC key, RSA certificate)");
-        Files.writeString(key, "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n");
-        assertThatThrownBy(() -> ServingCertificate.load(cert, key)).hasMessageContaining("an encrypted key");
+        assertThatThrownBy(() -> ServingCertificate.load(cert, key))
+                .hasMessageContaining("(EC key, RSA certificate)");
+        Files.writeString(
+                key,
+                "-----BEGIN ENCRYPTED PRIVATE KEY-----\n"
+                        + "AAAA\n"
+                        + "-----END ENCRYPTED PRIVATE KEY-----\n");
+        assertThatThrownBy(() -> ServingCertificate.load(cert, key))
+                .hasMessageContaining("an encrypted key");
     }
 
-    private static HttpResponse<String> get(MetricsServer server, Certificate trusted) throws Exception {
+    private static HttpResponse<String> get(MetricsServer server, Certificate trusted)
+            throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         trust.setCertificateEntry("serving", trusted);
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        TrustManagerFactory tmf =
+                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, tmf.getTrustManagers(), null);
-        HttpClient client = HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(10)).build();
-        return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + server.port() + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
+        HttpClient client =
+                HttpClient.newBuilder()
+                        .sslContext(context)
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .build();
+        return client.send(
+                HttpRequest.newBuilder(
+                                URI.create("https://127.0.0.1:" + server.port() + "/metrics"))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -117,15 +150,21 @@ class MetricsTlsTest {
         void write(Path certFile, Path keyFile, String encoding) throws Exception {
             Files.writeString(certFile, pem("CERTIFICATE", certificate.getEncoded()));
             byte[] pkcs8 = key.getEncoded();
-            Files.writeString(keyFile, switch (encoding) {
-                case "PKCS#8" -> pem("PRIVATE KEY", pkcs8);
-                case "PKCS#1" -> pem("RSA PRIVATE KEY", Der.children(pkcs8).get(2).content());
-                case "SEC 1" -> pem("EC PRIVATE KEY", sec1(pkcs8));
-                default -> throw new IllegalArgumentException(encoding);
-            });
+            Files.writeString(
+                    keyFile,
+                    switch (encoding) {
+                        case "PKCS#8" -> pem("PRIVATE KEY", pkcs8);
+                        case "PKCS#1" ->
+                                pem("RSA PRIVATE KEY", Der.children(pkcs8).get(2).content());
+                        case "SEC 1" -> pem("EC PRIVATE KEY", sec1(pkcs8));
+                        default -> throw new IllegalArgumentException(encoding);
+                    });
         }
 
-        /** An EC key's SEC 1 form with its curve, as OpenSSL writes it: PKCS#8's inner key with the curve added as [0]. */
+        /**
+         * An EC key's SEC 1 form with its curve, as OpenSSL writes it: PKCS#8's inner key with the
+         * curve added as [0].
+         */
         private static byte[] sec1(byte[] pkcs8) {
             List<Der> outer = Der.children(pkcs8);
             byte[] curve = Der.children(outer.get(1).encoded()).get(1).encoded();
@@ -134,20 +173,45 @@ class MetricsTlsTest {
             fields.writeBytes(inner.get(0).encoded()); // version
             fields.writeBytes(inner.get(1).encoded()); // the private key
             fields.writeBytes(Der.encode(0xa0, curve));
-            for (Der d : inner.subList(2, inner.size())) if (d.tag() != 0xa0) fields.writeBytes(d.encoded());
+            for (Der d : inner.subList(2, inner.size()))
+                if (d.tag() != 0xa0) fields.writeBytes(d.encoded());
             return Der.encode(0x30, fields.toByteArray());
         }
     }
 
-    /** The JDK's keytool makes a key pair and a self-signed certificate for 127.0.0.1 (once per name). */
+    /**
+     * The JDK's keytool makes a key pair and a self-signed certificate for 127.0.0.1 (once per
+     * name).
+     */
     private static KeyPair keytool(String name, String algorithm) throws Exception {
         KeyPair made = PAIRS.get(name);
         if (made != null) return made;
         Path store = keys.resolve(name + ".p12");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair",
-                "-alias", name, "-keyalg", algorithm, "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.0.1", "-validity", "2",
-                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", "changeit", "-keypass", "changeit")
-                .redirectErrorStream(true).start();
+        Process p =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                        .toString(),
+                                "-genkeypair",
+                                "-alias",
+                                name,
+                                "-keyalg",
+                                algorithm,
+                                "-dname",
+                                "CN=" + name,
+                                "-ext",
+                                "SAN=ip:127.0.0.1",
+                                "-validity",
+                                "2",
+                                "-storetype",
+                                "PKCS12",
+                                "-keystore",
+                                store.toString(),
+                                "-storepass",
+                                "changeit",
+                                "-keypass",
+                                "changeit")
+                        .redirectErrorStream(true)
+                        .start();
         String output;
         try (InputStream in = p.getInputStream()) {
             output = new String(in.readAllBytes());
@@ -158,13 +222,22 @@ class MetricsTlsTest {
         try (InputStream in = Files.newInputStream(store)) {
             ks.load(in, "changeit".toCharArray());
         }
-        made = new KeyPair(ks.getCertificate(name), (PrivateKey) ks.getKey(name, "changeit".toCharArray()));
+        made =
+                new KeyPair(
+                        ks.getCertificate(name),
+                        (PrivateKey) ks.getKey(name, "changeit".toCharArray()));
         PAIRS.put(name, made);
         return made;
     }
 
     private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der) + "\n-----END " + type + "-----\n";
+        return "-----BEGIN "
+                + type
+                + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
+                + "\n-----END "
+                + type
+                + "-----\n";
     }
 
     /** Just enough DER to take keys apart. */
@@ -187,7 +260,10 @@ class MetricsTlsTest {
                 length = 0;
                 for (int i = 0; i < n; i++) length = (length << 8) | (b[start++] & 0xff);
             }
-            return new Der(b[at] & 0xff, Arrays.copyOfRange(b, at, start + length), Arrays.copyOfRange(b, start, start + length));
+            return new Der(
+                    b[at] & 0xff,
+                    Arrays.copyOfRange(b, at, start + length),
+                    Arrays.copyOfRange(b, start, start + length));
         }
 
         static byte[] encode(int tag, byte[] content) {

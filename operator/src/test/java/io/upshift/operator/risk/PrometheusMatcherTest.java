@@ -1,6 +1,5 @@
 package io.upshift.operator.risk;
 
-import io.upshift.testkit.LocalPrometheus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,32 +8,39 @@ import io.upshift.core.graph.Risk;
 import io.upshift.core.risk.MatchCache;
 import io.upshift.core.risk.RiskCondition;
 import io.upshift.core.risk.RiskEvaluation;
+import io.upshift.testkit.LocalPrometheus;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** PromQL risk rules against Debian's real prometheus, scraping metrics that make some rules match and others not. */
+/**
+ * PromQL risk rules against Debian's real prometheus, scraping metrics that make some rules match
+ * and others not.
+ */
 @Tag("e2e")
 class PrometheusMatcherTest {
 
-    @TempDir
-    static Path dir;
+    @TempDir static Path dir;
 
     static LocalPrometheus prometheus;
 
     @BeforeAll
     static void start() throws Exception {
-        prometheus = LocalPrometheus.start(dir, "cluster_infrastructure_provider{type=\"AWS\"} 1\n"
-                + "upshift_test_nodes{pool=\"worker\"} 3\nupshift_test_nodes{pool=\"master\"} 3\n"
-                + "cluster_version{_id=\"cluster-abc\",type=\"current\"} 1\n");
+        prometheus =
+                LocalPrometheus.start(
+                        dir,
+                        "cluster_infrastructure_provider{type=\"AWS\"} 1\n"
+                                + "upshift_test_nodes{pool=\"worker\"} 3\n"
+                                + "upshift_test_nodes{pool=\"master\"} 3\n"
+                                + "cluster_version{_id=\"cluster-abc\",type=\"current\"} 1\n");
     }
 
     @AfterAll
@@ -52,44 +58,84 @@ class PrometheusMatcherTest {
 
     @Test
     void rulesMatchAndDoNotMatch() throws Exception {
-        assertThat(matcher().match(promql("cluster_infrastructure_provider{type=\"AWS\"} or 0 * cluster_infrastructure_provider"))).isTrue();
-        assertThat(matcher().match(promql("cluster_infrastructure_provider{type=~\"VSphere|None\"} or 0 * cluster_infrastructure_provider"))).isFalse();
+        assertThat(
+                        matcher()
+                                .match(
+                                        promql(
+                                                "cluster_infrastructure_provider{type=\"AWS\"} or 0"
+                                                        + " * cluster_infrastructure_provider")))
+                .isTrue();
+        assertThat(
+                        matcher()
+                                .match(
+                                        promql(
+                                                "cluster_infrastructure_provider{type=~\"VSphere|None\"}"
+                                                    + " or 0 * cluster_infrastructure_provider")))
+                .isFalse();
         // _id="" names this cluster
         assertThat(matcher().match(promql("count(cluster_version{_id=\"\"})"))).isTrue();
     }
 
     @Test
     void anAnswerThatIsNotOneSampleOfZeroOrOneIsAnEvaluationFailure() {
-        assertThatThrownBy(() -> matcher().match(promql("upshift_test_nodes"))).hasMessage("invalid PromQL result length must be one, but is 2");
-        assertThatThrownBy(() -> matcher().match(promql("sum(upshift_test_nodes)"))).hasMessage("invalid PromQL result (must be 0 or 1): 6");
-        assertThatThrownBy(() -> matcher().match(promql("this is not promql"))).hasMessageStartingWith("PromQL query failed: bad_data");
+        assertThatThrownBy(() -> matcher().match(promql("upshift_test_nodes")))
+                .hasMessage("invalid PromQL result length must be one, but is 2");
+        assertThatThrownBy(() -> matcher().match(promql("sum(upshift_test_nodes)")))
+                .hasMessage("invalid PromQL result (must be 0 or 1): 6");
+        assertThatThrownBy(() -> matcher().match(promql("this is not promql")))
+                .hasMessageStartingWith("PromQL query failed: bad_data");
     }
 
     @Test
     void risksGetAppliesConditions() {
         MatchCache cache = MatchCache.standard();
         Instant now = Instant.now();
-        Risk aws = new Risk("https://example.com/aws", "AWSOnly", "AWS clusters break.", List.of(promql("cluster_infrastructure_provider{type=\"AWS\"} or 0 * cluster_infrastructure_provider")));
-        Risk vsphere = new Risk("https://example.com/vs", "VSphereOnly", "vSphere clusters break.", List.of(promql("cluster_infrastructure_provider{type=\"VSphere\"} or 0 * cluster_infrastructure_provider")));
-        assertThat(RiskEvaluation.applies(aws, cache, matcher(), now)).isEqualTo(new RiskCondition("Applies", "True", "Match", ""));
-        assertThat(RiskEvaluation.applies(vsphere, cache, matcher(), now.plusSeconds(2)).reason()).isEqualTo("NotMatch");
+        Risk aws =
+                new Risk(
+                        "https://example.com/aws",
+                        "AWSOnly",
+                        "AWS clusters break.",
+                        List.of(
+                                promql(
+                                        "cluster_infrastructure_provider{type=\"AWS\"} or 0 *"
+                                                + " cluster_infrastructure_provider")));
+        Risk vsphere =
+                new Risk(
+                        "https://example.com/vs",
+                        "VSphereOnly",
+                        "vSphere clusters break.",
+                        List.of(
+                                promql(
+                                        "cluster_infrastructure_provider{type=\"VSphere\"} or 0 *"
+                                                + " cluster_infrastructure_provider")));
+        assertThat(RiskEvaluation.applies(aws, cache, matcher(), now))
+                .isEqualTo(new RiskCondition("Applies", "True", "Match", ""));
+        assertThat(RiskEvaluation.applies(vsphere, cache, matcher(), now.plusSeconds(2)).reason())
+                .isEqualTo("NotMatch");
     }
 
     @Test
     void aPrometheusThatDoesNotAnswerTimesOut() throws Exception {
         HttpServer silent = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        silent.createContext("/", x -> {
-            try {
-                Thread.sleep(5000);
-            } catch (InterruptedException ignored) {
-                Thread.currentThread().interrupt();
-            }
-            x.close();
-        });
+        silent.createContext(
+                "/",
+                x -> {
+                    try {
+                        Thread.sleep(5000);
+                    } catch (InterruptedException ignored) {
+                        Thread.currentThread().interrupt();
+                    }
+                    x.close();
+                });
         silent.start();
         try {
-            PrometheusMatcher m = new PrometheusMatcher(URI.create("http://127.0.0.1:" + silent.getAddress().getPort()), "x", Duration.ofMillis(300));
-            assertThatThrownBy(() -> m.match(promql("up"))).hasMessageContaining("timed out after 300 ms");
+            PrometheusMatcher m =
+                    new PrometheusMatcher(
+                            URI.create("http://127.0.0.1:" + silent.getAddress().getPort()),
+                            "x",
+                            Duration.ofMillis(300));
+            assertThatThrownBy(() -> m.match(promql("up")))
+                    .hasMessageContaining("timed out after 300 ms");
         } finally {
             silent.stop(0);
         }

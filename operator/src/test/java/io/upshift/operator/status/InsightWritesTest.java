@@ -25,15 +25,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the UpdateStatus controller writes, counted in the embedded API server's request log (CRDs installed, so the
- * UpdateStatus keeps its status apart as kube-apiserver does): one node's change writes that node's insight and
- * only what the change alters besides.
+ * What the UpdateStatus controller writes, counted in the embedded API server's request log (CRDs
+ * installed, so the UpdateStatus keeps its status apart as kube-apiserver does): one node's change
+ * writes that node's insight and only what the change alters besides.
  */
 @Tag("e2e")
 class InsightWritesTest {
@@ -49,21 +49,38 @@ class InsightWritesTest {
 
     @BeforeEach
     void start() {
-        server = new EmbeddedApiServer().installCrds("updatestatuses.update.openshift.io",
-                "clusterversionprogressinsights.update.openshift.io", "clusteroperatorprogressinsights.update.openshift.io",
-                "machineconfigpoolprogressinsights.update.openshift.io", "nodeprogressinsights.update.openshift.io",
-                "healthinsights.update.openshift.io").installRbac();
+        server =
+                new EmbeddedApiServer()
+                        .installCrds(
+                                "updatestatuses.update.openshift.io",
+                                "clusterversionprogressinsights.update.openshift.io",
+                                "clusteroperatorprogressinsights.update.openshift.io",
+                                "machineconfigpoolprogressinsights.update.openshift.io",
+                                "nodeprogressinsights.update.openshift.io",
+                                "healthinsights.update.openshift.io")
+                        .installRbac();
         client = server.client();
         for (HasMetadata o : cluster.objects()) {
             client.resource(o).create();
         }
-        controller = new UpdateStatusController(server.client(AGENT, io.upshift.testkit.ServiceAccount.UPSHIFT), Clock.fixed(NOW, ZoneOffset.UTC),
-                Duration.ofSeconds(1), Duration.ofMinutes(10), Optional::empty);
+        controller =
+                new UpdateStatusController(
+                        server.client(AGENT, io.upshift.testkit.ServiceAccount.UPSHIFT),
+                        Clock.fixed(NOW, ZoneOffset.UTC),
+                        Duration.ofSeconds(1),
+                        Duration.ofMinutes(10),
+                        Optional::empty);
         controller.start();
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
-            UpdateStatus us = client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
-            return us != null && us.getStatus() != null;
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> {
+                            UpdateStatus us =
+                                    client.resources(UpdateStatus.class)
+                                            .withName(UpdateStatus.NAME)
+                                            .get();
+                            return us != null && us.getStatus() != null;
+                        });
         controller.evaluate(); // after whatever evaluation is under way: everything is written
     }
 
@@ -87,7 +104,11 @@ class InsightWritesTest {
     @Test
     void aNodeChangingPhaseWritesOnlyItsInsight() {
         // Updating to Rebooting: the pool's counts stay (both outdated, progressing, not draining)
-        Node node = first(n -> "Working".equals(annotation(n, "state")) && !annotation(n, "desiredDrain").startsWith("drain-"));
+        Node node =
+                first(
+                        n ->
+                                "Working".equals(annotation(n, "state"))
+                                        && !annotation(n, "desiredDrain").startsWith("drain-"));
         String name = node.getMetadata().getName();
         int mark = server.requests().size();
         node.getMetadata().getAnnotations().put(MCO + "state", "Rebooting");
@@ -95,14 +116,21 @@ class InsightWritesTest {
 
         awaitUpdatingReason(name, "Rebooting");
         controller.evaluate();
-        assertThat(writesSince(mark)).map(RequestLog.Request::toString)
-                .containsExactly("PUT " + INSIGHTS + "nodeprogressinsights/" + name + " (" + AGENT + ")");
+        assertThat(writesSince(mark))
+                .map(RequestLog.Request::toString)
+                .containsExactly(
+                        "PUT " + INSIGHTS + "nodeprogressinsights/" + name + " (" + AGENT + ")");
     }
 
     @Test
     void aNodeStartingToDrainWritesItsInsightAndItsPoolsCounts() {
-        Node node = first(n -> "Done".equals(annotation(n, "state")) && annotation(n, "currentConfig").equals(annotation(n, "desiredConfig"))
-                && !annotation(n, "currentConfig").equals(target(n)));
+        Node node =
+                first(
+                        n ->
+                                "Done".equals(annotation(n, "state"))
+                                        && annotation(n, "currentConfig")
+                                                .equals(annotation(n, "desiredConfig"))
+                                        && !annotation(n, "currentConfig").equals(target(n)));
         String name = node.getMetadata().getName();
         String pool = poolOf(node);
         int mark = server.requests().size();
@@ -115,10 +143,24 @@ class InsightWritesTest {
 
         awaitUpdatingReason(name, "Draining");
         controller.evaluate();
-        assertThat(writesSince(mark)).map(RequestLog.Request::toString).containsExactlyInAnyOrder(
-                "PUT " + INSIGHTS + "nodeprogressinsights/" + name + " (" + AGENT + ")",
-                "PUT " + INSIGHTS + "machineconfigpoolprogressinsights/" + pool + " (" + AGENT + ")",
-                "PUT " + INSIGHTS + "updatestatuses/" + UpdateStatus.NAME + "/status (" + AGENT + ")");
+        assertThat(writesSince(mark))
+                .map(RequestLog.Request::toString)
+                .containsExactlyInAnyOrder(
+                        "PUT " + INSIGHTS + "nodeprogressinsights/" + name + " (" + AGENT + ")",
+                        "PUT "
+                                + INSIGHTS
+                                + "machineconfigpoolprogressinsights/"
+                                + pool
+                                + " ("
+                                + AGENT
+                                + ")",
+                        "PUT "
+                                + INSIGHTS
+                                + "updatestatuses/"
+                                + UpdateStatus.NAME
+                                + "/status ("
+                                + AGENT
+                                + ")");
     }
 
     @Test
@@ -128,27 +170,71 @@ class InsightWritesTest {
         int mark = server.requests().size();
         client.resource(node).delete();
 
-        Awaitility.await().atMost(Duration.ofSeconds(20))
-                .until(() -> client.resources(NodeProgressInsight.class).withName(name).get() == null);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                        () ->
+                                client.resources(NodeProgressInsight.class).withName(name).get()
+                                        == null);
         controller.evaluate();
-        assertThat(writesSince(mark)).map(RequestLog.Request::toString)
-                .contains("DELETE " + INSIGHTS + "nodeprogressinsights/" + name + " (" + AGENT + ")");
+        assertThat(writesSince(mark))
+                .map(RequestLog.Request::toString)
+                .contains(
+                        "DELETE " + INSIGHTS + "nodeprogressinsights/" + name + " (" + AGENT + ")");
     }
 
     @Test
     void insightsAreOwnedByTheirSubjects() {
         Node node = first(n -> true);
-        NodeProgressInsight insight = client.resources(NodeProgressInsight.class).withName(node.getMetadata().getName()).get();
-        assertThat(insight.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
-            assertThat(o.getKind()).isEqualTo("Node");
-            assertThat(o.getUid()).isEqualTo(client.nodes().withName(node.getMetadata().getName()).get().getMetadata().getUid());
-        });
-        assertThat(client.resources(MachineConfigPoolProgressInsight.class).withName("worker").get().getMetadata().getOwnerReferences())
-                .singleElement().satisfies(o -> assertThat(o.getUid())
-                        .isEqualTo(client.resources(MachineConfigPool.class).withName("worker").get().getMetadata().getUid()));
-        assertThat(client.resources(ClusterVersionProgressInsight.class).withName("version").get().getMetadata().getOwnerReferences())
-                .singleElement().satisfies(o -> assertThat(o.getUid())
-                        .isEqualTo(client.resources(ClusterVersion.class).withName("version").get().getMetadata().getUid()));
+        NodeProgressInsight insight =
+                client.resources(NodeProgressInsight.class)
+                        .withName(node.getMetadata().getName())
+                        .get();
+        assertThat(insight.getMetadata().getOwnerReferences())
+                .singleElement()
+                .satisfies(
+                        o -> {
+                            assertThat(o.getKind()).isEqualTo("Node");
+                            assertThat(o.getUid())
+                                    .isEqualTo(
+                                            client.nodes()
+                                                    .withName(node.getMetadata().getName())
+                                                    .get()
+                                                    .getMetadata()
+                                                    .getUid());
+                        });
+        assertThat(
+                        client.resources(MachineConfigPoolProgressInsight.class)
+                                .withName("worker")
+                                .get()
+                                .getMetadata()
+                                .getOwnerReferences())
+                .singleElement()
+                .satisfies(
+                        o ->
+                                assertThat(o.getUid())
+                                        .isEqualTo(
+                                                client.resources(MachineConfigPool.class)
+                                                        .withName("worker")
+                                                        .get()
+                                                        .getMetadata()
+                                                        .getUid()));
+        assertThat(
+                        client.resources(ClusterVersionProgressInsight.class)
+                                .withName("version")
+                                .get()
+                                .getMetadata()
+                                .getOwnerReferences())
+                .singleElement()
+                .satisfies(
+                        o ->
+                                assertThat(o.getUid())
+                                        .isEqualTo(
+                                                client.resources(ClusterVersion.class)
+                                                        .withName("version")
+                                                        .get()
+                                                        .getMetadata()
+                                                        .getUid()));
     }
 
     @Test
@@ -157,18 +243,51 @@ class InsightWritesTest {
         node.getMetadata().getAnnotations().put(MCO + "state", "Degraded");
         node.getMetadata().getAnnotations().put(MCO + "reason", "disk full");
         client.resource(node).update();
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !client.resources(HealthInsightObject.class).list().getItems().isEmpty());
-        String before = client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get().getMetadata().getUid();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                        () ->
+                                !client.resources(HealthInsightObject.class)
+                                        .list()
+                                        .getItems()
+                                        .isEmpty());
+        String before =
+                client.resources(UpdateStatus.class)
+                        .withName(UpdateStatus.NAME)
+                        .get()
+                        .getMetadata()
+                        .getUid();
 
         client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).delete();
 
-        // the mock API server collects no garbage: the health insights stay, and are given the new owner
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
-            UpdateStatus us = client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
-            return us != null && us.getStatus() != null && !us.getMetadata().getUid().equals(before)
-                    && client.resources(HealthInsightObject.class).list().getItems().stream().allMatch(h ->
-                    h.getMetadata().getOwnerReferences().get(0).getUid().equals(us.getMetadata().getUid()));
-        });
+        // the mock API server collects no garbage: the health insights stay, and are given the new
+        // owner
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> {
+                            UpdateStatus us =
+                                    client.resources(UpdateStatus.class)
+                                            .withName(UpdateStatus.NAME)
+                                            .get();
+                            return us != null
+                                    && us.getStatus() != null
+                                    && !us.getMetadata().getUid().equals(before)
+                                    && client
+                                            .resources(HealthInsightObject.class)
+                                            .list()
+                                            .getItems()
+                                            .stream()
+                                            .allMatch(
+                                                    h ->
+                                                            h.getMetadata()
+                                                                    .getOwnerReferences()
+                                                                    .get(0)
+                                                                    .getUid()
+                                                                    .equals(
+                                                                            us.getMetadata()
+                                                                                    .getUid()));
+                        });
     }
 
     private List<RequestLog.Request> writes() {
@@ -177,19 +296,34 @@ class InsightWritesTest {
 
     private List<RequestLog.Request> writesSince(int mark) {
         List<RequestLog.Request> all = server.requests().matching(r -> true);
-        return all.subList(mark, all.size()).stream().filter(r -> r.isWrite() && r.userAgent().equals(AGENT)).toList();
+        return all.subList(mark, all.size()).stream()
+                .filter(r -> r.isWrite() && r.userAgent().equals(AGENT))
+                .toList();
     }
 
     private void awaitUpdatingReason(String node, String reason) {
-        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
-            NodeProgressInsight i = client.resources(NodeProgressInsight.class).withName(node).get();
-            return i.getStatus().conditions().stream().anyMatch(c -> c.getType().equals("Updating") && c.getReason().equals(reason));
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> {
+                            NodeProgressInsight i =
+                                    client.resources(NodeProgressInsight.class)
+                                            .withName(node)
+                                            .get();
+                            return i.getStatus().conditions().stream()
+                                    .anyMatch(
+                                            c ->
+                                                    c.getType().equals("Updating")
+                                                            && c.getReason().equals(reason));
+                        });
     }
 
     private Node first(Predicate<Node> which) {
-        return client.nodes().list().getItems().stream().filter(n -> n.getMetadata().getName().startsWith("worker-"))
-                .filter(which).findFirst().orElseThrow();
+        return client.nodes().list().getItems().stream()
+                .filter(n -> n.getMetadata().getName().startsWith("worker-"))
+                .filter(which)
+                .findFirst()
+                .orElseThrow();
     }
 
     private static String annotation(Node n, String key) {
@@ -197,10 +331,17 @@ class InsightWritesTest {
     }
 
     private String poolOf(Node n) {
-        return n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker") ? "worker" : "worker-1";
+        return n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker")
+                ? "worker"
+                : "worker-1";
     }
 
     private String target(Node n) {
-        return client.resources(MachineConfigPool.class).withName(poolOf(n)).get().getSpec().getConfiguration().getName();
+        return client.resources(MachineConfigPool.class)
+                .withName(poolOf(n))
+                .get()
+                .getSpec()
+                .getConfiguration()
+                .getName();
     }
 }

@@ -28,16 +28,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @EnableKubernetesMockClient(crud = true)
 @Tag("e2e")
 class UpdateStatusControllerTest {
     private static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
-    private static final CrdSchema SCHEMA = CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1");
+    private static final CrdSchema SCHEMA =
+            CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1");
 
     KubernetesClient client;
     KubernetesMockServer server;
@@ -49,8 +50,13 @@ class UpdateStatusControllerTest {
         for (HasMetadata o : cluster.objects()) {
             client.resource(o).create();
         }
-        controller = new UpdateStatusController(client, Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofSeconds(1),
-                Duration.ofMinutes(10), Optional::empty);
+        controller =
+                new UpdateStatusController(
+                        client,
+                        Clock.fixed(NOW, ZoneOffset.UTC),
+                        Duration.ofSeconds(1),
+                        Duration.ofMinutes(10),
+                        Optional::empty);
     }
 
     @AfterEach
@@ -63,15 +69,21 @@ class UpdateStatusControllerTest {
         controller.start();
         UpdateStatus written = await(() -> read() != null && read().getStatus() != null);
 
-        String local = StatusRenderer.render(UpdateAssessment.assess(cluster.state(), NOW, NOW), NOW, Details.all);
-        assertThat(StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.all)).isEqualTo(local);
+        String local =
+                StatusRenderer.render(
+                        UpdateAssessment.assess(cluster.state(), NOW, NOW), NOW, Details.all);
+        assertThat(StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.all))
+                .isEqualTo(local);
         assertThat(local).contains("Worker Pool Nodes: worker");
         assertThat(SCHEMA.violations(written)).isEmpty();
         // the summary keeps the ClusterVersion and the pools, the objects every insight
         assertThat(written.getStatus().insights()).hasSize(1 + 3);
         assertThat(client.resources(NodeProgressInsight.class).list().getItems()).hasSize(12 + 3);
-        assertValidObjects(ClusterVersionProgressInsight.class, ClusterOperatorProgressInsight.class,
-                MachineConfigPoolProgressInsight.class, NodeProgressInsight.class);
+        assertValidObjects(
+                ClusterVersionProgressInsight.class,
+                ClusterOperatorProgressInsight.class,
+                MachineConfigPoolProgressInsight.class,
+                NodeProgressInsight.class);
     }
 
     @Test
@@ -92,12 +104,20 @@ class UpdateStatusControllerTest {
         awaitFirstEvaluation();
         UpdateStatusStatus before = UpdateStatusReader.read(client);
         Node node = client.nodes().withName("worker-worker-00000").get();
-        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/state", "Degraded");
-        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/reason", "disk full");
+        node.getMetadata()
+                .getAnnotations()
+                .put("machineconfiguration.openshift.io/state", "Degraded");
+        node.getMetadata()
+                .getAnnotations()
+                .put("machineconfiguration.openshift.io/reason", "disk full");
         client.resource(node).update();
 
-        UpdateStatus after = await(() -> StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.none)
-                .contains("Node worker-worker-00000 is degraded"));
+        UpdateStatus after =
+                await(
+                        () ->
+                                StatusRenderer.render(
+                                                UpdateStatusReader.read(client), NOW, Details.none)
+                                        .contains("Node worker-worker-00000 is degraded"));
         assertThat(uids(after)).containsAll(uids(before));
         assertThat(SCHEMA.violations(after)).isEmpty();
     }
@@ -110,14 +130,20 @@ class UpdateStatusControllerTest {
         long start = System.nanoTime();
         for (int i = 0; i < 40; i++) {
             Node node = client.nodes().withName("worker-worker-00000").get();
-            node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/reason", "attempt " + i);
-            node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/state", "Degraded");
+            node.getMetadata()
+                    .getAnnotations()
+                    .put("machineconfiguration.openshift.io/reason", "attempt " + i);
+            node.getMetadata()
+                    .getAnnotations()
+                    .put("machineconfiguration.openshift.io/state", "Degraded");
             client.resource(node).update();
         }
         await(() -> UpdateStatusReader.read(client).toString().contains("attempt 39"));
         double seconds = (System.nanoTime() - start) / 1e9;
-        // At most one evaluation (and so one write of each insight) per elapsed second, plus the one that may start a second.
-        assertThat(controller.evaluations() - evaluations).isLessThanOrEqualTo(1 + (long) Math.ceil(seconds));
+        // At most one evaluation (and so one write of each insight) per elapsed second, plus the
+        // one that may start a second.
+        assertThat(controller.evaluations() - evaluations)
+                .isLessThanOrEqualTo(1 + (long) Math.ceil(seconds));
     }
 
     @Test
@@ -125,9 +151,17 @@ class UpdateStatusControllerTest {
         controller.start();
         awaitFirstEvaluation();
         controller.close();
-        UpdateStatusStatus first = UpdateStatusReader.read(client); // what the first controller left, whichever of its writes came last
-        controller = new UpdateStatusController(client, Clock.fixed(NOW.plusSeconds(90), ZoneOffset.UTC),
-                Duration.ofSeconds(1), Duration.ofMinutes(10), Optional::empty);
+        UpdateStatusStatus first =
+                UpdateStatusReader.read(
+                        client); // what the first controller left, whichever of its writes came
+        // last
+        controller =
+                new UpdateStatusController(
+                        client,
+                        Clock.fixed(NOW.plusSeconds(90), ZoneOffset.UTC),
+                        Duration.ofSeconds(1),
+                        Duration.ofMinutes(10),
+                        Optional::empty);
         controller.start();
         await(() -> controller.evaluations() >= 1);
         controller.evaluate();
@@ -139,20 +173,47 @@ class UpdateStatusControllerTest {
     @Test
     void aDrainRefusedForLongerThanTheThresholdBecomesAHealthInsight() {
         Node node = client.nodes().withName("worker-worker-00000").get();
-        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/state", "Working");
-        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/desiredDrain", "drain-rendered-worker-2");
-        node.getMetadata().getAnnotations().put("machineconfiguration.openshift.io/lastAppliedDrain", "uncordon-rendered-worker-1");
+        node.getMetadata()
+                .getAnnotations()
+                .put("machineconfiguration.openshift.io/state", "Working");
+        node.getMetadata()
+                .getAnnotations()
+                .put("machineconfiguration.openshift.io/desiredDrain", "drain-rendered-worker-2");
+        node.getMetadata()
+                .getAnnotations()
+                .put(
+                        "machineconfiguration.openshift.io/lastAppliedDrain",
+                        "uncordon-rendered-worker-1");
         client.resource(node).update();
-        client.v1().events().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.EventBuilder().withNewMetadata()
-                .withName("worker-worker-00000.drain").withNamespace("default").endMetadata().withReason("DrainBlocked").withType("Warning")
-                .withNewInvolvedObject().withKind("Node").withName("worker-worker-00000").endInvolvedObject()
-                .withFirstTimestamp(NOW.minus(Duration.ofMinutes(6)).toString()).withLastTimestamp(NOW.toString())
-                .withMessage("PodDisruptionBudget shop/web does not allow evicting pod shop/web-1").build()).create();
+        client.v1()
+                .events()
+                .inNamespace("default")
+                .resource(
+                        new io.fabric8.kubernetes.api.model.EventBuilder()
+                                .withNewMetadata()
+                                .withName("worker-worker-00000.drain")
+                                .withNamespace("default")
+                                .endMetadata()
+                                .withReason("DrainBlocked")
+                                .withType("Warning")
+                                .withNewInvolvedObject()
+                                .withKind("Node")
+                                .withName("worker-worker-00000")
+                                .endInvolvedObject()
+                                .withFirstTimestamp(NOW.minus(Duration.ofMinutes(6)).toString())
+                                .withLastTimestamp(NOW.toString())
+                                .withMessage(
+                                        "PodDisruptionBudget shop/web does not allow evicting pod"
+                                                + " shop/web-1")
+                                .build())
+                .create();
 
         controller.start();
         UpdateStatus written = await(() -> read() != null && read().getStatus() != null);
         assertThat(StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.none))
-                .contains("Node worker-worker-00000 cannot drain: PodDisruptionBudget shop/web does not allow evicting pod shop/web-1");
+                .contains(
+                        "Node worker-worker-00000 cannot drain: PodDisruptionBudget shop/web does"
+                                + " not allow evicting pod shop/web-1");
         assertValidObjects(HealthInsightObject.class);
         assertThat(SCHEMA.violations(written)).isEmpty();
     }

@@ -12,8 +12,7 @@ import java.util.HexFormat;
 /** SHA-256 content digests in the {@code sha256:<hex>} form images use. */
 final class Digests {
 
-    private Digests() {
-    }
+    private Digests() {}
 
     static MessageDigest sha256() {
         try {

@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 /** Removing a file or a directory tree (links are removed, never followed). */
 public final class FileTrees {
 
-    private FileTrees() {
-    }
+    private FileTrees() {}
 
     public static void delete(Path path) throws IOException {
         if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) return;
@@ -20,7 +19,10 @@ public final class FileTrees {
         }
     }
 
-    /** Best effort, for temporary and partial files: the caller has a failure of its own to report, or none. */
+    /**
+     * Best effort, for temporary and partial files: the caller has a failure of its own to report,
+     * or none.
+     */
     public static void deleteQuietly(Path path) {
         try {
             delete(path);

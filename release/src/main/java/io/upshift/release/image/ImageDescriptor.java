@@ -1,5 +1,4 @@
 package io.upshift.release.image;
 
 /** A content-addressed blob an image manifest points at. */
-public record ImageDescriptor(String mediaType, String digest, long size) {
-}
+public record ImageDescriptor(String mediaType, String digest, long size) {}

@@ -13,14 +13,15 @@ public interface ImageStore {
     ResolvedImage resolve(ImageRef ref) throws ReleaseException;
 
     /**
-     * Copies blob {@code blob} of {@code image} to {@code target}, checking its size and digest; a partial file is
-     * removed on failure.
+     * Copies blob {@code blob} of {@code image} to {@code target}, checking its size and digest; a
+     * partial file is removed on failure.
      */
-    void fetch(ResolvedImage image, ImageDescriptor blob, Path target, Progress progress) throws ReleaseException;
+    void fetch(ResolvedImage image, ImageDescriptor blob, Path target, Progress progress)
+            throws ReleaseException;
 
     /** Receives bytes moved, for progress on long transfers. */
     interface Progress {
-        Progress NONE = (done, total) -> { };
+        Progress NONE = (done, total) -> {};
 
         void bytes(long done, long total);
     }

@@ -1,10 +1,10 @@
 package io.upshift.release.image;
 
-import io.upshift.api.json.Mappers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.upshift.api.json.Mappers;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import java.io.IOException;
@@ -17,8 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An OCI image layout directory (image-spec "image-layout"): {@code oci-layout}, {@code index.json} naming
- * manifests by tag ({@code org.opencontainers.image.ref.name}) and {@code blobs/sha256/<hex>}.
+ * An OCI image layout directory (image-spec "image-layout"): {@code oci-layout}, {@code index.json}
+ * naming manifests by tag ({@code org.opencontainers.image.ref.name}) and {@code
+ * blobs/sha256/<hex>}.
  */
 public final class OciLayoutStore implements ImageStore {
 
@@ -40,20 +41,29 @@ public final class OciLayoutStore implements ImageStore {
                 progress.bytes(written, image.size());
             }
             writeBlob(root, image.digest(), out -> out.write(image.manifest()));
-            writeAtomically(root.resolve("oci-layout"), "{\"imageLayoutVersion\":\"1.0.0\"}".getBytes());
+            writeAtomically(
+                    root.resolve("oci-layout"), "{\"imageLayoutVersion\":\"1.0.0\"}".getBytes());
             ObjectNode index = readIndex(root);
             ArrayNode manifests = (ArrayNode) index.withArray("manifests");
             String tag = ref.tag() != null ? ref.tag() : image.defaultTag();
             for (int i = manifests.size() - 1; i >= 0; i--) {
-                if (tag.equals(manifests.get(i).path("annotations").path(REF_NAME).asText())) manifests.remove(i);
+                if (tag.equals(manifests.get(i).path("annotations").path(REF_NAME).asText()))
+                    manifests.remove(i);
             }
             ObjectNode entry = manifests.addObject();
-            entry.put("mediaType", MANIFEST_MEDIA_TYPE).put("digest", image.digest()).put("size", image.manifest().length);
+            entry.put("mediaType", MANIFEST_MEDIA_TYPE)
+                    .put("digest", image.digest())
+                    .put("size", image.manifest().length);
             entry.putObject("annotations").put(REF_NAME, tag);
-            writeAtomically(root.resolve("index.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(index));
+            writeAtomically(
+                    root.resolve("index.json"),
+                    JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(index));
             return image.digest();
         } catch (IOException e) {
-            throw new ReleaseException(Reason.IMAGE_INVALID, "cannot write the OCI layout " + root + ": " + e.getMessage(), e);
+            throw new ReleaseException(
+                    Reason.IMAGE_INVALID,
+                    "cannot write the OCI layout " + root + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -61,38 +71,66 @@ public final class OciLayoutStore implements ImageStore {
     public ResolvedImage resolve(ImageRef ref) throws ReleaseException {
         Path root = ref.path();
         if (!Files.isRegularFile(root.resolve("index.json"))) {
-            throw new ReleaseException(Reason.IMAGE_NOT_FOUND, ref + ": " + root + " is not an OCI image layout (no index.json)");
+            throw new ReleaseException(
+                    Reason.IMAGE_NOT_FOUND,
+                    ref + ": " + root + " is not an OCI image layout (no index.json)");
         }
         try {
             List<JsonNode> candidates = new ArrayList<>();
             for (JsonNode m : readIndex(root).path("manifests")) {
-                boolean byDigest = ref.digest() != null && ref.digest().equals(m.path("digest").asText());
-                boolean byTag = ref.tag() != null && ref.tag().equals(m.path("annotations").path(REF_NAME).asText());
-                if (byDigest || byTag || (ref.digest() == null && ref.tag() == null)) candidates.add(m);
+                boolean byDigest =
+                        ref.digest() != null && ref.digest().equals(m.path("digest").asText());
+                boolean byTag =
+                        ref.tag() != null
+                                && ref.tag().equals(m.path("annotations").path(REF_NAME).asText());
+                if (byDigest || byTag || (ref.digest() == null && ref.tag() == null))
+                    candidates.add(m);
             }
-            if (candidates.isEmpty()) throw new ReleaseException(Reason.IMAGE_NOT_FOUND, ref + ": no such image in the layout");
+            if (candidates.isEmpty())
+                throw new ReleaseException(
+                        Reason.IMAGE_NOT_FOUND, ref + ": no such image in the layout");
             if (candidates.size() > 1) {
-                throw new ReleaseException(Reason.IMAGE_NOT_FOUND, ref + ": the layout holds " + candidates.size() + " images; name one by tag or digest");
+                throw new ReleaseException(
+                        Reason.IMAGE_NOT_FOUND,
+                        ref
+                                + ": the layout holds "
+                                + candidates.size()
+                                + " images; name one by tag or digest");
             }
             String digest = candidates.get(0).path("digest").asText();
-            byte[] manifest = readBlob(root, new ImageDescriptor(MANIFEST_MEDIA_TYPE, digest, candidates.get(0).path("size").asLong(-1)));
+            byte[] manifest =
+                    readBlob(
+                            root,
+                            new ImageDescriptor(
+                                    MANIFEST_MEDIA_TYPE,
+                                    digest,
+                                    candidates.get(0).path("size").asLong(-1)));
             return ManifestJson.parse(ref, digest, manifest);
         } catch (IOException e) {
-            throw new ReleaseException(Reason.IMAGE_INVALID, ref + ": unreadable OCI layout: " + e.getMessage(), e);
+            throw new ReleaseException(
+                    Reason.IMAGE_INVALID, ref + ": unreadable OCI layout: " + e.getMessage(), e);
         }
     }
 
     @Override
-    public void fetch(ResolvedImage image, ImageDescriptor blob, Path target, Progress progress) throws ReleaseException {
+    public void fetch(ResolvedImage image, ImageDescriptor blob, Path target, Progress progress)
+            throws ReleaseException {
         try (InputStream in = Files.newInputStream(blobPath(image.ref().path(), blob.digest()));
-             OutputStream out = Files.newOutputStream(target)) {
+                OutputStream out = Files.newOutputStream(target)) {
             Digests.Counting counted = new Digests.Counting(out);
             in.transferTo(counted);
             BlobCheck.verify(image.ref(), blob, counted.count, Digests.of(counted.digest));
             progress.bytes(counted.count, blob.size());
         } catch (IOException e) {
             FileTrees.deleteQuietly(target);
-            throw new ReleaseException(Reason.IMAGE_NOT_FOUND, image.ref() + ": blob " + blob.digest() + " cannot be read from the layout: " + e.getMessage(), e);
+            throw new ReleaseException(
+                    Reason.IMAGE_NOT_FOUND,
+                    image.ref()
+                            + ": blob "
+                            + blob.digest()
+                            + " cannot be read from the layout: "
+                            + e.getMessage(),
+                    e);
         } catch (ReleaseException e) {
             FileTrees.deleteQuietly(target);
             throw e;
@@ -101,12 +139,17 @@ public final class OciLayoutStore implements ImageStore {
 
     private byte[] readBlob(Path root, ImageDescriptor d) throws IOException, ReleaseException {
         byte[] content = Files.readAllBytes(blobPath(root, d.digest()));
-        BlobCheck.verify(null, d.size() < 0 ? new ImageDescriptor(d.mediaType(), d.digest(), content.length) : d, content.length, Digests.of(content));
+        BlobCheck.verify(
+                null,
+                d.size() < 0 ? new ImageDescriptor(d.mediaType(), d.digest(), content.length) : d,
+                content.length,
+                Digests.of(content));
         return content;
     }
 
     private static Path blobPath(Path root, String digest) throws IOException {
-        if (!digest.matches("sha256:[0-9a-f]{64}")) throw new IOException("invalid digest " + digest);
+        if (!digest.matches("sha256:[0-9a-f]{64}"))
+            throw new IOException("invalid digest " + digest);
         return root.resolve("blobs/sha256").resolve(digest.substring("sha256:".length()));
     }
 
@@ -132,7 +175,8 @@ public final class OciLayoutStore implements ImageStore {
         Path tmp = Files.createTempFile(file.getParent(), ".tmp-", "");
         try {
             Files.write(tmp, content);
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(tmp);
         }

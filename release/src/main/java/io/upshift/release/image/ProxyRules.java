@@ -10,10 +10,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The cluster's proxy (Proxy {@code cluster}: status.httpProxy, httpsProxy, noProxy) as a selector for HTTP clients,
- * with the no-proxy rules Go's http.ProxyFromEnvironment applies: {@code *} for everything; a host or domain matches
- * itself and its subdomains (a leading dot changes nothing); an IPv4 CIDR matches its addresses; loopback is never
- * proxied.
+ * The cluster's proxy (Proxy {@code cluster}: status.httpProxy, httpsProxy, noProxy) as a selector
+ * for HTTP clients, with the no-proxy rules Go's http.ProxyFromEnvironment applies: {@code *} for
+ * everything; a host or domain matches itself and its subdomains (a leading dot changes nothing);
+ * an IPv4 CIDR matches its addresses; loopback is never proxied.
  */
 public record ProxyRules(URI httpProxy, URI httpsProxy, List<String> noProxy) {
 
@@ -27,20 +27,29 @@ public record ProxyRules(URI httpProxy, URI httpsProxy, List<String> noProxy) {
 
     /** From the Proxy's status strings; empty or absent means no proxy. */
     public static ProxyRules of(String httpProxy, String httpsProxy, String noProxy) {
-        return new ProxyRules(uri(httpProxy), uri(httpsProxy), noProxy == null || noProxy.isBlank() ? List.of()
-                : Arrays.stream(noProxy.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
+        return new ProxyRules(
+                uri(httpProxy),
+                uri(httpsProxy),
+                noProxy == null || noProxy.isBlank()
+                        ? List.of()
+                        : Arrays.stream(noProxy.split(","))
+                                .map(String::trim)
+                                .filter(s -> !s.isEmpty())
+                                .toList());
     }
 
     /** The proxy for {@code uri}, or null to go direct. */
     public URI proxyFor(URI uri) {
         URI proxy = "https".equals(uri.getScheme()) ? httpsProxy : httpProxy;
-        String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase().replaceAll("^\\[|]$", "");
+        String host =
+                uri.getHost() == null ? "" : uri.getHost().toLowerCase().replaceAll("^\\[|]$", "");
         if (proxy == null || host.isEmpty() || isLoopback(host)) return null;
         for (String rule : noProxy) {
             String r = rule.toLowerCase().replaceFirst(":\\d+$", "");
             if (r.equals("*") || r.contains("/") && inCidr(host, r)) return null;
             String domain = r.startsWith(".") ? r.substring(1) : r;
-            if (!domain.isEmpty() && (host.equals(domain) || host.endsWith("." + domain))) return null;
+            if (!domain.isEmpty() && (host.equals(domain) || host.endsWith("." + domain)))
+                return null;
         }
         return proxy;
     }
@@ -52,7 +61,10 @@ public record ProxyRules(URI httpProxy, URI httpsProxy, List<String> noProxy) {
                 URI p = proxyFor(uri);
                 if (p == null) return List.of(Proxy.NO_PROXY);
                 int port = p.getPort() > 0 ? p.getPort() : "https".equals(p.getScheme()) ? 443 : 80;
-                return List.of(new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(p.getHost(), port)));
+                return List.of(
+                        new Proxy(
+                                Proxy.Type.HTTP,
+                                InetSocketAddress.createUnresolved(p.getHost(), port)));
             }
 
             @Override
@@ -79,7 +91,7 @@ public record ProxyRules(URI httpProxy, URI httpsProxy, List<String> noProxy) {
         if (!s.matches("\\d{1,3}(\\.\\d{1,3}){3}")) return null;
         long v = 0;
         for (String o : s.split("\\.")) v = v << 8 | Integer.parseInt(o);
-        return new long[]{v};
+        return new long[] {v};
     }
 
     private static URI uri(String s) {

@@ -19,9 +19,9 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 
 /**
- * Releases of a registry repository for the graph service: each tag's image pinned by digest, with the
- * release-metadata read from its layers. Images already read are remembered by digest, so a poll only pulls what
- * is new; a tag whose image is not a release is skipped with a warning.
+ * Releases of a registry repository for the graph service: each tag's image pinned by digest, with
+ * the release-metadata read from its layers. Images already read are remembered by digest, so a
+ * poll only pulls what is new; a tag whose image is not a release is skipped with a warning.
  */
 public final class ReleaseScraper {
 
@@ -30,18 +30,29 @@ public final class ReleaseScraper {
     private final Consumer<String> warnings;
     private final Map<String, ReleaseEntry> byDigest = new HashMap<>();
 
-    public ReleaseScraper(DockerCredentials credentials, boolean insecure, Consumer<String> warnings) {
+    public ReleaseScraper(
+            DockerCredentials credentials, boolean insecure, Consumer<String> warnings) {
         this.store = new RegistryStore(RegistryAccess.of(credentials, insecure));
         this.tags = new RegistryTags(credentials, insecure);
         this.warnings = warnings;
     }
 
-    /** The tags of {@code repository} and their digests: what changes when a release is published or moved. */
+    /**
+     * The tags of {@code repository} and their digests: what changes when a release is published or
+     * moved.
+     */
     public Map<String, String> digests(ImageRef repository) throws GraphException {
         Map<String, String> out = new java.util.TreeMap<>();
         try {
             for (String tag : tags.list(repository)) {
-                ImageRef ref = new ImageRef(false, repository.registry(), repository.repository(), tag, null, null);
+                ImageRef ref =
+                        new ImageRef(
+                                false,
+                                repository.registry(),
+                                repository.repository(),
+                                tag,
+                                null,
+                                null);
                 out.put(tag, store.resolve(ref).digest());
             }
         } catch (ReleaseException e) {
@@ -56,7 +67,15 @@ public final class ReleaseScraper {
             ReleaseEntry known = byDigest.get(t.getValue());
             if (known == null) {
                 try {
-                    known = read(new ImageRef(false, repository.registry(), repository.repository(), null, t.getValue(), null));
+                    known =
+                            read(
+                                    new ImageRef(
+                                            false,
+                                            repository.registry(),
+                                            repository.repository(),
+                                            null,
+                                            t.getValue(),
+                                            null));
                 } catch (ReleaseException e) {
                     warnings.accept("skipping tag " + t.getKey() + ": " + e);
                     continue;
@@ -81,12 +100,21 @@ public final class ReleaseScraper {
                 if (found != null) metadata = found;
             }
             if (metadata == null) {
-                throw new ReleaseException(io.upshift.core.release.Reason.PAYLOAD_NOT_FOUND, ref + " has no release-manifests/release-metadata");
+                throw new ReleaseException(
+                        io.upshift.core.release.Reason.PAYLOAD_NOT_FOUND,
+                        ref + " has no release-manifests/release-metadata");
             }
             String arch = metadata.architecture().isEmpty() ? "amd64" : metadata.architecture();
-            return new ReleaseEntry(metadata.version(), metadata.previous(), metadata.next(), metadata.metadata(), arch, image.pullspec());
+            return new ReleaseEntry(
+                    metadata.version(),
+                    metadata.previous(),
+                    metadata.next(),
+                    metadata.metadata(),
+                    arch,
+                    image.pullspec());
         } catch (IOException e) {
-            throw new ReleaseException(io.upshift.core.release.Reason.IMAGE_INVALID, ref + ": " + e.getMessage(), e);
+            throw new ReleaseException(
+                    io.upshift.core.release.Reason.IMAGE_INVALID, ref + ": " + e.getMessage(), e);
         } finally {
             if (work != null) FileTrees.deleteQuietly(work);
         }
@@ -94,7 +122,7 @@ public final class ReleaseScraper {
 
     private static ReleaseMetadata metadataIn(Path layer) throws IOException, ReleaseException {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(layer));
-             TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(in))) {
+                TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(in))) {
             TarArchiveEntry e;
             while ((e = tar.getNextEntry()) != null) {
                 String name = e.getName().replaceFirst("^\\./", "").replaceFirst("^/", "");

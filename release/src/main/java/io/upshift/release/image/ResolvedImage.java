@@ -3,17 +3,23 @@ package io.upshift.release.image;
 import java.util.List;
 
 /**
- * An image found in a store: the digest of its manifest (of the manifest list, for a multi-architecture release), its
- * config and its layers (in order, of the cluster's architecture), and {@code location}, where its blobs are read: a
- * mirror, or {@code ref} itself.
+ * An image found in a store: the digest of its manifest (of the manifest list, for a
+ * multi-architecture release), its config and its layers (in order, of the cluster's architecture),
+ * and {@code location}, where its blobs are read: a mirror, or {@code ref} itself.
  */
-public record ResolvedImage(ImageRef ref, String digest, ImageDescriptor config, List<ImageDescriptor> layers, ImageRef location) {
+public record ResolvedImage(
+        ImageRef ref,
+        String digest,
+        ImageDescriptor config,
+        List<ImageDescriptor> layers,
+        ImageRef location) {
 
     public ResolvedImage {
         layers = List.copyOf(layers);
     }
 
-    public ResolvedImage(ImageRef ref, String digest, ImageDescriptor config, List<ImageDescriptor> layers) {
+    public ResolvedImage(
+            ImageRef ref, String digest, ImageDescriptor config, List<ImageDescriptor> layers) {
         this(ref, digest, config, layers, ref);
     }
 

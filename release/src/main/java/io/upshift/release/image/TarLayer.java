@@ -15,12 +15,16 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 /**
- * A reproducible image layer: entries sorted by path, owned by root, their times at the epoch, gzip without a name or
- * time; the same entries make the same bytes, hence the same digest. Parents are added as directories.
+ * A reproducible image layer: entries sorted by path, owned by root, their times at the epoch, gzip
+ * without a name or time; the same entries make the same bytes, hence the same digest. Parents are
+ * added as directories.
  */
 final class TarLayer {
 
-    /** One entry: a file copied from {@code source}, a file of {@code content}, a directory, or a symbolic link. */
+    /**
+     * One entry: a file copied from {@code source}, a file of {@code content}, a directory, or a
+     * symbolic link.
+     */
     record Entry(String path, Path source, byte[] content, String link, int mode) {
         static Entry file(String path, Path source, int mode) {
             return new Entry(path, source, null, null, mode);
@@ -48,22 +52,32 @@ final class TarLayer {
     TarLayer add(Entry e) {
         String path = e.path().replaceAll("^/+", "").replaceAll("/+$", "");
         for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
-            entries.putIfAbsent(path.substring(0, slash), Entry.directory(path.substring(0, slash), 0755));
+            entries.putIfAbsent(
+                    path.substring(0, slash), Entry.directory(path.substring(0, slash), 0755));
         }
         entries.put(path, new Entry(path, e.source(), e.content(), e.link(), e.mode()));
         return this;
     }
 
-    /** Adds the tree under {@code dir} at {@code at}: files keep their executable bit, links stay links. */
+    /**
+     * Adds the tree under {@code dir} at {@code at}: files keep their executable bit, links stay
+     * links.
+     */
     TarLayer addTree(Path dir, String at) throws IOException {
         List<Path> paths;
         try (Stream<Path> walk = Files.walk(dir)) {
             paths = walk.sorted().toList();
         }
         for (Path p : paths) {
-            String name = at + (p.equals(dir) ? "" : "/" + dir.relativize(p).toString().replace('\\', '/'));
-            if (Files.isSymbolicLink(p)) add(Entry.symlink(name, Files.readSymbolicLink(p).toString()));
-            else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) add(Entry.directory(name, 0755));
+            String name =
+                    at
+                            + (p.equals(dir)
+                                    ? ""
+                                    : "/" + dir.relativize(p).toString().replace('\\', '/'));
+            if (Files.isSymbolicLink(p))
+                add(Entry.symlink(name, Files.readSymbolicLink(p).toString()));
+            else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
+                add(Entry.directory(name, 0755));
             else add(Entry.file(name, p, Files.isExecutable(p) ? 0755 : 0644));
         }
         return this;
@@ -83,7 +97,12 @@ final class TarLayer {
                 }
             }
         }
-        return new BuiltImage.LayerFile(file, new ImageDescriptor(ImageBuilder.LAYER_MEDIA_TYPE, Digests.of(compressed.digest), compressed.count),
+        return new BuiltImage.LayerFile(
+                file,
+                new ImageDescriptor(
+                        ImageBuilder.LAYER_MEDIA_TYPE,
+                        Digests.of(compressed.digest),
+                        compressed.count),
                 Digests.of(tar.digest));
     }
 

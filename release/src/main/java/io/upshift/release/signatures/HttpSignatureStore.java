@@ -10,7 +10,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A signature store on a web server: {@code GET <base>/sha256=<hex>/signature-<N>} until the first 404. */
+/**
+ * A signature store on a web server: {@code GET <base>/sha256=<hex>/signature-<N>} until the first
+ * 404.
+ */
 public final class HttpSignatureStore implements SignatureStore {
 
     /** Signatures are small; anything larger is not one. */
@@ -25,7 +28,10 @@ public final class HttpSignatureStore implements SignatureStore {
     }
 
     public static HttpClient defaultClient() {
-        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NORMAL).build();
+        return HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .build();
     }
 
     @Override
@@ -40,15 +46,26 @@ public final class HttpSignatureStore implements SignatureStore {
             URI uri = base.resolve(SignatureStore.directoryName(digest) + "/signature-" + n);
             HttpResponse<byte[]> response;
             try {
-                response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET().build(),
-                        HttpResponse.BodyHandlers.ofByteArray());
+                response =
+                        http.send(
+                                HttpRequest.newBuilder(uri)
+                                        .timeout(Duration.ofSeconds(30))
+                                        .GET()
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofByteArray());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted while reading " + uri, e);
             }
             if (response.statusCode() == 404) break;
-            if (response.statusCode() != 200) throw new IOException("HTTP " + response.statusCode() + " from " + uri);
-            if (response.body().length > MAX_BYTES) throw new IOException(uri + " is " + response.body().length + " bytes: too large for a signature");
+            if (response.statusCode() != 200)
+                throw new IOException("HTTP " + response.statusCode() + " from " + uri);
+            if (response.body().length > MAX_BYTES)
+                throw new IOException(
+                        uri
+                                + " is "
+                                + response.body().length
+                                + " bytes: too large for a signature");
             out.add(response.body());
         }
         return out;

@@ -16,11 +16,17 @@ public final class SignatureStores {
 
     /** The same stores, reached through {@code proxy} (the cluster's). */
     public SignatureStores through(java.net.ProxySelector proxy) {
-        return new SignatureStores(HttpClient.newBuilder().proxy(proxy).connectTimeout(java.time.Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NORMAL).build());
+        return new SignatureStores(
+                HttpClient.newBuilder()
+                        .proxy(proxy)
+                        .connectTimeout(java.time.Duration.ofSeconds(10))
+                        .followRedirects(HttpClient.Redirect.NORMAL)
+                        .build());
     }
 
     public SignatureStore open(URI uri) {
-        return "file".equals(uri.getScheme()) ? VerifierConfig.openFile(uri) : new HttpSignatureStore(uri, http);
+        return "file".equals(uri.getScheme())
+                ? VerifierConfig.openFile(uri)
+                : new HttpSignatureStore(uri, http);
     }
 }

@@ -19,103 +19,164 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The controller's Deployment a release carries is deploy/'s, and taking over the installed one with it (the
- * Deployment merge, upstream's {@code lib/resourcemerge}) leaves the pod everything the new controller needs: its
- * args with {@code --release}, the node name, the payload directory, its probes and placement.
+ * The controller's Deployment a release carries is deploy/'s, and taking over the installed one
+ * with it (the Deployment merge, upstream's {@code lib/resourcemerge}) leaves the pod everything
+ * the new controller needs: its args with {@code --release}, the node name, the payload directory,
+ * its probes and placement.
  */
 class ControllerDeploymentTest {
 
-    private static final String INSTALLED_IMAGE = "registry.example/upshift@sha256:" + "a".repeat(64);
+    private static final String INSTALLED_IMAGE =
+            "registry.example/upshift@sha256:" + "a".repeat(64);
     private static final String NEW_RELEASE = "registry.example/releases@sha256:" + "b".repeat(64);
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void theReleasedDeploymentIsDeploysWithTheReleaseImageAndRelease() throws Exception {
-        JsonNode deploy = Mappers.YAML.readTree(Files.readString(Path.of("../deploy/deployment.yaml")));
+        JsonNode deploy =
+                Mappers.YAML.readTree(Files.readString(Path.of("../deploy/deployment.yaml")));
         ObjectNode released = ControllerDeployment.released();
         assertThat(ControllerDeployment.installed()).isEqualTo(deploy);
         ObjectNode expected = deploy.deepCopy();
-        ((ObjectNode) expected.path("metadata")).putObject("annotations").put("include.release.openshift.io/self-managed-high-availability", "true");
+        ((ObjectNode) expected.path("metadata"))
+                .putObject("annotations")
+                .put("include.release.openshift.io/self-managed-high-availability", "true");
         ObjectNode c = ControllerDeployment.container(expected);
         c.put("image", "{{.ReleaseImage}}");
         c.withArrayProperty("args").add("--release").add("{{.ReleaseImage}}");
         assertThat(released).isEqualTo(expected);
         // the manifest text reads back as the same object once its template is filled
         JsonNode rendered = render(ControllerDeployment.manifest(), NEW_RELEASE);
-        assertThat(ControllerDeployment.container(rendered).path("image").asText()).isEqualTo(NEW_RELEASE);
+        assertThat(ControllerDeployment.container(rendered).path("image").asText())
+                .isEqualTo(NEW_RELEASE);
     }
 
     @Test
     void aTakeoverOfTheInstalledDeploymentKeepsWhatTheNewControllerNeeds() throws Exception {
-        // as installed: deploy/ with the image set and --release added (a kustomize patch), as the API server returns it
+        // as installed: deploy/ with the image set and --release added (a kustomize patch), as the
+        // API server returns it
         ObjectNode live = ControllerDeployment.installed();
         live.with("metadata").put("resourceVersion", "12").put("uid", "u1").put("generation", 1);
         ObjectNode liveContainer = ControllerDeployment.container(live);
-        liveContainer.put("image", INSTALLED_IMAGE).put("imagePullPolicy", "IfNotPresent").put("terminationMessagePath", "/dev/termination-log");
+        liveContainer
+                .put("image", INSTALLED_IMAGE)
+                .put("imagePullPolicy", "IfNotPresent")
+                .put("terminationMessagePath", "/dev/termination-log");
         liveContainer.withArrayProperty("args").add("--release").add(INSTALLED_IMAGE);
 
-        ResourceMerge.Merged merged = ResourceMerge.merge(live, render(ControllerDeployment.manifest(), NEW_RELEASE));
+        ResourceMerge.Merged merged =
+                ResourceMerge.merge(live, render(ControllerDeployment.manifest(), NEW_RELEASE));
 
         assertThat(merged.changed()).isTrue();
         assertThat(merged.held()).as("immutable fields the takeover asks to change").isEmpty();
         JsonNode pod = merged.object().path("spec").path("template").path("spec");
         JsonNode container = ControllerDeployment.container(merged.object());
         assertThat(container.path("image").asText()).isEqualTo(NEW_RELEASE);
-        assertThat(strings(container.path("args"))).containsExactly("operator", "--namespace", "upshift", "--identity", "$(POD_NAME)",
-                "--metrics-port", "9099", "--metrics-auth", "token", "--health-port", "9098", "--payload-cache", "/var/lib/upshift/payloads",
-                "--release", NEW_RELEASE);
-        assertThat(container.path("env").toString()).contains("{\"name\":\"NODE_NAME\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"spec.nodeName\"")
-                .contains("{\"name\":\"POD_NAME\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"metadata.name\"");
-        assertThat(container.path("volumeMounts").get(0).path("mountPath").asText()).isEqualTo("/var/lib/upshift/payloads");
-        assertThat(pod.path("volumes").get(0).path("hostPath").path("path").asText()).isEqualTo("/var/lib/upshift/payloads");
-        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/readyz");
-        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/healthz");
+        assertThat(strings(container.path("args")))
+                .containsExactly(
+                        "operator",
+                        "--namespace",
+                        "upshift",
+                        "--identity",
+                        "$(POD_NAME)",
+                        "--metrics-port",
+                        "9099",
+                        "--metrics-auth",
+                        "token",
+                        "--health-port",
+                        "9098",
+                        "--payload-cache",
+                        "/var/lib/upshift/payloads",
+                        "--release",
+                        NEW_RELEASE);
+        assertThat(container.path("env").toString())
+                .contains(
+                        "{\"name\":\"NODE_NAME\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"spec.nodeName\"")
+                .contains(
+                        "{\"name\":\"POD_NAME\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"metadata.name\"");
+        assertThat(container.path("volumeMounts").get(0).path("mountPath").asText())
+                .isEqualTo("/var/lib/upshift/payloads");
+        assertThat(pod.path("volumes").get(0).path("hostPath").path("path").asText())
+                .isEqualTo("/var/lib/upshift/payloads");
+        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/readyz");
+        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/healthz");
         assertThat(pod.path("priorityClassName").asText()).isEqualTo("system-cluster-critical");
         assertThat(pod.path("tolerations")).hasSize(4);
-        assertThat(merged.object().path("spec").path("strategy").path("type").asText()).isEqualTo("Recreate");
+        assertThat(merged.object().path("spec").path("strategy").path("type").asText())
+                .isEqualTo("Recreate");
     }
 
     @Test
     void aTakeoverOfAnIncompleteDeploymentGivesItWhatItLacks() throws Exception {
         // an older release's Deployment: args alone, no env, volumes or probes
-        ObjectNode live = (ObjectNode) Mappers.YAML.readTree("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: upshift-controller, namespace: upshift, labels: {app.kubernetes.io/name: upshift}, resourceVersion: "3"}
-                spec:
-                  replicas: 1
-                  strategy: {type: Recreate}
-                  selector: {matchLabels: {app.kubernetes.io/name: upshift}}
-                  template:
-                    metadata: {labels: {app.kubernetes.io/name: upshift}}
-                    spec:
-                      serviceAccountName: upshift
-                      containers:
-                      - name: controller
-                        image: old
-                        args: [operator, --namespace, upshift, --release, old]
-                """);
-        JsonNode merged = ResourceMerge.merge(live, render(ControllerDeployment.manifest(), NEW_RELEASE)).object();
+        ObjectNode live =
+                (ObjectNode)
+                        Mappers.YAML.readTree(
+                                """
+                                apiVersion: apps/v1
+                                kind: Deployment
+                                metadata: {name: upshift-controller, namespace: upshift, labels: {app.kubernetes.io/name: upshift}, resourceVersion: "3"}
+                                spec:
+                                  replicas: 1
+                                  strategy: {type: Recreate}
+                                  selector: {matchLabels: {app.kubernetes.io/name: upshift}}
+                                  template:
+                                    metadata: {labels: {app.kubernetes.io/name: upshift}}
+                                    spec:
+                                      serviceAccountName: upshift
+                                      containers:
+                                      - name: controller
+                                        image: old
+                                        args: [operator, --namespace, upshift, --release, old]
+                                """);
+        JsonNode merged =
+                ResourceMerge.merge(live, render(ControllerDeployment.manifest(), NEW_RELEASE))
+                        .object();
         JsonNode container = ControllerDeployment.container(merged);
-        assertThat(container.path("env").findValuesAsText("name")).containsExactly("NODE_NAME", "POD_NAME");
-        assertThat(container.path("volumeMounts").findValuesAsText("name")).containsExactly("payloads");
-        assertThat(merged.path("spec").path("template").path("spec").path("volumes").findValuesAsText("name")).containsExactly("payloads");
-        assertThat(strings(container.path("args"))).endsWith("--release", NEW_RELEASE).doesNotContain("old");
+        assertThat(container.path("env").findValuesAsText("name"))
+                .containsExactly("NODE_NAME", "POD_NAME");
+        assertThat(container.path("volumeMounts").findValuesAsText("name"))
+                .containsExactly("payloads");
+        assertThat(
+                        merged.path("spec")
+                                .path("template")
+                                .path("spec")
+                                .path("volumes")
+                                .findValuesAsText("name"))
+                .containsExactly("payloads");
+        assertThat(strings(container.path("args")))
+                .endsWith("--release", NEW_RELEASE)
+                .doesNotContain("old");
     }
 
     @Test
     void aReleaseOnUpshiftsImageWithoutAControllerGetsDeploys() throws Exception {
         Path payload = payloadWithoutController();
         List<String> said = new ArrayList<>();
-        BuiltImage image = ImageBuilder.build(payload, "1.0.1", List.of(), upshiftBase(), Files.createDirectories(dir.resolve("work")), said::add);
+        BuiltImage image =
+                ImageBuilder.build(
+                        payload,
+                        "1.0.1",
+                        List.of(),
+                        upshiftBase(),
+                        Files.createDirectories(dir.resolve("work")),
+                        said::add);
 
         Path manifests = unpack(image);
-        assertThat(Files.readString(manifests.resolve(ControllerDeployment.FILE))).isEqualTo(ControllerDeployment.manifest());
-        assertThat(said).singleElement().asString().contains("manifests/ has no controller Deployment")
-                .contains("added deploy/'s upshift/upshift-controller").contains(ControllerDeployment.FILE);
-        assertThat(payload.resolve("manifests").resolve(ControllerDeployment.FILE)).as("the payload directory given is left as it is").doesNotExist();
+        assertThat(Files.readString(manifests.resolve(ControllerDeployment.FILE)))
+                .isEqualTo(ControllerDeployment.manifest());
+        assertThat(said)
+                .singleElement()
+                .asString()
+                .contains("manifests/ has no controller Deployment")
+                .contains("added deploy/'s upshift/upshift-controller")
+                .contains(ControllerDeployment.FILE);
+        assertThat(payload.resolve("manifests").resolve(ControllerDeployment.FILE))
+                .as("the payload directory given is left as it is")
+                .doesNotExist();
     }
 
     @Test
@@ -123,12 +184,28 @@ class ControllerDeploymentTest {
         // TestPayloads' operator Deployment runs the release image: it is the release's controller
         Path own = TestPayloads.write(dir.resolve("own"), "1.0.1", 1, 0);
         List<String> said = new ArrayList<>();
-        Path manifests = unpack(ImageBuilder.build(own, "1.0.1", List.of(), upshiftBase(), Files.createDirectories(dir.resolve("w1")), said::add));
+        Path manifests =
+                unpack(
+                        ImageBuilder.build(
+                                own,
+                                "1.0.1",
+                                List.of(),
+                                upshiftBase(),
+                                Files.createDirectories(dir.resolve("w1")),
+                                said::add));
         assertThat(manifests.resolve(ControllerDeployment.FILE)).doesNotExist();
         assertThat(said).isEmpty();
 
         // no base: the release image runs nothing, and carries no controller
-        manifests = unpack(ImageBuilder.build(payloadWithoutController(), "1.0.1", List.of(), null, Files.createDirectories(dir.resolve("w2")), said::add));
+        manifests =
+                unpack(
+                        ImageBuilder.build(
+                                payloadWithoutController(),
+                                "1.0.1",
+                                List.of(),
+                                null,
+                                Files.createDirectories(dir.resolve("w2")),
+                                said::add));
         assertThat(manifests.resolve(ControllerDeployment.FILE)).doesNotExist();
         assertThat(said).isEmpty();
     }
@@ -136,23 +213,53 @@ class ControllerDeploymentTest {
     @Test
     void aFileInTheWayIsNamed() throws Exception {
         Path payload = payloadWithoutController();
-        Files.writeString(payload.resolve("manifests").resolve(ControllerDeployment.FILE), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"
-                + "  namespace: upshift\n  annotations:\n    include.release.openshift.io/self-managed-high-availability: \"true\"\n");
-        assertThatThrownBy(() -> ImageBuilder.build(payload, "1.0.1", List.of(), upshiftBase(), Files.createDirectories(dir.resolve("w")), w -> { }))
-                .isInstanceOf(ReleaseException.class).hasMessageContaining("manifests/" + ControllerDeployment.FILE + " holds no controller Deployment");
+        Files.writeString(
+                payload.resolve("manifests").resolve(ControllerDeployment.FILE),
+                "apiVersion: v1\n"
+                        + "kind: ConfigMap\n"
+                        + "metadata:\n"
+                        + "  name: x\n"
+                        + "  namespace: upshift\n"
+                        + "  annotations:\n"
+                        + "    include.release.openshift.io/self-managed-high-availability:"
+                        + " \"true\"\n");
+        assertThatThrownBy(
+                        () ->
+                                ImageBuilder.build(
+                                        payload,
+                                        "1.0.1",
+                                        List.of(),
+                                        upshiftBase(),
+                                        Files.createDirectories(dir.resolve("w")),
+                                        w -> {}))
+                .isInstanceOf(ReleaseException.class)
+                .hasMessageContaining(
+                        "manifests/"
+                                + ControllerDeployment.FILE
+                                + " holds no controller Deployment");
     }
 
     private Path payloadWithoutController() throws Exception {
-        Path payload = TestPayloads.write(dir.resolve("payload-" + System.nanoTime()), "1.0.1", 1, 0);
-        Files.delete(payload.resolve("manifests/0000_00_cluster-version-operator_01_deployment.yaml"));
+        Path payload =
+                TestPayloads.write(dir.resolve("payload-" + System.nanoTime()), "1.0.1", 1, 0);
+        Files.delete(
+                payload.resolve("manifests/0000_00_cluster-version-operator_01_deployment.yaml"));
         return payload;
     }
 
-    /** Upshift's image as a base: its config's title label is what counts (no layers needed here). */
+    /**
+     * Upshift's image as a base: its config's title label is what counts (no layers needed here).
+     */
     private static ImageBuilder.Base upshiftBase() {
-        byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{\"Labels\":{\"" + UpshiftImage.TITLE_LABEL + "\":\"" + UpshiftImage.TITLE
-                + "\"}},\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[]}}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return new ImageBuilder.Base("registry.example/upshift@sha256:" + "c".repeat(64), config, List.of());
+        byte[] config =
+                ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{\"Labels\":{\""
+                                + UpshiftImage.TITLE_LABEL
+                                + "\":\""
+                                + UpshiftImage.TITLE
+                                + "\"}},\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[]}}")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return new ImageBuilder.Base(
+                "registry.example/upshift@sha256:" + "c".repeat(64), config, List.of());
     }
 
     private Path unpack(BuiltImage image) throws Exception {
@@ -162,7 +269,9 @@ class ControllerDeploymentTest {
     }
 
     private static JsonNode render(String manifest, String releaseImage) throws Exception {
-        return Mappers.YAML.readTree(new ManifestTemplate(releaseImage, "self-managed-high-availability", Map.of()).render(manifest));
+        return Mappers.YAML.readTree(
+                new ManifestTemplate(releaseImage, "self-managed-high-availability", Map.of())
+                        .render(manifest));
     }
 
     private static List<String> strings(JsonNode array) {

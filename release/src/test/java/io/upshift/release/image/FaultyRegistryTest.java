@@ -15,20 +15,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A registry that misbehaves on purpose: errors and connections closed mid-blob leave nothing behind. */
+/**
+ * A registry that misbehaves on purpose: errors and connections closed mid-blob leave nothing
+ * behind.
+ */
 @Tag("e2e")
 class FaultyRegistryTest {
 
-    enum Fault { NONE, BLOB_500, BLOB_CLOSED_MIDWAY, ALL_401 }
+    enum Fault {
+        NONE,
+        BLOB_500,
+        BLOB_CLOSED_MIDWAY,
+        ALL_401
+    }
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     HttpServer server;
     PlainHttpFront front;
@@ -39,8 +46,14 @@ class FaultyRegistryTest {
     @BeforeEach
     void start() throws Exception {
         StringBuilder big = new StringBuilder();
-        for (int i = 0; i < 20000; i++) big.append("line ").append(i).append(" of a large manifest\n");
-        layer = Layers.layer(List.of(Entry.file("release-manifests/0000_10_a_big.yaml", "data: |\n" + big)));
+        for (int i = 0; i < 20000; i++)
+            big.append("line ").append(i).append(" of a large manifest\n");
+        layer =
+                Layers.layer(
+                        List.of(
+                                Entry.file(
+                                        "release-manifests/0000_10_a_big.yaml",
+                                        "data: |\n" + big)));
         image = Layers.image(layer, Files.createDirectories(dir.resolve("work")));
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::handle);
@@ -58,7 +71,12 @@ class FaultyRegistryTest {
         String path = x.getRequestURI().getPath();
         if (fault == Fault.ALL_401) {
             x.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"test\"");
-            send(x, 401, "{\"errors\":[{\"code\":\"UNAUTHORIZED\",\"message\":\"authentication required\"}]}".getBytes(), "application/json");
+            send(
+                    x,
+                    401,
+                    "{\"errors\":[{\"code\":\"UNAUTHORIZED\",\"message\":\"authentication required\"}]}"
+                            .getBytes(),
+                    "application/json");
         } else if (path.equals("/v2/")) {
             send(x, 200, "{}".getBytes(), "application/json");
         } else if (path.contains("/manifests/")) {
@@ -68,7 +86,12 @@ class FaultyRegistryTest {
             send(x, 200, image.config(), "application/octet-stream");
         } else if (path.endsWith(image.layerDescriptor().digest())) {
             if (fault == Fault.BLOB_500) {
-                send(x, 500, "{\"errors\":[{\"code\":\"UNKNOWN\",\"message\":\"disk on fire\"}]}".getBytes(), "application/json");
+                send(
+                        x,
+                        500,
+                        "{\"errors\":[{\"code\":\"UNKNOWN\",\"message\":\"disk on fire\"}]}"
+                                .getBytes(),
+                        "application/json");
             } else if (fault == Fault.BLOB_CLOSED_MIDWAY) {
                 x.sendResponseHeaders(200, layer.length);
                 OutputStream out = x.getResponseBody();
@@ -79,11 +102,16 @@ class FaultyRegistryTest {
                 send(x, 200, layer, "application/octet-stream");
             }
         } else {
-            send(x, 404, "{\"errors\":[{\"code\":\"BLOB_UNKNOWN\"}]}".getBytes(), "application/json");
+            send(
+                    x,
+                    404,
+                    "{\"errors\":[{\"code\":\"BLOB_UNKNOWN\"}]}".getBytes(),
+                    "application/json");
         }
     }
 
-    private static void send(HttpExchange x, int status, byte[] body, String type) throws IOException {
+    private static void send(HttpExchange x, int status, byte[] body, String type)
+            throws IOException {
         x.getResponseHeaders().add("Content-Type", type);
         x.sendResponseHeaders(status, body.length);
         x.getResponseBody().write(body);
@@ -91,9 +119,12 @@ class FaultyRegistryTest {
     }
 
     private ReleaseException extractFails(Path target) {
-        Releases releases = new Releases(DockerCredentials.none(), false, w -> { });
+        Releases releases = new Releases(DockerCredentials.none(), false, w -> {});
         try {
-            releases.extract(ImageRef.parse("docker://127.0.0.1:" + front.port() + "/upshift/release:1.0.0"), target, ImageStore.Progress.NONE);
+            releases.extract(
+                    ImageRef.parse("docker://127.0.0.1:" + front.port() + "/upshift/release:1.0.0"),
+                    target,
+                    ImageStore.Progress.NONE);
         } catch (ReleaseException e) {
             return e;
         }
@@ -110,9 +141,13 @@ class FaultyRegistryTest {
     @Test
     void theFakeRegistryServesAGoodImage() throws Exception {
         Path target = dir.resolve("ok");
-        new Releases(DockerCredentials.none(), false, w -> { })
-                .extract(ImageRef.parse("127.0.0.1:" + front.port() + "/upshift/release:1.0.0"), target, ImageStore.Progress.NONE);
-        assertThat(Files.size(target.resolve("release-manifests/0000_10_a_big.yaml"))).isGreaterThan(100_000);
+        new Releases(DockerCredentials.none(), false, w -> {})
+                .extract(
+                        ImageRef.parse("127.0.0.1:" + front.port() + "/upshift/release:1.0.0"),
+                        target,
+                        ImageStore.Progress.NONE);
+        assertThat(Files.size(target.resolve("release-manifests/0000_10_a_big.yaml")))
+                .isGreaterThan(100_000);
     }
 
     @Test
@@ -129,7 +164,9 @@ class FaultyRegistryTest {
         fault = Fault.BLOB_CLOSED_MIDWAY;
         ReleaseException e = extractFails(dir.resolve("t"));
         assertThat(e.reason()).isEqualTo(Reason.BLOB_TRUNCATED);
-        assertThat(e.getMessage()).contains(image.layerDescriptor().digest()).contains(" of " + layer.length + " bytes");
+        assertThat(e.getMessage())
+                .contains(image.layerDescriptor().digest())
+                .contains(" of " + layer.length + " bytes");
         assertNothingLeft(dir.resolve("t"));
     }
 
@@ -144,9 +181,11 @@ class FaultyRegistryTest {
     @Test
     void aBadReferenceIsRejectedWithTheAcceptedForms() {
         assertThatThrownBy(() -> ImageRef.parse("not a reference"))
-                .isInstanceOfSatisfying(ReleaseException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(Reason.REFERENCE_INVALID);
-                    assertThat(e.getMessage()).contains("docker://HOST[:PORT]/REPO");
-                });
+                .isInstanceOfSatisfying(
+                        ReleaseException.class,
+                        e -> {
+                            assertThat(e.reason()).isEqualTo(Reason.REFERENCE_INVALID);
+                            assertThat(e.getMessage()).contains("docker://HOST[:PORT]/REPO");
+                        });
     }
 }

@@ -8,8 +8,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 
 /**
- * Sits in front of a plain-HTTP test server and hangs up on TLS handshakes at once, as real registries answer them,
- * so that jib's HTTPS-then-HTTP failover falls back immediately instead of waiting for a read timeout.
+ * Sits in front of a plain-HTTP test server and hangs up on TLS handshakes at once, as real
+ * registries answer them, so that jib's HTTPS-then-HTTP failover falls back immediately instead of
+ * waiting for a read timeout.
  */
 final class PlainHttpFront implements AutoCloseable {
 
@@ -17,16 +18,19 @@ final class PlainHttpFront implements AutoCloseable {
 
     PlainHttpFront(int backendPort) throws IOException {
         socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread accept = new Thread(() -> {
-            while (!socket.isClosed()) {
-                try {
-                    Socket client = socket.accept();
-                    new Thread(() -> serve(client, backendPort)).start();
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }, "plain-http-front");
+        Thread accept =
+                new Thread(
+                        () -> {
+                            while (!socket.isClosed()) {
+                                try {
+                                    Socket client = socket.accept();
+                                    new Thread(() -> serve(client, backendPort)).start();
+                                } catch (IOException closed) {
+                                    return;
+                                }
+                            }
+                        },
+                        "plain-http-front");
         accept.setDaemon(true);
         accept.start();
     }
@@ -36,7 +40,8 @@ final class PlainHttpFront implements AutoCloseable {
     }
 
     private static void serve(Socket client, int backendPort) {
-        try (client; Socket backend = new Socket(InetAddress.getLoopbackAddress(), backendPort)) {
+        try (client;
+                Socket backend = new Socket(InetAddress.getLoopbackAddress(), backendPort)) {
             InputStream in = client.getInputStream();
             int first = in.read();
             if (first < 0 || first == 0x16) return; // TLS ClientHello: hang up

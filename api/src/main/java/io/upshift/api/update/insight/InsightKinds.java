@@ -5,10 +5,13 @@ import java.util.List;
 
 /** The kinds that hold insights, one object per insight. */
 public final class InsightKinds {
-    public static final List<Class<? extends HasMetadata>> ALL = List.of(ClusterVersionProgressInsight.class,
-            ClusterOperatorProgressInsight.class, MachineConfigPoolProgressInsight.class, NodeProgressInsight.class,
-            HealthInsightObject.class);
+    public static final List<Class<? extends HasMetadata>> ALL =
+            List.of(
+                    ClusterVersionProgressInsight.class,
+                    ClusterOperatorProgressInsight.class,
+                    MachineConfigPoolProgressInsight.class,
+                    NodeProgressInsight.class,
+                    HealthInsightObject.class);
 
-    private InsightKinds() {
-    }
+    private InsightKinds() {}
 }

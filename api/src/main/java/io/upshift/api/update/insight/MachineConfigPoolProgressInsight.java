@@ -10,8 +10,9 @@ import io.upshift.api.update.PoolInsight;
 import io.upshift.api.update.UpdateStatus;
 
 /**
- * One MachineConfigPool during the update. One cluster-scoped object per insight, named as the pool is (openshift/api
- * PR #2233's kind {@code MachineConfigPoolProgressInsight}); its status is Upshift's insight of that kind.
+ * One MachineConfigPool during the update. One cluster-scoped object per insight, named as the pool
+ * is (openshift/api PR #2233's kind {@code MachineConfigPoolProgressInsight}); its status is
+ * Upshift's insight of that kind.
  */
 @Group(UpdateStatus.GROUP)
 @Version(UpdateStatus.VERSION)

@@ -10,8 +10,9 @@ import io.upshift.api.update.NodeInsight;
 import io.upshift.api.update.UpdateStatus;
 
 /**
- * One node during the update. One cluster-scoped object per insight, named as the node is (openshift/api PR #2233's
- * kind {@code NodeProgressInsight}); its status is Upshift's insight of that kind.
+ * One node during the update. One cluster-scoped object per insight, named as the node is
+ * (openshift/api PR #2233's kind {@code NodeProgressInsight}); its status is Upshift's insight of
+ * that kind.
  */
 @Group(UpdateStatus.GROUP)
 @Version(UpdateStatus.VERSION)
