@@ -289,7 +289,7 @@ public final class DemoPayloads {
     }
 
     /**
-     * The demo's machine-config templates (see the README's node pools section for the layout and
+     * The demo's machine-config templates (see docs/node-pools.md for the layout and
      * the fields).
      */
     static Map<String, String> templates(String version) {

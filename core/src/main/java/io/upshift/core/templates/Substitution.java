@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * prints a string. Anything else between braces (conditions, ranges, pipelines, functions, trim
  * markers) and unknown fields fail with the template's name, line and the action or field, rather
  * than render something the template's author did not mean (the fields are those of {@link
- * ControllerConfig#fields()}, listed in the README).
+ * ControllerConfig#fields()}, listed in docs/node-pools.md).
  */
 public final class Substitution {
     private static final Pattern FIELD = Pattern.compile("(\\.[A-Za-z][A-Za-z0-9_]*)+");
