@@ -289,8 +289,7 @@ public final class DemoPayloads {
     }
 
     /**
-     * The demo's machine-config templates (see docs/node-pools.md for the layout and
-     * the fields).
+     * The demo's machine-config templates (see docs/node-pools.md for the layout and the fields).
      */
     static Map<String, String> templates(String version) {
         Map<String, String> t = new LinkedHashMap<>();
