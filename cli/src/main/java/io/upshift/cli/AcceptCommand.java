@@ -1,6 +1,8 @@
 package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.cli.options.KubeconfigOption;
+import io.upshift.cli.options.VerboseOption;
 import io.upshift.core.upgrade.AcceptRisks;
 import java.util.ArrayList;
 import java.util.List;

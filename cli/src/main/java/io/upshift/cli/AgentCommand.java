@@ -1,6 +1,7 @@
 package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.cli.options.KubeconfigOption;
 import io.upshift.operator.agent.AgentOptions;
 import io.upshift.operator.agent.HostAccess;
 import io.upshift.operator.agent.HostFiles;

@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import io.upshift.cli.options.VerboseOption;
 import io.upshift.core.render.EstimateSource;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.cli.options.KubeconfigOption;
 import io.upshift.core.metrics.ControllerFacts;
 import io.upshift.core.risk.RuleMatcher;
 import io.upshift.core.status.Alert;

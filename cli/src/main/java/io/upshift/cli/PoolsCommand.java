@@ -1,6 +1,7 @@
 package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.cli.options.KubeconfigOption;
 import io.upshift.operator.Leadership;
 import io.upshift.operator.cluster.WriteFence;
 import io.upshift.operator.pools.PoolController;

@@ -3,6 +3,8 @@ package io.upshift.cli;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.upshift.cli.options.KubeconfigOption;
+import io.upshift.cli.options.VerboseOption;
 import io.upshift.core.recommend.AlertPrechecks;
 import io.upshift.core.recommend.Precheck;
 import io.upshift.core.recommend.Recommendation;

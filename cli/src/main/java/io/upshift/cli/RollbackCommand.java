@@ -1,7 +1,9 @@
 package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.upshift.core.render.GoQuote;
+import io.upshift.cli.options.KubeconfigOption;
+import io.upshift.cli.options.VerboseOption;
+import io.upshift.core.gofmt.GoQuote;
 import io.upshift.core.upgrade.Rollback;
 import java.util.ArrayList;
 import java.util.List;

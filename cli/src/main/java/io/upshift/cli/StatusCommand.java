@@ -3,6 +3,8 @@ package io.upshift.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.cli.options.KubeconfigOption;
+import io.upshift.cli.options.VerboseOption;
 import io.upshift.core.render.Details;
 import io.upshift.core.render.EstimateSource;
 import io.upshift.core.render.StatusRenderer;

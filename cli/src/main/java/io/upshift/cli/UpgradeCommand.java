@@ -2,7 +2,9 @@ package io.upshift.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
-import io.upshift.core.render.GoQuote;
+import io.upshift.cli.options.KubeconfigOption;
+import io.upshift.cli.options.VerboseOption;
+import io.upshift.core.gofmt.GoQuote;
 import io.upshift.core.upgrade.UpgradeFlags;
 import io.upshift.core.upgrade.UpgradeRequest;
 import io.upshift.core.upgrade.UpgradeView;

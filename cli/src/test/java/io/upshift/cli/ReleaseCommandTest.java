@@ -133,7 +133,7 @@ class ReleaseCommandTest {
         Path written =
                 dir.resolve("out/manifests/0000_00_cluster-version-operator_04_verification.yaml");
         var loaded =
-                io.upshift.core.payload.ManifestReader.read(
+                io.upshift.core.manifest.ManifestReader.read(
                         written.getFileName().toString(), Files.readString(written));
         var config = io.upshift.core.verify.VerifierConfig.fromPayload(loaded);
         assertThat(config.source()).isEqualTo("openshift-config-managed/release-verification");

@@ -1,7 +1,7 @@
 package io.upshift.demo;
 
 import io.upshift.core.inclusion.LoadRules;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.payload.PayloadLoader;
 import io.upshift.core.release.ReleaseException;

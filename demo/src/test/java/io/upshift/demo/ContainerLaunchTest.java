@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.upshift.api.json.Mappers;
-import io.upshift.core.payload.ManifestTemplate;
+import io.upshift.core.manifest.ManifestTemplate;
 import io.upshift.release.image.ControllerDeployment;
 import java.nio.file.Files;
 import java.nio.file.Path;

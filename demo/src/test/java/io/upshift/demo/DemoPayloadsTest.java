@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.upshift.api.json.Mappers;
 import io.upshift.core.inclusion.LoadRules;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.payload.PayloadLoader;
 import io.upshift.core.templates.BaseConfigs;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.upshift.api.json.Mappers;
-import io.upshift.core.payload.ManifestTemplate;
+import io.upshift.core.manifest.ManifestTemplate;
 import io.upshift.release.image.DockerCredentials;
 import io.upshift.release.image.ImageRef;
 import io.upshift.release.image.ImageStore;

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.upshift.api.json.Mappers;
-import io.upshift.cli.KubeconfigOption;
+import io.upshift.cli.options.KubeconfigOption;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import io.upshift.core.verify.DirectoryStore;

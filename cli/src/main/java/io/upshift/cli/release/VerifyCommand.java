@@ -1,6 +1,6 @@
 package io.upshift.cli.release;
 
-import io.upshift.cli.VerboseOption;
+import io.upshift.cli.options.VerboseOption;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import io.upshift.core.verify.Keyring;

@@ -1,7 +1,7 @@
 package io.upshift.core.cvo;
 
 import io.upshift.core.capability.Capabilities;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.upshift.core.inclusion;
 
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 
 /**
  * A ClusterVersion {@code spec.overrides} entry: an unmanaged object is left alone by the update.

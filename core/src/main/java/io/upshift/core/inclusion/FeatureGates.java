@@ -1,7 +1,7 @@
 package io.upshift.core.inclusion;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

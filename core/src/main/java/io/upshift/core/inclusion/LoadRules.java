@@ -1,6 +1,6 @@
 package io.upshift.core.inclusion;
 
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package io.upshift.core.payload;
 
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.release.ImageReferences;
 import io.upshift.core.release.ReleaseMetadata;
 import java.util.List;

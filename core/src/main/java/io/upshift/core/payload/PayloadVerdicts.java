@@ -2,6 +2,7 @@ package io.upshift.core.payload;
 
 import io.upshift.core.inclusion.Inclusion;
 import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.manifest.Manifest;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.upshift.core.status.LabelSelectors;
 import java.util.List;
 import java.util.Map;
 

@@ -3,7 +3,6 @@ package io.upshift.core.pools;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
-import io.upshift.core.status.LabelSelectors;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

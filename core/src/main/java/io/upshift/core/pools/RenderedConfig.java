@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigSpec;
 import io.upshift.api.json.Mappers;
-import io.upshift.core.status.LabelSelectors;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;

@@ -6,6 +6,8 @@ import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.ControlPlaneVersions;
 import io.upshift.api.update.UpshiftEstimate;
 import io.upshift.core.conditions.Conditions;
+import io.upshift.core.gofmt.GoDuration;
+import io.upshift.core.gofmt.GoNumbers;
 import io.upshift.core.status.CompletionEstimate;
 import io.upshift.core.status.Times;
 import java.time.Instant;

@@ -3,6 +3,7 @@ package io.upshift.core.render;
 import io.upshift.api.update.HealthInsight;
 import io.upshift.api.update.ImpactLevel;
 import io.upshift.api.update.ResourceRef;
+import io.upshift.core.gofmt.GoDuration;
 import io.upshift.core.status.Times;
 import java.time.Instant;
 import java.util.ArrayList;

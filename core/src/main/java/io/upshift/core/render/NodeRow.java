@@ -3,6 +3,7 @@ package io.upshift.core.render;
 import io.upshift.api.update.NodeInsight;
 import io.upshift.api.update.UpshiftEstimate;
 import io.upshift.core.conditions.Conditions;
+import io.upshift.core.gofmt.GoDuration;
 import io.upshift.core.status.NodeInsights;
 import io.upshift.core.status.Times;
 import java.time.Instant;

@@ -2,6 +2,7 @@ package io.upshift.core.render;
 
 import io.upshift.api.update.NodeInsight;
 import io.upshift.api.update.PoolInsight;
+import io.upshift.core.gofmt.GoNumbers;
 import java.time.Instant;
 import java.util.List;
 

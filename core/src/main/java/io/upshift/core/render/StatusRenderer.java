@@ -3,6 +3,7 @@ package io.upshift.core.render;
 import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.core.conditions.Conditions;
+import io.upshift.core.gofmt.GoDuration;
 import io.upshift.core.status.Times;
 import io.upshift.core.status.UpdateAssessment;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.upshift.core.status;
 
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
-import io.upshift.core.render.GoDuration;
+import io.upshift.core.gofmt.GoDuration;
 import java.time.Instant;
 import java.util.List;
 

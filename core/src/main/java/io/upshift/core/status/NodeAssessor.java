@@ -11,7 +11,7 @@ import static io.upshift.core.pools.NodeAnnotations.STATE;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
-import io.upshift.core.render.GoDuration;
+import io.upshift.core.gofmt.GoDuration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -17,9 +17,10 @@ import io.upshift.api.update.ResourceRef;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.api.update.UpshiftEstimate;
 import io.upshift.core.conditions.Conditions;
+import io.upshift.core.gofmt.GoDuration;
+import io.upshift.core.gofmt.GoNumbers;
+import io.upshift.core.pools.LabelSelectors;
 import io.upshift.core.pools.NodeAnnotations;
-import io.upshift.core.render.GoDuration;
-import io.upshift.core.render.GoNumbers;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -284,19 +285,18 @@ public final class UpdateAssessment {
         for (Node node : nodes) {
             Map<String, String> labels = node.getMetadata().getLabels();
             String pool = null;
-            if (master != null
-                    && LabelSelectors.matches(master.getSpec().getNodeSelector(), labels)) {
+            if (master != null && selects(master.getSpec().getNodeSelector(), labels)) {
                 pool = PoolAssessor.MASTER;
             } else {
                 for (MachineConfigPool p : custom) {
-                    if (LabelSelectors.matches(p.getSpec().getNodeSelector(), labels)) {
+                    if (selects(p.getSpec().getNodeSelector(), labels)) {
                         pool = p.getMetadata().getName();
                         break;
                     }
                 }
                 if (pool == null
                         && worker != null
-                        && LabelSelectors.matches(worker.getSpec().getNodeSelector(), labels)) {
+                        && selects(worker.getSpec().getNodeSelector(), labels)) {
                     pool = "worker";
                 }
             }
@@ -310,5 +310,19 @@ public final class UpdateAssessment {
     /** Health insights of a status, in the order they were raised. */
     public static List<HealthInsight> health(UpdateStatusStatus status) {
         return status.insights().stream().map(Insight::health).filter(h -> h != null).toList();
+    }
+
+    /**
+     * Whether a pool's node selector selects {@code labels}; a selector oc could not read either is
+     * an assessment error.
+     */
+    private static boolean selects(
+            io.fabric8.kubernetes.api.model.LabelSelector selector,
+            java.util.Map<String, String> labels) {
+        try {
+            return LabelSelectors.matches(selector, labels);
+        } catch (IllegalArgumentException e) {
+            throw new AssessmentException(e.getMessage());
+        }
     }
 }

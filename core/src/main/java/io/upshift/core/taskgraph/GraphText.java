@@ -1,6 +1,6 @@
 package io.upshift.core.taskgraph;
 
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.payload.PayloadVerdicts;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -1,6 +1,6 @@
 package io.upshift.core.taskgraph;
 
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 
 /**
  * One manifest to apply; {@code index} is its 1-based position in the payload, for "n of m done".

@@ -1,6 +1,6 @@
 package io.upshift.core.taskgraph;
 
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.upshift.core.upgrade;
 
-import static io.upshift.core.render.GoQuote.quote;
-import static io.upshift.core.render.GoStrings.trimSpace;
+import static io.upshift.core.gofmt.GoQuote.quote;
+import static io.upshift.core.gofmt.GoStrings.trimSpace;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.Update;

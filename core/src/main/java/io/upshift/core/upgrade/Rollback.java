@@ -1,6 +1,6 @@
 package io.upshift.core.upgrade;
 
-import static io.upshift.core.render.GoQuote.quote;
+import static io.upshift.core.gofmt.GoQuote.quote;
 import static io.upshift.core.upgrade.UpgradeGuards.nz;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;

@@ -1,12 +1,12 @@
 package io.upshift.core.upgrade;
 
-import static io.upshift.core.render.GoStrings.indentLines;
+import static io.upshift.core.gofmt.GoStrings.indentLines;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.core.conditions.Conditions;
-import io.upshift.core.render.GoQuote;
+import io.upshift.core.gofmt.GoQuote;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.upshift.core.upgrade;
 
-import static io.upshift.core.render.GoStrings.indentLines;
+import static io.upshift.core.gofmt.GoStrings.indentLines;
 import static io.upshift.core.upgrade.UpgradeGuards.nz;
 
 import io.fabric8.kubernetes.api.model.Condition;

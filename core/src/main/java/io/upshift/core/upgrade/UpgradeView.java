@@ -1,7 +1,7 @@
 package io.upshift.core.upgrade;
 
-import static io.upshift.core.render.GoStrings.indentLines;
-import static io.upshift.core.render.GoStrings.trimSpace;
+import static io.upshift.core.gofmt.GoStrings.indentLines;
+import static io.upshift.core.gofmt.GoStrings.trimSpace;
 import static io.upshift.core.upgrade.UpgradeGuards.nz;
 import static io.upshift.core.upgrade.UpgradeGuards.reasonAndMessage;
 
@@ -11,7 +11,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.core.conditions.Conditions;
-import io.upshift.core.render.GoQuote;
+import io.upshift.core.gofmt.GoQuote;
 import io.upshift.core.render.Tabwriter;
 import java.util.ArrayList;
 import java.util.List;

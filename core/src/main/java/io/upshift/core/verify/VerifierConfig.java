@@ -1,6 +1,6 @@
 package io.upshift.core.verify;
 
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package io.upshift.core.version;
 
-import io.upshift.core.render.GoQuote;
+import io.upshift.core.gofmt.GoQuote;
 import java.math.BigInteger;
 import java.util.Optional;
 

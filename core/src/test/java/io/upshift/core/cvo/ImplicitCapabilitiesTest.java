@@ -3,8 +3,8 @@ package io.upshift.core.cvo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.upshift.core.capability.Capabilities;
-import io.upshift.core.payload.Manifest;
-import io.upshift.core.payload.ManifestReader;
+import io.upshift.core.manifest.Manifest;
+import io.upshift.core.manifest.ManifestReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

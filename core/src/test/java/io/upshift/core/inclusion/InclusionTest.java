@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.core.capability.Capabilities;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.upshift.core.cvo.CapabilitySets;
 import io.upshift.core.inclusion.InclusionRules;
 import io.upshift.core.inclusion.LoadRules;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.core.taskgraph.TaskGraph;
 import java.io.IOException;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.upshift.core.inclusion.InclusionRules;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.upshift.core.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.upshift.core.payload.ManifestReader;
+import io.upshift.core.manifest.ManifestReader;
 import io.upshift.core.release.Reason;
 import io.upshift.core.release.ReleaseException;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.upshift.operator.cvo;
 
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

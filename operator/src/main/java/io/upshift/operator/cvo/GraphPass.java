@@ -9,7 +9,7 @@ import io.upshift.core.cvo.OperatorLevel;
 import io.upshift.core.cvo.TaskError;
 import io.upshift.core.inclusion.Inclusion;
 import io.upshift.core.inclusion.InclusionRules;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.taskgraph.Mode;
 import io.upshift.core.taskgraph.Task;

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import java.util.Locale;
 
 /**

@@ -1,7 +1,7 @@
 package io.upshift.operator.cvo;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 
 /** Where the objects a payload applies are read from: the informer caches ({@link LiveCache}). */
 interface ObjectReader {

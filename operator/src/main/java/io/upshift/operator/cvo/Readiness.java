@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.upshift.api.json.Mappers;
 import io.upshift.core.conditions.Conditions;
 import io.upshift.core.cvo.OperatorLevel;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.taskgraph.Mode;
 
 /**

@@ -2,7 +2,7 @@ package io.upshift.operator.cvo;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.core.inclusion.LoadRules;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.payload.PayloadLoader;
 import io.upshift.core.release.Reason;

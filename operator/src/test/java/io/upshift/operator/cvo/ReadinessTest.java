@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.upshift.core.cvo.OperatorLevel;
-import io.upshift.core.payload.Manifest;
-import io.upshift.core.payload.ManifestReader;
+import io.upshift.core.manifest.Manifest;
+import io.upshift.core.manifest.ManifestReader;
 import io.upshift.core.taskgraph.Mode;
 import org.junit.jupiter.api.Test;
 

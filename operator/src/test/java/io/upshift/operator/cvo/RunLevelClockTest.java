@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
 import io.upshift.core.estimate.RunLevelTimes;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.release.ImageReferences;
 import io.upshift.core.release.ReleaseMetadata;

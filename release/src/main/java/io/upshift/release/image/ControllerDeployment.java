@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.payload.Payload;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.upshift.release.image;
 
-import io.upshift.core.payload.Manifest;
+import io.upshift.core.manifest.Manifest;
 import io.upshift.core.payload.Payload;
 import io.upshift.core.taskgraph.RunLevelName;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.upshift.core.payload;
+package io.upshift.core.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.upshift.core.render;
+package io.upshift.core.gofmt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.upshift.core.payload;
+package io.upshift.core.manifest;
 
 /**
  * Go's interpreted string literals ({@code "a\"b\n"}), as a template's string constants are

@@ -1,4 +1,4 @@
-package io.upshift.core.render;
+package io.upshift.core.gofmt;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

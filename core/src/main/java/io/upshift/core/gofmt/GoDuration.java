@@ -1,4 +1,4 @@
-package io.upshift.core.render;
+package io.upshift.core.gofmt;
 
 /**
  * Go's {@code time.Duration} arithmetic and text on nanosecond counts, ported so that durations

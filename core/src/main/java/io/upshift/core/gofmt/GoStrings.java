@@ -1,4 +1,4 @@
-package io.upshift.core.render;
+package io.upshift.core.gofmt;
 
 /** Go's {@code strings} functions whose exact results oc's text depends on. */
 public final class GoStrings {

@@ -1,4 +1,4 @@
-package io.upshift.core.status;
+package io.upshift.core.pools;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
@@ -40,7 +40,7 @@ public final class LabelSelectors {
             case "Exists" -> labels.containsKey(r.getKey());
             case "DoesNotExist" -> !labels.containsKey(r.getKey());
             default ->
-                    throw new AssessmentException(
+                    throw new IllegalArgumentException(
                             "unknown label selector operator " + r.getOperator());
         };
     }

@@ -1,4 +1,4 @@
-package io.upshift.core.payload;
+package io.upshift.core.manifest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

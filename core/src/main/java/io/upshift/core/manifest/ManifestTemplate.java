@@ -1,4 +1,4 @@
-package io.upshift.core.payload;
+package io.upshift.core.manifest;
 
 import java.util.Map;
 import java.util.Optional;

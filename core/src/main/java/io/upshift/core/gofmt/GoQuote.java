@@ -1,4 +1,4 @@
-package io.upshift.core.render;
+package io.upshift.core.gofmt;
 
 /** Go's {@code %q} for strings: double quotes with Go escapes, printable Unicode kept as it is. */
 public final class GoQuote {

@@ -1,8 +1,8 @@
-package io.upshift.core.render;
+package io.upshift.core.gofmt;
 
-import static io.upshift.core.render.GoDuration.HOUR;
-import static io.upshift.core.render.GoDuration.MINUTE;
-import static io.upshift.core.render.GoDuration.SECOND;
+import static io.upshift.core.gofmt.GoDuration.HOUR;
+import static io.upshift.core.gofmt.GoDuration.MINUTE;
+import static io.upshift.core.gofmt.GoDuration.SECOND;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

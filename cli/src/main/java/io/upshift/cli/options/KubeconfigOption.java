@@ -1,4 +1,4 @@
-package io.upshift.cli;
+package io.upshift.cli.options;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
