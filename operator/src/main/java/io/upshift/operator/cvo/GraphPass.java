@@ -69,6 +69,9 @@ final class GraphPass {
 
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
 
+    /** The release image of the payload the pass runs: its controller Deployment runs it. */
+    private volatile String releaseImage;
+
     /** The run-level times of the update being applied: each task reports its start and end. */
     private final RunLevelClock levels;
 
@@ -107,6 +110,7 @@ final class GraphPass {
             BooleanSupplier cancelled)
             throws InterruptedException {
         long start = System.nanoTime();
+        releaseImage = payload.releaseImage();
         TaskGraph graph = TaskGraph.build(payload.manifests(), mode, attempt);
         int workers =
                 mode == Mode.RECONCILING
@@ -421,7 +425,8 @@ final class GraphPass {
      */
     private Optional<TaskError> readiness(
             Manifest m, Mode mode, GenericKubernetesResource written) {
-        Readiness.NotReady r = Readiness.check(m, Readiness.observed(cache.get(m), written), mode);
+        Readiness.NotReady r =
+                Readiness.check(m, Readiness.observed(cache.get(m), written), mode, releaseImage);
         return r == null
                 ? Optional.empty()
                 : Optional.of(error(Readiness.describe(m), r.reason(), r.message(), r.effect()));

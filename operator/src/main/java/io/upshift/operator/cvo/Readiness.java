@@ -49,11 +49,28 @@ final class Readiness {
     }
 
     static NotReady check(Manifest m, GenericKubernetesResource live, Mode mode) {
+        return check(m, live, mode, null);
+    }
+
+    /**
+     * As {@link #check(Manifest, GenericKubernetesResource, Mode)}, for a payload of {@code
+     * releaseImage}: the Deployment that runs the release image is the controller's own, and it is
+     * done only once rolled out, whatever the mode. Its task is where one release's controller
+     * hands over to the next (the old pod is stopped before the new one starts, strategy Recreate),
+     * so the controller that records an install or an update complete is the release's own, not one
+     * about to be replaced.
+     */
+    static NotReady check(
+            Manifest m, GenericKubernetesResource live, Mode mode, String releaseImage) {
         if (live == null)
             return new NotReady(
                     "ResourceMissing", describe(m) + " does not exist", OperatorLevel.Effect.NONE);
-        if (mode == Mode.INITIALIZING) return null;
         JsonNode o = JSON.valueToTree(live);
+        if (releaseImage != null && runs(m, releaseImage)) {
+            NotReady rollout = controllerRollout(m, o);
+            if (rollout != null) return rollout;
+        }
+        if (mode == Mode.INITIALIZING) return null;
         JsonNode status = o.path("status");
         boolean deleting = !o.path("metadata").path("deletionTimestamp").asText("").isEmpty();
         switch (m.group() + "/" + m.kind()) {
@@ -79,6 +96,33 @@ final class Readiness {
             default:
                 return null;
         }
+    }
+
+    /** Whether {@code m} is a Deployment one of whose containers runs {@code releaseImage}. */
+    private static boolean runs(Manifest m, String releaseImage) {
+        if (!("apps".equals(m.group()) && "Deployment".equals(m.kind()))) return false;
+        for (JsonNode c :
+                m.object().path("spec").path("template").path("spec").path("containers")) {
+            if (releaseImage.equals(c.path("image").asText())) return true;
+        }
+        return false;
+    }
+
+    /** The controller's own Deployment, not yet rolled out to its spec: waited for. */
+    private static NotReady controllerRollout(Manifest m, JsonNode o) {
+        JsonNode status = o.path("status");
+        long replicas = o.path("spec").path("replicas").asLong(1);
+        boolean rolledOut =
+                status.path("observedGeneration").asLong(0)
+                                >= o.path("metadata").path("generation").asLong(0)
+                        && status.path("updatedReplicas").asLong(0) >= replicas
+                        && status.path("availableReplicas").asLong(0) >= replicas;
+        return rolledOut
+                ? null
+                : new NotReady(
+                        "ControllerRollingOut",
+                        describe(m) + " is rolling out: this release's controller takes over",
+                        OperatorLevel.Effect.NONE);
     }
 
     private static NotReady deploymentFailure(Manifest m, JsonNode conditions) {

@@ -222,4 +222,57 @@ class ReadinessTest {
         assertThat(Readiness.check(m, null, Mode.INITIALIZING).reason())
                 .isEqualTo("ResourceMissing");
     }
+
+    @Test
+    void theControllersOwnDeploymentIsWaitedForUntilRolledOutEvenWhileInstalling()
+            throws Exception {
+        String release = "registry.example/upshift/release@sha256:" + "a".repeat(64);
+        Manifest own =
+                ManifestReader.read(
+                                "0000_00_cluster-version-operator_03_deployment.yaml",
+                                "apiVersion: apps/v1\n"
+                                        + "kind: Deployment\n"
+                                        + "metadata:\n"
+                                        + "  name: upshift-controller\n"
+                                        + "  namespace: upshift\n"
+                                        + "spec:\n"
+                                        + "  replicas: 1\n"
+                                        + "  template:\n"
+                                        + "    spec:\n"
+                                        + "      containers:\n"
+                                        + "      - name: controller\n"
+                                        + "        image: "
+                                        + release
+                                        + "\n")
+                        .get(0);
+        GenericKubernetesResource replacing =
+                object(
+                        "Deployment",
+                        "apps/v1",
+                        ",\"generation\":2",
+                        "{\"observedGeneration\":2,\"replicas\":1,\"updatedReplicas\":0}");
+        Readiness.NotReady waiting = Readiness.check(own, replacing, Mode.INITIALIZING, release);
+        assertThat(waiting).isNotNull();
+        assertThat(waiting.reason()).isEqualTo("ControllerRollingOut");
+        assertThat(waiting.effect()).isEqualTo(OperatorLevel.Effect.NONE);
+        assertThat(Readiness.check(own, replacing, Mode.INITIALIZING, null))
+                .as("without the release image, nothing is checked while installing")
+                .isNull();
+
+        GenericKubernetesResource rolledOut =
+                object(
+                        "Deployment",
+                        "apps/v1",
+                        ",\"generation\":2",
+                        "{\"observedGeneration\":2,\"replicas\":1,\"updatedReplicas\":1,\"availableReplicas\":1}");
+        assertThat(Readiness.check(own, rolledOut, Mode.UPDATING, release)).isNull();
+        assertThat(
+                        Readiness.check(
+                                manifest("Deployment", "apps/v1"),
+                                replacing,
+                                Mode.INITIALIZING,
+                                release))
+                .as("another Deployment: not the controller's")
+                .isNull();
+    }
 }
