@@ -289,21 +289,39 @@ final class JobPodRun {
             }
         }
 
+        /**
+         * The SOURCE of {@code tool SOURCE DEST}, which exists, as coreutils would refuse
+         * otherwise.
+         */
+        private Place source(String tool, String does, List<String> operands) throws Exit {
+            if (operands.size() != 2)
+                throw new Exit(
+                        1,
+                        tool
+                                + ": the simulated "
+                                + tool
+                                + " "
+                                + does
+                                + " one SOURCE to one DEST, not "
+                                + String.join(" ", operands));
+            Place from = place(operands.get(0));
+            if (!Files.exists(from.path(), LinkOption.NOFOLLOW_LINKS)) {
+                throw new Exit(
+                        1,
+                        tool
+                                + ": cannot stat '"
+                                + operands.get(0)
+                                + "': No such file or directory");
+            }
+            return from;
+        }
+
         /** {@code cp [-r] SOURCE DEST}: into DEST when it is a directory, else as DEST. */
         private void cp(List<String> args) throws Exit {
             List<Character> flags = new ArrayList<>();
             List<String> operands = operands(args, "cp", "rR", flags);
-            if (operands.size() != 2)
-                throw new Exit(
-                        1,
-                        "cp: the simulated cp copies one SOURCE to one DEST, not "
-                                + String.join(" ", operands));
-            Place from = place(operands.get(0));
+            Place from = source("cp", "copies", operands);
             Place to = destination(operands.get(0), place(operands.get(1)));
-            if (!Files.exists(from.path(), LinkOption.NOFOLLOW_LINKS)) {
-                throw new Exit(
-                        1, "cp: cannot stat '" + operands.get(0) + "': No such file or directory");
-            }
             if (Files.isDirectory(from.path(), LinkOption.NOFOLLOW_LINKS) && flags.isEmpty()) {
                 throw new Exit(
                         1, "cp: -r not specified; omitting directory '" + operands.get(0) + "'");
@@ -317,17 +335,8 @@ final class JobPodRun {
          */
         private void mv(List<String> args) throws Exit {
             List<String> operands = operands(args, "mv", "f", new ArrayList<>());
-            if (operands.size() != 2)
-                throw new Exit(
-                        1,
-                        "mv: the simulated mv moves one SOURCE to one DEST, not "
-                                + String.join(" ", operands));
-            Place from = place(operands.get(0));
+            Place from = source("mv", "moves", operands);
             Place to = destination(operands.get(0), place(operands.get(1)));
-            if (!Files.exists(from.path(), LinkOption.NOFOLLOW_LINKS)) {
-                throw new Exit(
-                        1, "mv: cannot stat '" + operands.get(0) + "': No such file or directory");
-            }
             if (from.filesystem().equals(to.filesystem())) {
                 if (!to.writable())
                     throw new Exit(
