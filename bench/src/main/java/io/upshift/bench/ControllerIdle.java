@@ -3,8 +3,8 @@ package io.upshift.bench;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.demo.DemoNodes;
 import io.upshift.demo.DemoRun;
-import io.upshift.operator.Leadership;
-import io.upshift.operator.status.UpdateStatusController;
+import io.upshift.runtime.kube.Leadership;
+import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.testkit.RequestLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,7 +117,7 @@ public final class ControllerIdle {
                 if (status[0] != null) status[0].close();
             }
         } finally {
-            io.upshift.release.image.FileTrees.deleteQuietly(work);
+            io.upshift.releases.image.FileTrees.deleteQuietly(work);
         }
     }
 

@@ -1,10 +1,10 @@
 package io.upshift.bench;
 
-import io.upshift.core.graph.Graph;
-import io.upshift.core.graph.GraphJson;
-import io.upshift.core.updates.GraphUpdates;
-import io.upshift.core.updates.RetrievedUpdates;
-import io.upshift.core.version.SemVer;
+import io.upshift.base.version.SemVer;
+import io.upshift.graph.model.Graph;
+import io.upshift.graph.model.GraphJson;
+import io.upshift.graph.updates.GraphUpdates;
+import io.upshift.graph.updates.RetrievedUpdates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

@@ -1,14 +1,14 @@
 package io.upshift.bench;
 
-import io.upshift.core.release.ReleaseMetadata;
-import io.upshift.release.image.BuiltImage;
-import io.upshift.release.image.DockerCredentials;
-import io.upshift.release.image.FileTrees;
-import io.upshift.release.image.ImageBuilder;
-import io.upshift.release.image.ImageRef;
-import io.upshift.release.image.ImageStore;
-import io.upshift.release.image.RegistryAccess;
-import io.upshift.release.image.Releases;
+import io.upshift.releases.image.BuiltImage;
+import io.upshift.releases.image.DockerCredentials;
+import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.ImageBuilder;
+import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.ImageStore;
+import io.upshift.releases.image.RegistryAccess;
+import io.upshift.releases.image.Releases;
+import io.upshift.releases.metadata.ReleaseMetadata;
 import io.upshift.testkit.LocalRegistry;
 import io.upshift.testkit.RawImages;
 import java.nio.file.Files;

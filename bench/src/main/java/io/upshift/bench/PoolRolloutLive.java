@@ -10,16 +10,16 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
-import io.upshift.core.pools.MaxUnavailable;
-import io.upshift.core.pools.NodeAnnotations;
-import io.upshift.core.pools.PoolMembers;
-import io.upshift.core.pools.PoolNode;
-import io.upshift.operator.agent.AgentOptions;
-import io.upshift.operator.agent.HostFiles;
-import io.upshift.operator.agent.NodeAgent;
-import io.upshift.operator.agent.SimulatedHost;
-import io.upshift.operator.pools.PoolController;
-import io.upshift.operator.pools.PoolControllerOptions;
+import io.upshift.pools.agent.AgentOptions;
+import io.upshift.pools.agent.HostFiles;
+import io.upshift.pools.agent.NodeAgent;
+import io.upshift.pools.agent.SimulatedHost;
+import io.upshift.pools.controller.PoolController;
+import io.upshift.pools.controller.PoolControllerOptions;
+import io.upshift.pools.model.MaxUnavailable;
+import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.PoolMembers;
+import io.upshift.pools.model.PoolNode;
 import io.upshift.testkit.EmbeddedApiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,9 +50,8 @@ public final class PoolRolloutLive {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         String maxSpec = args.length > 1 ? args[1] : "10%";
         double t = args.length > 2 ? Double.parseDouble(args[2]) : 10;
-        System.setProperty(
-                "org.slf4j.simpleLogger.log.io.upshift.operator",
-                "warn"); // a line per node step otherwise
+        // a line per node step otherwise
+        System.setProperty("org.slf4j.simpleLogger.log.io.upshift.pools", "warn");
         Path hosts = Files.createTempDirectory("upshift-pool-rollout-");
         EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
         KubernetesClient client = server.client();
@@ -266,7 +265,7 @@ public final class PoolRolloutLive {
             poolsClient.close();
             client.close();
             server.close();
-            io.upshift.release.image.FileTrees.deleteQuietly(hosts);
+            io.upshift.releases.image.FileTrees.deleteQuietly(hosts);
         }
     }
 

@@ -1,8 +1,8 @@
 package io.upshift.bench;
 
-import io.upshift.core.pools.MaxUnavailable;
-import io.upshift.core.pools.NodeSelection;
-import io.upshift.core.pools.PoolNode;
+import io.upshift.pools.model.MaxUnavailable;
+import io.upshift.pools.model.NodeSelection;
+import io.upshift.pools.model.PoolNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.upshift.bench;
 
-import io.upshift.release.image.DockerCredentials;
-import io.upshift.release.image.FileTrees;
-import io.upshift.release.image.ImageRef;
-import io.upshift.release.image.ImageStore;
-import io.upshift.release.image.Releases;
-import io.upshift.release.image.ResolvedImage;
+import io.upshift.releases.image.DockerCredentials;
+import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.ImageStore;
+import io.upshift.releases.image.Releases;
+import io.upshift.releases.image.ResolvedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

@@ -1,10 +1,10 @@
 package io.upshift.bench;
 
-import io.upshift.core.render.Details;
-import io.upshift.core.render.StatusRenderer;
-import io.upshift.core.status.ClusterState;
-import io.upshift.core.status.UpdateAssessment;
-import io.upshift.core.synthetic.SyntheticCluster;
+import io.upshift.status.model.ClusterState;
+import io.upshift.status.model.UpdateAssessment;
+import io.upshift.status.render.Details;
+import io.upshift.status.render.StatusRenderer;
+import io.upshift.status.synthetic.SyntheticCluster;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,6 +1,6 @@
 package io.upshift.cli;
 
-import io.upshift.release.image.UpshiftImage;
+import io.upshift.releases.image.UpshiftImage;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;

@@ -1,7 +1,7 @@
 package io.upshift.cli;
 
-import io.upshift.cli.options.VerboseOption;
-import io.upshift.core.render.EstimateSource;
+import io.upshift.runtime.cli.VerboseOption;
+import io.upshift.status.render.EstimateSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;

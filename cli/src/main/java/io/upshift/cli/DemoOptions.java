@@ -1,6 +1,6 @@
 package io.upshift.cli;
 
-import io.upshift.core.render.EstimateSource;
+import io.upshift.status.render.EstimateSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;

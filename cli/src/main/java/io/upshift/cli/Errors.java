@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import io.upshift.runtime.cli.CheckFailedException;
 import picocli.CommandLine;
 
 /**
@@ -14,7 +15,7 @@ final class Errors implements CommandLine.IExecutionExceptionHandler {
         for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand())
             verbose |= p.hasMatchedOption("--verbose");
         String message =
-                e instanceof io.upshift.core.release.ReleaseException r
+                e instanceof io.upshift.releases.metadata.ReleaseException r
                         ? r.toString()
                         : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         cl.getErr().println("upshift: " + message.strip());

@@ -1,14 +1,14 @@
 package io.upshift.cli;
 
-import io.upshift.cli.release.ProgressLine;
-import io.upshift.cli.release.RegistryOptions;
-import io.upshift.core.release.Reason;
-import io.upshift.core.release.ReleaseException;
-import io.upshift.release.image.BuiltImage;
-import io.upshift.release.image.FileTrees;
-import io.upshift.release.image.ImageRef;
-import io.upshift.release.image.ResolvedImage;
-import io.upshift.release.image.UpshiftImage;
+import io.upshift.releases.command.ProgressLine;
+import io.upshift.releases.command.RegistryOptions;
+import io.upshift.releases.image.BuiltImage;
+import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.ResolvedImage;
+import io.upshift.releases.image.UpshiftImage;
+import io.upshift.releases.metadata.Reason;
+import io.upshift.releases.metadata.ReleaseException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

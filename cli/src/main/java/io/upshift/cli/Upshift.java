@@ -1,5 +1,14 @@
 package io.upshift.cli;
 
+import io.upshift.clusterversion.command.OperatorCommand;
+import io.upshift.clusterversion.command.RecommendCommand;
+import io.upshift.clusterversion.command.RollbackCommand;
+import io.upshift.clusterversion.command.UpgradeCommand;
+import io.upshift.graph.command.GraphCommand;
+import io.upshift.pools.command.AgentCommand;
+import io.upshift.pools.command.PoolsCommand;
+import io.upshift.releases.command.ReleaseCommand;
+import io.upshift.status.command.StatusCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -2,8 +2,8 @@ package io.upshift.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.upshift.release.image.BuiltImage;
-import io.upshift.release.image.UpshiftImage;
+import io.upshift.releases.image.BuiltImage;
+import io.upshift.releases.image.UpshiftImage;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -72,7 +72,10 @@ class ImageLibrariesTest {
                 .contains("opt/upshift/upshift.jar")
                 .anyMatch(j -> j.contains("/picocli-"))
                 .anyMatch(j -> j.contains("/kubernetes-client-"))
-                .anyMatch(j -> j.contains("/upshift-operator") || j.endsWith("/operator.jar"))
+                .anyMatch(
+                        j ->
+                                j.contains("/upshift-cluster-version")
+                                        || j.endsWith("/cluster-version.jar"))
                 .noneMatch(j -> TEST_CODE.matcher(j).matches());
 
         // the names this test looks for are those of the test code on the tests' own class path

@@ -2,7 +2,7 @@ package io.upshift.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.upshift.release.image.UpshiftImage;
+import io.upshift.releases.image.UpshiftImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

@@ -133,9 +133,9 @@ class ReleaseCommandTest {
         Path written =
                 dir.resolve("out/manifests/0000_00_cluster-version-operator_04_verification.yaml");
         var loaded =
-                io.upshift.core.manifest.ManifestReader.read(
+                io.upshift.releases.manifest.ManifestReader.read(
                         written.getFileName().toString(), Files.readString(written));
-        var config = io.upshift.core.verify.VerifierConfig.fromPayload(loaded);
+        var config = io.upshift.releases.verify.VerifierConfig.fromPayload(loaded);
         assertThat(config.source()).isEqualTo("openshift-config-managed/release-verification");
         assertThat(config.keyrings()).hasSize(1);
         assertThat(Files.readString(written))

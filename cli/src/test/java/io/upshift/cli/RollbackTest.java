@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
-import io.upshift.core.conditions.Conditions;
+import io.upshift.base.conditions.Conditions;
 import io.upshift.demo.DemoRun;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.upshift.api.update.UpdateStatus;
-import io.upshift.core.synthetic.SyntheticCluster;
-import io.upshift.operator.status.UpdateStatusController;
+import io.upshift.status.command.StatusCommand;
+import io.upshift.status.controller.UpdateStatusController;
+import io.upshift.status.synthetic.SyntheticCluster;
 import io.upshift.testkit.EmbeddedApiServer;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package io.upshift.demo;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
-import io.upshift.core.pools.RequiredPools;
-import io.upshift.release.image.ControllerDeployment;
+import io.upshift.pools.model.RequiredPools;
+import io.upshift.releases.image.ControllerDeployment;
 import io.upshift.testkit.SimulatedCluster;
 import java.io.IOException;
 import java.io.InputStream;

@@ -6,22 +6,22 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
-import io.upshift.core.verify.DirectoryStore;
-import io.upshift.core.verify.Signer;
-import io.upshift.core.verify.SigningKeys;
-import io.upshift.core.verify.SimpleSignature;
-import io.upshift.operator.cvo.ClusterVersionController;
-import io.upshift.operator.cvo.ControllerOptions;
-import io.upshift.operator.updates.UpdateClient;
-import io.upshift.release.image.ControllerDeployment;
-import io.upshift.release.image.DockerCredentials;
-import io.upshift.release.image.FileTrees;
-import io.upshift.release.image.ImageRef;
-import io.upshift.release.image.ImageStore;
-import io.upshift.release.image.Releases;
-import io.upshift.release.image.ResolvedImage;
-import io.upshift.release.signatures.HttpSignatureStore;
-import io.upshift.release.signatures.SignatureStores;
+import io.upshift.clusterversion.controller.ClusterVersionController;
+import io.upshift.clusterversion.controller.ControllerOptions;
+import io.upshift.graph.client.UpdateClient;
+import io.upshift.releases.image.ControllerDeployment;
+import io.upshift.releases.image.DockerCredentials;
+import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.ImageStore;
+import io.upshift.releases.image.Releases;
+import io.upshift.releases.image.ResolvedImage;
+import io.upshift.releases.signatures.HttpSignatureStore;
+import io.upshift.releases.signatures.SignatureStores;
+import io.upshift.releases.verify.DirectoryStore;
+import io.upshift.releases.verify.Signer;
+import io.upshift.releases.verify.SigningKeys;
+import io.upshift.releases.verify.SimpleSignature;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.ServiceAccount;
 import io.upshift.testkit.SimulatedCluster;
@@ -123,11 +123,11 @@ public final class DemoRun implements AutoCloseable {
             new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
-     * @throws io.upshift.core.release.ReleaseException when the settings name a payload directory
-     *     that is none
+     * @throws io.upshift.releases.metadata.ReleaseException when the settings name a payload
+     *     directory that is none
      */
     public DemoRun(Settings settings, Consumer<String> log)
-            throws io.upshift.core.release.ReleaseException {
+            throws io.upshift.releases.metadata.ReleaseException {
         this.settings = settings;
         this.log = log;
         this.copies = settings.payload() == null ? null : new PayloadCopies(settings.payload());
@@ -201,8 +201,8 @@ public final class DemoRun implements AutoCloseable {
         if (upshiftJar != null) {
             long t0 = System.nanoTime();
             var image =
-                    io.upshift.release.image.UpshiftImage.build(
-                            new io.upshift.release.image.UpshiftImage.Inputs(
+                    io.upshift.releases.image.UpshiftImage.build(
+                            new io.upshift.releases.image.UpshiftImage.Inputs(
                                     upshiftJar,
                                     upshiftJar.resolveSibling("lib"),
                                     Path.of(System.getProperty("java.home")),
@@ -410,7 +410,7 @@ public final class DemoRun implements AutoCloseable {
                             new SignatureStores(HttpSignatureStore.defaultClient()),
                             new UpdateClient(Duration.ofSeconds(5), new SplittableRandom()),
                             rule -> {
-                                throw new io.upshift.core.risk.RuleMatcher.RuleException(
+                                throw new io.upshift.graph.risk.RuleMatcher.RuleException(
                                         "no Prometheus in the demo");
                             },
                             clock);
@@ -521,7 +521,7 @@ public final class DemoRun implements AutoCloseable {
      * The channel the demo's cluster is on: {@code stable-} and the first release's minor version.
      */
     private String channel() {
-        io.upshift.core.version.SemVer v = io.upshift.core.version.SemVer.parse(from());
+        io.upshift.base.version.SemVer v = io.upshift.base.version.SemVer.parse(from());
         return "stable-" + v.major() + "." + v.minor();
     }
 
@@ -555,7 +555,7 @@ public final class DemoRun implements AutoCloseable {
         for (io.fabric8.kubernetes.api.model.Node n : client.nodes().list().getItems()) {
             Map<String, String> a = n.getMetadata().getAnnotations();
             String done =
-                    a == null ? null : a.get(io.upshift.core.pools.NodeAnnotations.UPDATE_DONE_AT);
+                    a == null ? null : a.get(io.upshift.pools.model.NodeAnnotations.UPDATE_DONE_AT);
             if (done != null && (last == null || Instant.parse(done).isAfter(last)))
                 last = Instant.parse(done);
         }

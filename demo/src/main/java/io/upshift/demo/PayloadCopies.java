@@ -1,12 +1,12 @@
 package io.upshift.demo;
 
-import io.upshift.core.inclusion.LoadRules;
-import io.upshift.core.manifest.Manifest;
-import io.upshift.core.payload.Payload;
-import io.upshift.core.payload.PayloadLoader;
-import io.upshift.core.release.ReleaseException;
-import io.upshift.core.release.ReleaseMetadata;
-import io.upshift.core.version.SemVer;
+import io.upshift.base.version.SemVer;
+import io.upshift.releases.inclusion.LoadRules;
+import io.upshift.releases.manifest.Manifest;
+import io.upshift.releases.metadata.ReleaseException;
+import io.upshift.releases.metadata.ReleaseMetadata;
+import io.upshift.releases.payload.Payload;
+import io.upshift.releases.payload.PayloadLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +42,7 @@ final class PayloadCopies {
                             .version();
         } catch (IOException e) {
             throw new ReleaseException(
-                    io.upshift.core.release.Reason.PAYLOAD_NOT_FOUND,
+                    io.upshift.releases.metadata.Reason.PAYLOAD_NOT_FOUND,
                     source + " is not a release payload: " + e.getMessage(),
                     e);
         }

@@ -9,10 +9,10 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.schema.CrdSchema;
-import io.upshift.core.conditions.Conditions;
-import io.upshift.core.pools.NodeAnnotations;
-import io.upshift.core.pools.RequiredPools;
-import io.upshift.core.templates.BaseConfigs;
+import io.upshift.base.conditions.Conditions;
+import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.RequiredPools;
+import io.upshift.pools.templates.BaseConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,7 +119,7 @@ class DemoNodesTest {
             var configuration =
                     demo.client()
                             .genericKubernetesResources(
-                                    io.upshift.operator.cluster.MachineConfigurations.CONTEXT)
+                                    io.upshift.pools.controller.MachineConfigurations.CONTEXT)
                             .withName("cluster")
                             .get();
             assertThat(

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.json.Mappers;
-import io.upshift.core.estimate.RunLevelTimes;
-import io.upshift.core.pools.NodeAnnotations;
-import io.upshift.core.pools.PoolMembers;
+import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.PoolMembers;
+import io.upshift.status.estimate.RunLevelTimes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * node's update times at install and in the update. {@code core}'s DemoTimingsReplayTest replays
  * the file. Run with {@code ./mvnw -o test -pl api,core,testkit,release,operator,demo
  * -Dtest=DemoTimingsRecorder -Dsurefire.failIfNoSpecifiedTests=false
- * -Dupshift.recordDemoTimings=$PWD/core/src/test/resources/estimate/demo-timings.json}.
+ * -Dupshift.recordDemoTimings=$PWD/update-status/src/test/resources/estimate/demo-timings.json}.
  */
 @EnabledIfSystemProperty(named = "upshift.recordDemoTimings", matches = ".+")
 class DemoTimingsRecorder {

@@ -7,7 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.api.schema.CrdSchema;
-import io.upshift.core.conditions.Conditions;
+import io.upshift.base.conditions.Conditions;
 import io.upshift.testkit.Faults;
 import java.nio.file.Path;
 import java.time.Duration;

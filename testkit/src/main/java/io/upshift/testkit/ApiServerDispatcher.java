@@ -16,7 +16,7 @@ import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.upshift.api.json.Mappers;
-import io.upshift.core.pools.Disruptions;
+import io.upshift.base.kube.Disruptions;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;

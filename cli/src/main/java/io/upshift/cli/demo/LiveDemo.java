@@ -4,24 +4,25 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.base.conditions.Conditions;
 import io.upshift.cli.Demo;
 import io.upshift.cli.DemoOptions;
-import io.upshift.core.conditions.Conditions;
-import io.upshift.core.estimate.EstimateRecord;
-import io.upshift.core.estimate.UpdateEnd;
-import io.upshift.core.render.Details;
-import io.upshift.core.render.StatusRenderer;
-import io.upshift.core.status.UpdateAssessment;
 import io.upshift.demo.ConfigChange;
 import io.upshift.demo.DemoRun;
-import io.upshift.operator.cluster.ClusterReader;
-import io.upshift.release.image.FileTrees;
+import io.upshift.releases.image.FileTrees;
+import io.upshift.status.estimate.EstimateRecord;
+import io.upshift.status.estimate.UpdateEnd;
+import io.upshift.status.model.UpdateAssessment;
+import io.upshift.status.reader.ClusterReader;
+import io.upshift.status.render.Details;
+import io.upshift.status.render.StatusRenderer;
 import io.upshift.testkit.MockServerLog;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 
@@ -50,6 +51,16 @@ public final class LiveDemo implements Demo {
      */
     private volatile EstimateRecord estimateRecord;
 
+    /** Where the controllers, the agents and their plumbing log from. */
+    private static final List<String> CONTROLLER_PACKAGES =
+            List.of(
+                    "io.upshift.runtime",
+                    "io.upshift.releases",
+                    "io.upshift.graph",
+                    "io.upshift.pools",
+                    "io.upshift.status",
+                    "io.upshift.clusterversion");
+
     @Override
     public int run(DemoOptions options, PrintWriter out) throws Exception {
         this.options = options;
@@ -57,7 +68,8 @@ public final class LiveDemo implements Demo {
         // the controllers' and agents' log lines would tear up the status view; their warnings show
         // in status anyway
         if (!options.controllerLog())
-            System.setProperty("org.slf4j.simpleLogger.log.io.upshift.operator", "error");
+            for (String feature : CONTROLLER_PACKAGES)
+                System.setProperty("org.slf4j.simpleLogger.log." + feature, "error");
         boolean refresh = !options.plain() && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
         try {

@@ -1,0 +1,464 @@
+package io.upshift.clusterversion.command;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.clusterversion.controller.ClusterMetrics;
+import io.upshift.clusterversion.controller.ClusterVersionController;
+import io.upshift.clusterversion.controller.ControllerOptions;
+import io.upshift.clusterversion.metrics.ControllerFacts;
+import io.upshift.graph.client.PrometheusMatcher;
+import io.upshift.graph.client.UpdateClient;
+import io.upshift.graph.risk.RuleMatcher;
+import io.upshift.releases.signatures.HttpSignatureStore;
+import io.upshift.releases.signatures.SignatureStores;
+import io.upshift.runtime.cli.KubeconfigOption;
+import io.upshift.runtime.kube.Leadership;
+import io.upshift.runtime.kube.WriteFence;
+import io.upshift.runtime.metrics.MetricsOptions;
+import io.upshift.runtime.metrics.MetricsServer;
+import io.upshift.runtime.metrics.ScrapeAccess;
+import io.upshift.runtime.metrics.ServingCertificate;
+import io.upshift.runtime.metrics.TokenAccess;
+import io.upshift.status.controller.UpdateStatusController;
+import io.upshift.status.model.Alert;
+import io.upshift.status.reader.AlertsClient;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code upshift operator}: runs the controllers while holding the leader Lease. */
+@Command(
+        name = "operator",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the Upshift controllers against a cluster while holding the leader Lease: the"
+                    + " UpdateStatus",
+            "controller, and with --release the cluster-version controller; /metrics with"
+                    + " --metrics-port."
+        })
+public final class OperatorCommand implements Callable<Integer> {
+    @Mixin KubeconfigOption kube;
+
+    @Option(
+            names = "--namespace",
+            defaultValue = "upshift",
+            description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(
+            names = "--lease",
+            defaultValue = "upshift-operator",
+            description = "Name of the leader Lease (default: ${DEFAULT-VALUE}).")
+    String lease;
+
+    @Option(
+            names = "--identity",
+            description = "This replica's name in the Lease (default: the host name).")
+    String identity;
+
+    @Option(
+            names = "--alerts-url",
+            paramLabel = "URL",
+            description = "Prometheus or Alertmanager to read firing alerts from.")
+    String alertsUrl;
+
+    @Option(
+            names = "--resync",
+            defaultValue = "PT30S",
+            description =
+                    "Re-evaluate this often without events (ISO-8601, default: ${DEFAULT-VALUE}).")
+    Duration resync;
+
+    @Option(
+            names = "--release",
+            paramLabel = "REF",
+            description =
+                    "The release this cluster-version controller runs (applied when the cluster has"
+                            + " none yet); enables the controller.")
+    String release;
+
+    @Option(
+            names = "--payload-cache",
+            defaultValue = "/tmp/upshift-payloads",
+            paramLabel = "DIR",
+            description =
+                    "Where pulled payloads are unpacked, one directory per digest (default:"
+                            + " ${DEFAULT-VALUE}).")
+    java.nio.file.Path payloadCache;
+
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(
+            names = "--payload-retrieval",
+            paramLabel = "job|pull",
+            description = {
+                "job: a Job version-<version>-<hash> runs the release image on this node and copies"
+                    + " its payload into --payload-cache, a host directory this pod mounts at the"
+                    + " same path (the default inside a cluster); pull: this process pulls it (the"
+                    + " default outside one)."
+            })
+    String payloadRetrieval;
+
+    @Option(
+            names = "--node-name",
+            defaultValue = "${env:NODE_NAME}",
+            paramLabel = "NODE",
+            description =
+                    "The node this controller runs on, for payload Jobs (default: $NODE_NAME, from"
+                            + " the downward API).")
+    String nodeName;
+
+    @Option(
+            names = "--payload-retrieval-timeout",
+            defaultValue = "PT2M",
+            paramLabel = "DURATION",
+            description = "How long a payload Job may take (ISO-8601, default: ${DEFAULT-VALUE}).")
+    java.time.Duration retrievalTimeout;
+
+    @Option(
+            names = "--cluster-profile",
+            defaultValue = "${env:CLUSTER_PROFILE:-self-managed-high-availability}",
+            paramLabel = "P",
+            description =
+                    "The cluster profile manifests must opt in to (default: $CLUSTER_PROFILE, else"
+                            + " self-managed-high-availability).")
+    String clusterProfile;
+
+    @Option(
+            names = "--exclude-manifests",
+            defaultValue = "${env:EXCLUDE_MANIFESTS}",
+            paramLabel = "ID",
+            description =
+                    "Leave out manifests annotated exclude.release.openshift.io/ID: \"true\""
+                            + " (default: $EXCLUDE_MANIFESTS).")
+    String excludeManifests;
+
+    @Option(
+            names = "--prometheus-url",
+            paramLabel = "URL",
+            description = "Prometheus to evaluate PromQL update risks against.")
+    java.net.URI prometheus;
+
+    @Option(
+            names = "--default-upstream",
+            defaultValue = io.upshift.graph.updates.UpdatesRequest.DEFAULT_UPSTREAM,
+            paramLabel = "URL",
+            description = {
+                "The update graph asked for a ClusterVersion without spec.upstream (default:"
+                        + " ${DEFAULT-VALUE}, upstream's own default); empty: none,"
+                        + " RetrievedUpdates=False NoUpstream."
+            })
+    String defaultUpstream;
+
+    @Option(
+            names = "--metrics-port",
+            defaultValue = "0",
+            description = "Serve /metrics on this port (0: off).")
+    int metricsPort;
+
+    @Option(
+            names = "--metrics-auth",
+            paramLabel = "none|token",
+            description = {
+                "Who may scrape /metrics. token: a bearer token that a TokenReview authenticates"
+                    + " and whose user a SubjectAccessReview allows to get the non-resource URL"
+                    + " /metrics (as kube-rbac-proxy checks; grants kept 2 minutes); none: anyone"
+                    + " who reaches the port. Default: token inside a cluster, none outside one."
+            })
+    String metricsAuth;
+
+    @Option(
+            names = "--metrics-tls-cert",
+            paramLabel = "FILE",
+            description =
+                    "Serve /metrics over HTTPS with this PEM certificate (chain, leaf first), read"
+                            + " again when it changes; with --metrics-tls-key.")
+    java.nio.file.Path metricsTlsCert;
+
+    @Option(
+            names = "--metrics-tls-key",
+            paramLabel = "FILE",
+            description =
+                    "The PEM private key of --metrics-tls-cert (PKCS#8, PKCS#1 RSA or SEC 1 EC;"
+                            + " unencrypted).")
+    java.nio.file.Path metricsTlsKey;
+
+    @Option(
+            names = "--health-port",
+            defaultValue = "0",
+            paramLabel = "PORT",
+            description = {
+                "Serve the kubelet's probes on this port, plain HTTP (0: off): /healthz while the"
+                        + " process runs, /readyz once it waits for the Lease or leads with its"
+                        + " controllers started (503 with why not, before)."
+            })
+    int healthPort;
+
+    @picocli.CommandLine.Mixin io.upshift.releases.command.RegistryOptions registry;
+
+    @Override
+    public Integer call() throws Exception {
+        ControllerOptions.JobRetrieval jobs =
+                release == null ? null : jobRetrieval(); // refused before anything starts
+        MetricsOptions metricsOptions = metricsOptions();
+        ServingCertificate certificate =
+                metricsOptions.port() > 0 && metricsOptions.tls()
+                        ? servingCertificate(metricsOptions)
+                        : null;
+        String me = identity != null ? identity : InetAddress.getLocalHost().getHostName();
+        Supplier<Optional<List<Alert>>> alerts = alertsSource();
+        AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
+        AtomicReference<ClusterVersionController> cvo = new AtomicReference<>();
+        // The controllers write through a fence that closes the moment the Lease is lost: no write
+        // after that.
+        WriteFence fence = new WriteFence();
+        // why this replica is not ready (null: it is), for /readyz
+        AtomicReference<String> unready = new AtomicReference<>("not contending for the Lease yet");
+        try (io.upshift.runtime.health.HealthServer health =
+                        healthPort > 0
+                                ? io.upshift.runtime.health.HealthServer.start(
+                                        new java.net.InetSocketAddress(healthPort), unready::get)
+                                : null;
+                KubernetesClient leaseClient = kube.connect();
+                KubernetesClient client = fence.client(kube.config("upshift-operator"));
+                // every replica serves metrics, leading or not: its client is not fenced (token
+                // reviews are POSTs)
+                KubernetesClient metricsClient =
+                        metricsOptions.port() > 0 ? kube.connectAs("upshift-metrics") : null;
+                ClusterMetrics metrics =
+                        metricsClient == null
+                                ? null
+                                : ClusterMetrics.watch(
+                                        metricsClient,
+                                        () -> {
+                                            ClusterVersionController v = cvo.get();
+                                            if (v != null) return v.facts();
+                                            return release == null
+                                                    ? ControllerFacts.NONE
+                                                    : ControllerFacts.waiting(
+                                                            io.upshift.clusterversion.model
+                                                                    .DesiredUpdates.bare(release));
+                                        });
+                MetricsServer metricsServer =
+                        metrics == null
+                                ? null
+                                : serveMetrics(
+                                        metricsOptions, certificate, metrics, metricsClient)) {
+            unready.set(
+                    null); // waiting for the Lease is where a replica that does not lead should be
+            // the controllers start on a thread of their own: the Lease is renewed whatever their
+            // start waits for
+            Leadership leadership =
+                    new Leadership(
+                            leaseClient,
+                            namespace,
+                            lease,
+                            me,
+                            () -> {
+                                unready.set("the leader, starting its controllers");
+                                UpdateStatusController c =
+                                        new UpdateStatusController(
+                                                client,
+                                                Clock.systemUTC(),
+                                                Duration.ofSeconds(1),
+                                                resync,
+                                                alerts);
+                                controller.set(c);
+                                c.start();
+                                if (release != null)
+                                    cvo.set(startClusterVersionController(client, jobs));
+                                unready.set(null);
+                            },
+                            () -> {
+                                fence.close();
+                                UpdateStatusController c = controller.getAndSet(null);
+                                if (c != null) c.close();
+                                ClusterVersionController v = cvo.getAndSet(null);
+                                if (v != null) v.kill();
+                            });
+            // told to stop while leading: the controllers finish and write their last status, then
+            // the Lease goes
+            leadership.holdUntilLost(
+                    () -> {
+                        ClusterVersionController v = cvo.getAndSet(null);
+                        if (v != null) v.close();
+                    });
+        }
+        // Leadership ended without a shutdown (lost, or the controllers could not start and the
+        // Lease was released):
+        // exit non-zero so that the Deployment restarts us.
+        return 1;
+    }
+
+    /** The metrics options, refused before anything starts when they do not go together. */
+    private MetricsOptions metricsOptions() {
+        String mode = metricsAuth != null ? metricsAuth : inCluster() ? "token" : "none";
+        MetricsOptions.Auth auth =
+                switch (mode) {
+                    case "none" -> MetricsOptions.Auth.NONE;
+                    case "token" -> MetricsOptions.Auth.TOKEN;
+                    default ->
+                            throw new picocli.CommandLine.ParameterException(
+                                    spec.commandLine(),
+                                    "--metrics-auth must be none or token, not \"" + mode + "\"");
+                };
+        if ((metricsTlsCert == null) != (metricsTlsKey == null)) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--metrics-tls-cert and --metrics-tls-key go together");
+        }
+        return new MetricsOptions(metricsPort, auth, metricsTlsCert, metricsTlsKey);
+    }
+
+    /**
+     * The serving certificate, read before anything starts: a pair that does not read is refused in
+     * one line.
+     */
+    private ServingCertificate servingCertificate(MetricsOptions o) {
+        try {
+            return ServingCertificate.load(o.tlsCert(), o.tlsKey());
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    e.getFile() + ": no such file (--metrics-tls-cert/--metrics-tls-key)");
+        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--metrics-tls-cert/--metrics-tls-key: " + e.getMessage());
+        }
+    }
+
+    private static MetricsServer serveMetrics(
+            MetricsOptions o,
+            ServingCertificate certificate,
+            ClusterMetrics metrics,
+            KubernetesClient client)
+            throws Exception {
+        var log = LoggerFactory.getLogger(MetricsServer.class);
+        ScrapeAccess access =
+                o.auth() == MetricsOptions.Auth.TOKEN
+                        ? new TokenAccess(client, Clock.systemUTC())
+                        : ScrapeAccess.ANYONE;
+        MetricsServer server =
+                MetricsServer.start(
+                        new java.net.InetSocketAddress(o.port()),
+                        metrics::scrape,
+                        access,
+                        certificate);
+        log.info(
+                "serving /metrics over {} on port {} ({})",
+                o.tls() ? "HTTPS" : "HTTP",
+                server.port(),
+                o.auth() == MetricsOptions.Auth.TOKEN
+                        ? "bearer tokens reviewed by the API server"
+                        : "no authentication");
+        if (o.auth() == MetricsOptions.Auth.TOKEN && !o.tls()) {
+            log.warn(
+                    "metrics: scrapers' bearer tokens cross the network unencrypted; give"
+                            + " --metrics-tls-cert and --metrics-tls-key");
+        }
+        return server;
+    }
+
+    private static boolean inCluster() {
+        return System.getenv("KUBERNETES_SERVICE_HOST") != null;
+    }
+
+    /**
+     * Job retrieval, or null to pull in-process: job by default inside a cluster (where the service
+     * host is set).
+     */
+    private ControllerOptions.JobRetrieval jobRetrieval() {
+        String mode = payloadRetrieval != null ? payloadRetrieval : inCluster() ? "job" : "pull";
+        switch (mode) {
+            case "pull":
+                return null;
+            case "job":
+                if (nodeName == null || nodeName.isBlank()) {
+                    throw new picocli.CommandLine.ParameterException(
+                            spec.commandLine(),
+                            "--payload-retrieval job needs the node this controller runs on:"
+                                + " --node-name, or $NODE_NAME from the downward API"
+                                + " (deploy/deployment.yaml sets it); or use --payload-retrieval"
+                                + " pull");
+                }
+                return new ControllerOptions.JobRetrieval(namespace, nodeName, retrievalTimeout);
+            default:
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--payload-retrieval must be job or pull, not \"" + mode + "\"");
+        }
+    }
+
+    private ClusterVersionController startClusterVersionController(
+            KubernetesClient client, ControllerOptions.JobRetrieval jobs) {
+        try {
+            var log = LoggerFactory.getLogger(ClusterVersionController.class);
+            ControllerOptions options =
+                    ControllerOptions.defaults(release, payloadCache)
+                            .withPrometheus(prometheus)
+                            .withInclusion(
+                                    clusterProfile,
+                                    excludeManifests == null || excludeManifests.isBlank()
+                                            ? null
+                                            : excludeManifests)
+                            .withJobRetrieval(jobs)
+                            .withDefaultUpstream(defaultUpstream);
+            RuleMatcher rules =
+                    prometheus == null
+                            ? rule -> {
+                                throw new RuleMatcher.RuleException(
+                                        "no Prometheus configured (--prometheus-url)");
+                            }
+                            : new PrometheusMatcher(
+                                    prometheus, clusterId(client), Duration.ofSeconds(10));
+            ClusterVersionController c =
+                    ClusterVersionController.create(
+                            client,
+                            options,
+                            new io.upshift.releases.image.Releases(
+                                    registry.credentials(), registry.insecure, w -> log.warn(w)),
+                            new SignatureStores(HttpSignatureStore.defaultClient()),
+                            new UpdateClient(
+                                    Duration.ofSeconds(60), new java.util.SplittableRandom()),
+                            rules,
+                            Clock.systemUTC());
+            c.start();
+            return c;
+        } catch (io.upshift.releases.metadata.ReleaseException e) {
+            throw new IllegalStateException(e.toString(), e);
+        }
+    }
+
+    private static String clusterId(KubernetesClient client) {
+        var cv =
+                client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class)
+                        .withName("version")
+                        .get();
+        return cv == null || cv.getSpec() == null || cv.getSpec().getClusterID() == null
+                ? ""
+                : cv.getSpec().getClusterID();
+    }
+
+    private Supplier<Optional<List<Alert>>> alertsSource() {
+        if (alertsUrl == null) {
+            return Optional::empty;
+        }
+        AlertsClient client = new AlertsClient(alertsUrl);
+        return () -> {
+            try {
+                return Optional.of(client.fetch());
+            } catch (Exception e) {
+                LoggerFactory.getLogger(OperatorCommand.class)
+                        .warn("alerts left out of Update Health: {}", e.getMessage());
+                return Optional.empty();
+            }
+        };
+    }
+}

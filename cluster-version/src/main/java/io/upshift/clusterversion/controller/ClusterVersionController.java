@@ -1,0 +1,462 @@
+package io.upshift.clusterversion.controller;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
+import io.upshift.clusterversion.metrics.ControllerFacts;
+import io.upshift.clusterversion.model.DesiredUpdates;
+import io.upshift.clusterversion.model.SyncStatus;
+import io.upshift.clusterversion.model.UpdatesReport;
+import io.upshift.clusterversion.model.Upgradeable;
+import io.upshift.clusterversion.model.VersionStatus;
+import io.upshift.graph.client.UpdateClient;
+import io.upshift.graph.risk.RuleMatcher;
+import io.upshift.releases.capability.Capabilities;
+import io.upshift.releases.capability.CapabilitySets;
+import io.upshift.releases.image.Releases;
+import io.upshift.releases.inclusion.ComponentOverride;
+import io.upshift.releases.inclusion.FeatureGates;
+import io.upshift.releases.inclusion.LoadRules;
+import io.upshift.releases.signatures.SignatureStores;
+import io.upshift.runtime.kube.ApiErrors;
+import io.upshift.runtime.kube.Backoff;
+import io.upshift.runtime.kube.Changes;
+import io.upshift.runtime.kube.Events;
+import io.upshift.runtime.kube.WorkQueue;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster-version controller: takes ClusterVersion {@code version} from the release it runs to
+ * the one {@code spec.desiredUpdate} asks for. Driven by informers (the ClusterVersion,
+ * ClusterOperators, the ClusterVersion CRD, the admin gate and ack ConfigMaps) through a
+ * rate-limited work queue, each sync reads only caches: it resolves the desired update, hands the
+ * resulting work to the {@link SyncWorker} (which accepts the target and applies its payload), and
+ * has the {@link StatusRecorder} write the status that follows from the worker's report, when it
+ * differs from the cluster's. Crash-only: what it keeps in memory is a cache of the cluster it can
+ * lose at any moment.
+ */
+public final class ClusterVersionController implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterVersionController.class);
+    private static final String KEY = ClusterCaches.NAME;
+
+    private final ControllerOptions options;
+    private final AvailableUpdatesSync updates;
+    private final Clock clock;
+    private final Changes changes = new Changes();
+    private final WorkQueue<String> queue =
+            new WorkQueue<>("cluster-version", Backoff.controller());
+    private final ClusterCaches caches;
+    private final LiveCache liveCache;
+    private final ManifestApplier applier;
+    private final Deletions deletions;
+    private final StatusRecorder recorder;
+    private final TimesAnnotation timesAnnotation;
+    private final RunLevelClock levels;
+    private final SyncWorker worker;
+    private final ExecutorService pool;
+    private final Thread loop;
+    private volatile boolean stopping;
+    private boolean reportedMissing;
+    private final KubernetesClient client;
+    private Instant refreshScheduled = Instant.MIN;
+    private final java.util.concurrent.atomic.AtomicBoolean progressPending =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean operatorsPending =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * A controller pulling releases with {@code releases}, reading signature stores with {@code
+     * stores}, asking the update graph with {@code updateClient} and evaluating risk rules with
+     * {@code rules}.
+     */
+    public static ClusterVersionController create(
+            KubernetesClient client,
+            ControllerOptions options,
+            Releases releases,
+            SignatureStores stores,
+            UpdateClient updateClient,
+            RuleMatcher rules,
+            Clock clock) {
+        ControllerOptions.JobRetrieval j = options.jobRetrieval();
+        // running from a release image, the controller's own payload is in its own image's root, as
+        // upstream's is
+        PayloadJobs jobs =
+                j == null
+                        ? null
+                        : new PayloadJobs(
+                                client,
+                                j.namespace(),
+                                j.node(),
+                                options.payloadCache(),
+                                j.timeout(),
+                                options.ownRelease() == null
+                                        ? null
+                                        : new PayloadJobs.OwnPayload(
+                                                io.upshift.clusterversion.model.DesiredUpdates.bare(
+                                                        options.ownRelease()),
+                                                Path.of("/")));
+        PayloadSource payloads =
+                new RegistryPayloads(releases, options.payloadCache(), client, stores, jobs);
+        return new ClusterVersionController(
+                client,
+                options,
+                payloads,
+                new AvailableUpdatesSync(
+                        updateClient,
+                        rules,
+                        clock,
+                        options.architecture(),
+                        options.defaultUpstream()),
+                clock);
+    }
+
+    ClusterVersionController(
+            KubernetesClient client,
+            ControllerOptions options,
+            PayloadSource payloads,
+            AvailableUpdatesSync updates,
+            Clock clock) {
+        this.client = client;
+        this.options = options;
+        this.updates = updates;
+        this.clock = clock;
+        this.caches =
+                new ClusterCaches(
+                        client,
+                        () -> {
+                            changes.signal(ClusterCaches.KEY);
+                            queue.add(KEY);
+                        },
+                        () -> {
+                            // ClusterOperators change by the hundred during an update; Upgradeable
+                            // follows within a second (as it
+                            // does a change of the admin gates or acks)
+                            if (operatorsPending.compareAndSet(false, true))
+                                queue.addAfter(KEY, Duration.ofSeconds(1));
+                        });
+        // a deletion completing changes Upgradeable
+        this.deletions = new Deletions(() -> queue.add(KEY));
+        this.liveCache = new LiveCache(client, changes, deletions::gone);
+        this.applier = new ManifestApplier(client, liveCache, caches::clusterProxy, deletions);
+        Events events =
+                new Events(
+                        client,
+                        clock,
+                        "config.openshift.io/v1",
+                        "ClusterVersion",
+                        ClusterCaches.NAME,
+                        "upshift-cluster-version");
+        this.recorder = new StatusRecorder(client, clock, options.progressInterval(), events);
+        this.pool =
+                Executors.newFixedThreadPool(
+                        Math.max(options.updatingWorkers(), options.reconcilingWorkers()),
+                        r -> {
+                            Thread t = new Thread(r, "cluster-version-task");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        this.timesAnnotation = new TimesAnnotation(client);
+        GraphPass graphPass = new GraphPass(applier, liveCache, changes, pool, options, clock);
+        this.levels = graphPass.levels();
+        this.worker =
+                new SyncWorker(
+                        new Acceptance(payloads, events, options.architecture()),
+                        graphPass,
+                        caches,
+                        changes,
+                        options,
+                        clock,
+                        (s, progressOnly) -> {
+                            // a task done moves only the count, which status shows at most once per
+                            // progress interval
+                            if (!progressOnly) queue.add(KEY);
+                            else if (progressPending.compareAndSet(false, true))
+                                queue.addAfter(KEY, options.progressInterval());
+                        });
+        this.loop = new Thread(this::run, "cluster-version-controller");
+        this.loop.setDaemon(true);
+    }
+
+    /**
+     * Starts the informers (waiting for their caches), the sync worker and the controller's queue.
+     */
+    public void start() {
+        caches.start();
+        worker.start();
+        loop.start();
+        queue.add(KEY);
+    }
+
+    private void run() {
+        while (!stopping) {
+            String key;
+            try {
+                key = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                sync();
+                queue.forget(key);
+            } catch (KubernetesClientException e) {
+                if (stopping) return;
+                Duration retry = queue.addRateLimited(key);
+                if (e.getCode() == 409)
+                    LOG.info(
+                            "clusterversion/version: changed since it was read; computing the"
+                                    + " status again in {} ms",
+                            retry.toMillis());
+                else
+                    LOG.warn(
+                            "clusterversion/version: sync failed ({}), retrying in {} ms",
+                            ApiErrors.describe(e),
+                            retry.toMillis());
+                LOG.debug("clusterversion/version: sync failed", e);
+            } catch (RuntimeException e) {
+                if (stopping) return;
+                Duration retry = queue.addRateLimited(key);
+                if (ApiErrors.code(e) > 0) {
+                    LOG.warn(
+                            "clusterversion/version: sync failed ({}), retrying in {} ms",
+                            ApiErrors.describe(e),
+                            retry.toMillis());
+                    LOG.debug("clusterversion/version: sync failed", e);
+                } else {
+                    LOG.error(
+                            "clusterversion/version: sync failed, retrying in {} ms: {}",
+                            retry.toMillis(),
+                            e.toString(),
+                            e);
+                }
+            } finally {
+                queue.done(key);
+            }
+        }
+    }
+
+    /**
+     * One sync, from caches alone: the desired update resolved, the worker handed its work, the
+     * update graph asked when due, and the status that follows written when it differs from the
+     * cluster's.
+     */
+    void sync() {
+        progressPending.set(false);
+        operatorsPending.set(false);
+        ClusterVersion cv = caches.clusterVersion();
+        if (!exists(cv)) return;
+        Instant now = clock.instant();
+        DesiredUpdates.Resolution resolution = DesiredUpdates.resolve(cv, options.ownRelease());
+        SyncStatus sync = worker.status();
+        Capabilities capabilities = enabledCapabilities(cv, sync.implicitlyEnabled());
+        if (resolution.target() != null)
+            worker.update(
+                    new SyncWorker.Work(
+                            resolution.target(), overrides(cv), capabilities, loadRules()));
+        UpdatesReport graph = updates.sync(cv, resolution);
+        scheduleRefresh(graph.nextRefresh(), now);
+        Upgradeable.Facts upgradeable =
+                new Upgradeable.Facts(
+                        caches.operators(),
+                        cv.getSpec().getOverrides(),
+                        caches.adminGates(),
+                        deletions.inProgress());
+        ClusterVersionStatus next =
+                VersionStatus.next(
+                        new VersionStatus.Input(
+                                cv,
+                                resolution,
+                                sync,
+                                graph,
+                                upgradeable,
+                                capabilities,
+                                now,
+                                caches.unreadable()));
+        Duration held = recorder.record(cv, next, caches.clusterVersionCrd());
+        // after the status: a status write computed from the object read must not follow a write of
+        // that object
+        timesAnnotation.write(cv, levels.current());
+        if (!held.isZero()) queue.addAfter(KEY, held);
+    }
+
+    /**
+     * The configured profile and exclude id, with the feature set and gates of the FeatureGate
+     * {@code cluster}.
+     */
+    private LoadRules loadRules() {
+        JsonNode gate = caches.featureGate();
+        return new LoadRules(
+                options.profile(),
+                options.excludeIdentifier(),
+                FeatureGates.featureSet(gate),
+                new LoadRules.Gates.ByVersion(FeatureGates.byVersion(gate)));
+    }
+
+    /**
+     * Without a ClusterVersion there is nothing to do. A controller given its own release creates
+     * the default one, as upstream's did before installers took it over (a new cluster ID; no
+     * channel, no upstream); its informer then brings it back. A controller without a release
+     * (status only) says once that it waits for one.
+     */
+    private boolean exists(ClusterVersion cv) {
+        if (cv != null) {
+            reportedMissing = false;
+            return true;
+        }
+        if (options.ownRelease() != null) {
+            String id = java.util.UUID.randomUUID().toString();
+            try {
+                client.resources(ClusterVersion.class)
+                        .resource(
+                                new io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder()
+                                        .withNewMetadata()
+                                        .withName(ClusterCaches.NAME)
+                                        .endMetadata()
+                                        .withNewSpec()
+                                        .withClusterID(id)
+                                        .endSpec()
+                                        .build())
+                        .create();
+                LOG.info("clusterversion/version did not exist: created it, cluster ID {}", id);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409)
+                    throw e; // 409: created meanwhile; its informer event brings it
+            }
+        } else if (!reportedMissing) {
+            LOG.info("clusterversion/version does not exist; waiting for it to be created");
+        }
+        reportedMissing = true;
+        return false;
+    }
+
+    /**
+     * The update graph is asked again every 2-4 minutes: a sync then, even when nothing else
+     * happens.
+     */
+    private void scheduleRefresh(Instant due, Instant now) {
+        if (due.equals(refreshScheduled)) return;
+        refreshScheduled = due;
+        queue.addAfter(KEY, Duration.between(now, due));
+    }
+
+    /**
+     * Capabilities the spec asks for, plus those enabled before (never disabled again) and those
+     * the payload implicitly enables.
+     */
+    private static Capabilities enabledCapabilities(ClusterVersion cv, Set<String> implicitly) {
+        var spec = cv.getSpec().getCapabilities();
+        List<String> previously =
+                cv.getStatus() == null
+                                || cv.getStatus().getCapabilities() == null
+                                || cv.getStatus().getCapabilities().getEnabledCapabilities() == null
+                        ? List.of()
+                        : cv.getStatus().getCapabilities().getEnabledCapabilities();
+        return CapabilitySets.enabled(
+                spec == null ? null : spec.getBaselineCapabilitySet(),
+                spec == null || spec.getAdditionalEnabledCapabilities() == null
+                        ? List.of()
+                        : spec.getAdditionalEnabledCapabilities(),
+                previously,
+                implicitly);
+    }
+
+    private static List<ComponentOverride> overrides(ClusterVersion cv) {
+        List<ComponentOverride> out = new ArrayList<>();
+        if (cv.getSpec().getOverrides() == null) return out;
+        cv.getSpec()
+                .getOverrides()
+                .forEach(
+                        o ->
+                                out.add(
+                                        new ComponentOverride(
+                                                o.getKind(),
+                                                o.getGroup(),
+                                                o.getNamespace(),
+                                                o.getName(),
+                                                Boolean.TRUE.equals(o.getUnmanaged()))));
+        return out;
+    }
+
+    /**
+     * What metrics report of this controller: the release it runs, the payload's progress, the
+     * update graph's last answer.
+     */
+    public ControllerFacts facts() {
+        if (options.ownRelease() == null) return ControllerFacts.NONE;
+        SyncWorker.Running own = worker.running();
+        SyncStatus s = worker.status();
+        ControllerFacts.PayloadProgress progress =
+                s.target() == null
+                                || !(s.acceptance() instanceof SyncStatus.Acceptance.Accepted)
+                                || s.total() == 0
+                        ? null
+                        : new ControllerFacts.PayloadProgress(
+                                s.target().version(), s.done(), s.total());
+        return new ControllerFacts(
+                DesiredUpdates.bare(options.ownRelease()),
+                own == null ? null : own.version(),
+                own == null ? null : own.created(),
+                progress,
+                updates.lastRetrieved(),
+                updates.risks());
+    }
+
+    /** Passes over the task graph this controller ran (of any mode). */
+    public long passes() {
+        return worker.passes();
+    }
+
+    /**
+     * API writes (creates, updates, deletes, status) this controller made: for the
+     * no-write-when-level tests.
+     */
+    public long writes() {
+        return applier.writes.get() + recorder.writes.get() + timesAnnotation.writes.get();
+    }
+
+    /** As kill -9 would: stop at once, mid-write or not, with no last word. */
+    public void kill() {
+        stopping = true;
+        worker.kill();
+        loop.interrupt();
+        queue.close();
+        pool.shutdownNow();
+        caches.close();
+        liveCache.close();
+    }
+
+    /**
+     * Graceful shutdown: the worker finishes its task, the progress reached is written once more,
+     * then everything stops.
+     */
+    @Override
+    public void close() {
+        worker.close();
+        stopping = true;
+        queue.close();
+        try {
+            loop.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            sync();
+        } catch (RuntimeException e) {
+            LOG.warn("clusterversion/version: last status write failed: {}", ApiErrors.describe(e));
+        }
+        pool.shutdownNow();
+        caches.close();
+        liveCache.close();
+    }
+}

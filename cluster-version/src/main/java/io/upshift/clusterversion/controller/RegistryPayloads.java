@@ -1,0 +1,135 @@
+package io.upshift.clusterversion.controller;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.ImageStore;
+import io.upshift.releases.image.RegistryAccess;
+import io.upshift.releases.image.Releases;
+import io.upshift.releases.inclusion.LoadRules;
+import io.upshift.releases.manifest.Manifest;
+import io.upshift.releases.metadata.Reason;
+import io.upshift.releases.metadata.ReleaseException;
+import io.upshift.releases.payload.Payload;
+import io.upshift.releases.payload.PayloadLoader;
+import io.upshift.releases.signatures.ConfigMapSignatureStore;
+import io.upshift.releases.signatures.SignatureStores;
+import io.upshift.releases.verify.SignatureStore;
+import io.upshift.releases.verify.SignatureVerifier;
+import io.upshift.releases.verify.VerifierConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Release payloads from registries and OCI layouts, reached as the cluster says (pull secret,
+ * mirror sets, proxy), pulled once per digest into a cache directory (a restart reuses it), loaded
+ * with the cluster's inclusion rules, and verified with the trust the running release declares;
+ * signatures that verified are kept in the cluster.
+ */
+final class RegistryPayloads implements PayloadSource {
+
+    private final Releases releases;
+
+    /** Retrieval through Jobs; null: pulled in-process. */
+    private final PayloadJobs jobs;
+
+    private final Path cache;
+    private final SignatureStores stores;
+    private final ClusterRegistryAccess cluster;
+    private final ConfigMapSignatureStore kept;
+    private static final Logger LOG = LoggerFactory.getLogger(RegistryPayloads.class);
+
+    RegistryPayloads(
+            Releases releases,
+            Path cache,
+            KubernetesClient client,
+            SignatureStores stores,
+            PayloadJobs jobs) {
+        this.jobs = jobs;
+        this.releases = releases;
+        this.cache = cache;
+        this.stores = stores;
+        this.cluster = new ClusterRegistryAccess(client);
+        this.kept = new ConfigMapSignatureStore(client, ConfigMapSignatureStore.NAMESPACE);
+    }
+
+    @Override
+    public String pin(String pullspec) throws ReleaseException {
+        ImageRef ref = ImageRef.parse(pullspec);
+        if (ref.digest() != null) return pullspec;
+        return releases.with(access()).resolve(ref).pullspec();
+    }
+
+    @Override
+    public Payload load(String pullspec, LoadRules rules) throws ReleaseException {
+        return load(pullspec, "", rules);
+    }
+
+    @Override
+    public Payload load(String pullspec, String version, LoadRules rules) throws ReleaseException {
+        ImageRef ref = ImageRef.parse(pullspec);
+        if (ref.digest() == null)
+            throw new ReleaseException(Reason.NOT_BY_DIGEST, pullspec + " is not pinned by digest");
+        if (jobs != null) {
+            Path dir = jobs.retrieve(pullspec, version);
+            return PayloadLoader.load(
+                    dir, pullspec, rules, w -> LOG.warn("release {}: {}", pullspec, w));
+        }
+        Path dir = cache.resolve(ref.digest().replace(':', '-'));
+        if (!Files.isDirectory(dir)) {
+            Releases.Pulled pulled =
+                    releases.with(access()).pull(ref, dir, ImageStore.Progress.NONE);
+            if (!pulled.image().digest().equals(ref.digest())) {
+                throw new ReleaseException(
+                        Reason.BLOB_DIGEST_MISMATCH,
+                        pullspec + " resolved to " + pulled.image().digest());
+            }
+            LOG.info(
+                    "release {}: payload pulled from {}: {}",
+                    pullspec,
+                    pulled.image().location(),
+                    pulled.summary());
+        }
+        return PayloadLoader.load(
+                dir, pullspec, rules, w -> LOG.warn("release {}: {}", pullspec, w));
+    }
+
+    /**
+     * Cluster ConfigMaps first, then {@code specStores} when set, else the verification ConfigMap's
+     * own stores.
+     */
+    @Override
+    public SignatureVerifier.Verified verify(String pullspec, Payload trusted, List<URI> specStores)
+            throws ReleaseException {
+        List<Manifest> all = new ArrayList<>(trusted.manifests());
+        trusted.excluded().forEach(e -> all.add(e.manifest()));
+        VerifierConfig config = VerifierConfig.fromPayload(all);
+        SignatureStores reachable = stores.through(access().proxy());
+        SignatureVerifier.Verified verified =
+                config.verifier(List.<SignatureStore>of(kept), specStores, reachable::open)
+                        .verify(pullspec);
+        try {
+            if (kept.keep(verified.digest(), verified.signatures()))
+                LOG.info(
+                        "release {}: its signatures are kept in ConfigMap {}/{}",
+                        pullspec,
+                        ConfigMapSignatureStore.NAMESPACE,
+                        ConfigMapSignatureStore.MANAGED);
+        } catch (IOException e) {
+            LOG.warn(
+                    "release {}: verified, but its signatures could not be kept: {}",
+                    pullspec,
+                    e.getMessage());
+        }
+        return verified;
+    }
+
+    private RegistryAccess access() throws ReleaseException {
+        return cluster.read(releases.access());
+    }
+}

@@ -1,0 +1,128 @@
+package io.upshift.clusterversion.model;
+
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.Release;
+import io.fabric8.openshift.api.model.config.v1.Update;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the administrator asked for, as upstream resolves it (pkg/cvo/cvo.go sync, updatepayload.go
+ * findUpdateFromConfig): {@code spec.desiredUpdate} by image, or by version looked up among the
+ * available updates only (a conditional update is there when Recommended=True; any other one must
+ * be named by image); otherwise, or when nothing is asked, the current release (or the release the
+ * controller runs when none was applied yet). A request {@link ClusterVersionValidation} finds
+ * invalid is reported (Invalid=True, InvalidClusterVersion) and the current release stays the
+ * target.
+ */
+public final class DesiredUpdates {
+
+    public static final String INVALID = "InvalidClusterVersion";
+
+    /** A resolved target. {@code version} may be empty for an image given alone. */
+    public record Target(String version, String image, boolean force, List<String> acceptRisks) {}
+
+    /**
+     * The target (null when there is none: no release applied, none run) and, when {@code
+     * spec.desiredUpdate} is invalid, why (the Invalid condition's reason and message).
+     */
+    public record Resolution(Target target, String invalidReason, String invalidMessage) {
+        public boolean valid() {
+            return invalidReason == null;
+        }
+    }
+
+    private DesiredUpdates() {}
+
+    public static Resolution resolve(ClusterVersion cv, String ownRelease) {
+        Update d = cv.getSpec() == null ? null : cv.getSpec().getDesiredUpdate();
+        List<String> accept = d == null ? List.of() : acceptRisks(d);
+        Target current = current(cv, ownRelease, accept);
+        Optional<String> invalid = ClusterVersionValidation.desiredUpdate(cv);
+        if (invalid.isPresent())
+            return new Resolution(
+                    current, INVALID, "The cluster version is invalid: " + invalid.get());
+        if (d != null && !empty(d.getImage()))
+            return ok(
+                    new Target(
+                            nz(d.getVersion()),
+                            bare(d.getImage()),
+                            Boolean.TRUE.equals(d.getForce()),
+                            accept));
+        if (d != null && !empty(d.getVersion())) {
+            Optional<String> image = available(cv, d.getVersion());
+            if (image.isPresent())
+                return ok(
+                        new Target(
+                                d.getVersion(),
+                                image.get(),
+                                Boolean.TRUE.equals(d.getForce()),
+                                accept));
+        }
+        if (current == null)
+            return new Resolution(
+                    null,
+                    "NoDesiredRelease",
+                    "No release is running and spec.desiredUpdate names none");
+        return ok(current);
+    }
+
+    /** The release status names, else the controller's own; null when neither. */
+    private static Target current(ClusterVersion cv, String ownRelease, List<String> accept) {
+        Release desired = cv.getStatus() == null ? null : cv.getStatus().getDesired();
+        if (desired != null && !empty(desired.getImage()))
+            return new Target(nz(desired.getVersion()), desired.getImage(), false, accept);
+        if (!empty(ownRelease)) return new Target("", bare(ownRelease), false, accept);
+        return null;
+    }
+
+    /**
+     * The pullspec a kubelet can pull: {@code docker://HOST/REPO@…} without its scheme, which is
+     * how the image is written to the cluster (status, history, the controller's own Deployment).
+     */
+    public static String bare(String image) {
+        return image.startsWith("docker://") ? image.substring("docker://".length()) : image;
+    }
+
+    /** The image of the first available update of {@code version}. */
+    private static Optional<String> available(ClusterVersion cv, String version) {
+        if (cv.getStatus() == null) return Optional.empty();
+        for (Release r : nonNull(cv.getStatus().getAvailableUpdates())) {
+            if (version.equals(r.getVersion()) && !empty(r.getImage()))
+                return Optional.of(r.getImage());
+        }
+        return Optional.empty();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> acceptRisks(Update d) {
+        Object raw =
+                d.getAdditionalProperties() == null
+                        ? null
+                        : d.getAdditionalProperties().get("acceptRisks");
+        List<String> out = new ArrayList<>();
+        if (raw instanceof List<?> list) {
+            for (Object o : list)
+                if (o instanceof java.util.Map<?, ?> m && m.get("name") != null)
+                    out.add(String.valueOf(m.get("name")));
+        }
+        return out;
+    }
+
+    private static <T> List<T> nonNull(List<T> l) {
+        return l == null ? List.of() : l;
+    }
+
+    private static Resolution ok(Target t) {
+        return new Resolution(t, null, null);
+    }
+
+    private static boolean empty(String s) {
+        return s == null || s.isEmpty();
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+}

@@ -1,0 +1,110 @@
+package io.upshift.clusterversion.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.api.update.UpdateStatus;
+import io.upshift.status.controller.UpdateStatusController;
+import io.upshift.testkit.RequestLog;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A freshly installed cluster, level, costs the API server nothing but watches: the cluster-version
+ * controller and the UpdateStatus controller together, from the first install on (not only after a
+ * first update), through several of the cluster-version controller's reconcile passes and of the
+ * UpdateStatus controller's periodic evaluations.
+ */
+@Tag("e2e")
+class QuietWhenLevelTest {
+    static final String STATUS = "upshift-update-status";
+
+    @TempDir Path dir;
+
+    @Test
+    void aFreshlyInstalledLevelClusterGetsNoWriteAndNoRequestButWatches() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            h.server.installCrds(
+                    "updatestatuses.update.openshift.io",
+                    "clusterversionprogressinsights.update.openshift.io",
+                    "clusteroperatorprogressinsights.update.openshift.io",
+                    "machineconfigpoolprogressinsights.update.openshift.io",
+                    "nodeprogressinsights.update.openshift.io",
+                    "healthinsights.update.openshift.io");
+            String release = h.payloads.release("4.1.0", "4.1.0", true);
+            Duration resync = Duration.ofSeconds(2);
+            try (KubernetesClient statusClient = h.server.client(STATUS);
+                    UpdateStatusController status =
+                            new UpdateStatusController(
+                                    statusClient,
+                                    Clock.systemUTC(),
+                                    Duration.ofSeconds(1),
+                                    resync,
+                                    Optional::empty)) {
+                status.start();
+                h.start(ControllerHarness.options(release, dir.resolve("cache")));
+                await("4.1.0 installed")
+                        .atMost(Duration.ofSeconds(30))
+                        .until(() -> h.completed("4.1.0"));
+                await("UpdateStatus written")
+                        .atMost(Duration.ofSeconds(10))
+                        .until(
+                                () ->
+                                        h.client
+                                                        .resources(UpdateStatus.class)
+                                                        .withName(UpdateStatus.NAME)
+                                                        .get()
+                                                != null);
+                LongSupplier writes = () -> h.controller.writes() + status.writes();
+                long[] last = {-1};
+                // level: neither controller has written for two seconds (with the acquired-at bug
+                // they never stop)
+                await("level")
+                        .atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofSeconds(2))
+                        .until(
+                                () -> {
+                                    long now = writes.getAsLong();
+                                    boolean same = now == last[0];
+                                    last[0] = now;
+                                    return same;
+                                });
+                int mark = h.server.requests().size();
+                long evaluations = status.evaluations(),
+                        passes = h.controller.passes(),
+                        written = writes.getAsLong();
+                Thread.sleep(
+                        3 * resync.toMillis()
+                                + 1000); // time passing is what is tested: periodic work while
+                // level
+
+                assertThat(status.evaluations() - evaluations)
+                        .as("UpdateStatus periodic evaluations in the window")
+                        .isGreaterThanOrEqualTo(2);
+                assertThat(h.controller.passes() - passes)
+                        .as("reconcile passes in the window")
+                        .isGreaterThanOrEqualTo(2);
+                List<RequestLog.Request> all = h.server.requests().matching(r -> true);
+                List<String> controllers =
+                        all.subList(mark, all.size()).stream()
+                                .filter(
+                                        r ->
+                                                r.userAgent().equals(ControllerHarness.CONTROLLER)
+                                                        || r.userAgent().equals(STATUS))
+                                .filter(r -> !r.isWatch() && !r.isLease())
+                                .map(RequestLog.Request::toString)
+                                .toList();
+                assertThat(controllers).as("requests besides watches while level").isEmpty();
+                assertThat(writes.getAsLong()).isEqualTo(written);
+            }
+        }
+    }
+}

@@ -1,4 +1,0 @@
-package io.upshift.core.risk;
-
-/** A condition of a risk ({@code Applies}) or of a conditional update ({@code Recommended}). */
-public record RiskCondition(String type, String status, String reason, String message) {}

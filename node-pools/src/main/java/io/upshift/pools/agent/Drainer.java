@@ -1,0 +1,195 @@
+package io.upshift.pools.agent;
+
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.upshift.base.kube.Disruptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drains a node through the Eviction API (policy/v1), so PodDisruptionBudgets are honoured, as
+ * upstream's drain helper does (k8s.io/kubectl/pkg/drain): DaemonSet, static (mirror) and already
+ * terminating pods are left alone; each pod is evicted once, then the drain waits for it to be gone
+ * by looking at that pod once a second (a 404, or another pod of the same name, is gone). A pod
+ * deleted before its eviction (404) is done. A refused eviction is tried again every {@code
+ * drainRetry} (never more than once a second), every {@code drainSlowRetry} once refusals have
+ * lasted 10 minutes, until {@code drainTimeout}.
+ */
+final class Drainer {
+    private static final Logger LOG = LoggerFactory.getLogger(Drainer.class);
+    private static final Duration SLOW_AFTER = Duration.ofMinutes(10);
+
+    /**
+     * The least time between two evictions of a refused pod, and the pace of looking at evicted
+     * pods.
+     */
+    static final Duration PACE = Duration.ofSeconds(1);
+
+    /** The outcome: drained, or the pods still refused (or still terminating) when time ran out. */
+    record Result(boolean drained, List<String> refused) {}
+
+    private enum Eviction {
+        EVICTED,
+        GONE,
+        REFUSED
+    }
+
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final AgentOptions options;
+    private final BiConsumer<String, String> firstRefusal;
+
+    /**
+     * @param firstRefusal told the first refused pod of a drain and the budget that refused it
+     */
+    Drainer(
+            KubernetesClient client,
+            Clock clock,
+            AgentOptions options,
+            BiConsumer<String, String> firstRefusal) {
+        this.client = client;
+        this.clock = clock;
+        this.options = options;
+        this.firstRefusal = firstRefusal;
+    }
+
+    Result drain(String node) throws InterruptedException {
+        Instant start = clock.instant();
+        Instant deadline = start.plus(options.drainTimeout());
+        Instant refusedSince = null;
+        while (true) {
+            List<Pod> pods = evictable(node);
+            if (pods.isEmpty()) return new Result(true, List.of());
+            List<String> refused = new ArrayList<>();
+            List<Pod> evicted = new ArrayList<>();
+            for (Pod pod : pods) {
+                switch (evict(node, pod)) {
+                    case EVICTED -> evicted.add(pod);
+                    case GONE -> {}
+                    case REFUSED -> {
+                        if (refused.isEmpty() && refusedSince == null)
+                            firstRefusal.accept(name(pod), budgetOf(pod));
+                        refused.add(name(pod));
+                    }
+                }
+            }
+            List<String> terminating = awaitGone(evicted, deadline);
+            if (!terminating.isEmpty()) {
+                List<String> left = new ArrayList<>(refused);
+                left.addAll(terminating);
+                return new Result(false, left);
+            }
+            if (refused.isEmpty())
+                continue; // every pod of this round is gone; look again for pods scheduled
+            // meanwhile
+            Instant now = clock.instant();
+            if (refusedSince == null) refusedSince = now;
+            if (!now.isBefore(deadline)) return new Result(false, refused);
+            LOG.info(
+                    "nodes/{}: eviction refused (disruption budget) for {}; retrying",
+                    node,
+                    String.join(", ", refused));
+            Duration wait =
+                    Duration.between(refusedSince, now).compareTo(SLOW_AFTER) >= 0
+                            ? options.drainSlowRetry()
+                            : options.drainRetry();
+            if (wait.compareTo(PACE) < 0) wait = PACE;
+            Thread.sleep(
+                    Math.max(
+                            1,
+                            Math.min(wait.toMillis(), Duration.between(now, deadline).toMillis())));
+        }
+    }
+
+    private Eviction evict(String node, Pod pod) {
+        try {
+            if (!client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .evict()) return Eviction.REFUSED;
+            LOG.info("nodes/{}: evicted pod {}", node, name(pod));
+            return Eviction.EVICTED;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) throw e;
+            return Eviction.GONE; // deleted since the list: nothing left to evict
+        }
+    }
+
+    /**
+     * Waits until each evicted pod is gone, looking at each once every {@link #PACE}; returns the
+     * pods still there at {@code deadline}.
+     */
+    private List<String> awaitGone(List<Pod> evicted, Instant deadline)
+            throws InterruptedException {
+        List<Pod> pending = new ArrayList<>(evicted);
+        while (!pending.isEmpty()) {
+            pending.removeIf(this::gone);
+            if (pending.isEmpty()) break;
+            Instant now = clock.instant();
+            if (!now.isBefore(deadline)) return pending.stream().map(Drainer::name).toList();
+            Thread.sleep(
+                    Math.max(
+                            1,
+                            Math.min(PACE.toMillis(), Duration.between(now, deadline).toMillis())));
+        }
+        return List.of();
+    }
+
+    private boolean gone(Pod evicted) {
+        Pod now =
+                client.pods()
+                        .inNamespace(evicted.getMetadata().getNamespace())
+                        .withName(evicted.getMetadata().getName())
+                        .get();
+        return now == null || !now.getMetadata().getUid().equals(evicted.getMetadata().getUid());
+    }
+
+    /** The budget that covers the pod, "namespace/name", or "unknown" if it went away meanwhile. */
+    private String budgetOf(Pod pod) {
+        String ns = pod.getMetadata().getNamespace();
+        return client.policy().v1().podDisruptionBudget().inNamespace(ns).list().getItems().stream()
+                .filter(b -> Disruptions.covers(b, pod))
+                .map(b -> ns + "/" + b.getMetadata().getName())
+                .findFirst()
+                .orElse("unknown");
+    }
+
+    /**
+     * The node's pods a drain evicts: not those of DaemonSets, not mirror pods, not those already
+     * terminating.
+     */
+    private List<Pod> evictable(String node) {
+        List<Pod> pods =
+                client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
+        return pods.stream()
+                .filter(
+                        p ->
+                                !ownedByDaemonSet(p)
+                                        && !isMirror(p)
+                                        && p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+    }
+
+    private static String name(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+
+    private static boolean ownedByDaemonSet(Pod pod) {
+        List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
+        return owners != null && owners.stream().anyMatch(o -> "DaemonSet".equals(o.getKind()));
+    }
+
+    private static boolean isMirror(Pod pod) {
+        Map<String, String> a = pod.getMetadata().getAnnotations();
+        return a != null && a.containsKey("kubernetes.io/config.mirror");
+    }
+}

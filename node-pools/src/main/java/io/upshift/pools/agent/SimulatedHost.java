@@ -1,0 +1,82 @@
+package io.upshift.pools.agent;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A host for tests and the demo: a reboot takes {@code rebootTime} and gives a new boot id; the
+ * staged OS is remembered, and so is every systemd operation asked of it. One instance is one
+ * machine: it outlives the agents killed and started on it.
+ */
+public final class SimulatedHost implements HostOs {
+    private final Duration rebootTime;
+    private final AtomicInteger reboots = new AtomicInteger();
+    private final List<String> systemctl = new CopyOnWriteArrayList<>();
+    private volatile String bootId = UUID.randomUUID().toString();
+    private volatile OsTarget os = OsTarget.image("");
+
+    public SimulatedHost(Duration rebootTime) {
+        this.rebootTime = rebootTime;
+    }
+
+    @Override
+    public String bootId() {
+        return bootId;
+    }
+
+    @Override
+    public void stageOs(OsTarget target) {
+        os = target;
+    }
+
+    @Override
+    public void reboot() {
+        try {
+            Thread.sleep(rebootTime.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while rebooting", e);
+        }
+        bootId = UUID.randomUUID().toString();
+        reboots.incrementAndGet();
+    }
+
+    @Override
+    public void reloadUnit(String unit) {
+        systemctl.add("reload " + unit);
+    }
+
+    @Override
+    public void restartUnit(String unit) {
+        systemctl.add("restart " + unit);
+    }
+
+    @Override
+    public void daemonReload() {
+        systemctl.add("daemon-reload");
+    }
+
+    public int reboots() {
+        return reboots.get();
+    }
+
+    public String osImage() {
+        return os.osImageUrl();
+    }
+
+    /** The OS staged last (what the host boots after its next reboot). */
+    public OsTarget os() {
+        return os;
+    }
+
+    /**
+     * The systemd operations asked so far, oldest first: {@code reload crio.service}, {@code
+     * daemon-reload}.
+     */
+    public List<String> systemctl() {
+        return List.copyOf(systemctl);
+    }
+}

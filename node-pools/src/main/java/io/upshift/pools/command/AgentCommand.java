@@ -1,0 +1,92 @@
+package io.upshift.pools.command;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.pools.agent.AgentOptions;
+import io.upshift.pools.agent.HostAccess;
+import io.upshift.pools.agent.HostFiles;
+import io.upshift.pools.agent.NodeAgent;
+import io.upshift.pools.agent.SystemdHost;
+import io.upshift.runtime.cli.CheckFailedException;
+import io.upshift.runtime.cli.KubeconfigOption;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code upshift agent}: the node agent, one per node (a DaemonSet). */
+@Command(
+        name = "agent",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the node agent: bring this node to the config its pool controller set (cordon,"
+                    + " drain through",
+            "evictions, write files under the host root, stage the OS image, reboot, uncordon)."
+        })
+public final class AgentCommand implements Callable<Integer> {
+    @Mixin KubeconfigOption kube;
+
+    @Option(
+            names = "--node-name",
+            required = true,
+            defaultValue = "${env:NODE_NAME}",
+            paramLabel = "NODE",
+            description = "The node this agent runs on (default: $NODE_NAME).")
+    String nodeName;
+
+    @Option(
+            names = "--host-root",
+            defaultValue = "/host",
+            paramLabel = "DIR",
+            description = "Where the host's / is mounted (default: ${DEFAULT-VALUE}).")
+    Path hostRoot;
+
+    @Option(
+            names = "--drain-timeout",
+            defaultValue = "PT1H",
+            description =
+                    "Give up draining after this long; the node goes Degraded (default:"
+                            + " ${DEFAULT-VALUE}).")
+    Duration drainTimeout;
+
+    /**
+     * Checks first that the node gives the agent what it needs (root, the host's / writable at
+     * --host-root, the host's systemd through chroot): one line naming what is missing and exit
+     * code 1 (a check that found something wrong), rather than a failure at each step later.
+     */
+    @Override
+    public Integer call() throws Exception {
+        HostAccess.missing(hostRoot, HostAccess.REAL)
+                .ifPresent(
+                        missing -> {
+                            throw new CheckFailedException(missing);
+                        });
+        AgentOptions d = AgentOptions.defaults();
+        AgentOptions options =
+                new AgentOptions(
+                        drainTimeout,
+                        d.drainRetry(),
+                        d.drainSlowRetry(),
+                        d.degradedRetry(),
+                        d.poll());
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (KubernetesClient connected = kube.connect();
+                KubernetesClient client = NodeAgent.client(connected.getConfiguration());
+                NodeAgent agent =
+                        new NodeAgent(
+                                        client,
+                                        nodeName,
+                                        new HostFiles(hostRoot),
+                                        new SystemdHost(hostRoot),
+                                        options,
+                                        Clock.systemUTC())
+                                .start()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "agent-stop"));
+            stopped.await();
+        }
+        return 0;
+    }
+}

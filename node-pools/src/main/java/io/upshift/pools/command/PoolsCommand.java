@@ -1,0 +1,130 @@
+package io.upshift.pools.command;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.pools.controller.PoolController;
+import io.upshift.pools.controller.PoolControllerOptions;
+import io.upshift.runtime.cli.KubeconfigOption;
+import io.upshift.runtime.kube.Leadership;
+import io.upshift.runtime.kube.WriteFence;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code upshift pools}: runs the machine-config pool controller while holding its leader Lease.
+ */
+@Command(
+        name = "pools",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the machine-config pool controller: render each MachineConfigPool's config, roll"
+                    + " it across the",
+            "pool's nodes (maxUnavailable, paused pools, maintenance windows) and report the"
+                    + " machine-config ClusterOperator."
+        })
+public final class PoolsCommand implements Callable<Integer> {
+    @Mixin KubeconfigOption kube;
+
+    @Option(
+            names = "--release-version",
+            required = true,
+            paramLabel = "VERSION",
+            description =
+                    "The release this controller belongs to (marks rendered configs; reported by"
+                            + " the ClusterOperator).")
+    String releaseVersion;
+
+    @Option(
+            names = "--node-name",
+            defaultValue = "${env:NODE_NAME:-}",
+            paramLabel = "NODE",
+            description =
+                    "The node this controller runs on, updated last in its pool (default:"
+                            + " $NODE_NAME).")
+    String nodeName;
+
+    @Option(
+            names = "--render-grace",
+            defaultValue = "PT10M",
+            description = "Keep unused rendered configs this long (default: ${DEFAULT-VALUE}).")
+    Duration renderGrace;
+
+    @Option(
+            names = "--namespace",
+            defaultValue = "openshift-machine-config-operator",
+            description =
+                    "Namespace of the leader Lease and of the release's ConfigMaps"
+                            + " machine-config-templates and machine-config-osimageurl (default:"
+                            + " ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(
+            names = "--health-port",
+            defaultValue = "0",
+            paramLabel = "PORT",
+            description = {
+                "Serve the kubelet's probes on this port, plain HTTP (0: off): /healthz while the"
+                        + " process runs, /readyz once it waits for the Lease or leads with its"
+                        + " controller started (503 with why not, before)."
+            })
+    int healthPort;
+
+    @Override
+    public Integer call() throws Exception {
+        String me = InetAddress.getLocalHost().getHostName();
+        AtomicReference<PoolController> controller = new AtomicReference<>();
+        PoolControllerOptions defaults = PoolControllerOptions.defaults(releaseVersion);
+        PoolControllerOptions options =
+                new PoolControllerOptions(
+                        releaseVersion,
+                        nodeName,
+                        renderGrace,
+                        defaults.minInterval(),
+                        defaults.resync(),
+                        namespace);
+        WriteFence fence =
+                new WriteFence(); // closed the moment the Lease is lost: no write after that
+        AtomicReference<String> unready =
+                new AtomicReference<>(
+                        "not contending for the Lease yet"); // for /readyz; null: ready
+        try (io.upshift.runtime.health.HealthServer health =
+                        healthPort > 0
+                                ? io.upshift.runtime.health.HealthServer.start(
+                                        new java.net.InetSocketAddress(healthPort), unready::get)
+                                : null;
+                KubernetesClient leaseClient = kube.connect();
+                KubernetesClient client = fence.client(kube.config("upshift-pools"))) {
+            unready.set(null);
+            Leadership leadership =
+                    new Leadership(
+                            leaseClient,
+                            namespace,
+                            "upshift-pools",
+                            me,
+                            () -> {
+                                unready.set("the leader, starting its controller");
+                                controller.set(
+                                        new PoolController(client, Clock.systemUTC(), options)
+                                                .start());
+                                unready.set(null);
+                            },
+                            () -> {
+                                fence.close();
+                                PoolController c = controller.getAndSet(null);
+                                if (c != null) c.close();
+                            });
+            leadership.holdUntilLost(
+                    () -> {
+                        PoolController c = controller.getAndSet(null);
+                        if (c != null) c.close();
+                    });
+        }
+        return 1; // leadership lost, or the controller could not start (the Lease released),
+        // without a shutdown: let the Deployment restart us
+    }
+}

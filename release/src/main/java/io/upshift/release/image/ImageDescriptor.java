@@ -1,4 +1,0 @@
-package io.upshift.release.image;
-
-/** A content-addressed blob an image manifest points at. */
-public record ImageDescriptor(String mediaType, String digest, long size) {}

@@ -1,0 +1,169 @@
+package io.upshift.releases.command;
+
+import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.ResolvedImage;
+import io.upshift.releases.image.TrustManifest;
+import io.upshift.releases.metadata.Reason;
+import io.upshift.releases.metadata.ReleaseException;
+import io.upshift.releases.verify.Keyring;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "new",
+        description = {
+            "Build a release image from a payload directory (manifests/, release-manifests/) and"
+                    + " publish it.",
+            "The image's release-metadata and image-references are written for --version; an"
+                    + " invalid payload is refused before anything is published."
+        })
+public final class NewCommand implements Callable<Integer> {
+
+    @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    // its own --version (the release's) leaves no room for the standard mixin's: help is declared
+    // here
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help message and exit.")
+    boolean help;
+
+    @Option(
+            names = "--from",
+            required = true,
+            paramLabel = "DIR",
+            description = "The payload directory.")
+    Path from;
+
+    @Option(
+            names = "--version",
+            required = true,
+            paramLabel = "V",
+            description = "The release version, e.g. 4.15.2.")
+    String version;
+
+    @Option(
+            names = "--previous",
+            split = ",",
+            paramLabel = "V1,V2",
+            description =
+                    "Versions this release may be updated from (default: the payload's own list).")
+    List<String> previous;
+
+    @Option(
+            names = "--to",
+            required = true,
+            paramLabel = "REF",
+            description = "docker://HOST[:PORT]/REPO:TAG or oci:PATH[:TAG].")
+    String to;
+
+    @Option(
+            names = "--base",
+            paramLabel = "REF",
+            description = {
+                "Lay the payload on this image, Upshift's own (upshift image): the release image"
+                    + " then runs Upshift, as an OpenShift release image runs the cluster-version"
+                    + " operator, and a payload whose manifests/ has no controller Deployment (none"
+                    + " runs {{.ReleaseImage}}) gets deploy/'s, running the release image with"
+                    + " --release (a warning line says so). Default: the payload alone."
+            })
+    String base;
+
+    @Option(
+            names = "--trust",
+            paramLabel = "KEY",
+            description = {
+                "Trust this armored public keyring (release keygen's .pub, gpg --export --armor)"
+                        + " for the releases after this one: the payload gets the verification"
+                        + " ConfigMap openshift-config-managed/release-verification (manifests/"
+                        + TrustManifest.FILE
+                        + "); repeat for several keys, all of which must sign. The --from directory"
+                        + " is not changed."
+            })
+    List<Path> trust;
+
+    @Mixin RegistryOptions registry;
+
+    @Override
+    public Integer call() throws ReleaseException, IOException {
+        var err = spec.commandLine().getErr();
+        Path payload = trust == null || trust.isEmpty() ? from : withTrust();
+        try {
+            ResolvedImage image =
+                    registry.releases(err)
+                            .publish(
+                                    payload,
+                                    version,
+                                    previous,
+                                    base == null ? null : ImageRef.parse(base),
+                                    ImageRef.parse(to),
+                                    new ProgressLine(err, "pushed"));
+            spec.commandLine().getOut().println("Published " + version + " as " + image.pullspec());
+        } finally {
+            if (payload != from) FileTrees.deleteQuietly(payload);
+        }
+        return 0;
+    }
+
+    /** A copy of the payload with the verification ConfigMap trusting the --trust keys. */
+    private Path withTrust() throws ReleaseException, IOException {
+        Map<String, String> keyrings = new TreeMap<>();
+        for (Path key : trust) {
+            String armored;
+            try {
+                armored = Files.readString(key, StandardCharsets.US_ASCII);
+            } catch (IOException e) {
+                throw new ReleaseException(
+                        Reason.KEY_INVALID,
+                        "cannot read --trust " + key + ": " + e.getMessage(),
+                        e);
+            }
+            Keyring.parse(
+                    key.toString(),
+                    armored.getBytes(
+                            StandardCharsets.US_ASCII)); // refused here, not in the cluster
+            if (keyrings.put(TrustManifest.keyringName(key.getFileName().toString()), armored)
+                    != null) {
+                throw new ReleaseException(
+                        Reason.KEY_INVALID,
+                        "--trust " + key + ": another key file has the same name");
+            }
+        }
+        if (!Files.isDirectory(from))
+            throw new ReleaseException(
+                    Reason.PAYLOAD_NOT_FOUND, from + ": no such payload directory (--from)");
+        Path copy = Files.createTempDirectory("upshift-release-");
+        try (var walk = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path to = copy.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(to);
+                else Files.copy(p, to);
+            }
+            Path file =
+                    Files.createDirectories(copy.resolve("manifests")).resolve(TrustManifest.FILE);
+            if (Files.exists(file)) {
+                throw new ReleaseException(
+                        Reason.MANIFEST_INVALID,
+                        from.resolve("manifests").resolve(TrustManifest.FILE)
+                                + " exists already: leave out --trust, or that file");
+            }
+            Files.writeString(file, TrustManifest.of(keyrings));
+            return copy;
+        } catch (IOException | ReleaseException | RuntimeException e) {
+            FileTrees.deleteQuietly(copy);
+            throw e;
+        }
+    }
+}

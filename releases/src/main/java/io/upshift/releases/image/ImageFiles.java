@@ -1,0 +1,61 @@
+package io.upshift.releases.image;
+
+import io.upshift.releases.metadata.Reason;
+import io.upshift.releases.metadata.ReleaseException;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+
+/**
+ * The regular files of one directory of an image (its layers applied bottom up, a later file
+ * replacing an earlier one), copied out: how the demo's kubelet starts the controller a release
+ * image holds. Entries that would land outside the target are refused.
+ */
+final class ImageFiles {
+
+    private ImageFiles() {}
+
+    /**
+     * Copies the files under {@code directory} (e.g. {@code opt/upshift/}) of {@code layers} into
+     * {@code target}.
+     */
+    static void unpack(List<Path> layers, String directory, Path target) throws ReleaseException {
+        String prefix = directory.endsWith("/") ? directory : directory + "/";
+        Path root = target.toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(root);
+            for (Path layer : layers) {
+                try (InputStream in =
+                                new GZIPInputStream(
+                                        new BufferedInputStream(Files.newInputStream(layer)));
+                        TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+                    for (TarArchiveEntry e = tar.getNextEntry();
+                            e != null;
+                            e = tar.getNextEntry()) {
+                        String name = e.getName().replaceFirst("^\\./", "");
+                        if (!name.startsWith(prefix) || !e.isFile()) continue;
+                        Path to = root.resolve(name.substring(prefix.length())).normalize();
+                        if (!to.startsWith(root))
+                            throw new ReleaseException(
+                                    Reason.UNSAFE_LAYER_ENTRY,
+                                    layer + ": " + name + " leads outside " + target);
+                        Files.createDirectories(to.getParent());
+                        Files.copy(tar, to, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new ReleaseException(
+                    Reason.IMAGE_INVALID,
+                    "cannot unpack " + directory + " of the image: " + e.getMessage(),
+                    e);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.upshift.releases.verify;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A signature store on disk: {@code <dir>/sha256=<hex>/signature-<N>}; also where {@code release
+ * sign} writes.
+ */
+public record DirectoryStore(Path dir) implements SignatureStore {
+
+    @Override
+    public String name() {
+        return dir.toUri().toString();
+    }
+
+    @Override
+    public List<byte[]> signatures(String digest) throws IOException {
+        Path base = dir.resolve(SignatureStore.directoryName(digest));
+        List<byte[]> out = new ArrayList<>();
+        for (int n = 1; n <= MAX_SIGNATURES; n++) {
+            Path file = base.resolve("signature-" + n);
+            if (!Files.isRegularFile(file)) break;
+            out.add(Files.readAllBytes(file));
+        }
+        return out;
+    }
+
+    /**
+     * Writes {@code signature} as the next free signature-N of {@code digest} (atomically); returns
+     * its path.
+     */
+    public Path add(String digest, byte[] signature) throws IOException {
+        Path base = Files.createDirectories(dir.resolve(SignatureStore.directoryName(digest)));
+        int n = 1;
+        while (Files.exists(base.resolve("signature-" + n))) n++;
+        Path tmp = Files.createTempFile(base, ".signature-", ".tmp");
+        try {
+            Files.write(tmp, signature);
+            return Files.move(tmp, base.resolve("signature-" + n), StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.upshift.runtime.kube;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs an action on one thread after something changed, at most once per interval however often
+ * things change: a burst of events costs one run at the end of the interval, not one per event.
+ */
+public final class Debouncer implements AutoCloseable {
+    private final ScheduledExecutorService executor;
+    private final Runnable action;
+    private final long intervalNanos;
+    private final AtomicBoolean pending = new AtomicBoolean();
+    private volatile long lastRun = Long.MIN_VALUE / 2;
+
+    public Debouncer(String threadName, Duration interval, Runnable action) {
+        ScheduledThreadPoolExecutor executor =
+                new ScheduledThreadPoolExecutor(
+                        1,
+                        r -> {
+                            Thread t = new Thread(r, threadName);
+                            t.setDaemon(true);
+                            return t;
+                        });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(
+                false); // nothing new starts once closed
+        this.executor = executor;
+        this.action = action;
+        this.intervalNanos = interval.toNanos();
+    }
+
+    /** Asks for a run; runs already asked for and not yet started absorb this one. */
+    public void trigger() {
+        if (executor.isShutdown())
+            return; // closed: events still arriving from informers are dropped
+        if (pending.compareAndSet(false, true)) {
+            long wait = Math.max(0, lastRun + intervalNanos - System.nanoTime());
+            executor.schedule(this::run, wait, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Also run every period even without events: some insights depend on time alone. */
+    public void every(Duration period) {
+        executor.scheduleWithFixedDelay(
+                this::trigger, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void run() {
+        pending.set(false);
+        lastRun = System.nanoTime();
+        action.run();
+    }
+
+    @Override
+    /**
+     * Lets a run in progress finish (up to 5 s) rather than interrupting it mid-request, then
+     * stops; runs not yet started are dropped.
+     */
+    public void close() {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) executor.shutdownNow();
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.upshift.runtime.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.Faults;
+import io.upshift.testkit.RefusingApiServer;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Caches outlive API errors: an informer keeps trying, as client-go's do, instead of giving up for
+ * good.
+ */
+@Tag("e2e")
+class InformersTest {
+
+    @Test
+    void anInformerWhoseListsFailKeepsTryingAndThenFollowsTheCluster() throws Exception {
+        try (EmbeddedApiServer server = new EmbeddedApiServer();
+                KubernetesClient client =
+                        new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                                .withConfig(
+                                        new io.fabric8.kubernetes.client.ConfigBuilder(
+                                                        server.config("informed"))
+                                                .withRequestTimeout(1000)
+                                                .withRequestRetryBackoffLimit(0)
+                                                .build())
+                                .build()) { // a lost answer is a failure, and the client itself
+            // does not retry
+            server.client()
+                    .configMaps()
+                    .inNamespace("ns")
+                    .resource(
+                            new ConfigMapBuilder()
+                                    .withNewMetadata()
+                                    .withName("a")
+                                    .endMetadata()
+                                    .build())
+                    .create();
+            Faults faults = Faults.share("informed", 1.0, 3); // every list refused or lost
+            server.dispatcher().faults(faults);
+            AtomicInteger changes = new AtomicInteger();
+            try (Informers informers = new Informers(changes::incrementAndGet)) {
+                SharedIndexInformer<ConfigMap> maps =
+                        informers.add(client.configMaps().inNamespace("ns").runnableInformer(0));
+                CompletableFuture<Void> started = CompletableFuture.runAsync(informers::start);
+                await().atMost(Duration.ofSeconds(20)).until(() -> faults.failed.get() >= 2);
+                assertThat(started).isNotDone();
+                server.dispatcher().faults(null); // the API answers again
+
+                started.get();
+                assertThat(maps.getStore().getByKey("ns/a")).isNotNull();
+                server.client()
+                        .configMaps()
+                        .inNamespace("ns")
+                        .resource(
+                                new ConfigMapBuilder()
+                                        .withNewMetadata()
+                                        .withName("b")
+                                        .endMetadata()
+                                        .build())
+                        .create();
+                await().atMost(Duration.ofSeconds(10))
+                        .until(
+                                () ->
+                                        maps.getStore().getByKey("ns/b") != null
+                                                && changes.get() >= 1);
+            }
+        }
+    }
+
+    @Test
+    void aRefusedListIsOneLogLineNamingTheResourceNotAStackTracePerRetry() throws Exception {
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        String configMaps = "/api/v1/namespaces/ns/configmaps";
+        try (RefusingApiServer server = new RefusingApiServer().refuse(configMaps, 403);
+                Informers informers = new Informers(() -> {})) {
+            informers.add(server.client.configMaps().inNamespace("ns").runnableInformer(0));
+            System.setErr(
+                    new java.io.PrintStream(
+                            captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            try {
+                org.assertj.core.api.Assertions.assertThatThrownBy(
+                                () -> informers.start(Duration.ofSeconds(4)))
+                        .hasMessageStartingWith(
+                                "caches not filled within 4 s: configmaps in namespace ns: HTTP"
+                                        + " 403: configmaps is forbidden");
+            } finally {
+                System.setErr(err);
+            }
+            assertThat(server.requests(configMaps))
+                    .as("listed again with backoff")
+                    .hasSizeGreaterThanOrEqualTo(3);
+        }
+        String log = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        // one line (its thread's name stripped), for three refused lists
+        assertThat(
+                        log.lines()
+                                .filter(l -> l.contains("configmaps"))
+                                .map(l -> l.replaceFirst("^\\[[^]]*] ", "")))
+                .containsExactly(
+                        "WARN io.upshift.runtime.kube.Informers - configmaps in namespace ns:"
+                            + " cannot list: HTTP 403: configmaps is forbidden: User"
+                            + " \"system:serviceaccount:upshift:upshift\" cannot list resource"
+                            + " \"configmaps\" at the cluster scope; trying again with backoff");
+        assertThat(log).doesNotContain("\tat ");
+    }
+}

@@ -1,0 +1,116 @@
+package io.upshift.graph.client;
+
+import io.upshift.base.version.SemVer;
+import io.upshift.graph.model.Graph;
+import io.upshift.graph.model.GraphException;
+import io.upshift.graph.model.GraphJson;
+import io.upshift.graph.updates.AvailableUpdates;
+import io.upshift.graph.updates.GraphUpdates;
+import io.upshift.graph.updates.RetrievedUpdates;
+import io.upshift.graph.updates.UpdatesException;
+import io.upshift.graph.updates.UpdatesRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks the graph service for the cluster's updates and keeps {@link AvailableUpdates} current: one
+ * attempt per {@link #refresh} call when due, a bounded wait, a bounded answer size, and the
+ * reference's failure reasons (RemoteFailed, ResponseFailed, ResponseInvalid, VersionNotFound, or
+ * why no request could be made).
+ */
+public final class UpdateClient {
+
+    /** Answers larger than this are refused: a real graph is well under a megabyte. */
+    public static final int MAX_BYTES = 32 << 20;
+
+    private final HttpClient http;
+    private final Duration timeout;
+    private final RandomGenerator random;
+    private static final Logger LOG = LoggerFactory.getLogger(UpdateClient.class);
+
+    public UpdateClient(Duration timeout, RandomGenerator random) {
+        this.http =
+                HttpClient.newBuilder()
+                        .connectTimeout(timeout)
+                        .followRedirects(HttpClient.Redirect.NORMAL)
+                        .build();
+        this.timeout = timeout;
+        this.random = random;
+    }
+
+    /** The next state: unchanged when no refresh is due, else the outcome of one attempt. */
+    public AvailableUpdates refresh(AvailableUpdates state, UpdatesRequest request, Instant now) {
+        if (!state.due(request, now)) return state;
+        Optional<UpdatesRequest.Problem> problem = request.problem();
+        if (problem.isPresent())
+            return state.failed(
+                    request, problem.get().reason(), problem.get().message(), now, random);
+        try {
+            return state.succeeded(request, fetch(request), now, random);
+        } catch (UpdatesException e) {
+            return state.failed(
+                    request,
+                    e.reason(),
+                    "Unable to retrieve available updates: " + e.getMessage(),
+                    now,
+                    random);
+        }
+    }
+
+    RetrievedUpdates fetch(UpdatesRequest request) throws UpdatesException {
+        HttpResponse<InputStream> response;
+        try {
+            response =
+                    http.send(
+                            HttpRequest.newBuilder(request.uri())
+                                    .timeout(timeout)
+                                    .header("Accept", "application/json")
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new UpdatesException(
+                    "RemoteFailed",
+                    request.uri()
+                            + ": "
+                            + (e.getMessage() == null
+                                    ? e.getClass().getSimpleName()
+                                    : e.getMessage()),
+                    e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UpdatesException("RemoteFailed", "interrupted", e);
+        }
+        byte[] body;
+        try (InputStream in = response.body()) {
+            body = in.readNBytes(MAX_BYTES + 1);
+        } catch (IOException e) {
+            throw new UpdatesException("ResponseFailed", e.getMessage(), e);
+        }
+        if (response.statusCode() != 200) {
+            throw new UpdatesException(
+                    "ResponseFailed",
+                    "unexpected HTTP status: " + response.statusCode() + " from " + request.uri());
+        }
+        Graph graph;
+        try {
+            graph = GraphJson.read(body, MAX_BYTES);
+        } catch (GraphException e) {
+            throw new UpdatesException("ResponseInvalid", e.getMessage(), e);
+        }
+        return GraphUpdates.compute(
+                graph,
+                SemVer.parse(request.version()),
+                request.channel(),
+                w -> LOG.warn("update graph {}: {}", request.uri(), w));
+    }
+}

@@ -1,0 +1,169 @@
+package io.upshift.status.command;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.api.update.UpdateStatus;
+import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.runtime.cli.KubeconfigOption;
+import io.upshift.runtime.cli.VerboseOption;
+import io.upshift.status.controller.UpdateStatusReader;
+import io.upshift.status.model.Alert;
+import io.upshift.status.model.ClusterState;
+import io.upshift.status.model.UpdateAssessment;
+import io.upshift.status.reader.AlertsClient;
+import io.upshift.status.reader.ClusterReader;
+import io.upshift.status.render.Details;
+import io.upshift.status.render.EstimateSource;
+import io.upshift.status.render.StatusRenderer;
+import io.upshift.status.snapshot.Snapshot;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code upshift status}: where the update stands, as {@code oc adm upgrade status} shows it. */
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
+        description =
+                "Display the status of the current cluster version update or multi-arch migration.")
+public final class StatusCommand implements Callable<Integer> {
+    public static Clock clock = Clock.systemUTC();
+
+    @Spec CommandSpec spec;
+
+    @Option(
+            names = "--details",
+            paramLabel = "SECTION",
+            defaultValue = "none",
+            description =
+                    "Show detailed output in selected section. One of: none, all, nodes, health,"
+                            + " operators.")
+    String details;
+
+    @Option(
+            names = "--estimate",
+            paramLabel = "WHOSE",
+            defaultValue = "oc",
+            description =
+                    "Whose estimates to show: oc (the text exactly as oc prints it) or upshift"
+                        + " (from the run-level times and the nodes' measured update times, with"
+                        + " what they rest on; an EST column for worker pools).")
+    String estimate;
+
+    @ArgGroup(exclusive = true)
+    Source source = new Source();
+
+    static final class Source {
+        @Option(
+                names = "--snapshot",
+                paramLabel = "DIR",
+                description =
+                        "Read the cluster from a directory of `kubectl get -o yaml|json` dumps"
+                                + " instead of an API server; it is shown as of its latest recorded"
+                                + " condition change.")
+        String snapshot;
+
+        @Option(
+                names = "--mock-clusterversion",
+                paramLabel = "FILE",
+                description =
+                        "Read the cluster from DIR/<case>-cv.yaml and its siblings -co.yaml,"
+                                + " -mcp.yaml, -mc.yaml, -node.yaml (and optional -alerts.json,"
+                                + " -mco-deployment.yaml), as oc's hidden flag of the same name.")
+        String mockClusterVersion;
+
+        @Option(
+                names = "--from-api",
+                description =
+                        "Render the insights kept by the Upshift operator (the UpdateStatus and its"
+                                + " insight objects) instead of assessing locally.")
+        boolean fromApi;
+    }
+
+    @Mixin KubeconfigOption kube;
+
+    @Option(
+            names = "--alerts-url",
+            paramLabel = "URL",
+            description =
+                    "Prometheus (/api/v1/alerts) or Alertmanager (/api/v2/alerts) to read firing"
+                            + " alerts from.")
+    String alertsUrl;
+
+    @Mixin VerboseOption verbose;
+
+    @Override
+    public Integer call() throws IOException {
+        Details d = Details.parse(details);
+        EstimateSource e = EstimateSource.parse(estimate);
+        Instant wallNow = clock.instant();
+        PrintWriter out = spec.commandLine().getOut();
+        String text;
+        if (source.mockClusterVersion != null || source.snapshot != null) {
+            ClusterState state =
+                    source.mockClusterVersion != null
+                            ? Snapshot.fromMockClusterVersion(source.mockClusterVersion)
+                            : Snapshot.fromDirectory(source.snapshot);
+            if (alertsUrl != null) {
+                state = withAlerts(state, alerts());
+            }
+            Instant at = Snapshot.replayTime(state);
+            text = StatusRenderer.render(UpdateAssessment.assess(state, at, wallNow), at, d, e);
+        } else {
+            try (KubernetesClient client = kube.connect()) {
+                if (source.fromApi) {
+                    UpdateStatusStatus status = UpdateStatusReader.read(client);
+                    if (status == null) {
+                        throw new IllegalStateException(
+                                "updatestatuses.update.openshift.io/"
+                                        + UpdateStatus.NAME
+                                        + " has no status yet: is `upshift operator` running?");
+                    }
+                    text = StatusRenderer.render(status, wallNow, d, e);
+                } else {
+                    ClusterState state =
+                            new ClusterReader(client)
+                                    .read(alertsUrl == null ? Optional.empty() : alerts());
+                    text =
+                            StatusRenderer.render(
+                                    UpdateAssessment.assess(state, wallNow, wallNow),
+                                    wallNow,
+                                    d,
+                                    e);
+                }
+            }
+        }
+        out.print(text);
+        out.flush();
+        return 0;
+    }
+
+    /**
+     * Alerts that cannot be read are left out with a warning: the rest of the status still stands.
+     */
+    private Optional<List<Alert>> alerts() {
+        try {
+            return Optional.of(new AlertsClient(alertsUrl).fetch());
+        } catch (IOException | RuntimeException e) {
+            spec.commandLine()
+                    .getErr()
+                    .println(
+                            "upshift: warning: alerts left out of Update Health: "
+                                    + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static ClusterState withAlerts(ClusterState s, Optional<List<Alert>> alerts) {
+        return s.withAlerts(alerts);
+    }
+}

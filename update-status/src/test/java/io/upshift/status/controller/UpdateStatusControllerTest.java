@@ -1,0 +1,253 @@
+package io.upshift.status.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.upshift.api.schema.CrdSchema;
+import io.upshift.api.update.Insight;
+import io.upshift.api.update.UpdateStatus;
+import io.upshift.api.update.UpdateStatusStatus;
+import io.upshift.api.update.insight.ClusterOperatorProgressInsight;
+import io.upshift.api.update.insight.ClusterVersionProgressInsight;
+import io.upshift.api.update.insight.HealthInsightObject;
+import io.upshift.api.update.insight.MachineConfigPoolProgressInsight;
+import io.upshift.api.update.insight.NodeProgressInsight;
+import io.upshift.status.model.UpdateAssessment;
+import io.upshift.status.render.Details;
+import io.upshift.status.render.StatusRenderer;
+import io.upshift.status.synthetic.SyntheticCluster;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+@EnableKubernetesMockClient(crud = true)
+@Tag("e2e")
+class UpdateStatusControllerTest {
+    private static final Instant NOW = Instant.parse("2026-11-20T10:00:00Z");
+    private static final CrdSchema SCHEMA =
+            CrdSchema.bundled("updatestatuses.update.openshift.io", "v1alpha1");
+
+    KubernetesClient client;
+    KubernetesMockServer server;
+    private UpdateStatusController controller;
+    private final SyntheticCluster cluster = new SyntheticCluster(12, 2, 8, 1.0, NOW);
+
+    @BeforeEach
+    void createCluster() {
+        for (HasMetadata o : cluster.objects()) {
+            client.resource(o).create();
+        }
+        controller =
+                new UpdateStatusController(
+                        client,
+                        Clock.fixed(NOW, ZoneOffset.UTC),
+                        Duration.ofSeconds(1),
+                        Duration.ofMinutes(10),
+                        Optional::empty);
+    }
+
+    @AfterEach
+    void stop() {
+        controller.close();
+    }
+
+    @Test
+    void writesInsightsThatRenderLikeALocalAssessment() {
+        controller.start();
+        UpdateStatus written = await(() -> read() != null && read().getStatus() != null);
+
+        String local =
+                StatusRenderer.render(
+                        UpdateAssessment.assess(cluster.state(), NOW, NOW), NOW, Details.all);
+        assertThat(StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.all))
+                .isEqualTo(local);
+        assertThat(local).contains("Worker Pool Nodes: worker");
+        assertThat(SCHEMA.violations(written)).isEmpty();
+        // the summary keeps the ClusterVersion and the pools, the objects every insight
+        assertThat(written.getStatus().insights()).hasSize(1 + 3);
+        assertThat(client.resources(NodeProgressInsight.class).list().getItems()).hasSize(12 + 3);
+        assertValidObjects(
+                ClusterVersionProgressInsight.class,
+                ClusterOperatorProgressInsight.class,
+                MachineConfigPoolProgressInsight.class,
+                NodeProgressInsight.class);
+    }
+
+    @Test
+    void writesNothingWhenNothingChanged() {
+        controller.start();
+        awaitFirstEvaluation();
+        long writes = controller.writes();
+
+        controller.evaluate();
+        controller.evaluate();
+
+        assertThat(controller.writes()).isEqualTo(writes);
+    }
+
+    @Test
+    void aChangedNodeLeadsToAWriteAndKeepsInsightIdentities() {
+        controller.start();
+        awaitFirstEvaluation();
+        UpdateStatusStatus before = UpdateStatusReader.read(client);
+        Node node = client.nodes().withName("worker-worker-00000").get();
+        node.getMetadata()
+                .getAnnotations()
+                .put("machineconfiguration.openshift.io/state", "Degraded");
+        node.getMetadata()
+                .getAnnotations()
+                .put("machineconfiguration.openshift.io/reason", "disk full");
+        client.resource(node).update();
+
+        UpdateStatus after =
+                await(
+                        () ->
+                                StatusRenderer.render(
+                                                UpdateStatusReader.read(client), NOW, Details.none)
+                                        .contains("Node worker-worker-00000 is degraded"));
+        assertThat(uids(after)).containsAll(uids(before));
+        assertThat(SCHEMA.violations(after)).isEmpty();
+    }
+
+    @Test
+    void aBurstOfChangesIsWrittenAtMostOncePerSecond() {
+        controller.start();
+        awaitFirstEvaluation();
+        long evaluations = controller.evaluations();
+        long start = System.nanoTime();
+        for (int i = 0; i < 40; i++) {
+            Node node = client.nodes().withName("worker-worker-00000").get();
+            node.getMetadata()
+                    .getAnnotations()
+                    .put("machineconfiguration.openshift.io/reason", "attempt " + i);
+            node.getMetadata()
+                    .getAnnotations()
+                    .put("machineconfiguration.openshift.io/state", "Degraded");
+            client.resource(node).update();
+        }
+        await(() -> UpdateStatusReader.read(client).toString().contains("attempt 39"));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        // At most one evaluation (and so one write of each insight) per elapsed second, plus the
+        // one that may start a second.
+        assertThat(controller.evaluations() - evaluations)
+                .isLessThanOrEqualTo(1 + (long) Math.ceil(seconds));
+    }
+
+    @Test
+    void keepsAcquiredTimesAcrossARestart() {
+        controller.start();
+        awaitFirstEvaluation();
+        controller.close();
+        UpdateStatusStatus first =
+                UpdateStatusReader.read(
+                        client); // what the first controller left, whichever of its writes came
+        // last
+        controller =
+                new UpdateStatusController(
+                        client,
+                        Clock.fixed(NOW.plusSeconds(90), ZoneOffset.UTC),
+                        Duration.ofSeconds(1),
+                        Duration.ofMinutes(10),
+                        Optional::empty);
+        controller.start();
+        await(() -> controller.evaluations() >= 1);
+        controller.evaluate();
+
+        assertThat(controller.writes()).isZero();
+        assertThat(UpdateStatusReader.read(client)).isEqualTo(first);
+    }
+
+    @Test
+    void aDrainRefusedForLongerThanTheThresholdBecomesAHealthInsight() {
+        Node node = client.nodes().withName("worker-worker-00000").get();
+        node.getMetadata()
+                .getAnnotations()
+                .put("machineconfiguration.openshift.io/state", "Working");
+        node.getMetadata()
+                .getAnnotations()
+                .put("machineconfiguration.openshift.io/desiredDrain", "drain-rendered-worker-2");
+        node.getMetadata()
+                .getAnnotations()
+                .put(
+                        "machineconfiguration.openshift.io/lastAppliedDrain",
+                        "uncordon-rendered-worker-1");
+        client.resource(node).update();
+        client.v1()
+                .events()
+                .inNamespace("default")
+                .resource(
+                        new io.fabric8.kubernetes.api.model.EventBuilder()
+                                .withNewMetadata()
+                                .withName("worker-worker-00000.drain")
+                                .withNamespace("default")
+                                .endMetadata()
+                                .withReason("DrainBlocked")
+                                .withType("Warning")
+                                .withNewInvolvedObject()
+                                .withKind("Node")
+                                .withName("worker-worker-00000")
+                                .endInvolvedObject()
+                                .withFirstTimestamp(NOW.minus(Duration.ofMinutes(6)).toString())
+                                .withLastTimestamp(NOW.toString())
+                                .withMessage(
+                                        "PodDisruptionBudget shop/web does not allow evicting pod"
+                                                + " shop/web-1")
+                                .build())
+                .create();
+
+        controller.start();
+        UpdateStatus written = await(() -> read() != null && read().getStatus() != null);
+        assertThat(StatusRenderer.render(UpdateStatusReader.read(client), NOW, Details.none))
+                .contains(
+                        "Node worker-worker-00000 cannot drain: PodDisruptionBudget shop/web does"
+                                + " not allow evicting pod shop/web-1");
+        assertValidObjects(HealthInsightObject.class);
+        assertThat(SCHEMA.violations(written)).isEmpty();
+    }
+
+    /** Objects of each kind are there, and each validates against its kind's CRD. */
+    @SafeVarargs
+    private void assertValidObjects(Class<? extends HasMetadata>... kinds) {
+        for (Class<? extends HasMetadata> kind : kinds) {
+            CrdSchema crd = CrdSchema.bundled(HasMetadata.getFullResourceName(kind), "v1alpha1");
+            List<? extends HasMetadata> objects = client.resources(kind).list().getItems();
+            assertThat(objects).as(kind.getSimpleName()).isNotEmpty();
+            objects.forEach(o -> assertThat(crd.violations(o)).isEmpty());
+        }
+    }
+
+    private UpdateStatus read() {
+        return client.resources(UpdateStatus.class).withName(UpdateStatus.NAME).get();
+    }
+
+    private List<String> uids(UpdateStatus us) {
+        return uids(UpdateStatusReader.read(client));
+    }
+
+    private static List<String> uids(UpdateStatusStatus status) {
+        return status.insights().stream().map(Insight::uid).toList();
+    }
+
+    /** The summary is written last: once it is there, the first evaluation's writes are done. */
+    private void awaitFirstEvaluation() {
+        await(() -> read() != null && read().getStatus() != null);
+    }
+
+    private UpdateStatus await(BooleanSupplier condition) {
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(condition::getAsBoolean);
+        return read();
+    }
+}
