@@ -11,7 +11,6 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpObject;
@@ -261,11 +260,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
         AsciiString[] pairs = reply.headerPairs();
         for (int i = 0; i < pairs.length; i += 2) headers.add(pairs[i], pairs[i + 1]);
         HttpResponseStatus status = reply.nettyStatus();
-        if (status.code() != 304)
-            headers.set(HttpHeaderNames.CONTENT_LENGTH, reply.body().length());
-        headers.set(HttpHeaderNames.DATE, HttpDate.at(System.currentTimeMillis()));
-        if (!keepAlive) headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        else if (http10) headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        if (status.code() != 304) headers.set(Reply.CONTENT_LENGTH, reply.body().length());
+        headers.set(Reply.DATE, HttpDate.at(System.currentTimeMillis()));
+        if (!keepAlive) headers.set(Reply.CONNECTION, HttpHeaderValues.CLOSE);
+        else if (http10) headers.set(Reply.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         FullHttpResponse response =
                 new DefaultFullHttpResponse(
                         HttpVersion.HTTP_1_1,

@@ -1,6 +1,5 @@
 package io.upshift.runtime.http;
 
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.AsciiString;
 import java.util.Arrays;
@@ -12,6 +11,11 @@ import java.util.Arrays;
  */
 public final class Reply {
     static final AsciiString TEXT = AsciiString.cached("text/plain; charset=utf-8");
+    // header names as RFC 9110 spells them (Netty's constants are HTTP/2's lower case)
+    static final AsciiString CONTENT_TYPE = AsciiString.cached("Content-Type");
+    static final AsciiString CONTENT_LENGTH = AsciiString.cached("Content-Length");
+    static final AsciiString DATE = AsciiString.cached("Date");
+    static final AsciiString CONNECTION = AsciiString.cached("Connection");
 
     private final HttpResponseStatus status;
     private final AsciiString[] headers; // name, value, name, value...
@@ -26,7 +30,7 @@ public final class Reply {
     public static Reply of(int status, String contentType, Body body) {
         return new Reply(
                 HttpResponseStatus.valueOf(status),
-                new AsciiString[] {HttpHeaderNames.CONTENT_TYPE, AsciiString.of(contentType)},
+                new AsciiString[] {CONTENT_TYPE, AsciiString.of(contentType)},
                 body);
     }
 
@@ -38,7 +42,7 @@ public final class Reply {
     public static Reply text(int status, String text) {
         return new Reply(
                 HttpResponseStatus.valueOf(status),
-                new AsciiString[] {HttpHeaderNames.CONTENT_TYPE, TEXT},
+                new AsciiString[] {CONTENT_TYPE, TEXT},
                 Body.of(text));
     }
 

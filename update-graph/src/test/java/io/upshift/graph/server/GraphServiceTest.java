@@ -58,10 +58,8 @@ class GraphServiceTest {
         service =
                 GraphService.start(
                         GraphSource.files(dir.resolve("releases"), dir.resolve("data")),
-                        new InetSocketAddress("127.0.0.1", 0),
-                        GraphService.DEFAULT_PREFIX,
-                        Duration.ofHours(1),
-                        2,
+                        GraphService.Options.of(new InetSocketAddress("127.0.0.1", 0))
+                                .withPoll(Duration.ofHours(1)),
                         Clock.systemUTC(),
                         log::add);
     }
