@@ -102,7 +102,7 @@ public final class GraphCommand {
                 paramLabel = "DURATION",
                 description =
                         "How long a graph may be kept by clients and caches: the max-age of"
-                                + " Cache-Control (default: the --poll interval).")
+                                + " Cache-Control (ISO-8601; default: the --poll interval).")
         Duration cacheMaxAge;
 
         @Option(
@@ -125,7 +125,8 @@ public final class GraphCommand {
                 paramLabel = "DURATION",
                 description =
                         "A connection that sends no whole request head for this long, from its"
-                            + " opening or its last answer, is closed (default: ${DEFAULT-VALUE}).")
+                                + " opening or its last answer, is closed (ISO-8601, default:"
+                                + " ${DEFAULT-VALUE}).")
         Duration idleTimeout = Limits.DEFAULT.idleTimeout();
 
         @Override
