@@ -1,27 +1,18 @@
 package io.upshift.runtime.http;
 
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderResult;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.EmptyHttpHeaders;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
@@ -250,27 +241,23 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The head, its ending and the body (none to a HEAD), flushed together. */
     private ChannelFuture write(
             ChannelHandlerContext ctx,
             boolean head,
             boolean keepAlive,
             boolean http10,
             Reply reply) {
-        HttpHeaders headers = new DefaultHttpHeaders(false);
-        AsciiString[] pairs = reply.headerPairs();
-        for (int i = 0; i < pairs.length; i += 2) headers.add(pairs[i], pairs[i + 1]);
-        HttpResponseStatus status = reply.nettyStatus();
-        if (status.code() != 304) headers.set(Reply.CONTENT_LENGTH, reply.body().length());
-        headers.set(Reply.DATE, HttpDate.at(System.currentTimeMillis()));
-        if (!keepAlive) headers.set(Reply.CONNECTION, HttpHeaderValues.CLOSE);
-        else if (http10) headers.set(Reply.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        FullHttpResponse response =
-                new DefaultFullHttpResponse(
-                        HttpVersion.HTTP_1_1,
-                        status,
-                        head ? Unpooled.EMPTY_BUFFER : reply.body().buffer(),
-                        headers,
-                        EmptyHttpHeaders.INSTANCE);
-        return ctx.write(response).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+        HttpDate.Ending ending =
+                !keepAlive
+                        ? HttpDate.Ending.CLOSE
+                        : http10 ? HttpDate.Ending.KEEP_ALIVE : HttpDate.Ending.KEEP;
+        ctx.write(reply.head(), ctx.voidPromise());
+        ByteBuf end = HttpDate.ending(System.currentTimeMillis(), ending);
+        if (head || reply.body().length() == 0)
+            return ctx.write(end).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+        ctx.write(end, ctx.voidPromise());
+        return ctx.write(reply.body().buffer())
+                .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
     }
 }

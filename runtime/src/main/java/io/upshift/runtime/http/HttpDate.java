@@ -1,23 +1,49 @@
 package io.upshift.runtime.http;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.DateFormatter;
-import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 import java.util.Date;
 
-/** The {@code Date} header's value (RFC 9110's IMF-fixdate), formatted once a second. */
+/**
+ * The end of every answer's head: its {@code Date} (RFC 9110's IMF-fixdate), the {@code Connection}
+ * header when one is due, and the blank line; made once a second.
+ */
 final class HttpDate {
-    private record Formatted(long second, AsciiString value) {}
+    /** How the connection goes on after an answer. */
+    enum Ending {
+        /** HTTP/1.1 keeps it open: nothing to say. */
+        KEEP,
+        /** HTTP/1.0 keeps it open when told so. */
+        KEEP_ALIVE,
+        CLOSE
+    }
 
-    private static volatile Formatted last = new Formatted(-1, AsciiString.EMPTY_STRING);
+    private record Formatted(long second, ByteBuf[] endings) {}
+
+    private static volatile Formatted last = new Formatted(-1, null);
 
     private HttpDate() {}
 
-    static AsciiString at(long millis) {
+    /** The bytes that end an answer's head sent at {@code millis}, for one write. */
+    static ByteBuf ending(long millis, Ending ending) {
         long second = millis / 1000;
         Formatted f = last;
-        if (f.second() == second) return f.value();
-        f = new Formatted(second, AsciiString.of(DateFormatter.format(new Date(second * 1000))));
-        last = f;
-        return f.value();
+        if (f.second() != second) {
+            String date = "Date: " + DateFormatter.format(new Date(second * 1000)) + "\r\n";
+            ByteBuf[] endings = new ByteBuf[Ending.values().length];
+            endings[Ending.KEEP.ordinal()] = bytes(date + "\r\n");
+            endings[Ending.KEEP_ALIVE.ordinal()] = bytes(date + "Connection: keep-alive\r\n\r\n");
+            endings[Ending.CLOSE.ordinal()] = bytes(date + "Connection: close\r\n\r\n");
+            f = new Formatted(second, endings);
+            last = f;
+        }
+        return f.endings()[ending.ordinal()].duplicate();
+    }
+
+    private static ByteBuf bytes(String s) {
+        return Unpooled.unreleasableBuffer(
+                Unpooled.wrappedBuffer(s.getBytes(StandardCharsets.ISO_8859_1)));
     }
 }

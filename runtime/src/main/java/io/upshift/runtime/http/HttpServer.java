@@ -10,7 +10,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
@@ -24,6 +24,8 @@ import javax.net.ssl.SSLEngine;
  * An HTTP/1.1 server on Netty for Upshift's endpoints (the update graph, metrics, probes): event
  * loops as {@link ServerOptions} says, keep-alive, the {@link Limits} kept for every connection,
  * and a plain answer to what is not a request (400, 414, 431, 429) before the endpoint sees it.
+ * Requests are read by Netty's HTTP/1.x decoder; answers are written as the bytes their {@link
+ * Reply} encoded once (no header map per answer).
  */
 public final class HttpServer implements AutoCloseable {
     /** As upstream's SecureTLSConfig: nothing older. */
@@ -73,7 +75,7 @@ public final class HttpServer implements AutoCloseable {
                                             ch.pipeline().addLast(new SslHandler(engine));
                                         }
                                         ch.pipeline()
-                                                .addLast(new HttpServerCodec(decoding))
+                                                .addLast(new HttpRequestDecoder(decoding))
                                                 .addLast(
                                                         new Connection(endpoint, limits, blocking));
                                     }

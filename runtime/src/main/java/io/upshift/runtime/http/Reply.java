@@ -1,37 +1,35 @@
 package io.upshift.runtime.http;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * An answer: status, headers and body, immutable, so that one made in advance serves every request
- * it fits. The server adds {@code Content-Length} (but to a 304), {@code Date} and, when the
- * connection closes, {@code Connection: close}; to a HEAD it sends the headers alone.
+ * it fits, its head (status line and headers) encoded once. The server adds {@code Content-Length}
+ * (but to a 304), {@code Date} and, when the connection closes, {@code Connection: close}; to a
+ * HEAD it sends the head alone.
  */
 public final class Reply {
-    static final AsciiString TEXT = AsciiString.cached("text/plain; charset=utf-8");
-    // header names as RFC 9110 spells them (Netty's constants are HTTP/2's lower case)
-    static final AsciiString CONTENT_TYPE = AsciiString.cached("Content-Type");
-    static final AsciiString CONTENT_LENGTH = AsciiString.cached("Content-Length");
-    static final AsciiString DATE = AsciiString.cached("Date");
-    static final AsciiString CONNECTION = AsciiString.cached("Connection");
+    private static final String TEXT = "text/plain; charset=utf-8";
 
-    private final HttpResponseStatus status;
-    private final AsciiString[] headers; // name, value, name, value...
+    private final int status;
+    private final String[] headers; // name, value, name, value...
     private final Body body;
 
-    private Reply(HttpResponseStatus status, AsciiString[] headers, Body body) {
+    /** The status line, the headers and Content-Length, without Date and the blank line. */
+    private volatile ByteBuf head;
+
+    private Reply(int status, String[] headers, Body body) {
         this.status = status;
         this.headers = headers;
         this.body = body;
     }
 
     public static Reply of(int status, String contentType, Body body) {
-        return new Reply(
-                HttpResponseStatus.valueOf(status),
-                new AsciiString[] {CONTENT_TYPE, AsciiString.of(contentType)},
-                body);
+        return new Reply(valid(status), new String[] {"Content-Type", contentType}, body).checked();
     }
 
     public static Reply of(int status, String contentType, byte[] body) {
@@ -40,33 +38,30 @@ public final class Reply {
 
     /** A plain-text reply, UTF-8. */
     public static Reply text(int status, String text) {
-        return new Reply(
-                HttpResponseStatus.valueOf(status),
-                new AsciiString[] {CONTENT_TYPE, TEXT},
-                Body.of(text));
+        return of(status, TEXT, Body.of(text));
     }
 
     /** A reply without a body (a 304, say), with no {@code Content-Type}. */
     public static Reply empty(int status) {
-        return new Reply(HttpResponseStatus.valueOf(status), new AsciiString[0], Body.EMPTY);
+        return new Reply(valid(status), new String[0], Body.EMPTY);
     }
 
     /** This reply with one header more. */
     public Reply with(String name, String value) {
-        AsciiString[] more = Arrays.copyOf(headers, headers.length + 2);
-        more[headers.length] = AsciiString.cached(name);
-        more[headers.length + 1] = AsciiString.of(value);
-        return new Reply(status, more, body);
+        String[] more = Arrays.copyOf(headers, headers.length + 2);
+        more[headers.length] = name;
+        more[headers.length + 1] = value;
+        return new Reply(status, more, body).checked();
     }
 
     public int status() {
-        return status.code();
+        return status;
     }
 
     /** The first value of a header this reply sets, or null. */
     public String header(String name) {
         for (int i = 0; i < headers.length; i += 2)
-            if (headers[i].contentEqualsIgnoreCase(name)) return headers[i + 1].toString();
+            if (headers[i].equalsIgnoreCase(name)) return headers[i + 1];
         return null;
     }
 
@@ -74,11 +69,43 @@ public final class Reply {
         return body;
     }
 
-    HttpResponseStatus nettyStatus() {
+    /** The encoded head, for one write. */
+    ByteBuf head() {
+        ByteBuf h = head;
+        if (h == null) {
+            StringBuilder s = new StringBuilder(128);
+            s.append("HTTP/1.1 ")
+                    .append(status)
+                    .append(' ')
+                    .append(HttpResponseStatus.valueOf(status).reasonPhrase())
+                    .append("\r\n");
+            for (int i = 0; i < headers.length; i += 2)
+                s.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+            if (status != 304) s.append("Content-Length: ").append(body.length()).append("\r\n");
+            h =
+                    Unpooled.unreleasableBuffer(
+                            Unpooled.wrappedBuffer(
+                                    s.toString().getBytes(StandardCharsets.ISO_8859_1)));
+            head = h;
+        }
+        return h.duplicate();
+    }
+
+    private static int valid(int status) {
+        if (status < 200 || status > 599)
+            throw new IllegalArgumentException("not a final status: " + status);
         return status;
     }
 
-    AsciiString[] headerPairs() {
-        return headers;
+    /** Header names and values are one line of Latin-1 each: nothing could split the head. */
+    private Reply checked() {
+        for (String h : headers) {
+            for (int i = 0; i < h.length(); i++) {
+                char c = h.charAt(i);
+                if (c == '\r' || c == '\n' || c > 0xff)
+                    throw new IllegalArgumentException("not a header line: " + h);
+            }
+        }
+        return this;
     }
 }

@@ -43,8 +43,8 @@ public final class GraphService implements AutoCloseable {
     public static final String DEFAULT_PREFIX = "/api/upgrades_info";
     static final List<String> MEDIA_TYPES =
             List.of("application/json", "application/vnd.redhat.cincinnati.v1+json");
-    private static final Pattern CHANNEL = Pattern.compile("^[0-9a-z\\-.]+$");
-    private static final Pattern ARCH = Pattern.compile("^[0-9a-z]+$");
+    static final Pattern CHANNEL = Pattern.compile("^[0-9a-z\\-.]+$");
+    static final Pattern ARCH = Pattern.compile("^[0-9a-z]+$");
 
     /** What {@link PrometheusMeterRegistry#scrape()} writes. */
     private static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -249,24 +249,31 @@ public final class GraphService implements AutoCloseable {
         }
         if (channel == null || channel.isEmpty())
             return error(400, "missing_params", "mandatory client parameters missing: channel");
-        if (!CHANNEL.matcher(channel).matches()) {
-            return error(
-                    400,
-                    "invalid_params",
-                    "channel '" + channel + "' does not match regex '" + CHANNEL.pattern() + "'");
-        }
         if (arch == null) arch = "amd64";
-        if (!ARCH.matcher(arch).matches()) {
-            return error(
-                    400,
-                    "invalid_params",
-                    "arch '" + arch + "' does not match regex '" + ARCH.pattern() + "'");
+        GraphState state = current.get();
+        // a channel and architecture the graph has were valid names: only others are checked
+        PreparedGraph graph = state.prepared(channel, arch);
+        if (graph == null) {
+            if (!CHANNEL.matcher(channel).matches()) {
+                return error(
+                        400,
+                        "invalid_params",
+                        "channel '"
+                                + channel
+                                + "' does not match regex '"
+                                + CHANNEL.pattern()
+                                + "'");
+            }
+            if (!ARCH.matcher(arch).matches()) {
+                return error(
+                        400,
+                        "invalid_params",
+                        "arch '" + arch + "' does not match regex '" + ARCH.pattern() + "'");
+            }
+            graph = state.empty();
         }
-        return current.get()
-                .graph(channel, arch)
-                .answer(
-                        ContentCodings.acceptsGzip(x.header("Accept-Encoding")),
-                        x.header("If-None-Match"));
+        return graph.answer(
+                ContentCodings.acceptsGzip(x.header("Accept-Encoding")), x.header("If-None-Match"));
     }
 
     static boolean acceptable(String accept) {
@@ -282,12 +289,26 @@ public final class GraphService implements AutoCloseable {
     /** The first value of a query parameter, decoded; null when absent. */
     static String parameter(String rawQuery, String name) {
         if (rawQuery == null) return null;
-        for (String pair : rawQuery.split("&")) {
-            int eq = pair.indexOf('=');
-            String key = decode(eq < 0 ? pair : pair.substring(0, eq));
-            if (key.equals(name)) return eq < 0 ? "" : decode(pair.substring(eq + 1));
+        int start = 0, n = rawQuery.length();
+        while (start <= n) {
+            int end = rawQuery.indexOf('&', start);
+            if (end < 0) end = n;
+            int eq = rawQuery.indexOf('=', start);
+            if (eq < 0 || eq > end) eq = end;
+            // most keys need no decoding: compared in place
+            boolean plainKey = eq - start == name.length() && rawQuery.startsWith(name, start);
+            if (plainKey
+                    || (hasEscapes(rawQuery, start, eq)
+                            && decode(rawQuery.substring(start, eq)).equals(name)))
+                return eq == end ? "" : decode(rawQuery.substring(eq + 1, end));
+            start = end + 1;
         }
         return null;
+    }
+
+    private static boolean hasEscapes(String s, int from, int to) {
+        for (int i = from; i < to; i++) if (s.charAt(i) == '%' || s.charAt(i) == '+') return true;
+        return false;
     }
 
     private static String decode(String s) {

@@ -12,8 +12,9 @@ import java.util.Set;
 
 /**
  * The graph being served, immutable once built, with every channel and architecture it has nodes
- * for prepared when it is built (any other channel serves one empty graph, also prepared); replaced
- * whole on reload, so a request sees one graph from start to end, and a request costs no building,
+ * for (and a request could name) prepared when it is built; any other channel serves one empty
+ * graph, also prepared, so that requests naming channels at random hold no memory; replaced whole
+ * on reload, so a request sees one graph from start to end, and a request costs no building,
  * serializing or compressing.
  */
 final class GraphState {
@@ -33,8 +34,11 @@ final class GraphState {
                         GraphJson.write(Graph.of(List.of(), List.of(), List.of())), cacheControl);
         int n = 0;
         for (Map.Entry<String, Set<String>> arch : GraphBuilder.channelsByArch(built).entrySet()) {
+            // what no request can name is not prepared
+            if (!GraphService.ARCH.matcher(arch.getKey()).matches()) continue;
             Map<String, PreparedGraph> channels = new HashMap<>();
             for (String channel : arch.getValue()) {
+                if (!GraphService.CHANNEL.matcher(channel).matches()) continue;
                 byte[] json = GraphJson.write(GraphBuilder.serve(built, channel, arch.getKey()));
                 channels.put(channel, new PreparedGraph(json, cacheControl));
                 n++;
@@ -57,9 +61,14 @@ final class GraphState {
         return prepared;
     }
 
-    PreparedGraph graph(String channel, String arch) {
+    /** The graph of a channel and architecture the graph has nodes for; null for any other. */
+    PreparedGraph prepared(String channel, String arch) {
         Map<String, PreparedGraph> channels = byArch.get(arch);
-        PreparedGraph g = channels == null ? null : channels.get(channel);
-        return g == null ? empty : g;
+        return channels == null ? null : channels.get(channel);
+    }
+
+    /** The graph of every other channel and architecture. */
+    PreparedGraph empty() {
+        return empty;
     }
 }

@@ -328,6 +328,19 @@ class GraphServiceTest {
     }
 
     @Test
+    void queryParameters() {
+        assertThat(GraphService.parameter(null, "channel")).isNull();
+        assertThat(GraphService.parameter("", "channel")).isNull();
+        assertThat(GraphService.parameter("channel=a&arch=b", "arch")).isEqualTo("b");
+        assertThat(GraphService.parameter("channel=a&channel=b", "channel")).isEqualTo("a");
+        assertThat(GraphService.parameter("channels=a&channel=b", "channel")).isEqualTo("b");
+        assertThat(GraphService.parameter("x&channel&y=1", "channel")).isEmpty();
+        assertThat(GraphService.parameter("chann%65l=a%2Db+c&", "channel")).isEqualTo("a-b c");
+        assertThat(GraphService.parameter("&&channel=a=b", "channel")).isEqualTo("a=b");
+        assertThat(GraphService.parameter("arch=x", "channel")).isNull();
+    }
+
+    @Test
     void acceptHeaders() {
         assertThat(GraphService.acceptable(null)).isTrue();
         assertThat(GraphService.acceptable("application/json")).isTrue();
