@@ -32,6 +32,8 @@ public final class GraphCommand {
                 "Serve the update graph of releases and graph data, Cincinnati-compatible:",
                 "GET <prefix>/graph and <prefix>/v1/graph?channel=C[&arch=A], /openapi, /healthz,"
                         + " /readyz, /metrics.",
+                "Each channel's answer is made when the graph is built: gzip to clients that take"
+                        + " it, 304 to clients holding its ETag.",
                 "Inputs are polled; an invalid change keeps the last good graph and is reported."
             })
     static final class Serve implements Callable<Integer> {
