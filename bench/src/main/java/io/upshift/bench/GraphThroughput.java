@@ -1,28 +1,31 @@
 package io.upshift.bench;
 
-import io.upshift.graph.server.GraphService;
-import io.upshift.graph.server.GraphSource;
 import io.upshift.releases.image.FileTrees;
-import java.net.InetSocketAddress;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.Writer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The graph service under load, as a fleet polls it: serves the stable-4.7 graph of the shared
- * fixtures (its releases written as {@link GraphReleases} writes them, the shared graph data) on
- * 127.0.0.1 and drives it with wrk on the same machine, three ways after a warm-up: clients taking
- * gzip, clients holding the current ETag (304), and plain clients. Prints one line: {@code graph
- * stable-4.7: N req/s gzip, p99 X ms; M req/s 304; K req/s identity}. Usage: {@code GraphThroughput
- * [SECONDS] [CONNECTIONS] [WRK_THREADS]} (15 s, 32 connections, 2 threads); the fixtures are read
- * from {@code -Dupshift.fixtures} (default {@code ../shared/fixtures}).
+ * The graph service under load, as a fleet polls it: runs {@code upshift graph serve} as Upshift's
+ * image runs it, on the stable-4.7 graph of the shared fixtures (its releases written as {@link
+ * GraphReleases} writes them, the shared graph data), on 127.0.0.1 with as many event loops as
+ * processors, and drives it with wrk on the same machine, three ways after a warm-up of each (40
+ * s): clients taking gzip, clients holding the current ETag (304), and plain clients. Prints one
+ * line: {@code graph stable-4.7: N req/s gzip, p99 X ms; M req/s 304; K req/s identity}. Usage:
+ * {@code GraphThroughput [SECONDS] [CONNECTIONS] [WRK_THREADS]} (15 s, 32 connections, 2 threads);
+ * the fixtures are read from {@code -Dupshift.fixtures} (default {@code ../shared/fixtures}).
  */
 public final class GraphThroughput {
 
@@ -51,25 +54,24 @@ public final class GraphThroughput {
         Path work = Files.createTempDirectory("upshift-graph-throughput-");
         try {
             GraphReleases.write(graph, "amd64", work.resolve("releases"));
-            try (GraphService service =
-                    GraphService.start(
-                            GraphSource.files(work.resolve("releases"), data),
-                            GraphService.Options.of(new InetSocketAddress("127.0.0.1", 0))
-                                    .withPoll(Duration.ofHours(1)),
-                            Clock.systemUTC(),
-                            line -> {})) {
+            Process server = serve(work.resolve("releases"), data);
+            try {
                 String url =
                         "http://127.0.0.1:"
-                                + service.port()
-                                + GraphService.DEFAULT_PREFIX
-                                + "/v1/graph?channel=stable-4.7";
+                                + port(server)
+                                + "/api/upgrades_info/v1/graph?channel=stable-4.7";
                 String etag = gzipEtag(url);
                 String gzip = "Accept-Encoding: gzip";
-                Wrk.run(url, threads, connections, 5, gzip); // warm-up: the JIT compiles
-                Wrk.run(url, threads, connections, 5); // and the plain path too
+                String notModifiedHeader = "If-None-Match: " + etag;
+                // a warm-up of each way, 40 s in all: the JIT has compiled them, and the heap has
+                // grown to where the young collections of a running service take a few ms (the
+                // first ones, in a new heap, take 30-40 ms here)
+                Wrk.run(url, threads, connections, 20, gzip);
+                Wrk.run(url, threads, connections, 10, gzip, notModifiedHeader);
+                Wrk.run(url, threads, connections, 10);
                 Wrk zipped = Wrk.run(url, threads, connections, seconds, gzip);
                 Wrk notModified =
-                        Wrk.run(url, threads, connections, seconds, gzip, "If-None-Match: " + etag);
+                        Wrk.run(url, threads, connections, seconds, gzip, notModifiedHeader);
                 Wrk plain = Wrk.run(url, threads, connections, seconds);
                 for (Wrk w : new Wrk[] {zipped, notModified, plain})
                     if (!w.errors().isEmpty())
@@ -83,10 +85,67 @@ public final class GraphThroughput {
                                 zipped.p99Millis(),
                                 notModified.requestsPerSecond(),
                                 plain.requestsPerSecond()));
+            } finally {
+                server.destroy();
+                if (!server.waitFor(20, TimeUnit.SECONDS)) server.destroyForcibly();
             }
         } finally {
             FileTrees.deleteQuietly(work);
         }
+    }
+
+    /**
+     * {@code upshift graph serve} in a JVM of its own, as Upshift's image runs it (its entry
+     * point's {@code -XX:+UseParallelGC}), with this JVM's class path; on a free port.
+     */
+    private static Process serve(Path releases, Path data) throws Exception {
+        return new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-XX:+UseParallelGC",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "io.upshift.cli.Upshift",
+                        "graph",
+                        "serve",
+                        "--releases",
+                        releases.toString(),
+                        "--graph-data",
+                        data.toString(),
+                        "--port",
+                        "0",
+                        "--poll",
+                        "PT1H")
+                .redirectErrorStream(true)
+                .start();
+    }
+
+    /** The port the service says it serves on, once it has built its graph. */
+    private static int port(Process server) throws Exception {
+        Pattern serving = Pattern.compile("serving .* on http://127\\.0\\.0\\.1:(\\d+)/");
+        BufferedReader out =
+                new BufferedReader(
+                        new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder seen = new StringBuilder();
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            Matcher m = serving.matcher(line);
+            if (m.find()) {
+                // the rest of its output is drained, so that it never waits on a full pipe
+                Thread drain =
+                        new Thread(
+                                () -> {
+                                    try {
+                                        out.transferTo(Writer.nullWriter());
+                                    } catch (Exception e) {
+                                        // the server is gone
+                                    }
+                                });
+                drain.setDaemon(true);
+                drain.start();
+                return Integer.parseInt(m.group(1));
+            }
+            seen.append(line).append('\n');
+        }
+        throw new IllegalStateException("the graph service ended: " + seen);
     }
 
     private static Path stable47(Path graphs) throws Exception {
