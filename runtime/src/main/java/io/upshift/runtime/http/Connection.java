@@ -154,6 +154,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private Reply answer(Request request) {
         try {
             return endpoint.answer(request);
+        } catch (Request.MalformedRequest e) {
+            request.keepAlive = false; // what else it sent cannot be trusted either
+            return Reply.text(400, e.getMessage() + "\n");
         } catch (RuntimeException e) {
             LOG.warn("{} {}: {}", request.method(), request.path(), e.toString());
             return Reply.text(500, "internal error: " + e.getMessage() + "\n");

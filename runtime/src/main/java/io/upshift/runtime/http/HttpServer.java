@@ -6,8 +6,10 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpRequestDecoder;
@@ -42,9 +44,12 @@ public final class HttpServer implements AutoCloseable {
     }
 
     public static HttpServer start(ServerOptions options, Endpoint endpoint) throws IOException {
+        DefaultThreadFactory threads = new DefaultThreadFactory(options.name(), true);
+        boolean epoll = Epoll.isAvailable();
         EventLoopGroup loops =
-                new NioEventLoopGroup(
-                        options.eventLoops(), new DefaultThreadFactory(options.name(), true));
+                epoll
+                        ? new EpollEventLoopGroup(options.eventLoops(), threads)
+                        : new NioEventLoopGroup(options.eventLoops(), threads);
         ExecutorService blocking =
                 options.blockingThreads() == 0
                         ? null
@@ -56,18 +61,24 @@ public final class HttpServer implements AutoCloseable {
                 new HttpDecoderConfig()
                         .setMaxInitialLineLength(limits.maxRequestLine())
                         .setMaxHeaderSize(limits.maxHeaderSize())
-                        .setMaxChunkSize(8192);
+                        .setMaxChunkSize(8192)
+                        // headers are never forwarded nor echoed in a head: a value is checked
+                        // when it is read (Request.header), not all of them for every request
+                        .setValidateHeaders(false);
         ServerBootstrap bootstrap =
                 new ServerBootstrap()
                         .group(loops)
-                        .channel(NioServerSocketChannel.class)
+                        .channel(
+                                epoll
+                                        ? EpollServerSocketChannel.class
+                                        : NioServerSocketChannel.class)
                         .option(ChannelOption.SO_BACKLOG, 1024)
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .childOption(ChannelOption.TCP_NODELAY, true)
                         .childHandler(
-                                new ChannelInitializer<SocketChannel>() {
+                                new ChannelInitializer<Channel>() {
                                     @Override
-                                    protected void initChannel(SocketChannel ch) {
+                                    protected void initChannel(Channel ch) {
                                         if (options.tls() != null) {
                                             SSLEngine engine = options.tls().createSSLEngine();
                                             engine.setUseClientMode(false);

@@ -9,7 +9,7 @@ public final class Request {
     private final HttpRequest head;
     private final String path;
     private final String rawQuery;
-    final boolean keepAlive;
+    boolean keepAlive; // false once the request is found malformed
     final boolean http10;
 
     Request(HttpRequest head, boolean keepAlive) {
@@ -48,8 +48,26 @@ public final class Request {
         return rawQuery;
     }
 
-    /** The first value of a header, or null. */
+    /**
+     * The first value of a header, or null; a value holding a control character is not one (the
+     * decoder does not check the headers no one reads): the request is answered 400.
+     */
     public String header(CharSequence name) {
-        return head.headers().get(name);
+        String value = head.headers().get(name);
+        if (value != null) {
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if ((c < ' ' && c != '\t') || c == 0x7f)
+                    throw new MalformedRequest("the " + name + " header holds a control character");
+            }
+        }
+        return value;
+    }
+
+    /** A request the server answers 400, then closes its connection. */
+    static final class MalformedRequest extends RuntimeException {
+        MalformedRequest(String message) {
+            super(message, null, false, false);
+        }
     }
 }
