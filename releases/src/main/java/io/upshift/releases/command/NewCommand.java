@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Build a release image from a payload directory (manifests/, release-manifests/) and"
                     + " publish it.",
-            "The image's release-metadata and image-references are written for --version; an"
-                    + " invalid payload is refused before anything is published."
+            "The image's release-metadata and image-references are written for --version, in the"
+                    + " JSON oc adm release new writes; an invalid payload is refused before"
+                    + " anything is published."
         })
 public final class NewCommand implements Callable<Integer> {
 
