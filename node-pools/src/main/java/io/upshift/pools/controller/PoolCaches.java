@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
@@ -19,7 +20,7 @@ import java.util.List;
  * MachineConfigNodes; its release's templates and OS image ConfigMaps; and the cluster's config
  * objects templates read ({@link ClusterConfigs}). A change of any of them asks for a pass, except
  * the ClusterOperator (the controller's own writes) and the MachineConfigNodes (the agents report
- * into them often): those are read on the next pass.
+ * into them often): those are read on the next pass; only a MachineConfigNode deleted asks for one.
  */
 final class PoolCaches implements AutoCloseable {
     private final Informers informers;
@@ -66,6 +67,19 @@ final class PoolCaches implements AutoCloseable {
         cluster = new ClusterConfigs(client, informers);
         machineConfigNodes =
                 informers.cache(client.resources(MachineConfigNode.class).runnableInformer(0));
+        machineConfigNodes.addEventHandler(
+                new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(MachineConfigNode mcn) {}
+
+                    @Override
+                    public void onUpdate(MachineConfigNode before, MachineConfigNode mcn) {}
+
+                    @Override
+                    public void onDelete(MachineConfigNode mcn, boolean finalStateUnknown) {
+                        onChange.run(); // made anew at once: its agent may be mid-update
+                    }
+                });
     }
 
     /** What a pass reads at its start, each list in name order. */

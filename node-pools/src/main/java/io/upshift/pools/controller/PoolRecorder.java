@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * claimed by a merge patch conditional on the config as read), the pool's target (a merge patch
  * conditional on the pool as read), the nodes told (several at a time, each preceded by its
  * MachineConfigNode's desired config) and untainted, then the pool's status (an update conditional
- * on the pool as read); then the rendered configs to delete. A write refused because the object
- * changed since it was read (409) ends the pass, and the next one computes from the object as it
- * is; a rendered config that exists already (the cache was behind) is taken as created.
+ * on the pool as read), neither while the cache still holds the pool a write of the recorder was
+ * computed from; then the rendered configs to delete. A write refused because the object changed
+ * since it was read (409) ends the pass, and the next one computes from the object as it is; a
+ * rendered config that exists already (the cache was behind) is taken as created.
  */
 final class PoolRecorder {
     private static final Logger LOG = LoggerFactory.getLogger(PoolRecorder.class);
@@ -39,6 +40,9 @@ final class PoolRecorder {
     private final MachineConfigNodeWriter machineConfigNodes;
     private final ParallelWrites writes;
     private final Duration renderGrace;
+
+    /** Per pool, the resourceVersion its last write (target or status) was computed from. */
+    private final Map<String, String> writtenFrom = new HashMap<>();
 
     /**
      * What each pool's problems were when last logged: a problem is said once, until it changes.
@@ -65,10 +69,22 @@ final class PoolRecorder {
         say(p);
         if (p.config() instanceof PoolPlan.Create create) create(p.pool(), create);
         else if (p.config() instanceof PoolPlan.Claim claim) claim(claim);
-        if (p.target() != null) target(p.pool(), p.target());
+        if (p.target() != null && !behind(p.pool())) target(p.pool(), p.target());
         writes.run(p.tell().stream().<Runnable>map(t -> () -> tell(p.name(), t)).toList());
         writes.run(p.untaint().stream().<Runnable>map(u -> () -> untaint(u)).toList());
-        if (p.status() != null) status(p.pool(), p.status());
+        if (p.status() != null && !behind(p.pool())) status(p.pool(), p.status());
+    }
+
+    /**
+     * The pool as read is the one a write of this recorder was computed from: the cache has not
+     * seen that write yet, and a write computed from it now would only be refused (409).
+     */
+    private boolean behind(MachineConfigPool pool) {
+        return version(pool).equals(writtenFrom.get(pool.getMetadata().getName()));
+    }
+
+    private static String version(MachineConfigPool pool) {
+        return String.valueOf(pool.getMetadata().getResourceVersion());
     }
 
     private void say(PoolPlan.Pool p) {
@@ -113,7 +129,11 @@ final class PoolRecorder {
                     .put("kind", "MachineConfig")
                     .put("name", s);
         }
-        MergePatch.against(pool).set("spec.configuration", configuration).sendTo(client, pool);
+        wrote(
+                pool,
+                MergePatch.against(pool)
+                        .set("spec.configuration", configuration)
+                        .sendTo(client, pool));
         LOG.info(
                 "machineconfigpools/{}: target config {}",
                 pool.getMetadata().getName(),
@@ -154,7 +174,16 @@ final class PoolRecorder {
     private void status(MachineConfigPool pool, MachineConfigPoolStatus status) {
         MachineConfigPool next = JSON.convertValue(JSON.valueToTree(pool), MachineConfigPool.class);
         next.setStatus(status);
-        client.resource(next).updateStatus();
+        wrote(pool, client.resource(next).updateStatus());
+    }
+
+    /**
+     * The pool as read is behind from now on, unless the write changed nothing (a server that keeps
+     * what it had answers with the same version, and no event would ever catch up).
+     */
+    private void wrote(MachineConfigPool read, MachineConfigPool written) {
+        if (written != null && !version(written).equals(version(read)))
+            writtenFrom.put(read.getMetadata().getName(), version(read));
     }
 
     private void delete(String name) {
