@@ -152,12 +152,13 @@ public final class NodeAgent implements AutoCloseable {
                         ? Map.of()
                         : n.getMetadata().getAnnotations();
         Instant now = clock.instant();
+        HostMarker marker = HostMarker.parse(host.read(HostMarker.PATH));
         AgentAction.Decision decision =
                 AgentAction.next(
                         nodeName,
                         a,
-                        HostMarker.parse(host.read(HostMarker.PATH)),
-                        os.bootId(),
+                        marker,
+                        marker == null ? "" : os.bootId(),
                         failure,
                         now,
                         options.degradedRetry());

@@ -52,9 +52,10 @@ public sealed interface AgentAction {
     record Decision(AgentAction action, Failure failure) {}
 
     /**
+     * @param node the node's name, for its reports
      * @param annotations the node's annotations
      * @param marker the marker on the host, or null
-     * @param bootId the boot the host is in
+     * @param bootId the boot the host is in (read only when there is a marker)
      * @param failure the failure the agent remembers, or null
      * @param degradedRetry how long a node that failed on a config waits before trying it again
      */
