@@ -35,8 +35,8 @@ final class NodeUpdate {
     private static final Logger LOG = LoggerFactory.getLogger(NodeUpdate.class);
 
     /** The update ended with the node failed; the reason is on the node. */
-    private static final class Failed extends Exception {
-        Failed() {
+    private static final class NodeFailed extends Exception {
+        NodeFailed() {
             super(null, null, false, false);
         }
     }
@@ -87,7 +87,7 @@ final class NodeUpdate {
             node = rebootOrAct(node, plan);
             finish(node, desired, plan.finished());
             return true;
-        } catch (Failed e) {
+        } catch (NodeFailed e) {
             return false;
         }
     }
@@ -96,11 +96,11 @@ final class NodeUpdate {
      * Reads the configs (and the node disruption policies, for a change) and plans; a config the
      * node cannot take in place is refused.
      */
-    private UpdatePlan.Steps prepare(Node node, String current, String desired) throws Failed {
+    private UpdatePlan.Steps prepare(Node node, String current, String desired) throws NodeFailed {
         MachineConfig target = machineConfig(desired);
         recorder.begin(List.of(UpdateSteps.needsUpdate(nodeName)));
         MachineConfig running = target == null || current.isEmpty() ? null : machineConfig(current);
-        GenericKubernetesResource policies = running == null ? null : machineConfiguration();
+        GenericKubernetesResource configuration = running == null ? null : machineConfiguration();
         UpdatePlan plan =
                 UpdatePlan.of(
                         nodeName,
@@ -108,13 +108,13 @@ final class NodeUpdate {
                         running,
                         desired,
                         target,
-                        policies,
+                        configuration,
                         annotations(node).getOrDefault(LAST_APPLIED_DRAIN, ""));
         if (plan instanceof UpdatePlan.Refused refused) {
             recorder.warning("FailedToReconcile", refused.reason());
             recorder.report(recorder.unreconcilable(node, refused.reason()), refused.report());
             LOG.warn("nodes/{}: Unreconcilable: {}", nodeName, refused.reason());
-            throw new Failed();
+            throw new NodeFailed();
         }
         if (plan instanceof UpdatePlan.Failed failed) throw fail(node, failed.reason());
         UpdatePlan.Steps steps = (UpdatePlan.Steps) plan;
@@ -129,7 +129,7 @@ final class NodeUpdate {
 
     /** Working (and cordoned, when the plan drains), then the drain. */
     private Node cordonAndDrain(Node node, UpdatePlan.Steps plan)
-            throws Failed, InterruptedException {
+            throws NodeFailed, InterruptedException {
         node = recorder.working(node, plan.drain(), plan.drains());
         recorder.report(node, plan.working());
         if (!plan.drains()) return node;
@@ -152,7 +152,7 @@ final class NodeUpdate {
      * agent the reboot is under way.
      */
     private void applyFilesAndOs(Node node, UpdatePlan.Steps plan)
-            throws Failed, InterruptedException {
+            throws NodeFailed, InterruptedException {
         try {
             host.apply(ignition(plan.from()), ignition(plan.to()));
             if (plan.reboots()) {
@@ -167,7 +167,8 @@ final class NodeUpdate {
     }
 
     /** Rebooting and the reboot; or the plan's actions, without a reboot. */
-    private Node rebootOrAct(Node node, UpdatePlan.Steps plan) throws Failed, InterruptedException {
+    private Node rebootOrAct(Node node, UpdatePlan.Steps plan)
+            throws NodeFailed, InterruptedException {
         if (plan.reboots()) {
             node = recorder.rebooting(node, plan.drain());
             recorder.report(node, plan.rebooting());
@@ -199,11 +200,11 @@ final class NodeUpdate {
     }
 
     /** The node Degraded with {@code reason}; the update ends. */
-    private Failed fail(Node node, String reason) {
+    private NodeFailed fail(Node node, String reason) {
         recorder.report(
                 recorder.degraded(node, reason), List.of(UpdateSteps.degraded(nodeName, reason)));
         LOG.warn("nodes/{}: Degraded: {}", nodeName, reason);
-        return new Failed();
+        return new NodeFailed();
     }
 
     /**
