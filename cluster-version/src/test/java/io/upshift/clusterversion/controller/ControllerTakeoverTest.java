@@ -116,14 +116,14 @@ class ControllerTakeoverTest {
         assertThat(container.path("env").findValuesAsText("name"))
                 .containsExactly("NODE_NAME", "POD_NAME");
         assertThat(container.path("volumeMounts").findValuesAsText("name"))
-                .containsExactly("payloads");
+                .containsExactly("payloads", "service-ca");
         assertThat(
                         merged.path("spec")
                                 .path("template")
                                 .path("spec")
                                 .path("volumes")
                                 .findValuesAsText("name"))
-                .containsExactly("payloads");
+                .containsExactly("payloads", "service-ca");
         assertThat(strings(container.path("args")))
                 .endsWith("--release", NEW_RELEASE)
                 .doesNotContain("old");
