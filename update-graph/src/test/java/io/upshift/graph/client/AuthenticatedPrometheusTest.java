@@ -9,6 +9,8 @@ import io.upshift.graph.model.Risk;
 import io.upshift.graph.risk.MatchCache;
 import io.upshift.graph.risk.RiskCondition;
 import io.upshift.graph.risk.RiskEvaluation;
+import io.upshift.graph.updates.ConditionalTarget;
+import io.upshift.graph.updates.Target;
 import io.upshift.testkit.BearerTokenFront;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.LocalPrometheus;
@@ -20,6 +22,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -157,6 +161,18 @@ class AuthenticatedPrometheusTest {
                                 + "  AWSOnly description: AWS clusters break.\n"
                                 + "  AWSOnly URL: https://example.com/aws");
         assertThat(thanos.refused()).isEqualTo(refused + 1);
+        // and the conditional update exposed to it says the same
+        RiskCondition recommended =
+                RiskEvaluation.recommended(
+                        new ConditionalTarget(
+                                new Target("4.19.1", "reg/r@sha256:1", "", List.of(), ""),
+                                List.of(risk(AWS))),
+                        Map.of("AWSOnly", applies),
+                        Set.of());
+        assertThat(recommended)
+                .isEqualTo(
+                        new RiskCondition(
+                                "Recommended", "Unknown", "EvaluationFailed", applies.message()));
     }
 
     @Test
