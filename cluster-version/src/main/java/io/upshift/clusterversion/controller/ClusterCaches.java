@@ -173,7 +173,7 @@ final class ClusterCaches implements AutoCloseable {
      * How the controller reaches the update graph and signature stores: the cluster's proxy and its
      * trusted CA bundle (ConfigMap {@code openshift-config-managed/trusted-ca-bundle}, key {@code
      * ca-bundle.crt}; none while it does not exist or is empty), as upstream's egress reads them
-     * from its listers.
+     * from its listers. A Proxy the controller may not read leaves the way out unknown.
      */
     Egress egress() {
         ConfigMap cm =
@@ -184,7 +184,12 @@ final class ClusterCaches implements AutoCloseable {
                 cm == null || cm.getData() == null
                         ? ""
                         : cm.getData().getOrDefault(Egress.TRUSTED_CA_KEY, "");
-        return new Egress(ProxyRules.of(clusterProxy()), bundle);
+        OptionalInformer.Availability proxyRead = proxy.availability();
+        String unknown =
+                proxyRead.state() == OptionalInformer.State.REFUSED
+                        ? "cannot read " + proxy.resource() + " (" + proxyRead.detail() + ")"
+                        : "";
+        return new Egress(ProxyRules.of(clusterProxy()), bundle, unknown);
     }
 
     /** An informer of the Proxy {@code cluster}, not started. */

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.releases.image.Egress;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.ImageStore;
+import io.upshift.releases.image.ProxyRules;
 import io.upshift.releases.image.RegistryAccess;
 import io.upshift.releases.image.Releases;
 import io.upshift.releases.inclusion.LoadRules;
@@ -143,6 +144,12 @@ final class RegistryPayloads implements PayloadSource {
     }
 
     private RegistryAccess access() throws ReleaseException {
-        return cluster.read(releases.access(), egress.get().proxy());
+        ProxyRules proxy;
+        try {
+            proxy = egress.get().knownProxy();
+        } catch (IOException e) {
+            throw new ReleaseException(Reason.CLUSTER_CONFIG_UNREADABLE, e.getMessage(), e);
+        }
+        return cluster.read(releases.access(), proxy);
     }
 }

@@ -12,9 +12,13 @@ import java.time.Duration;
  * {@code openshift-config-managed/trusted-ca-bundle}, key {@code ca-bundle.crt}) in place of the
  * system's authorities when it holds one, the system's otherwise.
  *
+ * <p>When the Proxy cannot be read (the account may not, or the API server fails), the way out is
+ * unknown: nothing goes out rather than around the cluster's proxy, as upstream's transport fails.
+ *
  * @param trustedCaBundle the bundle's PEM; empty: none (the system's authorities)
+ * @param unknown why the proxy is unknown (the Proxy cannot be read); empty when it is known
  */
-public record Egress(ProxyRules proxy, String trustedCaBundle) {
+public record Egress(ProxyRules proxy, String trustedCaBundle, String unknown) {
 
     public static final String TRUSTED_CA_NAMESPACE = "openshift-config-managed";
     public static final String TRUSTED_CA_CONFIG_MAP = "trusted-ca-bundle";
@@ -25,6 +29,22 @@ public record Egress(ProxyRules proxy, String trustedCaBundle) {
 
     public Egress {
         trustedCaBundle = trustedCaBundle == null ? "" : trustedCaBundle;
+        unknown = unknown == null ? "" : unknown;
+    }
+
+    public Egress(ProxyRules proxy, String trustedCaBundle) {
+        this(proxy, trustedCaBundle, "");
+    }
+
+    /**
+     * The proxy to go through.
+     *
+     * @throws IOException when the proxy is unknown: going out directly could bypass it
+     */
+    public ProxyRules knownProxy() throws IOException {
+        if (!unknown.isEmpty())
+            throw new IOException(unknown + ", and requests would bypass the cluster's proxy");
+        return proxy;
     }
 
     /**
@@ -34,7 +54,7 @@ public record Egress(ProxyRules proxy, String trustedCaBundle) {
     public HttpClient httpClient(Duration connectTimeout) throws IOException {
         HttpClient.Builder b =
                 HttpClient.newBuilder()
-                        .proxy(proxy.selector())
+                        .proxy(knownProxy().selector())
                         .connectTimeout(connectTimeout)
                         .followRedirects(HttpClient.Redirect.NORMAL);
         if (!trustedCaBundle.isEmpty()) {
