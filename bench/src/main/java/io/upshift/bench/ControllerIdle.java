@@ -1,6 +1,7 @@
 package io.upshift.bench;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.demo.DemoController;
 import io.upshift.demo.DemoNodes;
 import io.upshift.demo.DemoRun;
 import io.upshift.runtime.kube.Leadership;
@@ -37,20 +38,22 @@ public final class ControllerIdle {
         System.setProperty("org.slf4j.simpleLogger.log.io.upshift", "warn");
         Path work = Files.createTempDirectory("upshift-bench-idle-");
         DemoRun.Settings settings =
-                new DemoRun.Settings(12, 4, Duration.ofMillis(500), 1, work, masters, workers);
-        try (DemoRun demo =
-                        new DemoRun(settings, l -> {})
-                                .tune(
-                                        o ->
-                                                o.withTiming(
-                                                        o.taskWait(),
-                                                        Duration.ofMinutes(2),
-                                                        o.progressInterval()))
-                                .start();
+                new DemoRun.Settings(12, 4, Duration.ofMillis(500), 1, work, masters, workers)
+                        .withControllerOptions(
+                                o ->
+                                        o.withTiming(
+                                                o.taskWait(),
+                                                Duration.ofMinutes(2),
+                                                o.progressInterval()));
+        try (DemoRun demo = new DemoRun(settings, l -> {}).start();
                 KubernetesClient operatorClient =
-                        demo.server().client(OPERATOR, io.upshift.testkit.ServiceAccount.UPSHIFT);
+                        demo.cluster()
+                                .server()
+                                .client(OPERATOR, io.upshift.testkit.ServiceAccount.UPSHIFT);
                 KubernetesClient leaseClient =
-                        demo.server().client(LEASE, io.upshift.testkit.ServiceAccount.UPSHIFT)) {
+                        demo.cluster()
+                                .server()
+                                .client(LEASE, io.upshift.testkit.ServiceAccount.UPSHIFT)) {
             UpdateStatusController[] status = new UpdateStatusController[1];
             try (Leadership leadership =
                     new Leadership(
@@ -70,28 +73,28 @@ public final class ControllerIdle {
                             },
                             () -> {})) {
                 Duration limit = Duration.ofMinutes(10);
-                if (!demo.await(DemoRun.FROM, limit, () -> {})
-                        || !demo.awaitNodes(DemoRun.FROM, limit, () -> {}))
+                if (!demo.admin().await(DemoRun.FROM, limit, () -> {})
+                        || !demo.admin().awaitNodes(DemoRun.FROM, limit, () -> {}))
                     throw new IllegalStateException("install did not complete");
                 demo.requestUpdate();
-                if (!demo.await(DemoRun.TO, limit, () -> {})
-                        || !demo.awaitNodes(DemoRun.TO, limit, () -> {}))
+                if (!demo.admin().await(DemoRun.TO, limit, () -> {})
+                        || !demo.admin().awaitNodes(DemoRun.TO, limit, () -> {}))
                     throw new IllegalStateException("update did not complete");
                 Thread.sleep(15_000); // the last status writes settle
                 System.out.printf(
                         "installed %s and updated to %s on %d nodes; now level for %.1f minutes%n",
                         DemoRun.FROM, DemoRun.TO, masters + workers, minutes);
-                RequestLog log = demo.server().requests();
+                RequestLog log = demo.cluster().server().requests();
                 int mark = log.size();
-                long passes = demo.controllerPasses();
+                long passes = demo.cluster().controller().passes();
                 Thread.sleep((long) (minutes * 60_000));
                 System.out.printf(
                         "cluster-version controller: %d Reconciling passes in the time%n",
-                        demo.controllerPasses() - passes);
+                        demo.cluster().controller().passes() - passes);
                 List<RequestLog.Request> idle = log.matching(r -> true).subList(mark, log.size());
                 Set<String> controllers =
                         Set.of(
-                                DemoRun.CONTROLLER,
+                                DemoController.USER_AGENT,
                                 DemoNodes.POOLS,
                                 DemoNodes.AGENTS,
                                 OPERATOR,

@@ -1,5 +1,6 @@
 package io.upshift.bench;
 
+import io.upshift.demo.DemoController;
 import io.upshift.demo.DemoRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,33 +25,43 @@ public final class ControllerPass {
             awaitCompleted(demo, DemoRun.FROM);
             System.out.printf("manifests: %d%n", 3 * components + 6);
             System.out.printf("install (Initializing): %.2f s%n", (System.nanoTime() - t0) / 1e9);
-            int r0 = demo.apiRequests();
+            int r0 = demo.cluster().server().requests().size();
             demo.requestUpdate();
             long t1 = System.nanoTime();
             awaitCompleted(demo, DemoRun.TO);
             System.out.printf(
                     "update (Updating, including the controller's own replacement): %.2f s%n",
                     (System.nanoTime() - t1) / 1e9);
-            System.out.printf("requests during the update: %d%n", demo.apiRequests() - r0);
+            System.out.printf(
+                    "requests during the update: %d%n",
+                    demo.cluster().server().requests().size() - r0);
             // steady state: Reconciling passes (one every 10-20 s in the demo's settings), counted
             // by the controller's own requests
             Thread.sleep(12_000);
-            long writes = demo.controllerWrites();
+            long writes = demo.cluster().controller().writes();
             int requests =
-                    demo.server()
+                    demo.cluster()
+                            .server()
                             .requests()
-                            .matching(r -> r.userAgent().equals(DemoRun.CONTROLLER) && !r.isWatch())
+                            .matching(
+                                    r ->
+                                            r.userAgent().equals(DemoController.USER_AGENT)
+                                                    && !r.isWatch())
                             .size();
             Thread.sleep(30_000);
             int after =
-                    demo.server()
+                    demo.cluster()
+                            .server()
                             .requests()
-                            .matching(r -> r.userAgent().equals(DemoRun.CONTROLLER) && !r.isWatch())
+                            .matching(
+                                    r ->
+                                            r.userAgent().equals(DemoController.USER_AGENT)
+                                                    && !r.isWatch())
                             .size();
             System.out.printf(
                     "steady state, 30 s (Reconciling passes every 10-20 s): %d controller writes,"
                             + " %d controller requests other than watches%n",
-                    demo.controllerWrites() - writes, after - requests);
+                    demo.cluster().controller().writes() - writes, after - requests);
         }
     }
 
@@ -60,7 +71,7 @@ public final class ControllerPass {
      */
     private static void awaitCompleted(DemoRun demo, String version) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-        while (!demo.completed(version)) {
+        while (!demo.admin().completed(version)) {
             if (System.nanoTime() > deadline)
                 throw new IllegalStateException(version + " did not complete in 10 minutes");
             Thread.sleep(20);

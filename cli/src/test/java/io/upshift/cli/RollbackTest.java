@@ -36,13 +36,15 @@ class RollbackTest {
                         "0000_00_cluster-version-operator_01_clusterversion.crd.yaml");
         Assumptions.assumeTrue(Files.exists(crd413), "shared fixtures not present");
         try (DemoRun demo =
-                new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 5, dir), l -> {})
-                        .fromCrd(crd413)
+                new DemoRun(
+                                new DemoRun.Settings(4, 2, Duration.ofMillis(200), 5, dir)
+                                        .withFirstReleaseCrd(crd413),
+                                l -> {})
                         .start()) {
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
             var reported =
                     Conditions.CLUSTER.find(
-                            demo.clusterVersion().getStatus().getConditions(),
+                            demo.admin().clusterVersion().getStatus().getConditions(),
                             "CapabilitiesReported");
             assertThat(reported.getStatus()).isEqualTo("False");
             assertThat(reported.getMessage()).contains("OperatorLifecycleManagerV1");
@@ -50,18 +52,21 @@ class RollbackTest {
             Path kubeconfig =
                     Files.writeString(
                             dir.resolve("kubeconfig"),
-                            demo.server().kubeconfig()); // the administrator's
+                            demo.cluster().server().kubeconfig()); // the administrator's
             assertThat(run("rollback", "--kubeconfig", kubeconfig.toString()).err())
                     .startsWith(
                             "upshift: no previous version found in ClusterVersion's status.history"
                                     + " besides the current");
 
             demo.requestUpdate();
-            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.TO, Duration.ofSeconds(60), () -> {})).isTrue();
             assertThat(
                             Conditions.CLUSTER
                                     .find(
-                                            demo.clusterVersion().getStatus().getConditions(),
+                                            demo.admin()
+                                                    .clusterVersion()
+                                                    .getStatus()
+                                                    .getConditions(),
                                             "CapabilitiesReported")
                                     .getStatus())
                     .isEqualTo("True");
@@ -69,8 +74,8 @@ class RollbackTest {
             CliRun.Result rollback = run("rollback", "--kubeconfig", kubeconfig.toString());
             assertThat(rollback.out())
                     .startsWith("Requested rollback from " + DemoRun.TO + " to " + DemoRun.FROM);
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
-            ClusterVersion cv = demo.clusterVersion();
+            assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            ClusterVersion cv = demo.admin().clusterVersion();
             assertThat(cv.getStatus().getHistory())
                     .extracting(UpdateHistory::getVersion)
                     .containsExactly(DemoRun.FROM, DemoRun.TO, DemoRun.FROM);

@@ -1,22 +1,21 @@
 package io.upshift.demo;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.pools.agent.AgentOptions;
 import io.upshift.pools.agent.HostFiles;
 import io.upshift.pools.agent.NodeAgent;
 import io.upshift.pools.agent.SimulatedHost;
 import io.upshift.pools.controller.PoolController;
 import io.upshift.pools.controller.PoolControllerOptions;
-import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.PoolMembers;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.ServiceAccount;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +26,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo's machines: control-plane and worker nodes on simulated hosts, the real node agent on
- * each, and the real pool controller of whichever release's machine-config operator has rolled out;
- * the next release's replaces it, as Kubernetes replaces the operator's pod.
+ * The cluster's machines: the given nodes, each registered and run on a simulated host by the real
+ * node agent, and the real pool controller of whichever release's machine-config operator has
+ * rolled out; the next release's replaces it, as Kubernetes replaces the operator's pod. The pool
+ * controller runs on the first control-plane node, which its pool therefore updates last.
  */
 public final class DemoNodes implements AutoCloseable {
-    /** The node the pool controller runs on: its pool updates it last. */
-    static final String CONTROLLER_NODE = "master-0";
+    /** The label of a control-plane node. */
+    static final String CONTROL_PLANE = "node-role.kubernetes.io/master";
 
     private static final AgentOptions AGENT =
             new AgentOptions(
@@ -46,8 +46,8 @@ public final class DemoNodes implements AutoCloseable {
     private final KubernetesClient client;
     private final KubernetesClient agentClient;
     private final Path hosts;
-    private final int masters;
-    private final int workers;
+    private final List<Node> nodes;
+    private final String controllerNode;
     private final Duration reboot;
     private final Clock clock;
     private final List<NodeAgent> agents = new ArrayList<>();
@@ -69,23 +69,59 @@ public final class DemoNodes implements AutoCloseable {
     private final KubernetesClient setup;
 
     /**
-     * Nodes registered with {@code server}'s client; the pool controller and the agents talk with
-     * clients of their own, as their deploy/ ServiceAccounts.
+     * The demo's machines: {@code masters} control-plane nodes ({@code master-0} ...) and {@code
+     * workers} worker nodes ({@code worker-0} ...), Ready, spread over three zones, each a minute
+     * older than the one before it in its role, the first created at {@code now}.
      */
-    public DemoNodes(
-            EmbeddedApiServer server,
-            Path hosts,
-            int masters,
-            int workers,
-            Duration reboot,
-            Clock clock) {
+    public static List<Node> machines(int masters, int workers, Instant now) {
+        List<Node> out = new ArrayList<>();
+        for (int i = 0; i < masters; i++) out.add(node("master-" + i, "master", i, now));
+        for (int i = 0; i < workers; i++) out.add(node("worker-" + i, "worker", i, now));
+        return out;
+    }
+
+    private static Node node(String name, String role, int index, Instant now) {
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("node-role.kubernetes.io/" + role, "")
+                .addToLabels(PoolMembers.ZONE_LABEL, "zone-" + (char) ('a' + index % 3))
+                .withCreationTimestamp(now.minusSeconds(60L * index).toString())
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .endCondition()
+                .endStatus()
+                .build();
+    }
+
+    /**
+     * {@code nodes}, to be registered with {@code server}'s client, their hosts' files under {@code
+     * hosts} (one directory each, by name); the pool controller and the agents talk with clients of
+     * their own, as their deploy/ ServiceAccounts.
+     *
+     * @param reboot how long a simulated host takes to reboot
+     */
+    DemoNodes(
+            EmbeddedApiServer server, Path hosts, List<Node> nodes, Duration reboot, Clock clock) {
+        if (nodes.isEmpty()) throw new IllegalArgumentException("no nodes");
         this.setup = server.client();
         this.client = server.client(POOLS, ServiceAccount.MACHINE_CONFIG_OPERATOR);
         this.agentClient =
                 NodeAgent.client(server.config(AGENTS, ServiceAccount.MACHINE_CONFIG_DAEMON));
         this.hosts = hosts;
-        this.masters = masters;
-        this.workers = workers;
+        this.nodes = List.copyOf(nodes);
+        this.controllerNode =
+                this.nodes.stream()
+                        .filter(DemoNodes::controlPlane)
+                        .findFirst()
+                        .orElse(this.nodes.get(0))
+                        .getMetadata()
+                        .getName();
         this.reboot = reboot;
         this.clock = clock;
     }
@@ -94,45 +130,28 @@ public final class DemoNodes implements AutoCloseable {
      * Registers the nodes and starts an agent on each; they wait until the pool controller gives
      * them a config.
      */
-    public DemoNodes start() {
-        for (int i = 0; i < masters; i++) node("master-" + i, "master", i);
-        for (int i = 0; i < workers; i++) node("worker-" + i, "worker", i);
+    DemoNodes start() {
+        for (Node n : nodes) {
+            setup.nodes().resource(n).create();
+            String name = n.getMetadata().getName();
+            SimulatedHost machine = new SimulatedHost(reboot);
+            machines.put(name, machine);
+            agents.add(
+                    new NodeAgent(
+                                    agentClient,
+                                    name,
+                                    new HostFiles(hosts.resolve(name)),
+                                    machine,
+                                    AGENT,
+                                    clock)
+                            .start());
+        }
         return this;
     }
 
-    private void node(String name, String role, int index) {
-        setup.nodes()
-                .resource(
-                        new NodeBuilder()
-                                .withNewMetadata()
-                                .withName(name)
-                                .addToLabels("node-role.kubernetes.io/" + role, "")
-                                .addToLabels(
-                                        PoolMembers.ZONE_LABEL, "zone-" + (char) ('a' + index % 3))
-                                .withCreationTimestamp(
-                                        clock.instant().minusSeconds(60L * index).toString())
-                                .endMetadata()
-                                .withNewSpec()
-                                .endSpec()
-                                .withNewStatus()
-                                .addNewCondition()
-                                .withType("Ready")
-                                .withStatus("True")
-                                .endCondition()
-                                .endStatus()
-                                .build())
-                .create();
-        SimulatedHost machine = new SimulatedHost(reboot);
-        machines.put(name, machine);
-        agents.add(
-                new NodeAgent(
-                                agentClient,
-                                name,
-                                new HostFiles(hosts.resolve(name)),
-                                machine,
-                                AGENT,
-                                clock)
-                        .start());
+    private static boolean controlPlane(Node n) {
+        return n.getMetadata().getLabels() != null
+                && n.getMetadata().getLabels().containsKey(CONTROL_PLANE);
     }
 
     /** How often each node's simulated host has rebooted so far. */
@@ -158,7 +177,7 @@ public final class DemoNodes implements AutoCloseable {
                                 clock,
                                 new PoolControllerOptions(
                                         version,
-                                        CONTROLLER_NODE,
+                                        controllerNode,
                                         Duration.ofMinutes(10),
                                         Duration.ofMillis(100),
                                         Duration.ofSeconds(5)))
@@ -170,45 +189,7 @@ public final class DemoNodes implements AutoCloseable {
      * (maxUnavailable 1), each a reboot.
      */
     public Duration controlPlaneRollout() {
-        return reboot.multipliedBy(masters);
-    }
-
-    /** Every pool is Updated, to a config rendered by {@code version}'s controller. */
-    public boolean updated(String version) {
-        List<MachineConfigPool> pools = setup.resources(MachineConfigPool.class).list().getItems();
-        return !pools.isEmpty()
-                && pools.stream()
-                        .allMatch(
-                                p -> {
-                                    if (p.getStatus() == null
-                                            || p.getStatus().getConfiguration() == null
-                                            || p.getStatus().getConditions() == null) return false;
-                                    boolean done =
-                                            p.getStatus().getConditions().stream()
-                                                    .anyMatch(
-                                                            c ->
-                                                                    "Updated".equals(c.getType())
-                                                                            && "True"
-                                                                                    .equals(
-                                                                                            c
-                                                                                                    .getStatus()));
-                                    String target = p.getStatus().getConfiguration().getName();
-                                    MachineConfig rendered =
-                                            target == null
-                                                    ? null
-                                                    : setup.resources(MachineConfig.class)
-                                                            .withName(target)
-                                                            .get();
-                                    return done
-                                            && rendered != null
-                                            && rendered.getMetadata().getAnnotations() != null
-                                            && version.equals(
-                                                    rendered.getMetadata()
-                                                            .getAnnotations()
-                                                            .get(
-                                                                    NodeAnnotations
-                                                                            .RELEASE_IMAGE_VERSION));
-                                });
+        return reboot.multipliedBy(nodes.stream().filter(DemoNodes::controlPlane).count());
     }
 
     @Override

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * its operators' manifests. Both carry the demo's verification ConfigMap beside the operator's own
  * manifests, so that the second verifies with the first's trust.
  */
-final class PayloadCopies {
+final class PayloadCopies implements ReleasePayloads {
 
     private final Path source;
     private final String from;
@@ -49,21 +49,24 @@ final class PayloadCopies {
     }
 
     /** The payload's own version. */
-    String from() {
+    @Override
+    public String from() {
         return from;
     }
 
     /** The version of the demo's second release: the next patch. */
-    String to() {
+    @Override
+    public String to() {
         SemVer v = SemVer.parse(from);
         return v.major() + "." + v.minor() + "." + (v.patch() + 1);
     }
 
     /**
-     * Copies the payload into {@code dir} as release {@code version}, with the demo's {@code
-     * verification} ConfigMap.
+     * Copies the payload into {@code dir} as release {@code version}, with the demo's verification
+     * ConfigMap.
      */
-    Path write(Path dir, String version, String verification) throws IOException {
+    @Override
+    public void write(Path dir, String version, String publicKey, Path store) throws IOException {
         for (String sub : List.of(PayloadLoader.OPERATOR_DIR, PayloadLoader.RELEASE_DIR)) {
             Path target = Files.createDirectories(dir.resolve(sub));
             try (Stream<Path> files = Files.list(source.resolve(sub))) {
@@ -79,14 +82,14 @@ final class PayloadCopies {
                 dir.resolve(PayloadLoader.OPERATOR_DIR)
                         .resolve(
                                 "0000_00_cluster-version-operator_99_upshift-demo-verification.yaml"),
-                verification);
-        return dir;
+                DemoPayloads.verification(publicKey, store));
     }
 
     /**
      * The versions each ClusterOperator of the payload at {@code dir} declares, by operator name.
      */
-    static Map<String, Map<String, String>> declaredOperators(Path dir) {
+    @Override
+    public Map<String, Map<String, String>> declaredOperators(Path dir) {
         try {
             Payload payload = PayloadLoader.load(dir, "(demo)", LoadRules.defaults(), w -> {});
             Map<String, Map<String, String>> out = new LinkedHashMap<>();

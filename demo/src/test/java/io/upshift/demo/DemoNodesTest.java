@@ -39,12 +39,14 @@ class DemoNodesTest {
                                 new DemoRun.Settings(4, 2, Duration.ofMillis(300), 5, dir, 2, 3),
                                 l -> {})
                         .start()) {
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
-            assertThat(demo.awaitNodes(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().awaitNodes(DemoRun.FROM, Duration.ofSeconds(60), () -> {}))
+                    .isTrue();
             assertThat(releases(demo, "master")).containsOnly(DemoRun.FROM);
             assertThat(releases(demo, "worker")).containsOnly(DemoRun.FROM);
             assertThat(
-                            demo.client()
+                            demo.cluster()
+                                    .client()
                                     .resources(MachineConfigPool.class)
                                     .withName("master")
                                     .get()
@@ -53,14 +55,15 @@ class DemoNodesTest {
                     .containsKey(RequiredPools.LABEL);
 
             demo.requestUpdate();
-            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(90), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.TO, Duration.ofSeconds(90), () -> {})).isTrue();
             // Completed means the machine-config operator reported the version: every control-plane
             // node runs it.
             assertThat(releases(demo, "master")).containsOnly(DemoRun.TO);
 
-            assertThat(demo.awaitNodes(DemoRun.TO, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().awaitNodes(DemoRun.TO, Duration.ofSeconds(60), () -> {}))
+                    .isTrue();
             assertThat(releases(demo, "worker")).containsOnly(DemoRun.TO);
-            for (Node n : demo.client().nodes().list().getItems()) {
+            for (Node n : demo.cluster().client().nodes().list().getItems()) {
                 String name = n.getMetadata().getName();
                 assertThat(
                                 Files.readString(
@@ -85,7 +88,8 @@ class DemoNodesTest {
             for (String base :
                     List.of("00-master", "00-worker", "01-master-kubelet", "01-worker-kubelet")) {
                 assertThat(
-                                demo.client()
+                                demo.cluster()
+                                        .client()
                                         .resources(MachineConfig.class)
                                         .withName(base)
                                         .get()
@@ -95,7 +99,8 @@ class DemoNodesTest {
                         .containsEntry(BaseConfigs.GENERATED_BY, DemoRun.TO);
             }
             ClusterOperator co =
-                    demo.client()
+                    demo.cluster()
+                            .client()
                             .resources(ClusterOperator.class)
                             .withName(DemoPayloads.MACHINE_CONFIG)
                             .get();
@@ -111,13 +116,14 @@ class DemoNodesTest {
             ConfigChange.Result changed = demo.configChange(Duration.ofSeconds(60), () -> {});
             assertThat(changed.line())
                     .isEqualTo("config change: 5 nodes updated, 0 drained, 0 rebooted");
-            for (Node n : demo.client().nodes().list().getItems()) {
+            for (Node n : demo.cluster().client().nodes().list().getItems()) {
                 assertThat(dir.resolve("hosts/" + n.getMetadata().getName() + ConfigChange.PATH))
                         .content()
                         .startsWith("Welcome to the Upshift demo");
             }
             var configuration =
-                    demo.client()
+                    demo.cluster()
+                            .client()
                             .genericKubernetesResources(
                                     io.upshift.pools.controller.MachineConfigurations.CONTEXT)
                             .withName("cluster")
@@ -127,7 +133,7 @@ class DemoNodesTest {
                                     .violations(configuration))
                     .isEmpty();
             for (MachineConfig mc :
-                    demo.client().resources(MachineConfig.class).list().getItems()) {
+                    demo.cluster().client().resources(MachineConfig.class).list().getItems()) {
                 assertThat(
                                 CrdSchema.bundled(
                                                 "machineconfigs.machineconfiguration.openshift.io",
@@ -142,7 +148,8 @@ class DemoNodesTest {
                     .until(
                             () -> {
                                 List<MachineConfigNode> mcns =
-                                        demo.client()
+                                        demo.cluster()
+                                                .client()
                                                 .resources(MachineConfigNode.class)
                                                 .list()
                                                 .getItems();
@@ -156,8 +163,9 @@ class DemoNodesTest {
                                                                         "Updated"));
                             });
             for (MachineConfigNode mcn :
-                    demo.client().resources(MachineConfigNode.class).list().getItems()) {
-                Node node = demo.client().nodes().withName(mcn.getMetadata().getName()).get();
+                    demo.cluster().client().resources(MachineConfigNode.class).list().getItems()) {
+                Node node =
+                        demo.cluster().client().nodes().withName(mcn.getMetadata().getName()).get();
                 assertThat(mcn.getStatus().getConfigVersion().getCurrent())
                         .isEqualTo(
                                 node.getMetadata()
@@ -179,7 +187,7 @@ class DemoNodesTest {
             }
             // the controllers and agents did all this as their deploy/ ServiceAccounts: nothing
             // deploy/rbac.yaml does not allow
-            assertThat(demo.server().dispatcher().accessRefusals()).isEmpty();
+            assertThat(demo.cluster().server().dispatcher().accessRefusals()).isEmpty();
         }
     }
 
@@ -194,25 +202,34 @@ class DemoNodesTest {
         // doubling, at most this)
         try (DemoRun demo =
                 new DemoRun(
-                                new DemoRun.Settings(4, 2, Duration.ofMillis(300), 9, dir, 2, 2),
+                                new DemoRun.Settings(4, 2, Duration.ofMillis(300), 9, dir, 2, 2)
+                                        .withControllerOptions(
+                                                o ->
+                                                        o.withTiming(
+                                                                Duration.ofSeconds(30),
+                                                                Duration.ofSeconds(16),
+                                                                Duration.ofSeconds(1))),
                                 l -> {})
-                        .tune(
-                                o ->
-                                        o.withTiming(
-                                                Duration.ofSeconds(30),
-                                                Duration.ofSeconds(16),
-                                                Duration.ofSeconds(1)))
                         .start()) {
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
-            assertThat(demo.awaitNodes(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().awaitNodes(DemoRun.FROM, Duration.ofSeconds(60), () -> {}))
+                    .isTrue();
             paused(demo, true);
 
             // 4.18 -> 4.19 -> 4.20 are accepted; the control plane moves, the paused workers stay
             // on 4.18.
-            demo.requestUpdate(null, demo.publish("4.19.0", List.of(DemoRun.FROM), true), false);
-            assertThat(demo.await("4.19.0", Duration.ofSeconds(90), () -> {})).isTrue();
-            demo.requestUpdate(null, demo.publish("4.20.0", List.of("4.19.0"), true), false);
-            assertThat(demo.await("4.20.0", Duration.ofSeconds(90), () -> {})).isTrue();
+            demo.admin()
+                    .requestUpdate(
+                            null,
+                            demo.releases().publish("4.19.0", List.of(DemoRun.FROM), true),
+                            false);
+            assertThat(demo.admin().await("4.19.0", Duration.ofSeconds(90), () -> {})).isTrue();
+            demo.admin()
+                    .requestUpdate(
+                            null,
+                            demo.releases().publish("4.20.0", List.of("4.19.0"), true),
+                            false);
+            assertThat(demo.admin().await("4.20.0", Duration.ofSeconds(90), () -> {})).isTrue();
             assertThat(releases(demo, "master")).containsOnly("4.20.0");
             assertThat(releases(demo, "worker")).containsOnly(DemoRun.FROM);
             assertThat(risks(demo))
@@ -225,38 +242,48 @@ class DemoNodesTest {
                     "KubeletMinorVersionUpgradeable: Kubelet versions on nodes worker-0 and"
                         + " worker-1 will not be supported in the next OpenShift version upgrade."
                         + " Pools: worker (2 nodes, paused).";
-            demo.requestUpdate(null, demo.publish("4.21.0", List.of("4.20.0"), true), false);
+            demo.admin()
+                    .requestUpdate(
+                            null,
+                            demo.releases().publish("4.21.0", List.of("4.20.0"), true),
+                            false);
             await("the update refused")
                     .atMost(Duration.ofSeconds(30))
                     .until(
                             () -> {
                                 var accepted =
                                         Conditions.CLUSTER.find(
-                                                demo.clusterVersion().getStatus().getConditions(),
+                                                demo.admin()
+                                                        .clusterVersion()
+                                                        .getStatus()
+                                                        .getConditions(),
                                                 "ReleaseAccepted");
                                 return accepted != null
                                         && "PreconditionChecks".equals(accepted.getReason())
                                         && accepted.getMessage().contains(gate);
                             });
-            assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getVersion())
+            assertThat(demo.admin().clusterVersion().getStatus().getHistory().get(0).getVersion())
                     .isEqualTo("4.20.0");
 
             // Unpaused, the workers take 4.20 and the refused update goes ahead.
             paused(demo, false);
-            assertThat(demo.await("4.21.0", Duration.ofSeconds(120), () -> {})).isTrue();
+            assertThat(demo.admin().await("4.21.0", Duration.ofSeconds(120), () -> {})).isTrue();
             assertThat(risks(demo)).doesNotContain("Upgradeable");
-            assertThat(demo.awaitNodes("4.21.0", Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().awaitNodes("4.21.0", Duration.ofSeconds(60), () -> {}))
+                    .isTrue();
         }
     }
 
     /** The risks the update to the current release was accepted with ("" when none). */
     static String risks(DemoRun demo) {
         return java.util.Objects.toString(
-                demo.clusterVersion().getStatus().getHistory().get(0).getAcceptedRisks(), "");
+                demo.admin().clusterVersion().getStatus().getHistory().get(0).getAcceptedRisks(),
+                "");
     }
 
     static void paused(DemoRun demo, boolean paused) {
-        demo.client()
+        demo.cluster()
+                .client()
                 .resources(MachineConfigPool.class)
                 .withName("worker")
                 .edit(
@@ -269,6 +296,7 @@ class DemoNodesTest {
     /** The release whose controller rendered the config each node of the role runs. */
     static List<String> releases(DemoRun demo, String role) {
         return demo
+                .cluster()
                 .client()
                 .nodes()
                 .withLabel("node-role.kubernetes.io/" + role)
@@ -282,7 +310,8 @@ class DemoNodesTest {
                                             .getAnnotations()
                                             .get(NodeAnnotations.CURRENT_CONFIG);
                             MachineConfig mc =
-                                    demo.client()
+                                    demo.cluster()
+                                            .client()
                                             .resources(MachineConfig.class)
                                             .withName(current)
                                             .get();

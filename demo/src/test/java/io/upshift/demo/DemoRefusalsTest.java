@@ -25,7 +25,7 @@ class DemoRefusalsTest {
     @TempDir Path dir;
 
     static ClusterOperatorStatusCondition condition(DemoRun demo, String type) {
-        ClusterVersion cv = demo.clusterVersion();
+        ClusterVersion cv = demo.admin().clusterVersion();
         return cv.getStatus() == null
                 ? null
                 : Conditions.CLUSTER.find(cv.getStatus().getConditions(), type);
@@ -39,18 +39,20 @@ class DemoRefusalsTest {
     }
 
     DemoRun installed() throws Exception {
-        DemoRun demo =
-                new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> {})
-                        .start();
-        assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+        return installed(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir));
+    }
+
+    static DemoRun installed(DemoRun.Settings settings) throws Exception {
+        DemoRun demo = new DemoRun(settings, l -> {}).start();
+        assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
         return demo;
     }
 
     @Test
     void anUnsignedReleaseIsRefusedUnlessForced() throws Exception {
         try (DemoRun demo = installed()) {
-            String unsigned = demo.publish("4.18.3", List.of(DemoRun.FROM), false);
-            demo.requestUpdate("4.18.3", unsigned, false);
+            String unsigned = demo.releases().publish("4.18.3", List.of(DemoRun.FROM), false);
+            demo.admin().requestUpdate("4.18.3", unsigned, false);
             ClusterOperatorStatusCondition refused =
                     awaitCondition(demo, "ReleaseAccepted", c -> "False".equals(c.getStatus()));
             assertThat(refused.getReason()).isEqualTo("RetrievePayload");
@@ -58,28 +60,41 @@ class DemoRefusalsTest {
                     .contains(
                             "The update cannot be verified: SignatureMissing: no signature for"
                                     + " sha256:");
-            assertThat(demo.clusterVersion().getStatus().getHistory()).hasSize(1);
+            assertThat(demo.admin().clusterVersion().getStatus().getHistory()).hasSize(1);
 
-            demo.requestUpdate("4.18.3", unsigned, true);
-            assertThat(demo.await("4.18.3", Duration.ofSeconds(60), () -> {})).isTrue();
-            var top = demo.clusterVersion().getStatus().getHistory().get(0);
+            demo.admin().requestUpdate("4.18.3", unsigned, true);
+            assertThat(demo.admin().await("4.18.3", Duration.ofSeconds(60), () -> {})).isTrue();
+            var top = demo.admin().clusterVersion().getStatus().getHistory().get(0);
             assertThat(top.getVerified()).isFalse();
+            // upstream's words for a release forced through without a signature, then (a line
+            // each) the preconditions' warnings: no update graph here
             assertThat(top.getAcceptedRisks())
-                    .contains("The update cannot be verified: SignatureMissing");
+                    .startsWith(
+                            "Target release version=\"4.18.3\" image=\""
+                                    + unsigned
+                                    + "\" cannot be verified, but continuing anyway because the"
+                                    + " update was forced: SignatureMissing")
+                    .endsWith(
+                            "\nPrecondition \"ClusterVersionRecommendedUpdate\" failed because of"
+                                    + " \"UnknownUpdate\": RetrievedUpdates=False (NoUpstream), so"
+                                    + " the recommended status of updating from 4.18.1 to 4.18.3 is"
+                                    + " unknown.");
             List<Event> events =
-                    demo.client().v1().events().inNamespace("default").list().getItems();
+                    demo.cluster().client().v1().events().inNamespace("default").list().getItems();
             assertThat(events)
                     .anyMatch(
                             e ->
                                     "Warning".equals(e.getType())
-                                            && "VerifyPayloadFailed".equals(e.getReason()));
+                                            && "RetrievePayload".equals(e.getReason())
+                                            && top.getAcceptedRisks()
+                                                    .startsWith(e.getMessage() + "\n"));
         }
     }
 
     @Test
     void aPayloadOfAnotherVersionIsRefused() throws Exception {
         try (DemoRun demo = installed()) {
-            demo.requestUpdate("4.18.5", demo.releaseB(), false);
+            demo.admin().requestUpdate("4.18.5", demo.releaseB(), false);
             ClusterOperatorStatusCondition refused =
                     awaitCondition(demo, "ReleaseAccepted", c -> "False".equals(c.getStatus()));
             assertThat(refused.getReason()).isEqualTo("VerifyPayloadVersion");
@@ -93,7 +108,7 @@ class DemoRefusalsTest {
     @Test
     void aVersionWithoutImageOrRecommendationIsInvalidAndIgnored() throws Exception {
         try (DemoRun demo = installed()) {
-            demo.requestUpdate("4.18.9", null, false);
+            demo.admin().requestUpdate("4.18.9", null, false);
             ClusterOperatorStatusCondition invalid =
                     awaitCondition(demo, "Invalid", c -> "True".equals(c.getStatus()));
             assertThat(invalid.getReason()).isEqualTo("InvalidClusterVersion");
@@ -102,7 +117,7 @@ class DemoRefusalsTest {
                             "The cluster version is invalid: spec.desiredUpdate.version: Invalid"
                                 + " value: \"4.18.9\": when image is empty the update must be an"
                                 + " available update");
-            demo.requestUpdate("four", null, false);
+            demo.admin().requestUpdate("four", null, false);
             assertThat(
                             awaitCondition(
                                             demo,
@@ -112,7 +127,7 @@ class DemoRefusalsTest {
                                                             && c.getMessage().contains("\"four\""))
                                     .getMessage())
                     .endsWith("must be a semantic version (1.2.3[-...])");
-            assertThat(demo.clusterVersion().getStatus().getDesired().getVersion())
+            assertThat(demo.admin().clusterVersion().getStatus().getDesired().getVersion())
                     .isEqualTo(DemoRun.FROM);
         }
     }
@@ -120,14 +135,18 @@ class DemoRefusalsTest {
     @Test
     void aManifestTheApiRejectsMakesFailingNameTheFileAndResource() throws Exception {
         try (DemoRun demo =
-                new DemoRun(new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir), l -> {})
-                        .controllerConfig(c -> c.withRequestRetryBackoffLimit(0))
+                new DemoRun(
+                                new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir)
+                                        .withControllerClient(
+                                                c -> c.withRequestRetryBackoffLimit(0)),
+                                l -> {})
                         .start()) {
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
-            demo.server()
+            assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            demo.cluster()
+                    .server()
                     .dispatcher()
                     .faults(
-                            Faults.share(DemoRun.CONTROLLER, 0, 1)
+                            Faults.share(DemoController.USER_AGENT, 0, 1)
                                     .rejectWritesTo(
                                             "/deployments/etcd-operator",
                                             "Deployment.apps \"etcd-operator\" is invalid:"
@@ -142,24 +161,25 @@ class DemoRefusalsTest {
                     .contains(
                             "0000_10_etcd_01_deployment.yaml): Deployment.apps \"etcd-operator\" is"
                                     + " invalid");
-            assertThat(demo.clusterVersion().getStatus().getHistory().get(0).getState())
+            assertThat(demo.admin().clusterVersion().getStatus().getHistory().get(0).getState())
                     .isEqualTo("Partial");
         }
     }
 
     @Test
     void anOperatorDegradedPastTheThresholdMakesFailingNameIt() throws Exception {
-        try (DemoRun demo = installed()) {
-            demo.tune(
-                    o ->
-                            o.withThresholds(
-                                    new Failing.Thresholds(
-                                            Duration.ofSeconds(1),
-                                            Duration.ofSeconds(2),
-                                            Map.of())));
-            demo.restartController();
+        try (DemoRun demo =
+                installed(
+                        new DemoRun.Settings(4, 2, Duration.ofMillis(200), 3, dir)
+                                .withControllerOptions(
+                                        o ->
+                                                o.withThresholds(
+                                                        new Failing.Thresholds(
+                                                                Duration.ofSeconds(1),
+                                                                Duration.ofSeconds(2),
+                                                                Map.of()))))) {
             String operator = DemoPayloads.components(4, 2).get(1).name();
-            demo.cluster().degrade(operator);
+            demo.cluster().simulation().degrade(operator);
             demo.requestUpdate();
             ClusterOperatorStatusCondition failing =
                     awaitCondition(demo, "Failing", c -> "True".equals(c.getStatus()));
@@ -167,12 +187,11 @@ class DemoRefusalsTest {
             assertThat(failing.getMessage())
                     .isEqualTo("Cluster operator " + operator + " is degraded");
             assertThat(condition(demo, "Progressing").getMessage())
-                    .startsWith(
+                    .isEqualTo(
                             "Unable to apply "
                                     + DemoRun.TO
-                                    + ": Cluster operator "
-                                    + operator
-                                    + " is degraded");
+                                    + ": wait has exceeded 2s for these operators: "
+                                    + operator);
         }
     }
 }

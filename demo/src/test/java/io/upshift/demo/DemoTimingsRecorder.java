@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./upshift demo} runs, else every controller in this JVM) into the JSON file named by
  * {@code -Dupshift.recordDemoTimings=FILE}: when the update was asked for and when its last node
  * was done, the run-level times the controller kept, and per pool its maxUnavailable and each
- * node's update times at install and in the update. {@code core}'s DemoTimingsReplayTest replays
- * the file. Run with {@code ./mvnw -o test -pl api,core,testkit,release,operator,demo
- * -Dtest=DemoTimingsRecorder -Dsurefire.failIfNoSpecifiedTests=false
+ * node's update times at install and in the update. {@code update-status}'s DemoTimingsReplayTest
+ * replays the file. Run with {@code ./mvnw -o test -pl demo -am -Dtest=DemoTimingsRecorder
+ * -Dsurefire.failIfNoSpecifiedTests=false
  * -Dupshift.recordDemoTimings=$PWD/update-status/src/test/resources/estimate/demo-timings.json}.
  */
 @EnabledIfSystemProperty(named = "upshift.recordDemoTimings", matches = ".+")
@@ -37,37 +37,41 @@ class DemoTimingsRecorder {
     @Test
     void recordTheDefaultDemo() throws Exception {
         Path out = Path.of(System.getProperty("upshift.recordDemoTimings"));
+        String jar = System.getProperty("upshift.recordDemoJar", "");
         DemoRun run =
                 new DemoRun(
-                        new DemoRun.Settings(30, 10, Duration.ofSeconds(2), 1, dir, 3, 6), l -> {});
-        String jar = System.getProperty("upshift.recordDemoJar", "");
-        if (!jar.isEmpty()) run.selfHosting(Path.of(jar).toAbsolutePath());
+                        new DemoRun.Settings(30, 10, Duration.ofSeconds(2), 1, dir, 3, 6)
+                                .withSelfHosting(
+                                        jar.isEmpty() ? null : Path.of(jar).toAbsolutePath()),
+                        l -> {});
         try (DemoRun demo = run.start()) {
-            if (!demo.await(demo.from(), Duration.ofMinutes(3), () -> {})
-                    || !demo.awaitNodes(demo.from(), Duration.ofMinutes(3), () -> {})) {
+            if (!demo.admin().await(demo.from(), Duration.ofMinutes(3), () -> {})
+                    || !demo.admin().awaitNodes(demo.from(), Duration.ofMinutes(3), () -> {})) {
                 throw new AssertionError("the install did not complete");
             }
             Map<String, Map<String, String>> atInstall = new HashMap<>();
-            demo.client()
+            demo.cluster()
+                    .client()
                     .nodes()
                     .list()
                     .getItems()
                     .forEach(n -> atInstall.put(n.getMetadata().getName(), annotations(n)));
             demo.requestUpdate();
             Instant requested = Instant.now();
-            if (!demo.await(demo.to(), Duration.ofMinutes(3), () -> {})
-                    || !demo.awaitNodes(demo.to(), Duration.ofMinutes(3), () -> {})) {
+            if (!demo.admin().await(demo.to(), Duration.ofMinutes(3), () -> {})
+                    || !demo.admin().awaitNodes(demo.to(), Duration.ofMinutes(3), () -> {})) {
                 throw new AssertionError("the update did not complete");
             }
             ObjectNode record = Mappers.JSON.createObjectNode();
             record.put("requestedAt", RunLevelTimes.format(requested));
-            record.put("endedAt", RunLevelTimes.format(demo.lastNodeDone().orElseThrow()));
+            record.put("endedAt", RunLevelTimes.format(demo.admin().lastNodeDone().orElseThrow()));
             record.set(
                     "runLevels",
-                    Mappers.JSON.readTree(RunLevelTimes.of(demo.clusterVersion()).toAnnotation()));
+                    Mappers.JSON.readTree(
+                            RunLevelTimes.of(demo.admin().clusterVersion()).toAnnotation()));
             ArrayNode pools = record.putArray("pools");
             for (MachineConfigPool p :
-                    demo.client().resources(MachineConfigPool.class).list().getItems()) {
+                    demo.cluster().client().resources(MachineConfigPool.class).list().getItems()) {
                 ObjectNode pool =
                         pools.addObject()
                                 .put("name", p.getMetadata().getName())
@@ -78,7 +82,8 @@ class DemoTimingsRecorder {
                                                 : p.getSpec().getMaxUnavailable().getIntVal());
                 ArrayNode nodes = pool.putArray("nodes");
                 for (Node n :
-                        demo.client()
+                        demo.cluster()
+                                .client()
                                 .nodes()
                                 .withLabel("node-role.kubernetes.io/" + p.getMetadata().getName())
                                 .list()

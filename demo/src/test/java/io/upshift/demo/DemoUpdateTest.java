@@ -34,11 +34,11 @@ class DemoUpdateTest {
     @Test
     void installsAndUpdates() throws Exception {
         try (DemoRun demo = new DemoRun(small(dir), l -> {}).start()) {
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
             demo.requestUpdate();
-            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(90), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.TO, Duration.ofSeconds(90), () -> {})).isTrue();
             assertUpdatedOnce(demo);
-            ClusterVersion cv = demo.clusterVersion();
+            ClusterVersion cv = demo.admin().clusterVersion();
             assertThat(
                             Conditions.CLUSTER
                                     .find(cv.getStatus().getConditions(), "Available")
@@ -63,11 +63,12 @@ class DemoUpdateTest {
             assertThat(cv.getStatus().getDesired().getVersion()).isEqualTo(DemoRun.TO);
             // the controller's own Deployment changed in run-level 0: Kubernetes replaced it, and
             // it went on
-            assertThat(demo.restarts()).isGreaterThanOrEqualTo(1);
+            assertThat(demo.cluster().controller().restarts()).isGreaterThanOrEqualTo(1);
             // the target's payload came through a Job whose steps ran the release image's own
             // tools, whole into its directory
             var pods =
-                    demo.server()
+                    demo.cluster()
+                            .server()
                             .client()
                             .pods()
                             .inNamespace("upshift")
@@ -83,13 +84,13 @@ class DemoUpdateTest {
                             "make-temporary-directory 0",
                             "copy-operator-manifests-to-temporary-directory 0",
                             "copy-release-manifests-to-temporary-directory 0");
-            try (var entries = java.nio.file.Files.list(demo.nodePayloads())) {
+            try (var entries = java.nio.file.Files.list(demo.cluster().controller().payloads())) {
                 assertThat(entries.map(e -> e.getFileName().toString()))
                         .as("the running release's and the target's, no partial copy")
                         .hasSize(2)
                         .allMatch(n -> n.matches("[0-9a-f]{10}"));
             }
-            assertThat(demo.server().dispatcher().accessRefusals())
+            assertThat(demo.cluster().server().dispatcher().accessRefusals())
                     .as("requests deploy/rbac.yaml does not allow")
                     .isEmpty();
         }
@@ -102,35 +103,37 @@ class DemoUpdateTest {
         try (DemoRun demo =
                 new DemoRun(new DemoRun.Settings(8, 4, Duration.ofSeconds(2), 7, dir), l -> {})
                         .start()) {
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(60), () -> {})).isTrue();
             demo.requestUpdate();
             Random random = new Random(42);
             int kills = 0;
-            for (; kills < 50 && !demo.completed(DemoRun.TO); kills++) {
+            for (; kills < 50 && !demo.admin().completed(DemoRun.TO); kills++) {
                 Thread.sleep(random.nextInt(150));
-                demo.restartController();
+                demo.cluster().controller().restart();
             }
             assertThat(kills).isEqualTo(50);
-            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(120), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.TO, Duration.ofSeconds(120), () -> {})).isTrue();
             assertUpdatedOnce(demo);
         }
     }
 
     @Test
     void completesWhenFivePercentOfApiRequestsFail() throws Exception {
-        Faults faults = Faults.share(DemoRun.CONTROLLER, 0.05, 11);
+        Faults faults = Faults.share(DemoController.USER_AGENT, 0.05, 11);
+        // faults reach the controller itself: its client gives up at once
         try (DemoRun demo =
-                new DemoRun(small(dir), l -> {})
-                        .controllerConfig(
-                                c ->
-                                        c.withRequestTimeout(1000)
-                                                .withRequestRetryBackoffLimit(
-                                                        0)) // faults reach the controller itself
+                new DemoRun(
+                                small(dir)
+                                        .withControllerClient(
+                                                c ->
+                                                        c.withRequestTimeout(1000)
+                                                                .withRequestRetryBackoffLimit(0)),
+                                l -> {})
                         .start()) {
-            demo.server().dispatcher().faults(faults);
-            assertThat(demo.await(DemoRun.FROM, Duration.ofSeconds(90), () -> {})).isTrue();
+            demo.cluster().server().dispatcher().faults(faults);
+            assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(90), () -> {})).isTrue();
             demo.requestUpdate();
-            assertThat(demo.await(DemoRun.TO, Duration.ofSeconds(120), () -> {}))
+            assertThat(demo.admin().await(DemoRun.TO, Duration.ofSeconds(120), () -> {}))
                     .as(() -> conditions(demo))
                     .isTrue();
             assertUpdatedOnce(demo);
@@ -145,7 +148,7 @@ class DemoUpdateTest {
 
     /** The ClusterVersion's conditions, one a line, for a failure's message. */
     static String conditions(DemoRun demo) {
-        ClusterVersion cv = demo.clusterVersion();
+        ClusterVersion cv = demo.admin().clusterVersion();
         if (cv == null || cv.getStatus() == null) return "no ClusterVersion status";
         StringBuilder out = new StringBuilder();
         cv.getStatus()
@@ -164,7 +167,7 @@ class DemoUpdateTest {
     }
 
     static void assertUpdatedOnce(DemoRun demo) {
-        ClusterVersion cv = demo.clusterVersion();
+        ClusterVersion cv = demo.admin().clusterVersion();
         List<UpdateHistory> history = cv.getStatus().getHistory();
         assertThat(history)
                 .extracting(UpdateHistory::getVersion)
@@ -173,13 +176,13 @@ class DemoUpdateTest {
                 .extracting(UpdateHistory::getState)
                 .containsExactly("Completed", "Completed");
         for (ClusterOperator co :
-                demo.client().resources(ClusterOperator.class).list().getItems()) {
+                demo.cluster().client().resources(ClusterOperator.class).list().getItems()) {
             assertThat(co.getStatus().getVersions().get(0).getVersion())
                     .as(co.getMetadata().getName())
                     .isEqualTo(DemoRun.TO);
         }
         List<Deployment> deployments =
-                demo.client().apps().deployments().inAnyNamespace().list().getItems();
+                demo.cluster().client().apps().deployments().inAnyNamespace().list().getItems();
         assertThat(deployments).hasSizeGreaterThan(8);
         assertThat(deployments)
                 .allSatisfy(
@@ -190,7 +193,7 @@ class DemoUpdateTest {
         assertThat(CrdSchema.bundled("clusterversions.config.openshift.io", "v1").violations(cv))
                 .isEmpty();
         for (ClusterOperator co :
-                demo.client().resources(ClusterOperator.class).list().getItems()) {
+                demo.cluster().client().resources(ClusterOperator.class).list().getItems()) {
             assertThat(
                             CrdSchema.bundled("clusteroperators.config.openshift.io", "v1")
                                     .violations(co))

@@ -34,19 +34,20 @@ class RealPayloadDemoTest {
         Assumptions.assumeTrue(Files.isDirectory(FIXTURE), "shared fixtures not present");
         try (DemoRun demo =
                 new DemoRun(
-                                new DemoRun.Settings(
-                                        0, 1, Duration.ofMillis(200), 3, dir, 0, 0, FIXTURE),
+                                new DemoRun.Settings(0, 1, Duration.ofMillis(200), 3, dir)
+                                        .withPayload(FIXTURE),
                                 l -> {})
                         .start()) {
             assertThat(demo.from()).isEqualTo("4.19.0");
             assertThat(demo.to()).isEqualTo("4.19.1");
-            assertThat(demo.await("4.19.0", Duration.ofSeconds(90), () -> {}))
+            assertThat(demo.admin().await("4.19.0", Duration.ofSeconds(90), () -> {}))
                     .as("install of 4.19.0")
                     .isTrue();
             // the payload's own operator Deployment runs the release image ({{.ReleaseImage}}
             // filled in)
             Deployment cvo =
-                    demo.client()
+                    demo.cluster()
+                            .client()
                             .apps()
                             .deployments()
                             .inNamespace("openshift-cluster-version")
@@ -56,17 +57,18 @@ class RealPayloadDemoTest {
                     .isEqualTo(demo.releaseA());
 
             demo.requestUpdate();
-            assertThat(demo.await("4.19.1", Duration.ofSeconds(120), () -> {}))
+            assertThat(demo.admin().await("4.19.1", Duration.ofSeconds(120), () -> {}))
                     .as("update to 4.19.1")
                     .isTrue();
-            assertThat(demo.clusterVersion().getStatus().getHistory())
+            assertThat(demo.admin().clusterVersion().getStatus().getHistory())
                     .extracting(UpdateHistory::getVersion)
                     .containsExactly("4.19.1", "4.19.0");
-            assertThat(demo.clusterVersion().getStatus().getHistory())
+            assertThat(demo.admin().clusterVersion().getStatus().getHistory())
                     .extracting(UpdateHistory::getVerified)
                     .containsExactly(true, false);
             Map<String, ClusterOperator> operators = new java.util.HashMap<>();
-            demo.client()
+            demo.cluster()
+                    .client()
                     .resources(ClusterOperator.class)
                     .list()
                     .getItems()
@@ -87,7 +89,8 @@ class RealPayloadDemoTest {
             // the payload's ConfigMaps and Deployments reached the API; nothing asked the server to
             // change an immutable field
             assertThat(
-                            demo.client()
+                            demo.cluster()
+                                    .client()
                                     .apps()
                                     .deployments()
                                     .inNamespace("openshift-etcd-operator")
@@ -103,7 +106,7 @@ class RealPayloadDemoTest {
                             e ->
                                     assertThat(e.getName() + "=" + e.getValue())
                                             .isEqualTo("OPERATOR_IMAGE_VERSION=4.19.1"));
-            assertThat(demo.server().dispatcher().immutableRefusals()).isEmpty();
+            assertThat(demo.cluster().server().dispatcher().immutableRefusals()).isEmpty();
         }
     }
 }

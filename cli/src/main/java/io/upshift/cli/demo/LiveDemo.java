@@ -73,22 +73,24 @@ public final class LiveDemo implements Demo {
         boolean refresh = !options.plain() && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
         try {
-            DemoRun demo =
-                    new DemoRun(
-                            new DemoRun.Settings(
+            DemoRun.Settings settings =
+                    new DemoRun.Settings(
                                     options.operators(),
                                     options.runLevels(),
                                     options.rollout(),
                                     options.seed(),
                                     work,
                                     options.masters(),
-                                    options.workers(),
-                                    options.payload()),
+                                    options.workers())
+                            .withPayload(options.payload())
+                            .withSelfHosting(options.selfHosting().orElse(null));
+            DemoRun demo =
+                    new DemoRun(
+                            settings,
                             line -> {
                                 out.println("  " + line);
                                 out.flush();
                             });
-            options.selfHosting().ifPresent(demo::selfHosting);
             if (options.payload() == null) {
                 nodes = options.masters() + options.workers();
                 out.println(
@@ -140,12 +142,12 @@ public final class LiveDemo implements Demo {
         try (DemoRun demo = started.start()) {
             out.println(
                     "Embedded API server at "
-                            + demo.client().getMasterUrl()
+                            + demo.cluster().client().getMasterUrl()
                             + "; installing "
                             + demo.from()
                             + " ...");
             if (options.kubeconfigOut() != null) {
-                Files.writeString(options.kubeconfigOut(), demo.server().kubeconfig());
+                Files.writeString(options.kubeconfigOut(), demo.cluster().server().kubeconfig());
                 out.println(
                         "Kubeconfig for it: "
                                 + options.kubeconfigOut()
@@ -155,8 +157,8 @@ public final class LiveDemo implements Demo {
             }
             out.flush();
             Instant installStart = Instant.now();
-            if (!demo.await(demo.from(), timeout, () -> {})
-                    || !demo.awaitNodes(demo.from(), timeout, () -> {})) {
+            if (!demo.admin().await(demo.from(), timeout, () -> {})
+                    || !demo.admin().awaitNodes(demo.from(), timeout, () -> {})) {
                 throw new IllegalStateException(
                         "install of " + demo.from() + " did not complete in " + timeout);
             }
@@ -180,27 +182,29 @@ public final class LiveDemo implements Demo {
             };
             int[] kills = {0};
             boolean done =
-                    demo.await(
-                            demo.to(),
-                            timeout,
-                            () -> {
-                                if (System.nanoTime() > nextKill[0]) {
-                                    demo.restartController();
-                                    kills[0]++;
-                                    nextKill[0] =
-                                            System.nanoTime()
-                                                    + (long)
-                                                            (random.nextDouble()
-                                                                    * 2
-                                                                    * killEvery
-                                                                    * 1e9);
-                                    out.println(
-                                            ">>> killed the controller (kill "
-                                                    + kills[0]
-                                                    + "); a new one resumes from cluster state");
-                                }
-                                show(out, demo, refresh);
-                            });
+                    demo.admin()
+                            .await(
+                                    demo.to(),
+                                    timeout,
+                                    () -> {
+                                        if (System.nanoTime() > nextKill[0]) {
+                                            demo.cluster().controller().restart();
+                                            kills[0]++;
+                                            nextKill[0] =
+                                                    System.nanoTime()
+                                                            + (long)
+                                                                    (random.nextDouble()
+                                                                            * 2
+                                                                            * killEvery
+                                                                            * 1e9);
+                                            out.println(
+                                                    ">>> killed the controller (kill "
+                                                            + kills[0]
+                                                            + "); a new one resumes from cluster"
+                                                            + " state");
+                                        }
+                                        show(out, demo, refresh);
+                                    });
             if (!done) {
                 show(out, demo, refresh);
                 throw new IllegalStateException(
@@ -208,7 +212,8 @@ public final class LiveDemo implements Demo {
             }
             double controlPlane = seconds(start);
             Instant controlPlaneEnd = Instant.now();
-            boolean nodesDone = demo.awaitNodes(demo.to(), timeout, () -> show(out, demo, refresh));
+            boolean nodesDone =
+                    demo.admin().awaitNodes(demo.to(), timeout, () -> show(out, demo, refresh));
             estimateRecord = null;
             show(out, demo, refresh);
             if (!nodesDone)
@@ -223,12 +228,17 @@ public final class LiveDemo implements Demo {
             out.printf(
                     "%nUpdated %s -> %s in %.1f s%s. Controller restarts: %d (%d deliberate"
                             + " kills).%n",
-                    demo.from(), demo.to(), controlPlane, path, demo.restarts(), kills[0]);
+                    demo.from(),
+                    demo.to(),
+                    controlPlane,
+                    path,
+                    demo.cluster().controller().restarts(),
+                    kills[0]);
             if (nodes > 0)
                 out.printf("All %d nodes run %s after %.1f s.%n", nodes, demo.to(), seconds(start));
             // the end as the cluster recorded it: the last node Done (the agents' annotation), else
             // the control plane
-            out.println(record.line(demo.lastNodeDone().orElse(controlPlaneEnd)));
+            out.println(record.line(demo.admin().lastNodeDone().orElse(controlPlaneEnd)));
             out.flush();
             if (options.configChange()) {
                 out.printf(
@@ -259,7 +269,7 @@ public final class LiveDemo implements Demo {
         out.println();
         out.println(
                 "The cluster keeps running at "
-                        + demo.client().getMasterUrl()
+                        + demo.cluster().client().getMasterUrl()
                         + ". Point any client at it:");
         out.println("  kubectl --kubeconfig " + kubeconfig + " get clusterversion");
         out.println("  ./upshift status --kubeconfig " + kubeconfig);
@@ -309,7 +319,7 @@ public final class LiveDemo implements Demo {
     private static String pools(DemoRun demo) {
         StringBuilder out = new StringBuilder();
         for (MachineConfigPool pool :
-                demo.client().resources(MachineConfigPool.class).list().getItems()) {
+                demo.cluster().client().resources(MachineConfigPool.class).list().getItems()) {
             var s = pool.getStatus();
             if (s == null || s.getMachineCount() == null) continue;
             out.append(
@@ -330,7 +340,7 @@ public final class LiveDemo implements Demo {
      */
     private void show(PrintWriter out, DemoRun demo, boolean refresh) {
         String text;
-        ClusterVersion cv = demo.clusterVersion();
+        ClusterVersion cv = demo.admin().clusterVersion();
         ClusterOperatorStatusCondition p =
                 cv == null || cv.getStatus() == null
                         ? null
@@ -347,7 +357,9 @@ public final class LiveDemo implements Demo {
             Instant now = Instant.now();
             UpdateStatusStatus status =
                     UpdateAssessment.assess(
-                            new ClusterReader(demo.client()).read(Optional.empty()), now, now);
+                            new ClusterReader(demo.cluster().client()).read(Optional.empty()),
+                            now,
+                            now);
             EstimateRecord record = estimateRecord;
             if (record != null) record.add(now, UpdateEnd.of(status));
             text =

@@ -1,0 +1,134 @@
+package io.upshift.demo;
+
+import io.upshift.releases.image.DockerCredentials;
+import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.ImageStore;
+import io.upshift.releases.image.Releases;
+import io.upshift.releases.image.ResolvedImage;
+import io.upshift.releases.image.UpshiftImage;
+import io.upshift.releases.verify.DirectoryStore;
+import io.upshift.releases.verify.Signer;
+import io.upshift.releases.verify.SigningKeys;
+import io.upshift.releases.verify.SimpleSignature;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Where the demo's releases are made: release images in an OCI layout ({@code releases/} of the
+ * work directory), signed with a key generated for the run, their signatures in a directory store
+ * ({@code signatures/}) that the payloads' verification ConfigMap names. With Upshift's jar, the
+ * releases are self-hosting, as OpenShift's: Upshift's image is built first and each release laid
+ * on it, so that the release image runs its own controller.
+ */
+public final class DemoReleases {
+
+    private final Path work;
+    private final Clock clock;
+    private final ReleasePayloads payloads;
+    private final SigningKeys keys;
+    private final Path store;
+    private final ImageRef base;
+    private final Releases registry = new Releases(DockerCredentials.none(), false, w -> {});
+    private final Map<String, Map<String, Map<String, String>>> declared =
+            new ConcurrentHashMap<>();
+
+    private DemoReleases(
+            Path work,
+            Clock clock,
+            ReleasePayloads payloads,
+            SigningKeys keys,
+            Path store,
+            ImageRef base) {
+        this.work = work;
+        this.clock = clock;
+        this.payloads = payloads;
+        this.keys = keys;
+        this.store = store;
+        this.base = base;
+    }
+
+    /**
+     * Generates the signing key and, given {@code upshiftJar} (with the {@code lib/} beside it),
+     * builds Upshift's image for the releases to be laid on; null: the releases hold their payload
+     * only.
+     */
+    static DemoReleases create(
+            Path work, Clock clock, ReleasePayloads payloads, Path upshiftJar, Consumer<String> log)
+            throws Exception {
+        SigningKeys keys =
+                SigningKeys.generate("Upshift demo <demo@upshift.invalid>", clock.instant());
+        Path store = Files.createDirectories(work.resolve("signatures"));
+        ImageRef base = null;
+        if (upshiftJar != null) {
+            long t0 = System.nanoTime();
+            var image =
+                    UpshiftImage.build(
+                            new UpshiftImage.Inputs(
+                                    upshiftJar,
+                                    upshiftJar.resolveSibling("lib"),
+                                    Path.of(System.getProperty("java.home")),
+                                    "demo"),
+                            Files.createDirectories(work.resolve("upshift-image")),
+                            s -> {});
+            base = ImageRef.parse("oci:" + work.resolve("releases") + ":upshift");
+            new Releases(DockerCredentials.none(), false, w -> {})
+                    .publish(image, base, ImageStore.Progress.NONE);
+            FileTrees.deleteQuietly(work.resolve("upshift-image"));
+            log.accept(
+                    String.format(
+                            "built Upshift's image in %.1f s; the releases are laid on it",
+                            (System.nanoTime() - t0) / 1e9));
+        }
+        return new DemoReleases(work, clock, payloads, keys, store, base);
+    }
+
+    /**
+     * Builds release {@code version} (its payload as {@link ReleasePayloads} writes it, upgradeable
+     * from {@code previous}) into the OCI layout, signed or not; returns its pullspec by digest.
+     */
+    public String publish(String version, List<String> previous, boolean signed) throws Exception {
+        Path dir = work.resolve("payload-" + version + "-" + System.nanoTime());
+        payloads.write(dir, version, keys.publicArmored(), store);
+        declared.put(version, payloads.declaredOperators(dir));
+        ResolvedImage image =
+                registry.publish(
+                        dir,
+                        version,
+                        previous,
+                        base,
+                        ImageRef.parse("oci:" + work.resolve("releases") + ":" + version),
+                        ImageStore.Progress.NONE);
+        if (signed) {
+            Signer signer =
+                    Signer.load(
+                            keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
+            new DirectoryStore(store)
+                    .add(
+                            image.digest(),
+                            signer.sign(
+                                    new SimpleSignature(
+                                                    image.ref().repositoryName(),
+                                                    image.digest(),
+                                                    "upshift demo",
+                                                    clock.instant().getEpochSecond())
+                                            .toJson()));
+        }
+        return image.pullspec();
+    }
+
+    /**
+     * The versions each ClusterOperator of release {@code version} declares, by operator name;
+     * empty for a release not published here, or whose operators the simulation levels from their
+     * Deployments.
+     */
+    public Map<String, Map<String, String>> declaredOperators(String version) {
+        return declared.getOrDefault(version, Map.of());
+    }
+}
