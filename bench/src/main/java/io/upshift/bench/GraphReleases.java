@@ -21,8 +21,14 @@ import java.util.Map;
 public final class GraphReleases {
 
     public static void main(String[] args) throws Exception {
-        Graph g = GraphJson.read(Files.readAllBytes(Path.of(args[0])), 256 << 20);
-        Path out = Files.createDirectories(Path.of(args[2]));
+        int n = write(Path.of(args[0]), args[1], Path.of(args[2]));
+        System.out.println("wrote " + n + " releases to " + args[2]);
+    }
+
+    /** Writes one release file per node of the served graph {@code graphJson}; returns how many. */
+    static int write(Path graphJson, String arch, Path dir) throws Exception {
+        Graph g = GraphJson.read(Files.readAllBytes(graphJson), 256 << 20);
+        Path out = Files.createDirectories(dir);
         Map<String, List<String>> previous = new HashMap<>();
         for (int[] e : g.edges())
             previous.computeIfAbsent(g.nodes().get(e[1]).version(), k -> new ArrayList<>())
@@ -42,10 +48,10 @@ public final class GraphReleases {
                             (k, v) -> {
                                 if (!k.startsWith("io.openshift.upgrades.graph.")) meta.put(k, v);
                             });
-            r.put("architecture", args[1]);
+            r.put("architecture", arch);
             r.put("payload", n.payload());
             Files.write(out.resolve(n.version() + ".json"), json.writeValueAsBytes(r));
         }
-        System.out.println("wrote " + g.nodes().size() + " releases to " + out);
+        return g.nodes().size();
     }
 }

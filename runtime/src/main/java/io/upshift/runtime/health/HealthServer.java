@@ -1,13 +1,11 @@
 package io.upshift.runtime.health;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.upshift.runtime.http.HttpServer;
+import io.upshift.runtime.http.Reply;
+import io.upshift.runtime.http.Request;
+import io.upshift.runtime.http.ServerOptions;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
@@ -21,64 +19,41 @@ public final class HealthServer implements AutoCloseable {
     public static final String READY = "/readyz";
 
     private final HttpServer server;
-    private final ExecutorService threads;
 
-    private HealthServer(HttpServer server, ExecutorService threads) {
+    private HealthServer(HttpServer server) {
         this.server = server;
-        this.threads = threads;
     }
 
     /**
-     * @param unready why the replica is not ready, asked at each probe; null when it is
+     * @param unready why the replica is not ready, asked at each probe (on a thread of its own, so
+     *     it may wait); null when it is
      */
     public static HealthServer start(InetSocketAddress address, Supplier<String> unready)
             throws IOException {
-        HttpServer server = HttpServer.create(address, 0);
-        ExecutorService threads =
-                Executors.newSingleThreadExecutor(
-                        r -> {
-                            Thread t = new Thread(r, "health-http");
-                            t.setDaemon(true);
-                            return t;
-                        });
-        server.setExecutor(threads);
-        server.createContext("/", x -> answer(x, unready));
-        server.start();
-        return new HealthServer(server, threads);
+        ServerOptions options =
+                ServerOptions.of("health-http", address).withEventLoops(1).withBlockingThreads(1);
+        return new HealthServer(HttpServer.start(options, r -> answer(r, unready)));
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
-    private static void answer(HttpExchange x, Supplier<String> unready) throws IOException {
-        try (x) {
-            String path = x.getRequestURI().getPath();
-            if (!"GET".equals(x.getRequestMethod())) {
-                send(x, 405, "only GET is supported\n");
-            } else if (LIVE.equals(path)) {
-                send(x, 200, "ok\n");
-            } else if (READY.equals(path)) {
-                String why = unready.get();
-                send(x, why == null ? 200 : 503, why == null ? "ok\n" : "not ready: " + why + "\n");
-            } else {
-                send(x, 404, "not found: " + LIVE + " and " + READY + " are served\n");
-            }
+    private static Reply answer(Request x, Supplier<String> unready) {
+        if (!"GET".equals(x.method()))
+            return Reply.text(405, "only GET is supported\n").with("Allow", "GET");
+        if (LIVE.equals(x.path())) return Reply.text(200, "ok\n");
+        if (READY.equals(x.path())) {
+            String why = unready.get();
+            return why == null
+                    ? Reply.text(200, "ok\n")
+                    : Reply.text(503, "not ready: " + why + "\n");
         }
-    }
-
-    private static void send(HttpExchange x, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        x.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        x.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = x.getResponseBody()) {
-            out.write(bytes);
-        }
+        return Reply.text(404, "not found: " + LIVE + " and " + READY + " are served\n");
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        threads.shutdownNow();
+        server.close();
     }
 }

@@ -1,28 +1,22 @@
 package io.upshift.runtime.metrics;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
-import com.sun.net.httpserver.HttpsServer;
+import io.upshift.runtime.http.Body;
+import io.upshift.runtime.http.HttpServer;
+import io.upshift.runtime.http.Reply;
+import io.upshift.runtime.http.Request;
+import io.upshift.runtime.http.ServerOptions;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Serves {@code GET /metrics} in the Prometheus text format, over HTTPS when given a serving
  * certificate, to whom {@link ScrapeAccess} lets in (401 without a valid token, 403 when its user
- * may not read it).
+ * may not read it). Token reviews wait on the API server, so answers are made on threads of their
+ * own, not the event loop.
  */
 public final class MetricsServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsServer.class);
@@ -32,11 +26,9 @@ public final class MetricsServer implements AutoCloseable {
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final HttpServer server;
-    private final ExecutorService threads;
 
-    private MetricsServer(HttpServer server, ExecutorService threads) {
+    private MetricsServer(HttpServer server) {
         this.server = server;
-        this.threads = threads;
     }
 
     /**
@@ -49,102 +41,39 @@ public final class MetricsServer implements AutoCloseable {
             ScrapeAccess access,
             ServingCertificate certificate)
             throws IOException, GeneralSecurityException {
-        HttpServer server;
-        if (certificate == null) {
-            server = HttpServer.create(address, 0);
-        } else {
-            HttpsServer https = HttpsServer.create(address, 0);
-            SSLContext context = certificate.context();
-            https.setHttpsConfigurator(
-                    new HttpsConfigurator(context) {
-                        @Override
-                        public void configure(HttpsParameters params) {
-                            SSLParameters p = context.getDefaultSSLParameters();
-                            p.setProtocols(
-                                    new String[] {
-                                        "TLSv1.3", "TLSv1.2"
-                                    }); // as upstream's SecureTLSConfig: nothing older
-                            params.setSSLParameters(p);
-                        }
-                    });
-            server = https;
-        }
-        ExecutorService threads =
-                Executors.newFixedThreadPool(
-                        2,
-                        r -> {
-                            Thread t = new Thread(r, "metrics-http");
-                            t.setDaemon(true);
-                            return t;
-                        });
-        server.setExecutor(threads);
-        server.createContext("/", x -> answer(x, scrape, access));
-        server.start();
-        return new MetricsServer(server, threads);
+        ServerOptions options =
+                ServerOptions.of("metrics-http", address).withEventLoops(1).withBlockingThreads(2);
+        if (certificate != null) options = options.withTls(certificate.context());
+        return new MetricsServer(HttpServer.start(options, r -> answer(r, scrape, access)));
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
-    private static void answer(HttpExchange x, Supplier<String> scrape, ScrapeAccess access)
-            throws IOException {
-        try (x) {
-            if (!PATH.equals(x.getRequestURI().getPath())) {
-                send(
-                        x,
-                        404,
-                        "text/plain; charset=utf-8",
-                        "not found: only " + PATH + " is served\n");
-                return;
-            }
-            String method = x.getRequestMethod();
-            if (!"GET".equals(method) && !"HEAD".equals(method)) {
-                x.getResponseHeaders().set("Allow", "GET, HEAD");
-                send(x, 405, "text/plain; charset=utf-8", "only GET is supported\n");
-                return;
-            }
-            // Kubernetes authorization's verb for a GET or HEAD of a non-resource URL is "get"
-            ScrapeAccess.Verdict verdict =
-                    access.check(x.getRequestHeaders().getFirst("Authorization"), "get", PATH);
-            if (!verdict.allowed()) {
-                if (verdict.status() == 401)
-                    x.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-                send(x, verdict.status(), "text/plain; charset=utf-8", verdict.message() + "\n");
-                return;
-            }
-            String body;
-            try {
-                body = scrape.get();
-            } catch (RuntimeException e) {
-                LOG.warn("metrics: scrape failed: {}", e.toString());
-                send(
-                        x,
-                        503,
-                        "text/plain; charset=utf-8",
-                        "metrics cannot be read now: " + e.getMessage() + "\n");
-                return;
-            }
-            send(x, 200, CONTENT_TYPE, body);
+    static Reply answer(Request x, Supplier<String> scrape, ScrapeAccess access) {
+        if (!PATH.equals(x.path()))
+            return Reply.text(404, "not found: only " + PATH + " is served\n");
+        if (!"GET".equals(x.method()) && !x.isHead())
+            return Reply.text(405, "only GET is supported\n").with("Allow", "GET, HEAD");
+        // Kubernetes authorization's verb for a GET or HEAD of a non-resource URL is "get"
+        ScrapeAccess.Verdict verdict = access.check(x.header("Authorization"), "get", PATH);
+        if (!verdict.allowed()) {
+            Reply refused = Reply.text(verdict.status(), verdict.message() + "\n");
+            return verdict.status() == 401 ? refused.with("WWW-Authenticate", "Bearer") : refused;
         }
-    }
-
-    private static void send(HttpExchange x, int status, String type, String body)
-            throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        x.getResponseHeaders().set("Content-Type", type);
-        boolean head = "HEAD".equals(x.getRequestMethod().toUpperCase(Locale.ROOT));
-        x.sendResponseHeaders(status, head ? -1 : bytes.length);
-        if (!head) {
-            try (OutputStream out = x.getResponseBody()) {
-                out.write(bytes);
-            }
+        String body;
+        try {
+            body = scrape.get();
+        } catch (RuntimeException e) {
+            LOG.warn("metrics: scrape failed: {}", e.toString());
+            return Reply.text(503, "metrics cannot be read now: " + e.getMessage() + "\n");
         }
+        return Reply.of(200, CONTENT_TYPE, Body.of(body));
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        threads.shutdownNow();
+        server.close();
     }
 }

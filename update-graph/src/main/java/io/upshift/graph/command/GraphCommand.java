@@ -4,6 +4,7 @@ import io.upshift.graph.server.GraphService;
 import io.upshift.graph.server.GraphSource;
 import io.upshift.graph.server.ReleaseScraper;
 import io.upshift.releases.image.ImageRef;
+import io.upshift.runtime.http.Limits;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -13,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code upshift graph serve}: the update graph service. */
@@ -30,6 +32,8 @@ public final class GraphCommand {
                 "Serve the update graph of releases and graph data, Cincinnati-compatible:",
                 "GET <prefix>/graph and <prefix>/v1/graph?channel=C[&arch=A], /openapi, /healthz,"
                         + " /readyz, /metrics.",
+                "Each channel's answer is made when the graph is built: gzip to clients that take"
+                        + " it, 304 to clients holding its ETag.",
                 "Inputs are polled; an invalid change keeps the last good graph and is reported."
             })
     static final class Serve implements Callable<Integer> {
@@ -96,13 +100,47 @@ public final class GraphCommand {
         Duration poll;
 
         @Option(
+                names = "--cache-max-age",
+                paramLabel = "DURATION",
+                description =
+                        "How long a graph may be kept by clients and caches: the max-age of"
+                                + " Cache-Control (ISO-8601; default: the --poll interval).")
+        Duration cacheMaxAge;
+
+        @Option(
                 names = "--threads",
-                description = "Request threads (default: twice the processors).")
-        int threads = 2 * Runtime.getRuntime().availableProcessors();
+                description =
+                        "Event loops: threads that read requests and write answers (default:"
+                                + " the processors).")
+        int threads = Runtime.getRuntime().availableProcessors();
+
+        @Option(
+                names = "--max-request-rate",
+                paramLabel = "N",
+                description =
+                        "Requests a second one connection may make; more are answered 429 (default:"
+                                + " ${DEFAULT-VALUE}; 0: no limit).")
+        int maxRequestRate = Limits.DEFAULT.requestsPerSecond();
+
+        @Option(
+                names = "--idle-timeout",
+                paramLabel = "DURATION",
+                description =
+                        "A connection that sends no whole request head for this long, from its"
+                                + " opening or its last answer, is closed (ISO-8601, default:"
+                                + " ${DEFAULT-VALUE}).")
+        Duration idleTimeout = Limits.DEFAULT.idleTimeout();
 
         @Override
         public Integer call() throws Exception {
             var err = spec.commandLine().getErr();
+            if (threads < 1) throw usage("--threads must be at least 1");
+            if (maxRequestRate < 0) throw usage("--max-request-rate cannot be negative");
+            if (idleTimeout.isNegative() || idleTimeout.isZero())
+                throw usage("--idle-timeout must be positive");
+            if (poll.isNegative() || poll.isZero()) throw usage("--poll must be positive");
+            if (cacheMaxAge != null && cacheMaxAge.isNegative())
+                throw usage("--cache-max-age cannot be negative");
             CountDownLatch stopped = new CountDownLatch(1);
             GraphSource source =
                     releases.dir != null
@@ -114,13 +152,20 @@ public final class GraphCommand {
                                             registry.insecure,
                                             w -> err.println("upshift graph: warning: " + w)),
                                     graphData);
+            GraphService.Options options =
+                    GraphService.Options.of(new InetSocketAddress(address, port))
+                            .withPrefix(prefix)
+                            .withPoll(poll)
+                            .withCacheMaxAge(cacheMaxAge == null ? poll : cacheMaxAge)
+                            .withEventLoops(threads)
+                            .withLimits(
+                                    Limits.DEFAULT
+                                            .withRequestsPerSecond(maxRequestRate)
+                                            .withIdleTimeout(idleTimeout));
             try (GraphService service =
                     GraphService.start(
                             source,
-                            new InetSocketAddress(address, port),
-                            prefix,
-                            poll,
-                            threads,
+                            options,
                             Clock.systemUTC(),
                             line -> {
                                 err.println("upshift graph: " + line);
@@ -130,6 +175,10 @@ public final class GraphCommand {
                 stopped.await();
             }
             return 0;
+        }
+
+        private ParameterException usage(String message) {
+            return new ParameterException(spec.commandLine(), message);
         }
     }
 }

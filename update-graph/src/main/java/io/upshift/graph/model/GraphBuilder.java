@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -173,6 +174,22 @@ public final class GraphBuilder {
             if (!ce.isEmpty()) conditional.add(new ConditionalEdges(ce, c.risks()));
         }
         return Graph.of(nodes, edges, conditional);
+    }
+
+    /**
+     * The channels {@link #serve} has nodes for, by architecture: every other channel serves an
+     * empty graph.
+     */
+    public static Map<String, Set<String>> channelsByArch(Built built) {
+        Map<String, Set<String>> out = new TreeMap<>();
+        for (Node n : built.nodes()) {
+            if ("true".equals(n.metadata().get(RELEASE_REMOVE))) continue;
+            String channels = n.metadata().get(GraphNode.CHANNELS);
+            if (channels == null || channels.isEmpty()) continue;
+            Set<String> of = out.computeIfAbsent(n.arch(), a -> new TreeSet<>());
+            for (String c : channels.split(",")) if (!c.isEmpty()) of.add(c);
+        }
+        return out;
     }
 
     private static boolean inChannel(Node n, String channel) {

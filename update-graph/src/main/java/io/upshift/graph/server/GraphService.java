@@ -1,27 +1,30 @@
 package io.upshift.graph.server;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.upshift.graph.model.GraphException;
+import io.upshift.runtime.http.Body;
+import io.upshift.runtime.http.ContentCodings;
+import io.upshift.runtime.http.HttpServer;
+import io.upshift.runtime.http.Limits;
+import io.upshift.runtime.http.Reply;
+import io.upshift.runtime.http.Request;
+import io.upshift.runtime.http.ServerOptions;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
@@ -29,25 +32,75 @@ import java.util.regex.Pattern;
  * The update graph service: {@code GET <prefix>/graph} and {@code <prefix>/v1/graph} with {@code
  * channel} (required), {@code arch} (default amd64), {@code version} and {@code id}; {@code
  * /openapi}; {@code /healthz}, {@code /readyz} and {@code /metrics}. Inputs are polled; a change is
- * rebuilt off the request path and swapped in whole; an invalid change keeps the last good graph
- * and is reported in the log, {@code /readyz} and metrics.
+ * rebuilt off the request path, every channel's answers prepared, and swapped in whole; an invalid
+ * change keeps the last good graph and is reported in the log, {@code /readyz} and metrics. A graph
+ * is answered gzipped to a client that takes gzip, 304 to one that holds its ETag, always with
+ * {@code Cache-Control} and {@code Vary: Accept-Encoding}; on the event loops, as nothing is left
+ * to compute.
  */
 public final class GraphService implements AutoCloseable {
 
     public static final String DEFAULT_PREFIX = "/api/upgrades_info";
     static final List<String> MEDIA_TYPES =
             List.of("application/json", "application/vnd.redhat.cincinnati.v1+json");
-    private static final Pattern CHANNEL = Pattern.compile("^[0-9a-z\\-.]+$");
-    private static final Pattern ARCH = Pattern.compile("^[0-9a-z]+$");
+    static final Pattern CHANNEL = Pattern.compile("^[0-9a-z\\-.]+$");
+    static final Pattern ARCH = Pattern.compile("^[0-9a-z]+$");
 
     /** What {@link PrometheusMeterRegistry#scrape()} writes. */
     private static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
+    /**
+     * How the service serves.
+     *
+     * @param server where it listens, its event loops and limits
+     * @param prefix the graph's path prefix
+     * @param poll how often inputs are checked
+     * @param cacheMaxAge the {@code max-age} of the graph's {@code Cache-Control}
+     */
+    public record Options(
+            ServerOptions server, String prefix, Duration poll, Duration cacheMaxAge) {
+        /** Default prefix, a 30 s poll, answers cacheable as long, default limits. */
+        public static Options of(InetSocketAddress address) {
+            return new Options(
+                    ServerOptions.of("graph-http", address),
+                    DEFAULT_PREFIX,
+                    Duration.ofSeconds(30),
+                    Duration.ofSeconds(30));
+        }
+
+        public Options withPoll(Duration d) {
+            return new Options(server, prefix, d, cacheMaxAge);
+        }
+
+        public Options withPrefix(String p) {
+            return new Options(server, p, poll, cacheMaxAge);
+        }
+
+        public Options withCacheMaxAge(Duration d) {
+            return new Options(server, prefix, poll, d);
+        }
+
+        public Options withLimits(Limits limits) {
+            return new Options(server.withLimits(limits), prefix, poll, cacheMaxAge);
+        }
+
+        public Options withEventLoops(int n) {
+            return new Options(server.withEventLoops(n), prefix, poll, cacheMaxAge);
+        }
+
+        String cacheControl() {
+            return "public, max-age=" + cacheMaxAge.toSeconds();
+        }
+    }
+
     private final GraphSource source;
+    private final Options options;
     private final Clock clock;
     private final Consumer<String> log;
-    private final HttpServer server;
-    private final ExecutorService workers;
+    private final Reply openApi;
+    private final String graphPath;
+    private final String v1GraphPath;
+    private HttpServer server;
     private final ScheduledExecutorService poller =
             Executors.newSingleThreadScheduledExecutor(
                     r -> {
@@ -75,32 +128,18 @@ public final class GraphService implements AutoCloseable {
                     .description("Reloads that failed; the last good graph is still served.")
                     .register(metrics);
 
-    private GraphService(
-            GraphSource source,
-            InetSocketAddress address,
-            String prefix,
-            int threads,
-            Clock clock,
-            Consumer<String> log)
-            throws IOException {
+    /** Graph requests by status, each counter registered at its first use. */
+    private final AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>(600);
+
+    private GraphService(GraphSource source, Options options, Clock clock, Consumer<String> log) {
         this.source = source;
+        this.options = options;
         this.clock = clock;
         this.log = log;
-        this.server = HttpServer.create(address, 1024);
-        this.workers = Executors.newFixedThreadPool(threads);
-        server.setExecutor(workers);
-        server.createContext(prefix + "/graph", this::graph);
-        server.createContext(prefix + "/v1/graph", this::graph);
-        server.createContext(
-                "/openapi", x -> send(x, 200, "application/json", OpenApi.document(prefix)));
-        server.createContext(
-                prefix + "/openapi",
-                x -> send(x, 200, "application/json", OpenApi.document(prefix)));
-        server.createContext(
-                "/healthz",
-                x -> send(x, 200, "text/plain", "ok\n".getBytes(StandardCharsets.UTF_8)));
-        server.createContext("/readyz", this::ready);
-        server.createContext("/metrics", this::metrics);
+        this.graphPath = options.prefix() + "/graph";
+        this.v1GraphPath = options.prefix() + "/v1/graph";
+        this.openApi =
+                Reply.of(200, "application/json", Body.of(OpenApi.document(options.prefix())));
         Gauge.builder("upshift.graph.last.reload.failed", lastError, e -> e.get() == null ? 0 : 1)
                 .description("1 while the newest inputs are invalid.")
                 .register(metrics);
@@ -114,25 +153,20 @@ public final class GraphService implements AutoCloseable {
      * starts serving and polls for changes every {@code poll}.
      */
     public static GraphService start(
-            GraphSource source,
-            InetSocketAddress address,
-            String prefix,
-            Duration poll,
-            int threads,
-            Clock clock,
-            Consumer<String> log)
+            GraphSource source, Options options, Clock clock, Consumer<String> log)
             throws IOException, GraphException {
         if (!java.nio.file.Files.isDirectory(source.graphData())) {
             throw new GraphException(
                     "invalid_graph_data",
                     "graph data directory " + source.graphData() + " does not exist");
         }
-        GraphService s = new GraphService(source, address, prefix, threads, clock, log);
+        GraphService s = new GraphService(source, options, clock, log);
         s.fingerprint = s.source.fingerprint();
-        s.current.set(new GraphState(s.source.build(), clock.instant()));
-        s.server.start();
-        s.poller.scheduleWithFixedDelay(
-                s::reloadIfChanged, poll.toMillis(), poll.toMillis(), TimeUnit.MILLISECONDS);
+        s.current.set(new GraphState(s.source.build(), clock.instant(), options.cacheControl()));
+        s.server = HttpServer.start(options.server(), s::answer);
+        long poll = options.poll().toMillis();
+        s.poller.scheduleWithFixedDelay(s::reloadIfChanged, poll, poll, TimeUnit.MILLISECONDS);
+        InetSocketAddress address = options.server().address();
         log.accept(
                 "serving "
                         + s.current.get().nodes()
@@ -140,13 +174,13 @@ public final class GraphService implements AutoCloseable {
                         + address.getHostString()
                         + ":"
                         + s.port()
-                        + prefix
+                        + options.prefix()
                         + "/graph");
         return s;
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return server.port();
     }
 
     /**
@@ -158,7 +192,8 @@ public final class GraphService implements AutoCloseable {
             String now = source.fingerprint();
             if (now.equals(fingerprint)) return;
             fingerprint = now;
-            GraphState fresh = new GraphState(source.build(), clock.instant());
+            GraphState fresh =
+                    new GraphState(source.build(), clock.instant(), options.cacheControl());
             current.set(fresh);
             lastError.set(null);
             reloads.increment();
@@ -174,33 +209,53 @@ public final class GraphService implements AutoCloseable {
         }
     }
 
-    private void graph(HttpExchange x) throws IOException {
+    private Reply answer(Request x) {
+        String path = x.path();
+        String prefix = options.prefix();
+        if (path.equals(graphPath) || path.equals(v1GraphPath)) {
+            Reply r = graph(x);
+            count(r.status());
+            return r;
+        }
+        if (path.equals("/openapi") || path.equals(prefix + "/openapi")) return openApi;
+        if (path.equals("/healthz")) return Reply.of(200, "text/plain", Body.of("ok\n"));
+        if (path.equals("/readyz")) return ready();
+        if (path.equals("/metrics")) return Reply.of(200, METRICS_TYPE, Body.of(metrics.scrape()));
+        return Reply.text(
+                404,
+                "not found: "
+                        + prefix
+                        + "/graph, "
+                        + prefix
+                        + "/v1/graph, /openapi, /healthz, /readyz and /metrics are served\n");
+    }
+
+    private Reply graph(Request x) {
+        if (!"GET".equals(x.method()) && !x.isHead())
+            return error(405, "invalid_method", "only GET is supported").with("Allow", "GET, HEAD");
+        String accept = x.header("Accept");
+        if (!acceptable(accept)) {
+            return error(
+                    406,
+                    "invalid_content_type",
+                    "invalid Content-Type requested: " + accept + "; use one of " + MEDIA_TYPES);
+        }
+        String channel, arch;
         try {
-            if (!"GET".equals(x.getRequestMethod()) && !"HEAD".equals(x.getRequestMethod())) {
-                error(x, 405, "invalid_method", "only GET is supported");
-                return;
-            }
-            String accept = x.getRequestHeaders().getFirst("Accept");
-            if (!acceptable(accept)) {
-                error(
-                        x,
-                        406,
-                        "invalid_content_type",
-                        "invalid Content-Type requested: "
-                                + accept
-                                + "; use one of "
-                                + MEDIA_TYPES);
-                return;
-            }
-            Map<String, String> q = query(x.getRequestURI().getRawQuery());
-            String channel = q.get("channel");
-            if (channel == null || channel.isEmpty()) {
-                error(x, 400, "missing_params", "mandatory client parameters missing: channel");
-                return;
-            }
+            channel = parameter(x.rawQuery(), "channel");
+            arch = parameter(x.rawQuery(), "arch");
+        } catch (IllegalArgumentException e) {
+            return error(400, "invalid_params", "the query is not URL-encoded: " + e.getMessage());
+        }
+        if (channel == null || channel.isEmpty())
+            return error(400, "missing_params", "mandatory client parameters missing: channel");
+        if (arch == null) arch = "amd64";
+        GraphState state = current.get();
+        // a channel and architecture the graph has were valid names: only others are checked
+        PreparedGraph graph = state.prepared(channel, arch);
+        if (graph == null) {
             if (!CHANNEL.matcher(channel).matches()) {
-                error(
-                        x,
+                return error(
                         400,
                         "invalid_params",
                         "channel '"
@@ -208,23 +263,17 @@ public final class GraphService implements AutoCloseable {
                                 + "' does not match regex '"
                                 + CHANNEL.pattern()
                                 + "'");
-                return;
             }
-            String arch = q.getOrDefault("arch", "amd64");
             if (!ARCH.matcher(arch).matches()) {
-                error(
-                        x,
+                return error(
                         400,
                         "invalid_params",
                         "arch '" + arch + "' does not match regex '" + ARCH.pattern() + "'");
-                return;
             }
-            send(x, 200, MEDIA_TYPES.get(0), current.get().json(channel, arch));
-        } catch (GraphException e) {
-            error(x, 500, "failed_plugin_execution", e.getMessage());
-        } catch (RuntimeException e) {
-            error(x, 500, "internal_error", String.valueOf(e.getMessage()));
+            graph = state.empty();
         }
+        return graph.answer(
+                ContentCodings.acceptsGzip(x.header("Accept-Encoding")), x.header("If-None-Match"));
     }
 
     static boolean acceptable(String accept) {
@@ -237,7 +286,38 @@ public final class GraphService implements AutoCloseable {
         return false;
     }
 
-    private void ready(HttpExchange x) throws IOException {
+    /** The first value of a query parameter, decoded; null when absent. */
+    static String parameter(String rawQuery, String name) {
+        if (rawQuery == null) return null;
+        int start = 0, n = rawQuery.length();
+        while (start <= n) {
+            int end = rawQuery.indexOf('&', start);
+            if (end < 0) end = n;
+            int eq = rawQuery.indexOf('=', start);
+            if (eq < 0 || eq > end) eq = end;
+            // most keys need no decoding: compared in place
+            boolean plainKey = eq - start == name.length() && rawQuery.startsWith(name, start);
+            if (plainKey
+                    || (hasEscapes(rawQuery, start, eq)
+                            && decode(rawQuery.substring(start, eq)).equals(name)))
+                return eq == end ? "" : decode(rawQuery.substring(eq + 1, end));
+            start = end + 1;
+        }
+        return null;
+    }
+
+    private static boolean hasEscapes(String s, int from, int to) {
+        for (int i = from; i < to; i++) if (s.charAt(i) == '%' || s.charAt(i) == '+') return true;
+        return false;
+    }
+
+    private static String decode(String s) {
+        return s.indexOf('%') < 0 && s.indexOf('+') < 0
+                ? s
+                : URLDecoder.decode(s, StandardCharsets.UTF_8);
+    }
+
+    private Reply ready() {
         GraphState s = current.get();
         String err = lastError.get();
         String body =
@@ -246,66 +326,32 @@ public final class GraphService implements AutoCloseable {
                         + ",\"loadedAt\":\""
                         + s.loadedAt()
                         + "\""
-                        + (err == null
-                                ? ""
-                                : ",\"lastReloadError\":"
-                                        + com.fasterxml.jackson.databind.node.TextNode.valueOf(err))
+                        + (err == null ? "" : ",\"lastReloadError\":" + TextNode.valueOf(err))
                         + "}\n";
-        send(x, 200, "application/json", body.getBytes(StandardCharsets.UTF_8));
+        return Reply.of(200, "application/json", Body.of(body));
     }
 
-    private void metrics(HttpExchange x) throws IOException {
-        send(x, 200, METRICS_TYPE, metrics.scrape().getBytes(StandardCharsets.UTF_8));
+    private static Reply error(int status, String kind, String value) {
+        String body = "{\"kind\":\"" + kind + "\",\"value\":" + TextNode.valueOf(value) + "}";
+        return Reply.of(status, "application/json", Body.of(body));
     }
 
-    private void error(HttpExchange x, int status, String kind, String value) throws IOException {
-        String body =
-                "{\"kind\":\""
-                        + kind
-                        + "\",\"value\":"
-                        + com.fasterxml.jackson.databind.node.TextNode.valueOf(value)
-                        + "}";
-        send(x, status, "application/json", body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private void send(HttpExchange x, int status, String type, byte[] body) throws IOException {
-        if (x.getHttpContext().getPath().endsWith("/graph")) {
-            Counter.builder("upshift.graph.requests")
-                    .description("Graph requests by HTTP status.")
-                    .tag("code", String.valueOf(status))
-                    .register(metrics)
-                    .increment();
+    private void count(int status) {
+        Counter c = requests.get(status);
+        if (c == null) {
+            c =
+                    Counter.builder("upshift.graph.requests")
+                            .description("Graph requests by HTTP status.")
+                            .tag("code", String.valueOf(status))
+                            .register(metrics);
+            requests.set(status, c);
         }
-        x.getResponseHeaders().set("Content-Type", type);
-        boolean head = "HEAD".equals(x.getRequestMethod());
-        x.sendResponseHeaders(status, head ? -1 : body.length);
-        if (!head) {
-            try (OutputStream out = x.getResponseBody()) {
-                out.write(body);
-            }
-        }
-        x.close();
-    }
-
-    private static Map<String, String> query(String raw) {
-        Map<String, String> q = new HashMap<>();
-        if (raw == null) return q;
-        for (String pair : raw.split("&")) {
-            int eq = pair.indexOf('=');
-            String k =
-                    URLDecoder.decode(
-                            eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String v =
-                    eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            q.putIfAbsent(k, v);
-        }
-        return q;
+        c.increment();
     }
 
     @Override
     public void close() {
         poller.shutdownNow();
-        server.stop(0);
-        workers.shutdownNow();
+        if (server != null) server.close();
     }
 }

@@ -66,10 +66,14 @@ public interface GraphSource {
         };
     }
 
-    /** Names, sizes and modification times of every file under {@code root}. */
+    /**
+     * Names, sizes and modification times of every file under {@code root}, from where its links
+     * lead: a checkout published by swapping a link (git-sync's {@code current}, a ConfigMap's
+     * {@code ..data}) changes with the swap.
+     */
     static String fileFingerprint(Path root) throws IOException {
         StringBuilder s = new StringBuilder();
-        try (Stream<Path> walk = Files.walk(root)) {
+        try (Stream<Path> walk = Files.walk(root.toRealPath())) {
             for (Path p : walk.sorted().toList()) {
                 BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
                 s.append(p)

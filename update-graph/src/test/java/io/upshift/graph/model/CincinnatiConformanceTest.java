@@ -51,6 +51,21 @@ class CincinnatiConformanceTest {
         String channel = parts[1], arch = parts[2];
         Graph expected = GraphJson.read(Files.readAllBytes(file), 64 << 20);
 
+        List<ReleaseEntry> releases = releases(expected, arch);
+        GraphData data = GraphData.load(fixtures().resolve("graph-data-134475077"));
+        Graph actual = GraphBuilder.serve(GraphBuilder.build(releases, data), channel, arch);
+
+        assertThat(nodes(actual)).isEqualTo(nodes(expected));
+        assertThat(edges(actual)).isEqualTo(edges(expected));
+        assertThat(conditional(actual)).isEqualTo(conditional(expected));
+        assertThat(actual.nodes()).hasSize(expected.nodes().size());
+    }
+
+    /**
+     * The releases a served graph was built from: its nodes, with their edges and conditional edges
+     * as {@code previous}, their own metadata (not the graph builder's).
+     */
+    static List<ReleaseEntry> releases(Graph expected, String arch) {
         Map<String, List<String>> previous = new HashMap<>();
         for (int[] e : expected.edges())
             previous.computeIfAbsent(expected.nodes().get(e[1]).version(), k -> new ArrayList<>())
@@ -72,13 +87,7 @@ class CincinnatiConformanceTest {
                             arch,
                             n.payload()));
         }
-        GraphData data = GraphData.load(fixtures().resolve("graph-data-134475077"));
-        Graph actual = GraphBuilder.serve(GraphBuilder.build(releases, data), channel, arch);
-
-        assertThat(nodes(actual)).isEqualTo(nodes(expected));
-        assertThat(edges(actual)).isEqualTo(edges(expected));
-        assertThat(conditional(actual)).isEqualTo(conditional(expected));
-        assertThat(actual.nodes()).hasSize(expected.nodes().size());
+        return releases;
     }
 
     static Map<String, GraphNode> nodes(Graph g) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.upshift.testkit.RawHttp;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,10 +60,8 @@ class GraphServiceTest {
         service =
                 GraphService.start(
                         GraphSource.files(dir.resolve("releases"), dir.resolve("data")),
-                        new InetSocketAddress("127.0.0.1", 0),
-                        GraphService.DEFAULT_PREFIX,
-                        Duration.ofHours(1),
-                        2,
+                        GraphService.Options.of(new InetSocketAddress("127.0.0.1", 0))
+                                .withPoll(Duration.ofHours(1)),
                         Clock.systemUTC(),
                         log::add);
     }
@@ -173,6 +173,171 @@ class GraphServiceTest {
                                 .path("nodes"))
                 .hasSize(1);
         assertThat(JSON.readTree(get("/readyz", null).body()).has("lastReloadError")).isFalse();
+    }
+
+    HttpResponse<byte[]> fetch(String path, String... headers) throws Exception {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + path));
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    static final String GRAPH = "/api/upgrades_info/v1/graph?channel=stable-1.0";
+
+    @Test
+    void gzipToWhomTakesItAnd304ToWhomHoldsTheTag() throws Exception {
+        HttpResponse<byte[]> plain = fetch(GRAPH);
+        assertThat(plain.statusCode()).isEqualTo(200);
+        assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(plain.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(plain.headers().firstValue("Vary")).hasValue("Accept-Encoding");
+        assertThat(plain.headers().firstValue("Cache-Control")).hasValue("public, max-age=30");
+        String tag = plain.headers().firstValue("ETag").orElseThrow();
+        assertThat(tag).matches("\"[0-9a-f]{32}\"");
+
+        HttpResponse<byte[]> zipped = fetch(GRAPH, "Accept-Encoding", "gzip, deflate, br");
+        assertThat(zipped.statusCode()).isEqualTo(200);
+        assertThat(zipped.headers().firstValue("Content-Encoding")).hasValue("gzip");
+        assertThat(zipped.headers().firstValue("Vary")).hasValue("Accept-Encoding");
+        String gzipTag = zipped.headers().firstValue("ETag").orElseThrow();
+        assertThat(gzipTag).isEqualTo(tag.replaceFirst("\"$", "-gzip\""));
+        assertThat(gunzip(zipped.body())).isEqualTo(plain.body());
+        assertThat(zipped.body().length).isLessThan(plain.body().length);
+
+        HttpResponse<byte[]> same =
+                fetch(GRAPH, "Accept-Encoding", "gzip", "If-None-Match", gzipTag);
+        assertThat(same.statusCode()).isEqualTo(304);
+        assertThat(same.body()).isEmpty();
+        assertThat(same.headers().firstValue("ETag")).hasValue(gzipTag);
+        assertThat(same.headers().firstValue("Cache-Control")).hasValue("public, max-age=30");
+        // the tag of the other coding names the same graph: 304, with this coding's tag
+        HttpResponse<byte[]> other = fetch(GRAPH, "If-None-Match", "\"old\", " + gzipTag);
+        assertThat(other.statusCode()).isEqualTo(304);
+        assertThat(other.headers().firstValue("ETag")).hasValue(tag);
+        assertThat(fetch(GRAPH, "If-None-Match", "W/" + tag).statusCode()).isEqualTo(304);
+        assertThat(fetch(GRAPH, "If-None-Match", "\"old\"").statusCode()).isEqualTo(200);
+        // another channel is another graph
+        assertThat(
+                        fetch("/api/upgrades_info/v1/graph?channel=fast-1.0", "If-None-Match", tag)
+                                .statusCode())
+                .isEqualTo(200);
+        // an error is not a graph: a tag does not turn it into a 304
+        assertThat(fetch(GRAPH, "Accept", "text/html", "If-None-Match", tag).statusCode())
+                .isEqualTo(406);
+
+        HttpResponse<byte[]> head =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + service.port() + GRAPH))
+                                .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        assertThat(head.headers().firstValue("Content-Length"))
+                .hasValue(String.valueOf(plain.body().length));
+        assertThat(head.headers().firstValue("ETag")).hasValue(tag);
+
+        // a new graph, a new tag: the old one gets the whole graph
+        release("1.0.2", "1.0.1");
+        service.reloadIfChanged();
+        HttpResponse<byte[]> changed = fetch(GRAPH, "If-None-Match", tag);
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(changed.headers().firstValue("ETag")).isNotEqualTo(Optional.of(tag));
+        assertThat(fetch("/metrics").body())
+                .asString()
+                .contains("upshift_graph_requests_total{code=\"304\"} 3.0\n")
+                .contains("upshift_graph_requests_total{code=\"406\"} 1.0\n");
+    }
+
+    @Test
+    void otherMethodsPathsAndQueries() throws Exception {
+        HttpResponse<String> post =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + service.port() + GRAPH))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(405);
+        assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD");
+        assertThat(post.body())
+                .isEqualTo("{\"kind\":\"invalid_method\",\"value\":\"only GET is supported\"}");
+        assertThat(get("/api/upgrades_info/graphs?channel=stable-1.0", null).statusCode())
+                .isEqualTo(404);
+        try (RawHttp raw = RawHttp.connect(service.port())) {
+            // a client library refuses to send it: a raw one does
+            RawHttp.Response escape =
+                    raw.send(RawHttp.get("/api/upgrades_info/graph?channel=%zz")).read();
+            assertThat(escape.status()).isEqualTo(400);
+            assertThat(JSON.readTree(escape.body()).path("kind").asText())
+                    .isEqualTo("invalid_params");
+        }
+        // parameters are decoded, the first of a name wins
+        assertThat(
+                        JSON.readTree(
+                                        get(
+                                                        "/api/upgrades_info/graph?chann%65l=stable%2D1.0&channel=fast-1.0&arch=amd64",
+                                                        null)
+                                                .body())
+                                .path("nodes"))
+                .hasSize(2);
+    }
+
+    static byte[] gunzip(byte[] gz) throws Exception {
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz))) {
+            return in.readAllBytes();
+        }
+    }
+
+    @Test
+    void replicasGivenTheSameInputsAgree() throws Exception {
+        // another replica: its own copy of the inputs, written later, started at another time
+        Path copy = dir.resolve("replica");
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.filter(p -> !p.startsWith(copy)).sorted().toList()) {
+                Path to = copy.resolve(dir.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(to);
+                else Files.copy(p, to);
+            }
+        }
+        try (GraphService replica =
+                GraphService.start(
+                        GraphSource.files(copy.resolve("releases"), copy.resolve("data")),
+                        GraphService.Options.of(new InetSocketAddress("127.0.0.1", 0))
+                                .withPoll(Duration.ofHours(1)),
+                        Clock.offset(Clock.systemUTC(), Duration.ofDays(3)),
+                        line -> {})) {
+            for (String coding : List.of("gzip", "identity")) {
+                HttpResponse<byte[]> mine = fetch(GRAPH, "Accept-Encoding", coding);
+                HttpResponse<byte[]> theirs =
+                        http.send(
+                                HttpRequest.newBuilder(
+                                                URI.create(
+                                                        "http://127.0.0.1:"
+                                                                + replica.port()
+                                                                + GRAPH))
+                                        .header("Accept-Encoding", coding)
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofByteArray());
+                assertThat(theirs.headers().firstValue("ETag"))
+                        .isEqualTo(mine.headers().firstValue("ETag"));
+                assertThat(theirs.body()).isEqualTo(mine.body());
+            }
+        }
+    }
+
+    @Test
+    void queryParameters() {
+        assertThat(GraphService.parameter(null, "channel")).isNull();
+        assertThat(GraphService.parameter("", "channel")).isNull();
+        assertThat(GraphService.parameter("channel=a&arch=b", "arch")).isEqualTo("b");
+        assertThat(GraphService.parameter("channel=a&channel=b", "channel")).isEqualTo("a");
+        assertThat(GraphService.parameter("channels=a&channel=b", "channel")).isEqualTo("b");
+        assertThat(GraphService.parameter("x&channel&y=1", "channel")).isEmpty();
+        assertThat(GraphService.parameter("chann%65l=a%2Db+c&", "channel")).isEqualTo("a-b c");
+        assertThat(GraphService.parameter("&&channel=a=b", "channel")).isEqualTo("a=b");
+        assertThat(GraphService.parameter("arch=x", "channel")).isNull();
     }
 
     @Test
