@@ -135,11 +135,7 @@ public final class NodeAgent implements AutoCloseable {
                         clock,
                         options,
                         (pod, budget) -> {
-                            String refusal =
-                                    "PodDisruptionBudget "
-                                            + budget
-                                            + " does not allow evicting pod "
-                                            + pod;
+                            String refusal = DrainEvents.refusal(budget, pod);
                             events.warning(DrainEvents.REASON, refusal);
                             Node node = seen;
                             if (node != null)
@@ -376,13 +372,7 @@ public final class NodeAgent implements AutoCloseable {
             events.normal("Drain", "Draining node to update config.");
             Drainer.Result drained = drainer.drain(nodeName);
             if (!drained.drained()) {
-                String reason =
-                        "failed to drain node: "
-                                + nodeName
-                                + " after "
-                                + human(options.drainTimeout())
-                                + ". Please see machine-config-controller logs for more"
-                                + " information";
+                String reason = DrainEvents.timedOut(nodeName, options.drainTimeout());
                 events.warning(
                         "FailedToDrain",
                         reason
@@ -624,14 +614,6 @@ public final class NodeAgent implements AutoCloseable {
         if (content == null) return null;
         String[] lines = new String(content, StandardCharsets.UTF_8).split("\n");
         return lines.length >= 2 ? new String[] {lines[0], lines[1]} : null;
-    }
-
-    static String human(Duration d) {
-        if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0)
-            return d.toHours() + (d.toHours() == 1 ? " hour" : " hours");
-        if (d.toMinutes() > 0 && d.toSecondsPart() == 0)
-            return d.toMinutes() + (d.toMinutes() == 1 ? " minute" : " minutes");
-        return d.toSeconds() + (d.toSeconds() == 1 ? " second" : " seconds");
     }
 
     private void sleepQuietly(Duration d) {
