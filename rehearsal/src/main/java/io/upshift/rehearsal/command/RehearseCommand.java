@@ -218,7 +218,9 @@ public final class RehearseCommand implements Callable<Integer> {
             return new Rehearse.Source(
                     facts,
                     "the snapshot " + snapshot,
-                    Snapshot.replayTime(facts.state()).toString());
+                    Snapshot.replayTime(facts.state())
+                            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                            .toString());
         }
         try (KubernetesClient client = kube.connectAs("upshift-rehearse")) {
             ClusterFacts facts = new LiveCluster(client).read();

@@ -3,7 +3,6 @@ package io.upshift.rehearsal.render;
 import io.upshift.rehearsal.model.Blocker;
 import io.upshift.rehearsal.model.Rehearsal;
 import io.upshift.rehearsal.model.Timeline;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,14 +36,11 @@ public final class HtmlReport {
                 .append(
                         "body{font:14px/1.4 sans-serif;margin:24px;color:#202124;max-width:"
                                 + (WIDTH + 20)
-                                + "px}h1{font-size:20px}h2{font-size:16px;margin-top:22px}"
-                                + "ol,ul{padding-left:22px}li{margin:6px 0}"
-                                + ".reason{font-weight:bold}.who{color:#5f6368}"
-                                + "pre{white-space:pre-wrap;margin:2px 0;font:13px monospace}"
-                                + ".refuses{color:"
-                                + STALLED
-                                + "}.stalls{color:#b06000}.basis{color:#5f6368}"
-                                + "svg text{font:11px sans-serif}")
+                                + "px}h1{font-size:20px}h2{font-size:16px;margin-top:22px}ol,ul{padding-left:22px}li{margin:6px"
+                                + " 0}.reason{font-weight:bold}.who{color:#5f6368}pre{white-space:pre-wrap;margin:2px"
+                                + " 0;font:13px monospace}"
+                                + ".refuses{color:#a50e0e}.stalls{color:#b06000}.basis{color:#5f6368}svg"
+                                + " text{font:11px sans-serif}")
                 .append("</style></head>\n<body>\n<h1>")
                 .append(esc(title))
                 .append("</h1>\n<p>Read from ")
@@ -273,8 +269,16 @@ public final class HtmlReport {
                                 x,
                                 height,
                                 x,
-                                esc(Span.of(Duration.ofMillis(Math.round(s * 1000))))));
+                                esc(tick(Math.round(s * 1000)))));
             }
+        }
+
+        /** An axis label: "0", "45s", "30m", "1h30m". */
+        private static String tick(long ms) {
+            if (ms == 0) return "0";
+            if (ms < 1000) return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
+            long s = ms / 1000, h = s / 3600, m = s % 3600 / 60, sec = s % 60;
+            return (h > 0 ? h + "h" : "") + (m > 0 ? m + "m" : "") + (sec > 0 ? sec + "s" : "");
         }
 
         private static double niceStep(double raw) {
@@ -312,7 +316,7 @@ public final class HtmlReport {
         private void bar(Timeline.Bar b, String colour, String name, List<Integer> flags) {
             double start = b.start().toMillis() / 1000.0;
             double end = b.stalled() ? horizon : b.end().toMillis() / 1000.0;
-            double x0 = x(start), x1 = Math.max(x0 + 2, x(end));
+            double x0 = x(start), x1 = Math.max(x0 + 3, x(end));
             String fill = b.stalled() ? STALLED : colour;
             if (colour.equals(RUN_LEVEL)) text(8, y + 13, name, "#202124");
             rows.append(
@@ -333,8 +337,9 @@ public final class HtmlReport {
                                             + " \u2013 "
                                             + (b.stalled() ? "stalls" : Span.of(b.end()))
                                             + (b.note().isEmpty() ? "" : " (" + b.note() + ")"))));
-            if (!colour.equals(RUN_LEVEL) && x1 - x0 > 7 * name.length())
-                text((int) x0 + 3, y + 13, name, "#ffffff");
+            int labelAt = (int) x0 + 3 + 16 * flags.size();
+            if (!colour.equals(RUN_LEVEL) && x1 - labelAt > 7 * name.length())
+                text(labelAt, y + 13, name, "#ffffff");
             flag(x0, flags);
         }
 

@@ -14,14 +14,14 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /** The facts of a {@link LevelCluster}, changed as a test needs. */
-final class Facts {
-    static final String FROM_IMAGE = "quay.io/example/release@sha256:" + "a".repeat(64);
-    static final String TO_IMAGE = "quay.io/example/release@sha256:" + "b".repeat(64);
+public final class Facts {
+    public static final String FROM_IMAGE = "quay.io/example/release@sha256:" + "a".repeat(64);
+    public static final String TO_IMAGE = "quay.io/example/release@sha256:" + "b".repeat(64);
     static final Instant AT = Instant.parse("2026-11-20T10:00:00Z");
 
     private Facts() {}
 
-    static ClusterFacts of(int workers) {
+    public static ClusterFacts of(int workers) {
         return of(workers, o -> o);
     }
 
@@ -42,7 +42,7 @@ final class Facts {
                 List.of());
     }
 
-    static Target target(String version) {
+    public static Target target(String version) {
         return new Target(
                 version,
                 TO_IMAGE,
