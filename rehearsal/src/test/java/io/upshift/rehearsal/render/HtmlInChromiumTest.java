@@ -77,10 +77,6 @@ class HtmlInChromiumTest {
         assertThat(chromium.waitFor(90, TimeUnit.SECONDS)).as("chromium took over 90 s").isTrue();
         assertThat(chromium.exitValue()).as(Files.readString(dir.resolve("chromium.log"))).isZero();
         BufferedImage image = ImageIO.read(shot.toFile());
-        Files.copy(
-                shot,
-                Path.of("/tmp/test-shot.png"),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 
         // 8 run-levels, each its own row; the master pool's lane, the worker pool's two lanes
         assertThat(bands(image, HtmlReport.RUN_LEVEL, 2)).isEqualTo(8);
