@@ -264,7 +264,7 @@ public final class TimelinePlan {
     }
 
     /** The pool's maxUnavailable as the pool controller resolves it; 1 when it cannot be read. */
-    static int lanes(MachineConfigPool pool, int nodes) {
+    public static int lanes(MachineConfigPool pool, int nodes) {
         IntOrString max = pool.getSpec() == null ? null : pool.getSpec().getMaxUnavailable();
         try {
             return MaxUnavailable.resolve(
