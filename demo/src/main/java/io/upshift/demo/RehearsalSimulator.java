@@ -16,8 +16,12 @@ import io.upshift.rehearsal.model.Durations;
 import io.upshift.rehearsal.model.Stalls;
 import io.upshift.rehearsal.model.Target;
 import io.upshift.rehearsal.simulation.Simulator;
+import io.upshift.releases.image.DockerCredentials;
+import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.Releases;
 import io.upshift.releases.inclusion.LoadRules;
 import io.upshift.releases.manifest.Manifest;
+import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
 import io.upshift.status.estimate.ControlPlaneEstimate;
@@ -88,7 +92,7 @@ public final class RehearsalSimulator implements Simulator {
                 new DemoCluster.Settings(
                         r.work(),
                         Clock.systemUTC(),
-                        Duration.ofSeconds(2),
+                        plainRollout(target, d, k),
                         1,
                         SeededCluster.objects(facts, rollsNodes && !ownOperator),
                         nodes,
@@ -106,7 +110,8 @@ public final class RehearsalSimulator implements Simulator {
         try (DemoCluster cluster =
                         DemoCluster.start(
                                 settings,
-                                DemoController.Settings.of(facts.currentImage()),
+                                DemoController.Settings.of(facts.currentImage())
+                                        .withReleaseImagePods(selfHosting(target.image())),
                                 line -> {});
                 Workloads workloads = new Workloads(cluster.client()).start()) {
             KubernetesClient client = cluster.client();
@@ -212,6 +217,22 @@ public final class RehearsalSimulator implements Simulator {
                     how,
                     wall,
                     cluster.server().requests().size());
+        }
+    }
+
+    /**
+     * The release is laid on Upshift's image, so that the controller taking over mid-update runs
+     * the release's own code from it, as on a real cluster; else (a payload alone, or another
+     * vendor's controller) the controller in this JVM takes over.
+     */
+    private static boolean selfHosting(String image) {
+        try {
+            return !new Releases(DockerCredentials.none(), false, w -> {})
+                    .info(ImageRef.parse(image))
+                    .base()
+                    .isEmpty();
+        } catch (ReleaseException e) {
+            return false;
         }
     }
 
@@ -343,6 +364,22 @@ public final class RehearsalSimulator implements Simulator {
         for (Duration x : d.runLevels().values()) if (x.compareTo(longest) > 0) longest = x;
         for (Duration x : d.nodes().values()) if (x.compareTo(longest) > 0) longest = x;
         return scaled(longest, k);
+    }
+
+    /**
+     * How long a Deployment that is no operator's takes to roll out (the controller's own): a
+     * run-level without operators' time on average, else 2 s.
+     */
+    private static Duration plainRollout(Target target, Durations d, double k) {
+        long[] sum = {0, 0};
+        for (RunLevelTimes.Level l : target.levels()) {
+            Duration x = d.runLevels().get(l.runLevel());
+            if (l.operators().isEmpty() && x != null) {
+                sum[0] += x.toMillis();
+                sum[1]++;
+            }
+        }
+        return sum[1] == 0 ? Duration.ofSeconds(2) : scaled(Duration.ofMillis(sum[0] / sum[1]), k);
     }
 
     static Duration scaled(Duration d, double k) {

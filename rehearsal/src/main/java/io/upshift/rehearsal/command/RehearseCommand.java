@@ -181,7 +181,7 @@ public final class RehearseCommand implements Callable<Integer> {
                                                             + " not in this build of Upshift",
                                             simulationTime,
                                             timeout,
-                                            d -> d));
+                                            (d, target) -> d));
             switch (format.kind) {
                 case "json" -> out.print(JsonReport.render(r));
                 case "html" -> {

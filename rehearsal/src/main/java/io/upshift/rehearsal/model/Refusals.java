@@ -43,6 +43,16 @@ public final class Refusals {
 
     /** As {@code upshift upgrade} with the same flags: a refusal, and its warnings. */
     private static void request(ClusterVersion cv, UpgradeFlags asked, List<Blocker> out) {
+        if (asked.toImage().startsWith("oci:")) {
+            out.add(
+                    Blocker.warns(
+                            "rehearsal",
+                            "RequestNotChecked",
+                            "The request was not checked as upshift upgrade would check it: "
+                                    + asked.toImage()
+                                    + " is an OCI layout on this machine, no pullspec it takes"));
+            return;
+        }
         UpgradeRequest.FlagCheck flags = UpgradeRequest.check(asked);
         flags.warnings().forEach(w -> out.add(Blocker.warns(REQUEST, "Warning", warning(w))));
         if (flags.refusal().isPresent()) {

@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * A rehearsal as a chain of named steps, read top to bottom in {@link #run}: choose the target the
@@ -51,7 +51,7 @@ public final class Rehearse {
             String noSimulation,
             Duration simulationTime,
             Duration timeout,
-            UnaryOperator<Durations> durations) {}
+            BiFunction<Durations, Target, Durations> durations) {}
 
     /** Where the cluster was read: a phrase for the report, and when it was as read (RFC 3339). */
     public record Source(ClusterFacts facts, String where, String at) {}
@@ -89,7 +89,8 @@ public final class Rehearse {
         List<Blocker> stalls = Stalls.of(facts, target);
         blockers.addAll(stalls);
 
-        Durations durations = ask.durations().apply(Durations.learn(facts, target.levels()));
+        Durations durations =
+                ask.durations().apply(Durations.learn(facts, target.levels()), target);
         Timeline plan = TimelinePlan.of(facts, target, durations, stalls);
         List<String> lacking = new ArrayList<>(facts.lacking());
         lacking.addAll(read.lacking());
