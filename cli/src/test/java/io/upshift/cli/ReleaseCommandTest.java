@@ -261,9 +261,29 @@ class ReleaseCommandTest {
                         layout);
         assertThat(published.code()).as(published.err()).isZero();
         CliRun.Result info = run("release", "info", layout);
+        // the release's time is the one its ImageStream records
+        String created =
+                io.upshift.releases.metadata.ImageReferences.parse(
+                                Files.readAllBytes(
+                                        fixture.resolve("release-manifests/image-references")),
+                                "image-references")
+                        .created()
+                        .toString();
         assertThat(info.out())
                 .contains("Name:      4.19.0")
+                .contains("\nCreated:   " + created + "\n")
                 .contains("Upgrades:  4.18.13, 4.18.14");
+        assertThat(run("release", "info", "--commits", layout).out())
+                .contains("\nImages:\n  NAME ")
+                .containsPattern(
+                        "\n  cluster-version-operator +https://github.com/openshift/"
+                                + "cluster-version-operator +[0-9a-f]{40}\n");
+        assertThat(run("release", "info", "--pullspecs", layout).out())
+                .containsPattern(
+                        "\n  cluster-version-operator +quay.io/\\S+@sha256:[0-9a-f]{64}\n");
+        CliRun.Result both = run("release", "info", "--commits", "--pullspecs", layout);
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).startsWith("upshift: ").contains("mutually exclusive");
         for (String[] configuration :
                 List.of(
                         new String[] {"--mode=updating"},

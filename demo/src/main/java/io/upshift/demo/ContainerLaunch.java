@@ -1,9 +1,11 @@
 package io.upshift.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HostPathVolumeSource;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -30,14 +32,15 @@ import java.util.regex.Pattern;
  * <p>Mounts. The process runs on this machine, in no mount namespace of its own, so it cannot see a
  * volume at its {@code mountPath}. A simulated node's filesystem is a directory of this machine,
  * its node root: hostPath {@code X} is {@code <node root>/X} (made when its type asks for it), an
- * emptyDir a directory of the pod's. The kubelet tells the process where its volumes are through
- * the only paths the pod spec gives it: each argument and environment value that names a path at or
- * under a {@code mountPath} {@code M} (alone, or after {@code --option=}) names the volume's
- * directory instead. So the controller's {@code --payload-cache /var/lib/upshift/payloads}, mounted
- * from hostPath {@code /var/lib/upshift/payloads}, reaches it as {@code <node
- * root>/var/lib/upshift/payloads}: the directory every pod of that node mounting that hostPath
- * sees, and the path its payload Jobs then name. Paths the process makes up itself are this
- * machine's, and {@code readOnly} is not enforced.
+ * emptyDir a directory of the pod's, a configMap one of the pod's holding the ConfigMap's keys as
+ * files (read from the API server when the pod starts, not kept in step). The kubelet tells the
+ * process where its volumes are through the only paths the pod spec gives it: each argument and
+ * environment value that names a path at or under a {@code mountPath} {@code M} (alone, or after
+ * {@code --option=}) names the volume's directory instead. So the controller's {@code
+ * --payload-cache /var/lib/upshift/payloads}, mounted from hostPath {@code
+ * /var/lib/upshift/payloads}, reaches it as {@code <node root>/var/lib/upshift/payloads}: the
+ * directory every pod of that node mounting that hostPath sees, and the path its payload Jobs then
+ * name. Paths the process makes up itself are this machine's, and {@code readOnly} is not enforced.
  *
  * @param args the container's args, after the image's entry point
  * @param env the process's whole environment
@@ -63,6 +66,18 @@ public record ContainerLaunch(
         }
     }
 
+    /**
+     * The ConfigMaps a kubelet reads for configMap volumes: {@code data} and {@code binaryData}
+     * (base64) by key; null for one that does not exist.
+     */
+    @FunctionalInterface
+    public interface ConfigMaps {
+        /** No ConfigMap exists. */
+        ConfigMaps NONE = (namespace, name) -> null;
+
+        Map<String, byte[]> files(String namespace, String name);
+    }
+
     private static final Pattern FIELD_KEY =
             Pattern.compile("metadata\\.(labels|annotations)\\['([^']+)'\\]");
 
@@ -75,6 +90,13 @@ public record ContainerLaunch(
      * @param podDir the pod's own directory (its emptyDir volumes)
      */
     public static ContainerLaunch of(Pod pod, Map<String, String> given, Path node, Path podDir)
+            throws CannotStart {
+        return of(pod, given, node, podDir, ConfigMaps.NONE);
+    }
+
+    /** As {@link #of(Pod, Map, Path, Path)}, configMap volumes filled from {@code configMaps}. */
+    public static ContainerLaunch of(
+            Pod pod, Map<String, String> given, Path node, Path podDir, ConfigMaps configMaps)
             throws CannotStart {
         List<Container> containers = pod.getSpec().getContainers();
         if (containers.size() != 1) {
@@ -99,7 +121,7 @@ public record ContainerLaunch(
                     "CreateContainerConfigError",
                     "container " + c.getName() + ": envFrom is not simulated");
         }
-        Map<String, Path> mounts = mounts(pod, c, node, podDir);
+        Map<String, Path> mounts = mounts(pod, c, node, podDir, configMaps);
         JsonNode podJson = Mappers.JSON.valueToTree(pod);
         Map<String, String> env = new LinkedHashMap<>(given);
         for (EnvVar e : c.getEnv() == null ? List.<EnvVar>of() : c.getEnv()) {
@@ -134,7 +156,8 @@ public record ContainerLaunch(
     /**
      * The volumes the container mounts, made on the node (or in the pod's directory), by mountPath.
      */
-    private static Map<String, Path> mounts(Pod pod, Container c, Path node, Path podDir)
+    private static Map<String, Path> mounts(
+            Pod pod, Container c, Path node, Path podDir, ConfigMaps configMaps)
             throws CannotStart {
         Map<String, Volume> volumes = new LinkedHashMap<>();
         for (Volume v :
@@ -158,12 +181,20 @@ public record ContainerLaunch(
             } else if (v.getEmptyDir() != null) {
                 dir = podDir.resolve("volumes").resolve(v.getName());
                 createDirectories(dir);
+            } else if (v.getConfigMap() != null) {
+                dir = podDir.resolve("volumes").resolve(v.getName());
+                configMap(
+                        dir,
+                        v.getName(),
+                        v.getConfigMap(),
+                        configMaps.files(
+                                pod.getMetadata().getNamespace(), v.getConfigMap().getName()));
             } else {
                 throw new CannotStart(
                         "CreateContainerConfigError",
                         "volume "
                                 + v.getName()
-                                + ": only hostPath and emptyDir volumes are simulated");
+                                + ": only hostPath, emptyDir and configMap volumes are simulated");
             }
             if (m.getSubPath() != null && !m.getSubPath().isEmpty()) {
                 dir = dir.resolve(m.getSubPath());
@@ -172,6 +203,56 @@ public record ContainerLaunch(
             out.put(m.getMountPath(), dir);
         }
         return out;
+    }
+
+    /**
+     * A configMap volume as the kubelet writes it: each key a file (or only the {@code items} asked
+     * for, at their paths); a ConfigMap or item key that does not exist leaves an optional volume
+     * without it and keeps the pod from starting otherwise, in the kubelet's words.
+     */
+    private static void configMap(
+            Path dir, String volume, ConfigMapVolumeSource source, Map<String, byte[]> files)
+            throws CannotStart {
+        boolean optional = Boolean.TRUE.equals(source.getOptional());
+        createDirectories(dir);
+        String setUp = "MountVolume.SetUp failed for volume \"" + volume + "\" : ";
+        if (files == null) {
+            if (optional) return;
+            throw new CannotStart(
+                    "ContainerCreating",
+                    setUp + "configmap \"" + source.getName() + "\" not found");
+        }
+        Map<String, String> paths = new LinkedHashMap<>();
+        if (source.getItems() == null || source.getItems().isEmpty()) {
+            files.keySet().forEach(k -> paths.put(k, k));
+        } else {
+            for (KeyToPath item : source.getItems()) {
+                if (!files.containsKey(item.getKey())) {
+                    if (optional) continue;
+                    throw new CannotStart(
+                            "ContainerCreating",
+                            setUp
+                                    + "configmap references non-existent config key: "
+                                    + item.getKey());
+                }
+                paths.put(item.getKey(), item.getPath());
+            }
+        }
+        for (Map.Entry<String, String> p : paths.entrySet()) {
+            Path file = dir.resolve(p.getValue()).normalize();
+            if (!file.startsWith(dir))
+                throw new CannotStart(
+                        "ContainerCreating",
+                        setUp + "item path " + p.getValue() + " leaves the volume");
+            try {
+                Files.createDirectories(file.getParent());
+                Files.write(file, files.get(p.getKey()));
+            } catch (IOException e) {
+                throw new CannotStart(
+                        "ContainerCreating",
+                        setUp + "cannot write " + file + ": " + e.getMessage());
+            }
+        }
     }
 
     /**

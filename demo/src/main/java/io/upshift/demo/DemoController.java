@@ -252,6 +252,7 @@ public final class DemoController implements AutoCloseable {
                                                         deployment.getMetadata().getNamespace(),
                                                         serviceAccount),
                                                 podDir),
+                                ReleaseController.configMaps(server),
                                 log);
             } catch (Exception e) {
                 throw new IllegalStateException(

@@ -95,12 +95,42 @@ final class ReleaseController implements AutoCloseable {
     }
 
     /**
+     * The ConfigMaps of {@code server} as a kubelet reads them for configMap volumes (with the
+     * server's own credentials: a kubelet reads what its pods mount as the node, not as the pod).
+     */
+    static ContainerLaunch.ConfigMaps configMaps(EmbeddedApiServer server) {
+        return (namespace, name) -> {
+            try (var client = server.client("kubelet")) {
+                var cm = client.configMaps().inNamespace(namespace).withName(name).get();
+                if (cm == null) return null;
+                Map<String, byte[]> files = new LinkedHashMap<>();
+                if (cm.getData() != null)
+                    cm.getData()
+                            .forEach(
+                                    (k, v) ->
+                                            files.put(
+                                                    k,
+                                                    v.getBytes(
+                                                            java.nio.charset.StandardCharsets
+                                                                    .UTF_8)));
+                if (cm.getBinaryData() != null)
+                    cm.getBinaryData()
+                            .forEach(
+                                    (k, v) ->
+                                            files.put(k, java.util.Base64.getDecoder().decode(v)));
+                return files;
+            }
+        };
+    }
+
+    /**
      * Schedules a pod of {@code deployment} on {@code node} and starts it.
      *
      * @param nodeRoot the node's filesystem (its hostPath volumes)
      * @param n its number among the demo's controller pods: its log is {@code
      *     work}/controller-N.log
      * @param access {@link #apiServerAccess}, given the pod's directory
+     * @param configMaps what the kubelet reads for the pod's configMap volumes
      * @param events hears when the pod cannot start and when its container ends, one line each
      */
     static ReleaseController start(
@@ -111,6 +141,7 @@ final class ReleaseController implements AutoCloseable {
             Path work,
             int n,
             Access access,
+            ContainerLaunch.ConfigMaps configMaps,
             Consumer<String> events)
             throws Exception {
         var template = deployment.getSpec().getTemplate();
@@ -155,7 +186,7 @@ final class ReleaseController implements AutoCloseable {
         given.putAll(access.env(template.getSpec().getServiceAccountName(), podDir));
         ContainerLaunch launch;
         try {
-            launch = ContainerLaunch.of(pod, given, nodeRoot, podDir);
+            launch = ContainerLaunch.of(pod, given, nodeRoot, podDir, configMaps);
         } catch (ContainerLaunch.CannotStart e) {
             String line =
                     "pod "

@@ -85,9 +85,15 @@ class ContainerLaunchTest {
                         Map.entry("KUBERNETES_SERVICE_PORT", "6443"),
                         Map.entry("NODE_NAME", "control-plane-0"),
                         Map.entry("POD_NAME", "upshift-controller-abc-1"));
+        Path serviceCa = dir.resolve("pod/volumes/service-ca");
         assertThat(launch.mounts())
-                .containsExactly(Map.entry("/var/lib/upshift/payloads", payloads));
+                .containsExactly(
+                        Map.entry("/var/lib/upshift/payloads", payloads),
+                        Map.entry("/etc/tls/service-ca", serviceCa));
         assertThat(payloads).as("hostPath DirectoryOrCreate, made on the node").isDirectory();
+        assertThat(serviceCa)
+                .as("the optional service CA ConfigMap, absent: an empty volume")
+                .isEmptyDirectory();
     }
 
     @Test
@@ -157,6 +163,58 @@ class ContainerLaunchTest {
     }
 
     @Test
+    void configMapVolumesHoldTheConfigMapsKeysAsFiles() throws Exception {
+        Pod pod =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p, namespace: ns}
+                        spec:
+                          nodeName: n1
+                          containers:
+                          - name: c
+                            args: [--ca, /etc/ca/service-ca.crt, --picked, /etc/picked/sub/b.txt]
+                            volumeMounts:
+                            - {name: ca, mountPath: /etc/ca}
+                            - {name: picked, mountPath: /etc/picked}
+                          volumes:
+                          - {name: ca, configMap: {name: service-ca}}
+                          - {name: picked, configMap: {name: two, items: [{key: b, path: sub/b.txt}]}}
+                        """,
+                        Pod.class);
+        ContainerLaunch.ConfigMaps cms =
+                (ns, name) ->
+                        !ns.equals("ns")
+                                ? null
+                                : switch (name) {
+                                    case "service-ca" -> Map.of("service-ca.crt", "PEM".getBytes());
+                                    case "two" -> Map.of("a", "A".getBytes(), "b", "B".getBytes());
+                                    default -> null;
+                                };
+        ContainerLaunch launch =
+                ContainerLaunch.of(pod, GIVEN, dir.resolve("node"), dir.resolve("pod"), cms);
+        Path ca = dir.resolve("pod/volumes/ca"), picked = dir.resolve("pod/volumes/picked");
+        assertThat(launch.args())
+                .containsExactly(
+                        "--ca",
+                        ca.resolve("service-ca.crt").toString(),
+                        "--picked",
+                        picked.resolve("sub/b.txt").toString());
+        assertThat(ca.resolve("service-ca.crt")).hasContent("PEM");
+        assertThat(picked.resolve("sub/b.txt")).hasContent("B");
+        assertThat(picked.resolve("a")).doesNotExist();
+
+        pod.getSpec().getVolumes().get(1).getConfigMap().getItems().get(0).setKey("c");
+        assertThatThrownBy(
+                        () ->
+                                ContainerLaunch.of(
+                                        pod, GIVEN, dir.resolve("node"), dir.resolve("pod2"), cms))
+                .isInstanceOf(ContainerLaunch.CannotStart.class)
+                .hasMessage(
+                        "MountVolume.SetUp failed for volume \"picked\" : configmap references"
+                                + " non-existent config key: c");
+    }
+
+    @Test
     void whatItCannotRunFaithfullyItRefuses() throws Exception {
         Pod command = controllerPod(IMAGE);
         command.getSpec().getContainers().get(0).setCommand(java.util.List.of("sh", "-c", "true"));
@@ -202,7 +260,28 @@ class ContainerLaunchTest {
                                 ContainerLaunch.of(
                                         configMap, GIVEN, dir.resolve("n"), dir.resolve("p")))
                 .isInstanceOf(ContainerLaunch.CannotStart.class)
-                .hasMessage("volume cm: only hostPath and emptyDir volumes are simulated");
+                .hasMessage(
+                        "MountVolume.SetUp failed for volume \"cm\" : configmap \"x\" not found");
+
+        Pod secretVolume =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p, namespace: ns}
+                        spec:
+                          nodeName: n1
+                          containers:
+                          - name: c
+                            volumeMounts: [{name: s, mountPath: /etc/s}]
+                          volumes: [{name: s, secret: {secretName: x}}]
+                        """,
+                        Pod.class);
+        assertThatThrownBy(
+                        () ->
+                                ContainerLaunch.of(
+                                        secretVolume, GIVEN, dir.resolve("n"), dir.resolve("p")))
+                .isInstanceOf(ContainerLaunch.CannotStart.class)
+                .hasMessage(
+                        "volume s: only hostPath, emptyDir and configMap volumes are simulated");
 
         Pod existing =
                 Mappers.YAML.readValue(

@@ -61,6 +61,7 @@ class ReleaseControllerTest {
                         work,
                         1,
                         (sa, podDir) -> Map.of("KUBERNETES_MASTER", "http://127.0.0.1:1", "SA", sa),
+                        ContainerLaunch.ConfigMaps.NONE,
                         events::add)) {
             String out = output(work.resolve("controller-1.log"), "running");
             Path payloads = work.resolve("hosts/control-plane-0/var/lib/upshift/payloads");
@@ -106,6 +107,7 @@ class ReleaseControllerTest {
                         work,
                         2,
                         (sa, podDir) -> Map.of(),
+                        ContainerLaunch.ConfigMaps.NONE,
                         events::add)) {
             assertThat(output(work.resolve("controller-2.log"), "restarting"))
                     .contains("running")
@@ -138,6 +140,7 @@ class ReleaseControllerTest {
                         work,
                         3,
                         (sa, podDir) -> Map.of(),
+                        ContainerLaunch.ConfigMaps.NONE,
                         events::add)) {
             assertThat(controller.alive()).isFalse();
             assertThat(events)

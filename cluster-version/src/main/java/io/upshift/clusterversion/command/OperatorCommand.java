@@ -5,6 +5,8 @@ import io.upshift.clusterversion.controller.ClusterMetrics;
 import io.upshift.clusterversion.controller.ClusterVersionController;
 import io.upshift.clusterversion.controller.ControllerOptions;
 import io.upshift.clusterversion.metrics.ControllerFacts;
+import io.upshift.graph.client.ClusterServices;
+import io.upshift.graph.client.PromQLTarget;
 import io.upshift.graph.client.PrometheusMatcher;
 import io.upshift.graph.client.UpdateClient;
 import io.upshift.graph.risk.RuleMatcher;
@@ -141,11 +143,7 @@ public final class OperatorCommand implements Callable<Integer> {
                             + " (default: $EXCLUDE_MANIFESTS).")
     String excludeManifests;
 
-    @Option(
-            names = "--prometheus-url",
-            paramLabel = "URL",
-            description = "Prometheus to evaluate PromQL update risks against.")
-    java.net.URI prometheus;
+    @Mixin PromQLOptions promql;
 
     @Option(
             names = "--default-upstream",
@@ -208,6 +206,7 @@ public final class OperatorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ControllerOptions.JobRetrieval jobs =
                 release == null ? null : jobRetrieval(); // refused before anything starts
+        PromQLTarget risks = promql.target(spec);
         MetricsOptions metricsOptions = metricsOptions();
         ServingCertificate certificate =
                 metricsOptions.port() > 0 && metricsOptions.tls()
@@ -274,7 +273,7 @@ public final class OperatorCommand implements Callable<Integer> {
                                 controller.set(c);
                                 c.start();
                                 if (release != null)
-                                    cvo.set(startClusterVersionController(client, jobs));
+                                    cvo.set(startClusterVersionController(client, jobs, risks));
                                 unready.set(null);
                             },
                             () -> {
@@ -397,12 +396,12 @@ public final class OperatorCommand implements Callable<Integer> {
     }
 
     private ClusterVersionController startClusterVersionController(
-            KubernetesClient client, ControllerOptions.JobRetrieval jobs) {
+            KubernetesClient client, ControllerOptions.JobRetrieval jobs, PromQLTarget risks) {
         try {
             var log = LoggerFactory.getLogger(ClusterVersionController.class);
             ControllerOptions options =
                     ControllerOptions.defaults(release, payloadCache)
-                            .withPrometheus(prometheus)
+                            .withPrometheus(risks.url())
                             .withInclusion(
                                     clusterProfile,
                                     excludeManifests == null || excludeManifests.isBlank()
@@ -411,13 +410,11 @@ public final class OperatorCommand implements Callable<Integer> {
                             .withJobRetrieval(jobs)
                             .withDefaultUpstream(defaultUpstream);
             RuleMatcher rules =
-                    prometheus == null
-                            ? rule -> {
-                                throw new RuleMatcher.RuleException(
-                                        "no Prometheus configured (--prometheus-url)");
-                            }
-                            : new PrometheusMatcher(
-                                    prometheus, clusterId(client), Duration.ofSeconds(10));
+                    new PrometheusMatcher(
+                            risks,
+                            new ClusterServices(client),
+                            clusterId(client),
+                            Duration.ofSeconds(10));
             ClusterVersionController c =
                     ClusterVersionController.create(
                             client,

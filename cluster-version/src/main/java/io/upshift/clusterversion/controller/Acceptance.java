@@ -4,10 +4,12 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.base.conditions.Conditions;
+import io.upshift.base.gofmt.GoQuote;
 import io.upshift.base.version.SemVer;
 import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.clusterversion.model.History;
 import io.upshift.clusterversion.model.Precondition;
+import io.upshift.clusterversion.model.PreconditionSummary;
 import io.upshift.clusterversion.model.Preconditions;
 import io.upshift.clusterversion.model.SyncStatus;
 import io.upshift.releases.capability.Capabilities;
@@ -234,9 +236,17 @@ final class Acceptance {
                                 + "\" failure=The update cannot be verified: "
                                 + e);
             }
-            events.warning("VerifyPayloadFailed", "Forced through an unverified payload: " + e);
-            return new Step.Passed<>(
-                    new Checked(false, List.of("The update cannot be verified: " + e)));
+            // as upstream: the forced release is recorded with this as an accepted risk
+            String risk =
+                    "Target release version="
+                            + GoQuote.quote(target.version())
+                            + " image="
+                            + GoQuote.quote(target.image())
+                            + " cannot be verified, but continuing anyway because the update was"
+                            + " forced: "
+                            + e;
+            events.warning("RetrievePayload", risk);
+            return new Step.Passed<>(new Checked(false, List.of(risk)));
         }
     }
 
@@ -252,6 +262,7 @@ final class Acceptance {
                 Preconditions.check(
                         new Preconditions.Input(
                                 SemVer.parse(current),
+                                status.getDesired().getImage(),
                                 SemVer.parse(payload.version()),
                                 status.getHistory(),
                                 Conditions.CLUSTER.find(status.getConditions(), "Upgradeable"),
@@ -262,41 +273,32 @@ final class Acceptance {
                                         ? List.of()
                                         : status.getConditionalUpdates(),
                                 cv.getSpec().getChannel(),
+                                Conditions.CLUSTER.find(status.getConditions(), "RetrievedUpdates"),
                                 cv.getSpec().getOverrides() != null
                                         && cv.getSpec().getOverrides().stream()
                                                 .anyMatch(
                                                         o -> Boolean.TRUE.equals(o.getUnmanaged())),
                                 Conditions.CLUSTER.find(status.getConditions(), "Progressing")));
-        List<String> risks = new ArrayList<>(so.risks());
-        List<String> blocks = new ArrayList<>();
-        for (Precondition p : results) {
-            if (p.blocking() && !target.force())
-                blocks.add(
-                        "Precondition \""
-                                + p.name()
-                                + "\" failed because of \""
-                                + p.reason()
-                                + "\": "
-                                + p.message());
-            else risks.add(p.name() + ": " + p.message());
-        }
-        if (!blocks.isEmpty()) {
+        String loaded =
+                " for payload loaded version="
+                        + GoQuote.quote(payload.version())
+                        + " image="
+                        + GoQuote.quote(target.image());
+        Optional<PreconditionSummary> summary = PreconditionSummary.of(results, target.force());
+        if (summary.isPresent() && summary.get().blocks()) {
             return refuse(
                     "PreconditionChecks",
-                    "Preconditions failed for payload loaded version=\""
-                            + payload.version()
-                            + "\" image=\""
-                            + target.image()
-                            + "\": "
-                            + String.join("; ", blocks));
+                    "PreconditionBlock",
+                    "Preconditions failed" + loaded + ": " + summary.get().message());
         }
-        events.normal(
-                risks.size() == so.risks().size() ? "PreconditionsPassed" : "PreconditionWarn",
-                risks.size() == so.risks().size()
-                        ? "preconditions passed for payload loaded version=\""
-                                + payload.version()
-                                + "\""
-                        : String.join("; ", risks));
+        List<String> risks = new ArrayList<>(so.risks());
+        if (summary.isPresent()) {
+            events.warning(
+                    "PreconditionWarn",
+                    "precondition warning" + loaded + ": " + summary.get().message());
+            risks.add(summary.get().message());
+        }
+        events.normal("PreconditionsPassed", "preconditions passed" + loaded);
         return new Step.Passed<>(new Checked(so.verified(), risks));
     }
 
@@ -333,7 +335,12 @@ final class Acceptance {
     }
 
     private <T> Step<T> refuse(String reason, String message) {
-        events.warning(reason + "Failed", message);
+        return refuse(reason, reason + "Failed", message);
+    }
+
+    /** Refused at step {@code reason}, said in an Event of reason {@code event}. */
+    private <T> Step<T> refuse(String reason, String event, String message) {
+        events.warning(event, message);
         return new Step.Refused<>(new SyncStatus.Acceptance.Refused(reason, message));
     }
 

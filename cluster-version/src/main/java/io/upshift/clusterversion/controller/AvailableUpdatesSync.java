@@ -22,6 +22,7 @@ import io.upshift.graph.updates.ConditionalTarget;
 import io.upshift.graph.updates.RetrievedUpdates;
 import io.upshift.graph.updates.Target;
 import io.upshift.graph.updates.UpdatesRequest;
+import io.upshift.releases.image.Egress;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,10 +71,11 @@ final class AvailableUpdatesSync {
     }
 
     /**
-     * Refreshes when due; returns what status should show of it. {@code desired} names the risks
-     * the administrator accepts.
+     * Refreshes when due, asking the update graph the {@code egress} way (the cluster's proxy and
+     * trusted CA bundle as the caches hold them now); returns what status should show of it. {@code
+     * desired} names the risks the administrator accepts.
      */
-    UpdatesReport sync(ClusterVersion cv, DesiredUpdates.Resolution desired) {
+    UpdatesReport sync(ClusterVersion cv, DesiredUpdates.Resolution desired, Egress egress) {
         Instant now = clock.instant();
         ClusterVersionStatus status =
                 cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
@@ -94,7 +96,7 @@ final class AvailableUpdatesSync {
                     AvailableUpdates.seed(
                             request, null, now); // status keeps its lists until the first answer
         AvailableUpdates before = state;
-        state = client.refresh(state, request, now);
+        state = client.refresh(state, request, egress, now);
         if (state == before
                 && Conditions.CLUSTER.find(status.getConditions(), "RetrievedUpdates") != null) {
             return UpdatesReport.unchanged(state.nextRefresh());

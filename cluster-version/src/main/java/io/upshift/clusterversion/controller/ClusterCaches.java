@@ -12,6 +12,8 @@ import io.upshift.api.json.Mappers;
 import io.upshift.base.proxy.ClusterProxy;
 import io.upshift.clusterversion.model.AdminGates;
 import io.upshift.clusterversion.model.UnreadableConfig;
+import io.upshift.releases.image.Egress;
+import io.upshift.releases.image.ProxyRules;
 import io.upshift.runtime.kube.Informers;
 import io.upshift.runtime.kube.OptionalInformer;
 import java.util.List;
@@ -21,11 +23,13 @@ import java.util.Map;
  * What the cluster-version controller reads besides the payload's objects, each from an informer:
  * the ClusterVersion {@code version}, the ClusterOperators and the admin gate and ack ConfigMaps
  * (for Upgradeable), the installed ClusterVersion CRD (what status it accepts), the FeatureGate
- * {@code cluster} (which manifests a payload holds for this cluster) and the Proxy {@code cluster}
- * (for manifests that ask for it). The last two are optional kinds ({@link OptionalInformer}): on a
- * cluster that does not serve them, or whose account may not read them, the controller works
- * without them, as upstream's does without them. Once the caches are filled, a change of the
- * ClusterVersion, the CRD, the FeatureGate or the Proxy calls {@code onChange}, a change of a
+ * {@code cluster} (which manifests a payload holds for this cluster), the Proxy {@code cluster}
+ * (for manifests that ask for it, and the way out to the update graph, signature stores and
+ * registries) and the trusted CA bundle ConfigMap (with the proxy, the way out). The FeatureGate
+ * and the Proxy are optional kinds ({@link OptionalInformer}): on a cluster that does not serve
+ * them, or whose account may not read them, the controller works without them, as upstream's does
+ * without them. Once the caches are filled, a change of the ClusterVersion, the CRD, the
+ * FeatureGate, the Proxy or the trusted CA bundle calls {@code onChange}, a change of a
  * ClusterOperator or of the admin ConfigMaps {@code onUpgradeableChange}.
  */
 final class ClusterCaches implements AutoCloseable {
@@ -60,6 +64,7 @@ final class ClusterCaches implements AutoCloseable {
 
     private final OptionalInformer<FeatureGate> featureGate;
     private final OptionalInformer<GenericKubernetesResource> proxy;
+    private final SharedIndexInformer<ConfigMap> trustedCa;
     private final SharedIndexInformer<ConfigMap> adminGates;
     private final SharedIndexInformer<ConfigMap> adminAcks;
 
@@ -89,6 +94,12 @@ final class ClusterCaches implements AutoCloseable {
                                                 .withName(FEATURE_GATE)
                                                 .runnableInformer(0)));
         proxy = informers.optional(proxyInformer(client));
+        trustedCa =
+                informers.add(
+                        client.configMaps()
+                                .inNamespace(Egress.TRUSTED_CA_NAMESPACE)
+                                .withName(Egress.TRUSTED_CA_CONFIG_MAP)
+                                .runnableInformer(0));
         adminGates =
                 operatorInformers.add(
                         client.configMaps()
@@ -156,6 +167,29 @@ final class ClusterCaches implements AutoCloseable {
      */
     ClusterProxy clusterProxy() {
         return clusterProxy(proxy);
+    }
+
+    /**
+     * How the controller reaches the update graph and signature stores: the cluster's proxy and its
+     * trusted CA bundle (ConfigMap {@code openshift-config-managed/trusted-ca-bundle}, key {@code
+     * ca-bundle.crt}; none while it does not exist or is empty), as upstream's egress reads them
+     * from its listers. A Proxy the controller may not read leaves the way out unknown.
+     */
+    Egress egress() {
+        ConfigMap cm =
+                trustedCa
+                        .getStore()
+                        .getByKey(Egress.TRUSTED_CA_NAMESPACE + "/" + Egress.TRUSTED_CA_CONFIG_MAP);
+        String bundle =
+                cm == null || cm.getData() == null
+                        ? ""
+                        : cm.getData().getOrDefault(Egress.TRUSTED_CA_KEY, "");
+        OptionalInformer.Availability proxyRead = proxy.availability();
+        String unknown =
+                proxyRead.state() == OptionalInformer.State.REFUSED
+                        ? "cannot read " + proxy.resource() + " (" + proxyRead.detail() + ")"
+                        : "";
+        return new Egress(ProxyRules.of(clusterProxy()), bundle, unknown);
     }
 
     /** An informer of the Proxy {@code cluster}, not started. */

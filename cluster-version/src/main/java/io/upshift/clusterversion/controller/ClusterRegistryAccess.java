@@ -21,13 +21,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * How this cluster reaches registries, read from the cluster when a release is retrieved (rarely:
- * no informer is kept for it): the pull secret {@code openshift-config/pull-secret}, the mirror
- * rules of every ImageDigestMirrorSet, ImageTagMirrorSet and ImageContentSourcePolicy, and the
- * Proxy {@code cluster}'s status. A kind the cluster does not serve (a plain Kubernetes cluster: no
- * CRD) means no rule of that kind, said once in the log; a kind that cannot be read (403: the
- * account may not; or the API server failed) fails the retrieval, naming it, rather than pull
- * around the cluster's mirrors or proxy; a pull secret that is not a docker config is an error, not
- * anonymous access.
+ * no informer is kept for it): the pull secret {@code openshift-config/pull-secret} and the mirror
+ * rules of every ImageDigestMirrorSet, ImageTagMirrorSet and ImageContentSourcePolicy; with the
+ * cluster's proxy, which the controller's caches hold ({@link ClusterCaches#egress()}). A kind the
+ * cluster does not serve (a plain Kubernetes cluster: no CRD) means no rule of that kind, said once
+ * in the log; a kind that cannot be read (403: the account may not; or the API server failed) fails
+ * the retrieval, naming it, rather than pull around the cluster's mirrors; a pull secret that is
+ * not a docker config is an error, not anonymous access.
  */
 final class ClusterRegistryAccess {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterRegistryAccess.class);
@@ -44,8 +44,6 @@ final class ClusterRegistryAccess {
                     "v1alpha1",
                     "ImageContentSourcePolicy",
                     "imagecontentsourcepolicies");
-    static final ResourceDefinitionContext PROXY =
-            cluster("config.openshift.io", "v1", "Proxy", "proxies");
 
     private final KubernetesClient client;
 
@@ -58,14 +56,14 @@ final class ClusterRegistryAccess {
     }
 
     /**
-     * {@code base} (its architecture, its defaults) with the cluster's logins, mirrors and proxy.
+     * {@code base} (its architecture, its defaults) with the cluster's logins and mirrors, through
+     * {@code proxy}.
      */
-    RegistryAccess read(RegistryAccess base) throws ReleaseException {
+    RegistryAccess read(RegistryAccess base, ProxyRules proxy) throws ReleaseException {
         RegistryAccess access = base.withMirrors(mirrors());
         DockerCredentials secret = pullSecret();
         if (secret != null) access = access.withCredentials(secret);
-        ProxyRules proxy = proxy();
-        return proxy == null ? access : access.withProxy(proxy.selector());
+        return access.withProxy(proxy.selector());
     }
 
     private DockerCredentials pullSecret() throws ReleaseException {
@@ -127,17 +125,6 @@ final class ClusterRegistryAccess {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private ProxyRules proxy() throws ReleaseException {
-        GenericKubernetesResource p = get(PROXY, "cluster");
-        if (p == null || !(p.getAdditionalProperties().get("status") instanceof Map<?, ?> status))
-            return null;
-        return ProxyRules.of(
-                (String) status.get("httpProxy"),
-                (String) status.get("httpsProxy"),
-                (String) status.get("noProxy"));
-    }
-
     private List<GenericKubernetesResource> list(ResourceDefinitionContext kind, String without)
             throws ReleaseException {
         try {
@@ -154,18 +141,6 @@ final class ClusterRegistryAccess {
                         without);
             }
             return List.of();
-        }
-    }
-
-    private GenericKubernetesResource get(ResourceDefinitionContext kind, String name)
-            throws ReleaseException {
-        try {
-            return client.genericKubernetesResources(kind)
-                    .withName(name)
-                    .get(); // null when absent, or its kind is not served
-        } catch (KubernetesClientException e) {
-            throw unreadable(
-                    kind, "get " + name + " of", e, "pulls would bypass the cluster's proxy");
         }
     }
 

@@ -15,6 +15,7 @@ import io.upshift.graph.client.UpdateClient;
 import io.upshift.graph.risk.RuleMatcher;
 import io.upshift.releases.capability.Capabilities;
 import io.upshift.releases.capability.CapabilitySets;
+import io.upshift.releases.image.Egress;
 import io.upshift.releases.image.Releases;
 import io.upshift.releases.inclusion.ComponentOverride;
 import io.upshift.releases.inclusion.FeatureGates;
@@ -107,12 +108,12 @@ public final class ClusterVersionController implements AutoCloseable {
                                                 io.upshift.clusterversion.model.DesiredUpdates.bare(
                                                         options.ownRelease()),
                                                 Path.of("/")));
-        PayloadSource payloads =
-                new RegistryPayloads(releases, options.payloadCache(), client, stores, jobs);
         return new ClusterVersionController(
                 client,
                 options,
-                payloads,
+                egress ->
+                        new RegistryPayloads(
+                                releases, options.payloadCache(), client, stores, jobs, egress),
                 new AvailableUpdatesSync(
                         updateClient,
                         rules,
@@ -122,10 +123,15 @@ public final class ClusterVersionController implements AutoCloseable {
                 clock);
     }
 
+    /**
+     * @param payloads the payload source, given how the cluster reaches the outside (its proxy and
+     *     trusted CA bundle, as the controller's caches hold them at each call)
+     */
     ClusterVersionController(
             KubernetesClient client,
             ControllerOptions options,
-            PayloadSource payloads,
+            java.util.function.Function<java.util.function.Supplier<Egress>, PayloadSource>
+                    payloads,
             AvailableUpdatesSync updates,
             Clock clock) {
         this.client = client;
@@ -172,7 +178,8 @@ public final class ClusterVersionController implements AutoCloseable {
         this.levels = graphPass.levels();
         this.worker =
                 new SyncWorker(
-                        new Acceptance(payloads, events, options.architecture()),
+                        new Acceptance(
+                                payloads.apply(caches::egress), events, options.architecture()),
                         graphPass,
                         caches,
                         changes,
@@ -264,7 +271,7 @@ public final class ClusterVersionController implements AutoCloseable {
             worker.update(
                     new SyncWorker.Work(
                             resolution.target(), overrides(cv), capabilities, loadRules()));
-        UpdatesReport graph = updates.sync(cv, resolution);
+        UpdatesReport graph = updates.sync(cv, resolution, caches.egress());
         scheduleRefresh(graph.nextRefresh(), now);
         Upgradeable.Facts upgradeable =
                 new Upgradeable.Facts(

@@ -1,8 +1,10 @@
 package io.upshift.clusterversion.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.releases.image.Egress;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.ImageStore;
+import io.upshift.releases.image.ProxyRules;
 import io.upshift.releases.image.RegistryAccess;
 import io.upshift.releases.image.Releases;
 import io.upshift.releases.inclusion.LoadRules;
@@ -22,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +45,10 @@ final class RegistryPayloads implements PayloadSource {
     private final SignatureStores stores;
     private final ClusterRegistryAccess cluster;
     private final ConfigMapSignatureStore kept;
+
+    /** How the cluster reaches the outside: its proxy and trusted CA bundle, as now cached. */
+    private final Supplier<Egress> egress;
+
     private static final Logger LOG = LoggerFactory.getLogger(RegistryPayloads.class);
 
     RegistryPayloads(
@@ -49,8 +56,10 @@ final class RegistryPayloads implements PayloadSource {
             Path cache,
             KubernetesClient client,
             SignatureStores stores,
-            PayloadJobs jobs) {
+            PayloadJobs jobs,
+            Supplier<Egress> egress) {
         this.jobs = jobs;
+        this.egress = egress;
         this.releases = releases;
         this.cache = cache;
         this.stores = stores;
@@ -109,7 +118,12 @@ final class RegistryPayloads implements PayloadSource {
         List<Manifest> all = new ArrayList<>(trusted.manifests());
         trusted.excluded().forEach(e -> all.add(e.manifest()));
         VerifierConfig config = VerifierConfig.fromPayload(all);
-        SignatureStores reachable = stores.through(access().proxy());
+        SignatureStores reachable;
+        try {
+            reachable = stores.through(egress.get());
+        } catch (IOException e) {
+            throw new ReleaseException(Reason.CLUSTER_CONFIG_UNREADABLE, e.getMessage(), e);
+        }
         SignatureVerifier.Verified verified =
                 config.verifier(List.<SignatureStore>of(kept), specStores, reachable::open)
                         .verify(pullspec);
@@ -130,6 +144,12 @@ final class RegistryPayloads implements PayloadSource {
     }
 
     private RegistryAccess access() throws ReleaseException {
-        return cluster.read(releases.access());
+        ProxyRules proxy;
+        try {
+            proxy = egress.get().knownProxy();
+        } catch (IOException e) {
+            throw new ReleaseException(Reason.CLUSTER_CONFIG_UNREADABLE, e.getMessage(), e);
+        }
+        return cluster.read(releases.access(), proxy);
     }
 }

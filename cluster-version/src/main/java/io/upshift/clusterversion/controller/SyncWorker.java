@@ -266,14 +266,6 @@ final class SyncWorker implements AutoCloseable {
     private boolean accept(Work work) {
         DesiredUpdates.Target target = work.target();
         ClusterVersion cv = caches.clusterVersion();
-        List<UpdateHistory> history =
-                cv.getStatus() == null || cv.getStatus().getHistory() == null
-                        ? List.of()
-                        : cv.getStatus().getHistory();
-        boolean resuming =
-                !history.isEmpty()
-                        && target.image().equals(history.get(0).getImage())
-                        && History.PARTIAL.equals(history.get(0).getState());
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
         // status says the target is being retrieved as soon as its retrieval starts
         // (ReleaseAccepted=Unknown), once:
@@ -283,7 +275,7 @@ final class SyncWorker implements AutoCloseable {
                 status.acceptance() instanceof SyncStatus.Acceptance.Refused
                         && status.target() != null
                         && status.target().image().equals(target.image());
-        if (!retry) publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending(), false));
+        if (!retry) publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending()));
         Acceptance.Step<Acceptance.Accepted> outcome =
                 acceptance.accept(
                         target,
@@ -293,7 +285,7 @@ final class SyncWorker implements AutoCloseable {
                         java.util.Optional.ofNullable(lastAccepted));
         if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {
             accepted = null;
-            publish(status.withAcceptance(t, refused.why(), false));
+            publish(status.withAcceptance(t, refused.why()));
             retryLater();
             return false;
         }
@@ -323,8 +315,7 @@ final class SyncWorker implements AutoCloseable {
         publish(
                 status.withAcceptance(
                                 new SyncStatus.Target(target.image(), accepted.payload().version()),
-                                accepted.record(),
-                                resuming)
+                                accepted.record())
                         .withImplicitlyEnabled(accepted.implicitlyEnabled()));
         return true;
     }

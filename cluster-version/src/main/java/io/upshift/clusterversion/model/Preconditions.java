@@ -14,7 +14,8 @@ import java.util.List;
  * The checks run before a new payload is applied
  * (https://github.com/openshift/cluster-version-operator pkg/payload/precondition/clusterversion):
  * rollback only to the previous release within its minor, no giant hops, Upgradeable=False blocks
- * minor and major updates, and a target outside the recommendations is a warning.
+ * minor and major updates, and a target outside the recommendations is a warning; in upstream's
+ * words, which {@link PreconditionSummary} puts together.
  */
 public final class Preconditions {
 
@@ -29,40 +30,23 @@ public final class Preconditions {
     /**
      * What the checks look at: the versions, and ClusterVersion as the cluster holds it.
      *
+     * @param current status.desired's version; {@code currentImage} its image
+     * @param retrievedUpdates the RetrievedUpdates condition, if any
      * @param overridesSet an unmanaged override in spec.overrides
      * @param progressing the Progressing condition, if any
      */
     public record Input(
             SemVer current,
+            String currentImage,
             SemVer target,
             List<UpdateHistory> history,
             ClusterOperatorStatusCondition upgradeable,
             List<Release> available,
             List<ConditionalUpdate> conditional,
             String channel,
+            ClusterOperatorStatusCondition retrievedUpdates,
             boolean overridesSet,
-            ClusterOperatorStatusCondition progressing) {
-        /** Without overrides, not progressing. */
-        public Input(
-                SemVer current,
-                SemVer target,
-                List<UpdateHistory> history,
-                ClusterOperatorStatusCondition upgradeable,
-                List<Release> available,
-                List<ConditionalUpdate> conditional,
-                String channel) {
-            this(
-                    current,
-                    target,
-                    history,
-                    upgradeable,
-                    available,
-                    conditional,
-                    channel,
-                    false,
-                    null);
-        }
-    }
+            ClusterOperatorStatusCondition progressing) {}
 
     private Preconditions() {}
 
@@ -75,50 +59,56 @@ public final class Preconditions {
         return out;
     }
 
+    /**
+     * As upstream's ClusterVersionRollback (pkg/payload/precondition/clusterversion/rollback.go): a
+     * lower version only to the cluster's previous one (the newest history entry of another version
+     * or image), and only within its minor.
+     */
     private static java.util.Optional<Precondition> rollback(Input in) {
-        if (in.target().compareTo(in.current()) >= 0) return java.util.Optional.empty();
-        UpdateHistory previous = previous(in.history(), in.current());
-        if (previous == null || !in.target().toString().equals(previous.getVersion())) {
-            String prev =
-                    previous == null
-                            ? "none"
-                            : previous.getVersion() + " (" + previous.getImage() + ")";
-            return java.util.Optional.of(
-                    new Precondition(
-                            Precondition.ROLLBACK,
-                            "LowDesiredVersion",
-                            in.target()
-                                    + " is less than the current target "
-                                    + in.current()
-                                    + ", and the only supported rollback is to the cluster's"
-                                    + " previous version "
-                                    + prev,
-                            true));
+        SemVer target = in.target(), current = in.current();
+        if (target.compareTo(current) >= 0) return java.util.Optional.empty();
+        UpdateHistory previous = previous(in);
+        String head = target + " is less than the current target " + current;
+        if (previous == null || !SemVer.isValid(previous.getVersion())) {
+            return lowDesiredVersion(head + ", and the cluster has no previous Semantic Version");
         }
-        if (in.target().major() != in.current().major()
-                || in.target().minor() != in.current().minor()) {
-            return java.util.Optional.of(
-                    new Precondition(
-                            Precondition.ROLLBACK,
-                            "LowDesiredVersion",
-                            in.target()
-                                    + " is less than the current target "
-                                    + in.current()
-                                    + " and matches the cluster's previous version, but rollbacks"
-                                    + " that change major or minor versions are not supported",
-                            true));
+        SemVer version = SemVer.parse(previous.getVersion());
+        if (target.compareTo(version) != 0) {
+            return lowDesiredVersion(
+                    head
+                            + ", and the only supported rollback is to the cluster's previous"
+                            + " version "
+                            + version
+                            + " ("
+                            + previous.getImage()
+                            + ")");
         }
-        return java.util.Optional.empty();
+        if (version.major() == current.major() && version.minor() == current.minor())
+            return java.util.Optional.empty();
+        return lowDesiredVersion(
+                head
+                        + " and matches the cluster's previous version, but rollbacks that change"
+                        + " major or minor versions are not recommended");
     }
 
-    /** The newest history entry of a release other than the current one. */
-    private static UpdateHistory previous(List<UpdateHistory> history, SemVer current) {
-        for (UpdateHistory h : history) {
-            if (h.getVersion() != null && !h.getVersion().equals(current.toString())) return h;
+    private static java.util.Optional<Precondition> lowDesiredVersion(String message) {
+        return java.util.Optional.of(
+                new Precondition(Precondition.ROLLBACK, "LowDesiredVersion", message, true));
+    }
+
+    /** The newest history entry of a release other than status.desired; null when none. */
+    private static UpdateHistory previous(Input in) {
+        for (UpdateHistory h : in.history()) {
+            if (!in.current().toString().equals(h.getVersion())
+                    || !java.util.Objects.equals(in.currentImage(), h.getImage())) return h;
         }
         return null;
     }
 
+    /**
+     * As upstream's ClusterVersionGiantHop (gianthop.go): no larger major version, and at most one
+     * minor version ahead.
+     */
     private static java.util.Optional<Precondition> giantHop(Input in) {
         SemVer t = in.target(), c = in.current();
         if (t.major() > c.major()) {
@@ -137,7 +127,7 @@ public final class Preconditions {
                                     + " supported.",
                             true));
         }
-        if (t.major() == c.major() && t.minor() > c.minor() + 1) {
+        if (t.minor() > c.minor() + 1) {
             return java.util.Optional.of(
                     new Precondition(
                             Precondition.GIANT_HOP,
@@ -146,11 +136,15 @@ public final class Preconditions {
                                     + " is more than one minor version beyond the current target "
                                     + c
                                     + " ("
-                                    + t.majorMinor()
+                                    + t.major()
+                                    + "."
+                                    + t.minor()
                                     + " > "
-                                    + c.majorMinor()
-                                    + " + 1), and only updates to the next minor version are"
-                                    + " supported.",
+                                    + c.major()
+                                    + ".("
+                                    + c.minor()
+                                    + "+1)), and only updates within the current minor version or"
+                                    + " to the next minor version are supported.",
                             true));
         }
         return java.util.Optional.empty();
@@ -216,50 +210,75 @@ public final class Preconditions {
         return s == null ? "" : s;
     }
 
+    /**
+     * As upstream's ClusterVersionRecommendedUpdate (recommendedupdate.go), a warning only: a
+     * target that is neither an available update nor a conditional update recommended for this
+     * cluster, or whose recommendation is not known.
+     */
     private static java.util.Optional<Precondition> recommended(Input in) {
         String target = in.target().toString();
+        String fromTo = "from " + in.current() + " to " + target;
         if (in.available().stream().anyMatch(r -> target.equals(r.getVersion())))
             return java.util.Optional.empty();
         for (ConditionalUpdate c : in.conditional()) {
-            if (!target.equals(c.getRelease().getVersion())) continue;
+            if (c.getRelease() == null || !target.equals(c.getRelease().getVersion())) continue;
             Condition rec = Conditions.META.find(c.getConditions(), "Recommended");
             if (rec == null) {
                 return warning(
                         "UnknownConditionType",
-                        "Update from "
-                                + in.current()
-                                + " to "
-                                + target
-                                + " has a conditional update entry, but no Recommended condition.");
+                        "Update "
+                                + fromTo
+                                + " has a status.conditionalUpdates entry, but no Recommended"
+                                + " condition.");
             }
             if ("True".equals(rec.getStatus())) return java.util.Optional.empty();
+            if ("False".equals(rec.getStatus())) {
+                return warning(
+                        nz(rec.getReason()),
+                        "Update " + fromTo + " is not recommended:\n\n" + nz(rec.getMessage()));
+            }
             return warning(
-                    rec.getReason(),
-                    "Update from "
-                            + in.current()
-                            + " to "
-                            + target
-                            + " is not recommended:\n\n"
-                            + rec.getMessage());
+                    nz(rec.getReason()),
+                    "Update "
+                            + fromTo
+                            + " is "
+                            + rec.getType()
+                            + "="
+                            + rec.getStatus()
+                            + ": "
+                            + nz(rec.getReason())
+                            + ": "
+                            + nz(rec.getMessage()));
         }
         if (in.channel() == null || in.channel().isEmpty()) {
             return warning(
                     "NoChannel",
-                    "Configured channel is unset, so the recommended status of updating from "
-                            + in.current()
-                            + " to "
-                            + target
+                    "Configured channel is unset, so the recommended status of updating "
+                            + fromTo
                             + " is unknown.");
         }
+        ClusterOperatorStatusCondition retrieved = in.retrievedUpdates();
+        if (retrieved == null) {
+            return warning(
+                    "UnknownUpdate",
+                    "No RetrievedUpdates, so the recommended status of updating "
+                            + fromTo
+                            + " is unknown.");
+        }
+        String state =
+                "RetrievedUpdates="
+                        + retrieved.getStatus()
+                        + " ("
+                        + nz(retrieved.getReason())
+                        + "), so ";
         return warning(
                 "UnknownUpdate",
-                "Update from "
-                        + in.current()
-                        + " to "
-                        + target
-                        + " is not among the recommended updates of channel "
-                        + in.channel()
-                        + ".");
+                "True".equals(retrieved.getStatus())
+                        ? state
+                                + "the update "
+                                + fromTo
+                                + " is probably neither recommended nor supported."
+                        : state + "the recommended status of updating " + fromTo + " is unknown.");
     }
 
     private static java.util.Optional<Precondition> warning(String reason, String message) {

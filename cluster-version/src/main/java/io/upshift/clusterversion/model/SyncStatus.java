@@ -20,7 +20,6 @@ import java.util.Set;
  * @param failing the Failing condition of the last pass that did not complete; {@link Failing#NONE}
  *     once one did. It stays while the next pass runs, so status keeps one message until something
  *     changes.
- * @param resuming the target was accepted by an earlier controller (a restart mid-update)
  * @param completed a pass over this target completed (first at {@code completedAt}): the update to
  *     it is done
  */
@@ -32,7 +31,6 @@ public record SyncStatus(
         int total,
         List<String> waitingOn,
         Failing failing,
-        boolean resuming,
         boolean completed,
         Instant completedAt,
         Set<String> implicitlyEnabled) {
@@ -46,7 +44,6 @@ public record SyncStatus(
                     0,
                     List.of(),
                     Failing.NONE,
-                    false,
                     false,
                     null,
                     Set.of());
@@ -86,19 +83,9 @@ public record SyncStatus(
         }
     }
 
-    public SyncStatus withAcceptance(Target t, Acceptance a, boolean resumingTarget) {
+    public SyncStatus withAcceptance(Target t, Acceptance a) {
         return new SyncStatus(
-                t,
-                a,
-                mode,
-                0,
-                total,
-                List.of(),
-                Failing.NONE,
-                resumingTarget,
-                false,
-                null,
-                implicitlyEnabled);
+                t, a, mode, 0, total, List.of(), Failing.NONE, false, null, implicitlyEnabled);
     }
 
     public SyncStatus withProgress(Mode m, int doneNow, int totalNow, List<String> waiting) {
@@ -110,7 +97,6 @@ public record SyncStatus(
                 totalNow,
                 waiting,
                 failing,
-                resuming,
                 completed,
                 completedAt,
                 implicitlyEnabled);
@@ -133,7 +119,6 @@ public record SyncStatus(
                 totalNow,
                 waiting,
                 f,
-                resuming && !complete,
                 completed || complete,
                 completed ? completedAt : complete ? at : null,
                 implicitlyEnabled);
@@ -148,7 +133,6 @@ public record SyncStatus(
                 total,
                 waitingOn,
                 failing,
-                resuming,
                 completed,
                 completedAt,
                 capabilities);

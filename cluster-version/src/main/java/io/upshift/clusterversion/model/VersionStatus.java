@@ -166,8 +166,11 @@ public final class VersionStatus {
     }
 
     /**
-     * Available, Progressing and Failing from the passes over the accepted release; while the spec
-     * is invalid, Progressing says so, as upstream's does.
+     * Available, Progressing and Failing from the passes over the accepted release, in upstream's
+     * words (pkg/cvo/status.go): done, "Cluster version is V", or "Error while reconciling V: ..."
+     * while a reconcile pass fails; updating, "Working towards V..." (see {@link Progress}) or,
+     * once the update fails, "Unable to apply V: ..."; while the spec is invalid, Progressing says
+     * so.
      */
     private static void progress(
             ClusterVersionStatus s,
@@ -178,11 +181,22 @@ public final class VersionStatus {
         if (sync.total() == 0) return; // no pass has reported yet
         String version = a.version();
         Failing failing = sync.failing();
+        boolean failed = "True".equals(failing.status());
         set(s, "Failing", failing.status(), failing.reason(), failing.message(), now);
         String invalid = valid ? "" : DesiredUpdates.INVALID;
         if (sync.completed()) {
             s.setHistory(History.complete(s.getHistory(), a.image(), sync.completedAt()));
             set(s, "Available", "True", "", "Done applying " + version, now);
+            if (failed && sync.mode() == Mode.RECONCILING) {
+                set(
+                        s,
+                        "Progressing",
+                        "False",
+                        failing.reason(),
+                        "Error while reconciling " + version + ": " + failing.summary(),
+                        now);
+                return;
+            }
             set(
                     s,
                     "Progressing",
@@ -193,18 +207,18 @@ public final class VersionStatus {
                             : "Stopped at " + version + ": the cluster version is invalid",
                     now);
         } else if (sync.mode() != Mode.RECONCILING) {
-            boolean failed = "True".equals(failing.status());
+            String tail =
+                    !failing.progress().isEmpty()
+                            ? failing.progress()
+                            : sync.waitingOn().isEmpty()
+                                    ? ""
+                                    : "waiting on " + String.join(", ", sync.waitingOn());
             String message =
                     failed
-                            ? "Unable to apply " + version + ": " + failing.message()
+                            ? "Unable to apply " + version + ": " + failing.progress()
                             : !valid
                                     ? "Reconciling " + version + ": the cluster version is invalid"
-                                    : new Progress(
-                                                    version,
-                                                    sync.done(),
-                                                    sync.total(),
-                                                    sync.waitingOn(),
-                                                    sync.resuming())
+                                    : new Progress(version, sync.done(), sync.total(), tail)
                                             .message();
             set(s, "Progressing", "True", failed ? failing.reason() : invalid, message, now);
         }

@@ -1,10 +1,13 @@
 package io.upshift.clusterversion.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.upshift.base.proxy.ClusterProxy;
 import io.upshift.clusterversion.model.UnreadableConfig;
 import io.upshift.testkit.RefusingApiServer;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,6 +41,24 @@ class ClusterCachesTest {
                                 + " cannot list resource \"featuregates\" at the cluster scope);"
                                 + " working without it: the default feature set (no"
                                 + " TechPreviewNoUpgrade or CustomNoUpgrade manifests)");
+        }
+    }
+
+    @Test
+    void aProxyThatMayNotBeReadLeavesTheWayOutUnknown() {
+        try (RefusingApiServer server =
+                        new RefusingApiServer()
+                                .refuse("/apis/config.openshift.io/v1/featuregates", 404)
+                                .refuse("/apis/config.openshift.io/v1/proxies", 403);
+                ClusterCaches caches = new ClusterCaches(server.client, () -> {}, () -> {})) {
+            caches.start();
+            assertThatThrownBy(() -> caches.egress().knownProxy())
+                    .isInstanceOf(IOException.class)
+                    .hasMessageStartingWith("cannot read proxies.config.openshift.io (HTTP 403")
+                    .hasMessageEndingWith("and requests would bypass the cluster's proxy");
+            assertThatThrownBy(() -> caches.egress().httpClient(Duration.ofSeconds(1)))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("proxies.config.openshift.io");
         }
     }
 }

@@ -132,16 +132,20 @@ final class ControllerHarness implements AutoCloseable {
             ControllerOptions options,
             java.util.function.Function<io.fabric8.kubernetes.client.Config, KubernetesClient>
                     clients) {
-        return start(options, clients, c -> payloads);
+        return start(options, clients, (c, egress) -> payloads);
     }
 
     /**
      * Starts the controller with the payload source {@code source} makes from the controller's
-     * client (a real registry, say).
+     * client and its way out (a real registry, say).
      */
     ClusterVersionController startWith(
             ControllerOptions options,
-            java.util.function.Function<KubernetesClient, PayloadSource> source) {
+            java.util.function.BiFunction<
+                            KubernetesClient,
+                            java.util.function.Supplier<io.upshift.releases.image.Egress>,
+                            PayloadSource>
+                    source) {
         return start(options, c -> client(c), source);
     }
 
@@ -149,9 +153,12 @@ final class ControllerHarness implements AutoCloseable {
             ControllerOptions options,
             java.util.function.Function<io.fabric8.kubernetes.client.Config, KubernetesClient>
                     clients,
-            java.util.function.Function<KubernetesClient, PayloadSource> source) {
+            java.util.function.BiFunction<
+                            KubernetesClient,
+                            java.util.function.Supplier<io.upshift.releases.image.Egress>,
+                            PayloadSource>
+                    source) {
         controllerClient = clients.apply(server.config(CONTROLLER, ServiceAccount.UPSHIFT));
-        PayloadSource payloads = source.apply(controllerClient);
         RuleMatcher noPrometheus =
                 rule -> {
                     throw new RuleMatcher.RuleException("no Prometheus here");
@@ -160,7 +167,7 @@ final class ControllerHarness implements AutoCloseable {
                 new ClusterVersionController(
                         controllerClient,
                         options,
-                        payloads,
+                        egress -> source.apply(controllerClient, egress),
                         new AvailableUpdatesSync(
                                 new UpdateClient(Duration.ofSeconds(1), new SplittableRandom(1)),
                                 noPrometheus,

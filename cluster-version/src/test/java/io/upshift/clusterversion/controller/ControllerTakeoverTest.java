@@ -116,14 +116,14 @@ class ControllerTakeoverTest {
         assertThat(container.path("env").findValuesAsText("name"))
                 .containsExactly("NODE_NAME", "POD_NAME");
         assertThat(container.path("volumeMounts").findValuesAsText("name"))
-                .containsExactly("payloads");
-        assertThat(
-                        merged.path("spec")
-                                .path("template")
-                                .path("spec")
-                                .path("volumes")
-                                .findValuesAsText("name"))
-                .containsExactly("payloads");
+                .containsExactly("payloads", "service-ca");
+        java.util.List<String> volumes = new java.util.ArrayList<>();
+        merged.path("spec")
+                .path("template")
+                .path("spec")
+                .path("volumes")
+                .forEach(v -> volumes.add(v.path("name").asText()));
+        assertThat(volumes).containsExactly("payloads", "service-ca");
         assertThat(strings(container.path("args")))
                 .endsWith("--release", NEW_RELEASE)
                 .doesNotContain("old");

@@ -76,7 +76,7 @@ class PayloadRetrievalStatusTest {
             Path node = dir.resolve("node-payloads");
             h.startWith(
                     ControllerHarness.options(a, dir.resolve("cache")),
-                    client ->
+                    (client, egress) ->
                             throughJobs(
                                     h.payloads,
                                     b,

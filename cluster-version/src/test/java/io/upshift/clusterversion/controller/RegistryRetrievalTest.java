@@ -84,13 +84,14 @@ class RegistryRetrievalTest {
     private void install(String a) {
         h.startWith(
                 ControllerHarness.options(a, dir.resolve("cache")),
-                c ->
+                (c, egress) ->
                         new RegistryPayloads(
                                 releases,
                                 dir.resolve("cache"),
                                 c,
                                 new SignatureStores(HttpSignatureStore.defaultClient()),
-                                null));
+                                null,
+                                egress));
         await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
     }
 

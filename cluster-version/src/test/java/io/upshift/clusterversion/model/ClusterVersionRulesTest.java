@@ -79,12 +79,16 @@ class ClusterVersionRulesTest {
             List<Release> available) {
         return new Preconditions.Input(
                 SemVer.parse(current),
+                "img-" + current,
                 SemVer.parse(target),
                 history,
                 upgradeable,
                 available,
                 List.of(),
-                "stable-4.18");
+                "stable-4.18",
+                null,
+                false,
+                null);
     }
 
     static Release release(String v) {
@@ -123,7 +127,7 @@ class ClusterVersionRulesTest {
                                                 .contains(
                                                         "only supported rollback is to the"
                                                                 + " cluster's previous version"
-                                                                + " 4.18.1"));
+                                                                + " 4.18.1 (img-4.18.1)"));
         assertThat(Preconditions.check(input("4.18.2", "4.20.0", history, null, List.of())))
                 .anyMatch(p -> p.name().equals(Precondition.GIANT_HOP) && p.blocking());
         assertThat(Preconditions.check(input("4.18.2", "5.0.0", history, null, List.of())))
@@ -230,8 +234,9 @@ class ClusterVersionRulesTest {
                         "Cluster operator dns is updating versions",
                         OperatorLevel.Effect.NONE,
                         T0);
+        // a degraded operator is waited on for 40 minutes before the update fails
         assertThat(Failing.of(List.of(degraded, waiting), T0.plus(Duration.ofMinutes(5)), t))
-                .isEqualTo(Failing.NONE);
+                .isEqualTo(new Failing("False", "", "", "", "waiting up to 40 minutes on etcd"));
         assertThat(Failing.of(List.of(waiting), T0.plus(Duration.ofMinutes(31)), t).reason())
                 .isEqualTo("SlowClusterOperator");
         assertThat(Failing.of(List.of(degraded), T0.plus(Duration.ofMinutes(41)), t))
@@ -239,7 +244,9 @@ class ClusterVersionRulesTest {
                         new Failing(
                                 "True",
                                 "ClusterOperatorDegraded",
-                                "Cluster operator etcd is degraded"));
+                                "Cluster operator etcd is degraded",
+                                "the cluster operator etcd is degraded",
+                                "wait has exceeded 40 minutes for these operators: etcd"));
         TaskError mc =
                 new TaskError(
                         "machine-config",
@@ -262,12 +269,12 @@ class ClusterVersionRulesTest {
 
     @Test
     void progressMessage() {
-        assertThat(new Progress("4.18.2", 57, 96, List.of("dns", "etcd"), false).message())
+        assertThat(new Progress("4.18.2", 57, 96, "waiting on dns, etcd").message())
                 .isEqualTo(
                         "Working towards 4.18.2: 57 of 96 done (59% complete), waiting on dns,"
                                 + " etcd");
-        assertThat(new Progress("4.18.2", 57, 96, List.of(), true).message())
-                .isEqualTo("Resuming update to 4.18.2: 57 of 96 done (59% complete)");
+        assertThat(new Progress("4.18.2", 57, 96, "").message())
+                .isEqualTo("Working towards 4.18.2: 57 of 96 done (59% complete)");
     }
 
     @Test

@@ -130,8 +130,7 @@ class DesiredUpdatesTest {
                         .withAcceptance(
                                 new SyncStatus.Target("img-4.18.1", "4.18.1"),
                                 new SyncStatus.Acceptance.Accepted(
-                                        "4.18.1", "img-4.18.1", "", List.of(), true, "", "amd64"),
-                                false)
+                                        "4.18.1", "img-4.18.1", "", List.of(), true, "", "amd64"))
                         .afterPass(
                                 io.upshift.releases.taskgraph.Mode.RECONCILING,
                                 5,

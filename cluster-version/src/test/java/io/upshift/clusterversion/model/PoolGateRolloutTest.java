@@ -303,11 +303,15 @@ class PoolGateRolloutTest {
                         null, u.message(), u.reason(), u.status(), "Upgradeable");
         return new Preconditions.Input(
                 SemVer.parse(current),
+                "img-" + current,
                 SemVer.parse(target),
                 List.of(),
                 condition,
                 List.of(),
                 List.of(),
-                "stable-4.20");
+                "stable-4.20",
+                null,
+                false,
+                null);
     }
 }

@@ -337,12 +337,14 @@ class UpgradeableTest {
             String progressing) {
         return new Preconditions.Input(
                 SemVer.parse(current),
+                "img-" + current,
                 SemVer.parse(target),
                 history,
                 upgradeable,
                 List.of(ClusterVersionRulesTest.release(target)),
                 List.of(),
                 "stable-4.19",
+                null,
                 overrides,
                 progressing == null
                         ? null

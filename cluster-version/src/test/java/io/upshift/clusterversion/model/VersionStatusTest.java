@@ -73,7 +73,7 @@ class VersionStatusTest {
                 new SyncStatus.Acceptance.Accepted("4.1.1", B, "", List.of(), true, "", "amd64");
 
         // accepted: desired and a Partial history entry, no progress yet
-        SyncStatus sync = SyncStatus.IDLE.withAcceptance(target, accepted, false);
+        SyncStatus sync = SyncStatus.IDLE.withAcceptance(target, accepted);
         ClusterVersionStatus s1 = next(installed, sync, T0);
         assertThat(s1.getDesired().getImage()).isEqualTo(B);
         assertThat(s1.getHistory())
@@ -95,10 +95,17 @@ class VersionStatusTest {
                                 + " etcd");
 
         // a pass failed: the failure is the message, and stays while the next pass counts on
-        Failing failing = new Failing("True", "UpdatePayloadFailed", "Could not update x");
+        Failing failing =
+                new Failing(
+                        "True",
+                        "UpdatePayloadFailed",
+                        "Could not update x",
+                        "the update could not be applied",
+                        "the update could not be applied");
         sync = sync.afterPass(Mode.UPDATING, 6, 10, List.of(), failing, false, T0.plusSeconds(20));
         ClusterVersionStatus s3 = next(s2, sync, T0.plusSeconds(20));
-        String unable = "True UpdatePayloadFailed Unable to apply 4.1.1: Could not update x";
+        String unable =
+                "True UpdatePayloadFailed Unable to apply 4.1.1: the update could not be applied";
         assertThat(condition(s3, "Progressing")).isEqualTo(unable);
         assertThat(condition(s3, "Failing"))
                 .isEqualTo("True UpdatePayloadFailed Could not update x");
@@ -131,8 +138,7 @@ class VersionStatusTest {
                         new SyncStatus.Target(B, "4.1.1"),
                         new SyncStatus.Acceptance.Refused(
                                 "VerifyPayloadVersion",
-                                "release image version 4.1.2 does not match"),
-                        false);
+                                "release image version 4.1.2 does not match"));
         ClusterVersionStatus s = next(installed, refused, T0);
         assertThat(condition(s, "ReleaseAccepted"))
                 .isEqualTo("False VerifyPayloadVersion release image version 4.1.2 does not match");
@@ -184,9 +190,7 @@ class VersionStatusTest {
 
         SyncStatus retrieving =
                 SyncStatus.IDLE.withAcceptance(
-                        new SyncStatus.Target(B, "4.1.1"),
-                        new SyncStatus.Acceptance.Pending(),
-                        false);
+                        new SyncStatus.Target(B, "4.1.1"), new SyncStatus.Acceptance.Pending());
         ClusterVersionStatus s = next(before, retrieving, T0.plusSeconds(5));
         assertThat(condition(s, "ReleaseAccepted"))
                 .isEqualTo(
@@ -210,8 +214,7 @@ class VersionStatusTest {
                                 "RetrievePayload",
                                 "Retrieving payload failed version=\"4.1.1\" image=\""
                                         + B
-                                        + "\" failure=timed out"),
-                        false);
+                                        + "\" failure=timed out"));
         ClusterVersionStatus r = next(s, refused, T0.plusSeconds(120));
         assertThat(condition(r, "ReleaseAccepted"))
                 .startsWith("False RetrievePayload Retrieving payload failed version=\"4.1.1\"");
@@ -220,7 +223,7 @@ class VersionStatusTest {
         // a release given by image alone is named by its image
         SyncStatus byImage =
                 SyncStatus.IDLE.withAcceptance(
-                        new SyncStatus.Target(B, ""), new SyncStatus.Acceptance.Pending(), false);
+                        new SyncStatus.Target(B, ""), new SyncStatus.Acceptance.Pending());
         assertThat(condition(next(before, byImage, T0), "Progressing"))
                 .isEqualTo("True  Working towards " + B);
         assertThat(condition(next(before, byImage, T0), "ReleaseAccepted"))
@@ -237,14 +240,12 @@ class VersionStatusTest {
                         .withAcceptance(
                                 a,
                                 new SyncStatus.Acceptance.Accepted(
-                                        "4.1.0", A, "", List.of(), true, "", "amd64"),
-                                false)
+                                        "4.1.0", A, "", List.of(), true, "", "amd64"))
                         .afterPass(Mode.RECONCILING, 10, 10, List.of(), Failing.NONE, true, T0);
         ClusterVersionStatus level = next(installed, accepted, T0);
         assertThat(condition(level, "Progressing")).isEqualTo("False  Cluster version is 4.1.0");
         // a restarted controller loads it again: nothing to write
-        SyncStatus again =
-                SyncStatus.IDLE.withAcceptance(a, new SyncStatus.Acceptance.Pending(), false);
+        SyncStatus again = SyncStatus.IDLE.withAcceptance(a, new SyncStatus.Acceptance.Pending());
         assertThat(next(level, again, T0.plusSeconds(60))).isEqualTo(level);
     }
 

@@ -2,7 +2,6 @@ package io.upshift.pools.agent;
 
 import io.upshift.pools.disruption.DisruptionAction;
 import io.upshift.pools.disruption.DisruptionPlan;
-import io.upshift.runtime.kube.Events;
 
 /**
  * Carries out the actions of a plan that needs no reboot, in order, as upstream's daemon does
@@ -14,9 +13,9 @@ import io.upshift.runtime.kube.Events;
  */
 final class RebootlessActions {
     private final HostOs os;
-    private final Events events;
+    private final NodeRecorder events;
 
-    RebootlessActions(HostOs os, Events events) {
+    RebootlessActions(HostOs os, NodeRecorder events) {
         this.os = os;
         this.events = events;
     }
@@ -24,7 +23,7 @@ final class RebootlessActions {
     void carryOut(DisruptionPlan plan) {
         for (DisruptionAction action : plan.actions()) {
             switch (action.type()) {
-                case NONE -> events.normal("SkipReboot", "Config changes do not require reboot.");
+                case NONE -> events.event("SkipReboot", "Config changes do not require reboot.");
                 case RELOAD -> reload(action.unit());
                 case SPECIAL -> reload("crio.service");
                 case DAEMON_RELOAD -> {
@@ -33,7 +32,7 @@ final class RebootlessActions {
                             "FailedServiceReload",
                             "Reloading service daemon-reload failed",
                             "could not apply update: reloading daemon-reload configuration failed");
-                    events.normal(
+                    events.event(
                             "ServiceReload",
                             "Config changes do not require reboot. Service daemon-reload was"
                                     + " reloaded.");
@@ -46,7 +45,7 @@ final class RebootlessActions {
                             "could not apply update: restarting "
                                     + action.unit()
                                     + " service failed");
-                    events.normal(
+                    events.event(
                             "ServiceRestart",
                             "Config changes do not require reboot. Service "
                                     + action.unit()
@@ -66,7 +65,7 @@ final class RebootlessActions {
                 "FailedServiceReload",
                 "Reloading service " + unit + " failed",
                 "could not apply update: reloading " + unit + " configuration failed");
-        events.normal(
+        events.event(
                 "ServiceReload",
                 "Config changes do not require reboot. Service " + unit + " was reloaded.");
     }

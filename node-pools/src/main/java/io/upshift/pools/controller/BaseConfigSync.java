@@ -4,13 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.upshift.api.json.Mappers;
 import io.upshift.pools.templates.BaseConfigs;
 import io.upshift.pools.templates.ControllerConfig;
 import io.upshift.pools.templates.TemplateSet;
-import io.upshift.runtime.kube.Informers;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -49,38 +47,25 @@ final class BaseConfigSync {
     private final KubernetesClient client;
     private final String namespace;
     private final String releaseVersion;
-    private final ClusterConfigs cluster;
-    private SharedIndexInformer<ConfigMap> templates;
-    private SharedIndexInformer<ConfigMap> osImages;
+    private final PoolCaches caches;
     private String waiting = "";
     private String failed = "";
 
-    BaseConfigSync(KubernetesClient client, String namespace, String releaseVersion) {
+    /**
+     * @param caches where the templates, the OS image ConfigMap and the cluster's config objects
+     *     are read
+     */
+    BaseConfigSync(
+            KubernetesClient client, String namespace, String releaseVersion, PoolCaches caches) {
         this.client = client;
         this.namespace = namespace;
         this.releaseVersion = releaseVersion;
-        this.cluster = new ClusterConfigs(client);
-    }
-
-    void register(Informers informers) {
-        templates =
-                informers.add(
-                        client.configMaps()
-                                .inNamespace(namespace)
-                                .withName(TEMPLATES)
-                                .runnableInformer(0));
-        osImages =
-                informers.add(
-                        client.configMaps()
-                                .inNamespace(namespace)
-                                .withName(OS_IMAGE_URL)
-                                .runnableInformer(0));
-        cluster.register(informers);
+        this.caches = caches;
     }
 
     /** Renders and writes the base configs; {@code live} are the MachineConfigs as cached. */
     Result sync(List<MachineConfig> live) {
-        ConfigMap set = cached(templates);
+        ConfigMap set = caches.templates();
         if (set == null) return new Result(live, null);
         String where = "ConfigMap " + namespace + "/" + TEMPLATES + ": ";
         List<MachineConfig> desired;
@@ -89,7 +74,7 @@ final class BaseConfigSync {
                     TemplateSet.parse(set.getData() == null ? Map.of() : set.getData());
             if (!parsed.releaseVersion().equals(releaseVersion))
                 return wait("the templates are release " + parsed.releaseVersion() + "'s", live);
-            ConfigMap os = cached(osImages);
+            ConfigMap os = caches.osImages();
             Map<String, String> osData =
                     os == null || os.getData() == null ? Map.of() : os.getData();
             if (os != null && !releaseVersion.equals(osData.get("releaseVersion"))) {
@@ -99,10 +84,11 @@ final class BaseConfigSync {
             String image = osData.getOrDefault("baseOSContainerImage", "");
             if (image.isEmpty()) image = osData.getOrDefault("osImageURL", "");
             ControllerConfig config =
-                    cluster.controllerConfig(
-                            releaseVersion,
-                            image,
-                            osData.getOrDefault("baseOSExtensionsContainerImage", ""));
+                    caches.cluster()
+                            .controllerConfig(
+                                    releaseVersion,
+                                    image,
+                                    osData.getOrDefault("baseOSExtensionsContainerImage", ""));
             desired = BaseConfigs.render(parsed, config);
         } catch (IllegalArgumentException e) {
             String failure = where + e.getMessage();
@@ -210,11 +196,5 @@ final class BaseConfigSync {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static ConfigMap cached(SharedIndexInformer<ConfigMap> informer) {
-        return informer == null
-                ? null
-                : informer.getIndexer().list().stream().findFirst().orElse(null);
     }
 }

@@ -37,19 +37,14 @@ final class ClusterConfigs {
                             "infrastructures",
                             "rendered configs carry no platform or API server URLs"));
 
-    private final KubernetesClient client;
     private final Map<String, OptionalInformer<GenericKubernetesResource>> informers =
             new LinkedHashMap<>();
 
-    ClusterConfigs(KubernetesClient client) {
-        this.client = client;
-    }
-
     /**
-     * Watches each kind where the cluster serves it; a change of one, or of whether it is served,
-     * asks for a pass.
+     * Watches each kind where the cluster serves it, through {@code into}: a change of one, or of
+     * whether it is served, asks for a pass.
      */
-    void register(Informers into) {
+    ClusterConfigs(KubernetesClient client, Informers into) {
         for (Kind kind : KINDS) {
             ResourceDefinitionContext context =
                     new ResourceDefinitionContext.Builder()

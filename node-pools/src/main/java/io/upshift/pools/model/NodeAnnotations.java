@@ -30,6 +30,12 @@ public final class NodeAnnotations {
     public static final String RELEASE_IMAGE_VERSION = PREFIX + "release-image-version";
 
     /**
+     * Upstream's annotation on the MachineConfigs a controller generates (base and rendered
+     * configs), with that controller's version (here: its release).
+     */
+    public static final String GENERATED_BY = PREFIX + "generated-by-controller-version";
+
+    /**
      * Upshift's agent: when it last started taking a config (written with Working) and when it was
      * last Done with one (written with Done), RFC 3339 to the millisecond; their difference is the
      * node's measured update time, which Upshift's estimate uses (upstream's daemon writes

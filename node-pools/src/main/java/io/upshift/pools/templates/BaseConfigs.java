@@ -31,8 +31,7 @@ public final class BaseConfigs {
      * Upstream's annotation on the configs a controller generates, with that controller's version
      * (here: its release).
      */
-    public static final String GENERATED_BY =
-            NodeAnnotations.PREFIX + "generated-by-controller-version";
+    public static final String GENERATED_BY = NodeAnnotations.GENERATED_BY;
 
     /**
      * Marks the configs Upshift rendered from templates: those a later template set no longer makes

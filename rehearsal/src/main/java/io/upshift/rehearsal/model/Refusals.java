@@ -124,12 +124,14 @@ public final class Refusals {
                 Preconditions.check(
                         new Preconditions.Input(
                                 from,
+                                facts.currentImage(),
                                 to,
                                 list(status.getHistory()),
                                 upgradeable,
                                 list(status.getAvailableUpdates()),
                                 list(status.getConditionalUpdates()),
                                 cv.getSpec() == null ? null : cv.getSpec().getChannel(),
+                                Conditions.CLUSTER.find(status.getConditions(), "RetrievedUpdates"),
                                 cv.getSpec() != null
                                         && cv.getSpec().getOverrides() != null
                                         && cv.getSpec().getOverrides().stream()

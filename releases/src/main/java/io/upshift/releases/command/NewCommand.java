@@ -2,6 +2,7 @@ package io.upshift.releases.command;
 
 import io.upshift.releases.image.FileTrees;
 import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.ReleaseTime;
 import io.upshift.releases.image.ResolvedImage;
 import io.upshift.releases.image.TrustManifest;
 import io.upshift.releases.metadata.Reason;
@@ -11,6 +12,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,8 +29,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Build a release image from a payload directory (manifests/, release-manifests/) and"
                     + " publish it.",
-            "The image's release-metadata and image-references are written for --version; an"
-                    + " invalid payload is refused before anything is published."
+            "The image's release-metadata and image-references are written for --version, in the"
+                    + " JSON oc adm release new writes; an invalid payload is refused before"
+                    + " anything is published."
         })
 public final class NewCommand implements Callable<Integer> {
 
@@ -94,11 +99,29 @@ public final class NewCommand implements Callable<Integer> {
             })
     List<Path> trust;
 
+    @Option(
+            names = "--created",
+            paramLabel = "TIME",
+            description = {
+                "The release's creation time (RFC 3339, e.g. 2025-06-12T08:31:05Z; whole seconds):"
+                    + " its image config's created and history, its ImageStream's creationTimestamp"
+                    + " and its payload files' times, so the same payload and time make the same"
+                    + " digest. Default: $SOURCE_DATE_EPOCH (seconds since 1970) when set, else the"
+                    + " creationTimestamp of the payload's release-manifests/image-references, else"
+                    + " the newest modification time of its files."
+            })
+    String created;
+
+    /** The environment, for SOURCE_DATE_EPOCH; tests give their own. */
+    Map<String, String> environment = System.getenv();
+
     @Mixin RegistryOptions registry;
 
     @Override
     public Integer call() throws ReleaseException, IOException {
         var err = spec.commandLine().getErr();
+        // chosen before --trust copies the payload: the copy's file times are now's
+        Instant time = releaseTime();
         Path payload = trust == null || trust.isEmpty() ? from : withTrust();
         try {
             ResolvedImage image =
@@ -107,6 +130,7 @@ public final class NewCommand implements Callable<Integer> {
                                     payload,
                                     version,
                                     previous,
+                                    time,
                                     base == null ? null : ImageRef.parse(base),
                                     ImageRef.parse(to),
                                     new ProgressLine(err, "pushed"));
@@ -115,6 +139,36 @@ public final class NewCommand implements Callable<Integer> {
             if (payload != from) FileTrees.deleteQuietly(payload);
         }
         return 0;
+    }
+
+    /** --created, else SOURCE_DATE_EPOCH, else what the payload gives (ReleaseTime). */
+    private Instant releaseTime() throws ReleaseException {
+        if (created != null) {
+            try {
+                return ReleaseTime.checked(
+                        OffsetDateTime.parse(created).toInstant(), "--created " + created + ":");
+            } catch (DateTimeParseException e) {
+                throw new ReleaseException(
+                        Reason.RELEASE_METADATA_INVALID,
+                        "--created \""
+                                + created
+                                + "\" is not an RFC 3339 time (e.g. 2025-06-12T08:31:05Z)");
+            }
+        }
+        String epoch = environment.get("SOURCE_DATE_EPOCH");
+        if (epoch != null && !epoch.isEmpty()) {
+            try {
+                return ReleaseTime.checked(
+                        Instant.ofEpochSecond(Long.parseLong(epoch)), "SOURCE_DATE_EPOCH:");
+            } catch (NumberFormatException | java.time.DateTimeException e) {
+                throw new ReleaseException(
+                        Reason.RELEASE_METADATA_INVALID,
+                        "SOURCE_DATE_EPOCH \""
+                                + epoch
+                                + "\" is not a number of seconds since 1970");
+            }
+        }
+        return ReleaseTime.of(from); // a missing payload is refused by the build, naming it
     }
 
     /** A copy of the payload with the verification ConfigMap trusting the --trust keys. */

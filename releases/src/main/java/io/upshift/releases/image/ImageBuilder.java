@@ -1,6 +1,7 @@
 package io.upshift.releases.image;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.cloud.tools.jib.api.DescriptorDigest;
 import com.google.cloud.tools.jib.image.json.OciManifestTemplate;
@@ -19,6 +20,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +33,10 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 /**
  * Builds a release image from a payload directory. The image's release-metadata and
  * image-references are written for the version given, so the image is always consistent; the
- * payload is loaded first, so an invalid payload is refused before anything is published. The layer
- * is reproducible: sorted entries, no timestamps or owners.
+ * payload is loaded first, so an invalid payload is refused before anything is published. The image
+ * is reproducible: the release's time ({@link ReleaseTime}) is its config's {@code created}, its
+ * history's and its ImageStream's, and every entry of the payload's layer has it; entries are
+ * sorted and have no owners.
  */
 public final class ImageBuilder {
 
@@ -45,6 +49,12 @@ public final class ImageBuilder {
      * label).
      */
     public static final String BASE_LABEL = "org.opencontainers.image.base.name";
+
+    /** oc's label naming the digest of the image a release was built on. */
+    public static final String BASE_DIGEST_LABEL = "io.openshift.release.base-image-digest";
+
+    /** The comment of a release image's first history entry, as {@code oc adm release new}'s. */
+    static final String HISTORY_COMMENT = "Release image for OpenShift";
 
     /**
      * The image a release is laid on: its pullspec by digest, config and layers (fetched, bottom
@@ -89,7 +99,19 @@ public final class ImageBuilder {
             Path workDir,
             Consumer<String> warnings)
             throws ReleaseException {
-        return build(from, version, previous, null, workDir, warnings);
+        return build(from, version, previous, null, null, workDir, warnings);
+    }
+
+    /** As the full form, the release's time chosen from the payload ({@link ReleaseTime#of}). */
+    public static BuiltImage build(
+            Path from,
+            String version,
+            List<String> previous,
+            Base base,
+            Path workDir,
+            Consumer<String> warnings)
+            throws ReleaseException {
+        return build(from, version, previous, null, base, workDir, warnings);
     }
 
     /**
@@ -102,11 +124,14 @@ public final class ImageBuilder {
      * controller's Deployment: a payload whose {@code manifests/} has none (no Deployment running
      * the release image, none named {@code upshift/upshift-controller}) gets deploy/'s ({@link
      * ControllerDeployment}), and {@code warnings} says so.
+     *
+     * @param created the release's time; null chooses it from the payload ({@link ReleaseTime#of})
      */
     public static BuiltImage build(
             Path from,
             String version,
             List<String> previous,
+            Instant created,
             Base base,
             Path workDir,
             Consumer<String> warnings)
@@ -131,6 +156,10 @@ public final class ImageBuilder {
                             + PayloadLoader.RELEASE_DIR
                             + "/ is missing");
         }
+        Instant time =
+                created == null
+                        ? ReleaseTime.of(from)
+                        : ReleaseTime.checked(created, "the release time");
         try {
             ReleaseMetadata metadata = metadataFor(releaseDir, version, previous);
             ImageReferences images =
@@ -139,7 +168,7 @@ public final class ImageBuilder {
                                     Files.readAllBytes(releaseDir.resolve(ImageReferences.FILE)),
                                     PayloadLoader.RELEASE_DIR + "/" + ImageReferences.FILE)
                             : new ImageReferences(version, Map.of());
-            images = new ImageReferences(version, images.images(), images.created());
+            images = images.named(version, time);
 
             // Stage the payload as it will be published and load it: what we push is what a cluster
             // will load.
@@ -151,7 +180,7 @@ public final class ImageBuilder {
                     metadata.toJson());
             Files.write(
                     staged.resolve(PayloadLoader.RELEASE_DIR).resolve(ImageReferences.FILE),
-                    images.toYaml());
+                    images.toJson());
             var loaded = PayloadLoader.load(staged, BEING_BUILT, InclusionRules.none(), warnings);
             if (base != null
                     && base.runsUpshift()
@@ -196,7 +225,7 @@ public final class ImageBuilder {
                 Digests.Counting tar;
                 try (GZIPOutputStream gzip = new GZIPOutputStream(compressed, 1 << 16)) {
                     tar = new Digests.Counting(gzip);
-                    writeTar(staged, tar);
+                    writeTar(staged, tar, time);
                 }
                 diffId = Digests.of(tar.digest);
             }
@@ -205,7 +234,7 @@ public final class ImageBuilder {
                             LAYER_MEDIA_TYPE, Digests.of(compressed.digest), compressed.count);
             FileTrees.delete(staged);
 
-            byte[] config = config(metadata, diffId, base);
+            byte[] config = config(metadata, diffId, base, time);
             ImageDescriptor configDescriptor =
                     new ImageDescriptor(CONFIG_MEDIA_TYPE, Digests.of(config), config.length);
             List<BuiltImage.LayerFile> layers =
@@ -252,22 +281,35 @@ public final class ImageBuilder {
                 existing != null ? existing.metadata() : Map.of());
     }
 
-    private static byte[] config(ReleaseMetadata metadata, String diffId, Base base)
+    /**
+     * The release's config, as {@code oc adm release new} makes it: {@code created} is the
+     * release's time, and the history one entry per layer at that time, the first saying what the
+     * image is (a base's history would describe layers without the payload's).
+     */
+    private static byte[] config(ReleaseMetadata metadata, String diffId, Base base, Instant time)
             throws IOException {
         ObjectNode config =
                 base == null ? JSON.createObjectNode() : (ObjectNode) JSON.readTree(base.config());
         if (base == null) config.put("architecture", "amd64").put("os", "linux");
         ObjectNode labels = config.withObjectProperty("config").withObjectProperty("Labels");
         labels.put(VERSION_LABEL, metadata.version());
-        if (base != null) labels.put(BASE_LABEL, base.pullspec());
-        config.remove("history"); // a base's history would name layers without the payload's
+        if (base != null) {
+            labels.put(BASE_LABEL, base.pullspec());
+            int at = base.pullspec().lastIndexOf('@');
+            if (at >= 0) labels.put(BASE_DIGEST_LABEL, base.pullspec().substring(at + 1));
+        }
+        config.put("created", time.toString());
         ObjectNode rootfs = config.withObjectProperty("rootfs").put("type", "layers");
         if (base == null) rootfs.putArray("diff_ids");
         rootfs.withArray("diff_ids").add(diffId);
+        ArrayNode history = config.putArray("history");
+        history.addObject().put("created", time.toString()).put("comment", HISTORY_COMMENT);
+        for (int i = 1; i < rootfs.withArray("diff_ids").size(); i++)
+            history.addObject().put("created", time.toString());
         return JSON.writeValueAsBytes(config);
     }
 
-    private static void writeTar(Path root, OutputStream out) throws IOException {
+    private static void writeTar(Path root, OutputStream out, Instant time) throws IOException {
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
@@ -280,7 +322,7 @@ public final class ImageBuilder {
                     String name = root.relativize(p).toString().replace('\\', '/');
                     boolean dir = Files.isDirectory(p);
                     TarArchiveEntry e = new TarArchiveEntry(dir ? name + "/" : name);
-                    e.setModTime(0);
+                    e.setModTime(time.toEpochMilli());
                     e.setMode(dir ? 0755 : 0644);
                     if (!dir) e.setSize(Files.size(p));
                     tar.putArchiveEntry(e);
@@ -291,7 +333,7 @@ public final class ImageBuilder {
                         // layer below it
                         TarArchiveEntry opaque =
                                 new TarArchiveEntry(top + "/" + SafeExtractor.OPAQUE);
-                        opaque.setModTime(0);
+                        opaque.setModTime(time.toEpochMilli());
                         opaque.setMode(0644);
                         tar.putArchiveEntry(opaque);
                         tar.closeArchiveEntry();

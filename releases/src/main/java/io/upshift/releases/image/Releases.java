@@ -75,6 +75,22 @@ public final class Releases {
             ImageRef to,
             ImageStore.Progress progress)
             throws ReleaseException {
+        return publish(from, version, previous, null, base, to, progress);
+    }
+
+    /**
+     * As {@link #publish(Path, String, List, ImageRef, ImageRef, ImageStore.Progress)}, made at
+     * {@code created} (null: the time the payload gives, {@link ReleaseTime#of}).
+     */
+    public ResolvedImage publish(
+            Path from,
+            String version,
+            List<String> previous,
+            java.time.Instant created,
+            ImageRef base,
+            ImageRef to,
+            ImageStore.Progress progress)
+            throws ReleaseException {
         requireTag(to); // before anything is built
         Path work = tempDir();
         try {
@@ -83,6 +99,7 @@ public final class Releases {
                             from,
                             version,
                             previous,
+                            created,
                             base == null ? null : fetchBase(base, work),
                             work,
                             warnings),
@@ -241,18 +258,26 @@ public final class Releases {
             Payload payload =
                     PayloadLoader.load(
                             payloadDir, image.pullspec(), InclusionRules.defaults(), warnings);
-            String base =
-                    io.upshift.api.json.Mappers.JSON
-                            .readTree(readConfig(ref, image, work))
-                            .at("/config/Labels")
-                            .path(ImageBuilder.BASE_LABEL)
-                            .asText("");
-            return new ReleaseInfo(image, payload, base);
+            com.fasterxml.jackson.databind.JsonNode config =
+                    io.upshift.api.json.Mappers.JSON.readTree(readConfig(ref, image, work));
+            String base = config.at("/config/Labels").path(ImageBuilder.BASE_LABEL).asText("");
+            return new ReleaseInfo(image, payload, base, created(config.path("created")));
         } catch (IOException e) {
             throw new ReleaseException(
                     Reason.IMAGE_INVALID, ref + ": unreadable image config: " + e.getMessage(), e);
         } finally {
             FileTrees.deleteQuietly(work);
+        }
+    }
+
+    /** The config's {@code created}; null when it has none or not an RFC 3339 time. */
+    private static java.time.Instant created(com.fasterxml.jackson.databind.JsonNode created) {
+        try {
+            return created.isTextual()
+                    ? java.time.OffsetDateTime.parse(created.asText()).toInstant()
+                    : null;
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
         }
     }
 

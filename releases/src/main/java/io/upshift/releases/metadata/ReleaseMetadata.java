@@ -4,14 +4,18 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
+import io.upshift.base.gofmt.GoJson;
 import io.upshift.base.version.SemVer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The release's {@code release-metadata} document ({@code cincinnati-metadata-v0}): its version,
@@ -116,22 +120,28 @@ public record ReleaseMetadata(
         return new ReleaseMetadata(version, previous, next, metadata);
     }
 
-    /** The document as the payload holds it. */
+    /**
+     * The document as {@code oc adm release new} writes it: Go's {@code json.MarshalIndent(cm, "",
+     * " ")} of its CincinnatiMetadata, no trailing newline. {@code previous} is always present
+     * ({@code []} when empty), {@code next} and {@code metadata} only when not empty; versions are
+     * sorted as strings and metadata keys sorted, as oc sorts them. Metadata values are written as
+     * strings (a non-string value read from a payload is kept as its JSON text).
+     */
     public byte[] toJson() {
-        ObjectNode doc = JSON.createObjectNode();
+        ObjectNode doc = JsonNodeFactory.instance.objectNode();
         doc.put("kind", KIND);
         doc.put("version", version);
         ArrayNode p = doc.putArray("previous");
-        previous.forEach(p::add);
-        ArrayNode n = doc.putArray("next");
-        next.forEach(n::add);
-        ObjectNode m = doc.putObject("metadata");
-        metadata.forEach(m::put);
-        try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+        previous.stream().sorted().forEach(p::add);
+        if (!next.isEmpty()) {
+            ArrayNode n = doc.putArray("next");
+            next.stream().sorted().forEach(n::add);
         }
+        if (!metadata.isEmpty()) {
+            ObjectNode m = doc.putObject("metadata");
+            new TreeMap<>(metadata).forEach(m::put);
+        }
+        return GoJson.marshalIndent(doc, "  ").getBytes(StandardCharsets.UTF_8);
     }
 
     private static List<String> versions(ObjectNode doc, String field, String source)

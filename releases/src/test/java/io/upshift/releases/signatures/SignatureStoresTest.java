@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.upshift.releases.image.Egress;
+import io.upshift.releases.image.ProxyRules;
 import io.upshift.releases.verify.SignatureStore;
+import io.upshift.testkit.LocalProxy;
+import io.upshift.testkit.TestCertificates;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -61,6 +67,42 @@ class SignatureStoresTest {
             assertThatThrownBy(() -> broken.signatures(DIGEST))
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("HTTP 500 from " + base);
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void httpStoresAreReachedTheClustersWayAsTheUpdateGraphIs() throws Exception {
+        TestCertificates ca = TestCertificates.authority("corporate-ca");
+        HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(ca.server("sigs.upshift.test")));
+        server.createContext(
+                "/sigs/",
+                x -> {
+                    boolean first = x.getRequestURI().getPath().endsWith("/signature-1");
+                    x.sendResponseHeaders(first ? 200 : 404, first ? 3 : -1);
+                    if (first) x.getResponseBody().write("one".getBytes());
+                    x.close();
+                });
+        server.start();
+        try (LocalProxy proxy = LocalProxy.start()) {
+            URI store =
+                    URI.create(
+                            "https://sigs.upshift.test:" + server.getAddress().getPort() + "/sigs");
+            Egress egress = new Egress(ProxyRules.of("", proxy.url(), ""), ca.pem());
+            assertThat(
+                            new SignatureStores(HttpSignatureStore.defaultClient())
+                                    .through(egress)
+                                    .open(store)
+                                    .signatures(DIGEST))
+                    .extracting(b -> new String(b, StandardCharsets.UTF_8))
+                    .containsExactly("one");
+            assertThat(proxy.requests())
+                    .containsOnly(
+                            "CONNECT sigs.upshift.test:"
+                                    + server.getAddress().getPort()
+                                    + " HTTP/1.1");
         } finally {
             server.stop(0);
         }

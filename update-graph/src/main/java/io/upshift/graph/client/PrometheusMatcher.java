@@ -4,6 +4,7 @@ import io.upshift.graph.model.Risk;
 import io.upshift.graph.risk.PromQLResult;
 import io.upshift.graph.risk.RiskEvaluation;
 import io.upshift.graph.risk.RuleMatcher;
+import io.upshift.runtime.tls.CaBundle;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -12,56 +13,159 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLParameters;
 
 /**
- * Evaluates PromQL matching rules against a Prometheus HTTP API ({@code <base>/api/v1/query}), with
- * {@code _id=""} replaced by the cluster's id and a bounded wait.
+ * Evaluates PromQL matching rules against a Prometheus HTTP API ({@code <url>/api/v1/query}) as
+ * upstream's promql cluster condition does: the query service's host looked up (its Service's
+ * cluster IP, unless the target uses DNS), its certificate checked against the target's CA bundle
+ * and the URL's host name, the bearer token read from its file and sent at each query; {@code
+ * _id=""} replaced by the cluster's id. Every failure is an evaluation error in upstream's words
+ * ("failure determine thanos IP: ...", "executing PromQL query: client_error: client error: 401",
+ * ...), which the risk's Applies condition quotes.
+ *
+ * <p>The wait is bounded by {@code timeout}, shorter than upstream's five minutes: risks are
+ * evaluated on the controller's sync, whose status writes must not wait on a hung Prometheus.
  */
 public final class PrometheusMatcher implements RuleMatcher {
 
-    private final URI base;
+    private final PromQLTarget target;
+    private final ServiceLookup services;
     private final String clusterId;
     private final Duration timeout;
-    private final HttpClient http;
 
-    public PrometheusMatcher(URI base, String clusterId, Duration timeout) {
-        this.base = base.toString().endsWith("/") ? base : URI.create(base + "/");
+    /** The client for the CA bundle last read, rebuilt when the bundle changes. */
+    private Transport transport;
+
+    private record Transport(String caBundle, HttpClient http) {}
+
+    public PrometheusMatcher(
+            PromQLTarget target, ServiceLookup services, String clusterId, Duration timeout) {
+        this.target = target;
+        this.services = services;
         this.clusterId = clusterId;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
 
     @Override
-    public boolean match(Risk.MatchingRule rule) throws RuleException {
+    public synchronized boolean match(Risk.MatchingRule rule) throws RuleException {
         if (!"PromQL".equals(rule.type()))
             throw new RuleException("not a PromQL rule: " + rule.type());
-        String query = RiskEvaluation.injectClusterId(rule.promql(), clusterId);
-        URI uri =
-                base.resolve(
-                        "api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
+        URI uri = queryUri(host(), RiskEvaluation.injectClusterId(rule.promql(), clusterId));
+        HttpClient http = http();
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).GET();
+        String get = "executing PromQL query: Get \"" + uri + "\": ";
+        if (target.tokenFile() != null) {
+            try {
+                request.header("Authorization", "Bearer " + read(target.tokenFile()));
+            } catch (IOException e) {
+                throw new RuleException(
+                        get + "unable to read authorization credentials: " + e.getMessage(), e);
+            }
+        }
         HttpResponse<byte[]> response;
         try {
-            response =
-                    http.send(
-                            HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
-                            HttpResponse.BodyHandlers.ofByteArray());
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (HttpTimeoutException e) {
-            throw new RuleException(
-                    "PromQL query to " + base + " timed out after " + timeout.toMillis() + " ms",
-                    e);
+            throw new RuleException(get + "timed out after " + timeout.toMillis() + " ms", e);
         } catch (IOException e) {
-            throw new RuleException("PromQL query to " + base + " failed: " + e.getMessage(), e);
+            throw new RuleException(get + describe(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RuleException("PromQL query interrupted", e);
         }
-        if (response.statusCode() != 200
-                && response.statusCode() != 400
-                && response.statusCode() != 422) {
-            throw new RuleException(
-                    "PromQL query to " + base + " answered HTTP " + response.statusCode());
+        return PromQLResult.parse(response.statusCode(), response.body());
+    }
+
+    /** Where the query goes: the Service's cluster IP, or the URL's own host with DNS. */
+    private String host() throws RuleException {
+        if (target.useDns()) return target.url().getHost();
+        try {
+            String ip = services.clusterIp(target.serviceNamespace(), target.serviceName());
+            return ip.contains(":") ? "[" + ip + "]" : ip;
+        } catch (Exception e) {
+            throw new RuleException("failure determine thanos IP: " + e.getMessage(), e);
         }
-        return PromQLResult.parse(response.body());
+    }
+
+    private URI queryUri(String host, String query) {
+        URI url = target.url();
+        String path = url.getRawPath() == null ? "" : url.getRawPath();
+        if (!path.endsWith("/")) path += "/";
+        return URI.create(
+                url.getScheme()
+                        + "://"
+                        + host
+                        + ":"
+                        + target.port()
+                        + path
+                        + "api/v1/query?query="
+                        + URLEncoder.encode(query, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The client trusting the CA bundle as the file holds it now, the server named as the URL names
+     * it.
+     */
+    private HttpClient http() throws RuleException {
+        String bundle = "";
+        if (target.caBundleFile() != null) {
+            try {
+                bundle = read(target.caBundleFile());
+            } catch (IOException e) {
+                throw new RuleException(
+                        "creating PromQL round-tripper: unable to read CA cert: " + e.getMessage(),
+                        e);
+            }
+        }
+        if (transport != null && transport.caBundle().equals(bundle)) return transport.http();
+        CaBundle trusted = CaBundle.parse(bundle);
+        if (target.caBundleFile() != null && trusted.isEmpty())
+            throw new RuleException(
+                    "creating PromQL round-tripper: unable to use specified CA cert file "
+                            + target.caBundleFile());
+        String serverName = target.url().getHost();
+        HttpClient.Builder b =
+                HttpClient.newBuilder()
+                        .connectTimeout(timeout)
+                        .followRedirects(HttpClient.Redirect.NORMAL)
+                        .sslContext(trusted.context(serverName));
+        if (!serverName.contains(":") && !serverName.matches("[0-9.]+")) {
+            SSLParameters sni = new SSLParameters();
+            sni.setServerNames(List.of(new SNIHostName(serverName)));
+            b.sslParameters(sni);
+        }
+        transport = new Transport(bundle, b.build());
+        return transport.http();
+    }
+
+    /** A credentials file, read as upstream's secret files are: "unable to read file F: ...". */
+    private static String read(Path file) throws IOException {
+        try {
+            return Files.readString(file).strip();
+        } catch (NoSuchFileException e) {
+            throw new IOException(
+                    "unable to read file "
+                            + file
+                            + ": open "
+                            + file
+                            + ": no such file or directory",
+                    e);
+        } catch (IOException e) {
+            throw new IOException("unable to read file " + file + ": " + describe(e), e);
+        }
+    }
+
+    private static String describe(IOException e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c.getMessage() != null && !c.getMessage().isBlank()) return c.getMessage();
+        }
+        return e.getClass().getSimpleName();
     }
 }

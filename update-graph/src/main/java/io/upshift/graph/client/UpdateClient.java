@@ -9,6 +9,7 @@ import io.upshift.graph.updates.GraphUpdates;
 import io.upshift.graph.updates.RetrievedUpdates;
 import io.upshift.graph.updates.UpdatesException;
 import io.upshift.graph.updates.UpdatesRequest;
+import io.upshift.releases.image.Egress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
@@ -23,39 +24,48 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Asks the graph service for the cluster's updates and keeps {@link AvailableUpdates} current: one
- * attempt per {@link #refresh} call when due, a bounded wait, a bounded answer size, and the
- * reference's failure reasons (RemoteFailed, ResponseFailed, ResponseInvalid, VersionNotFound, or
- * why no request could be made).
+ * attempt per {@link #refresh} call when due, the cluster's way out ({@link Egress}: its proxy and
+ * trusted CA bundle, as each attempt finds them, as upstream's transport is built for each fetch),
+ * a bounded wait, a bounded answer size, and the reference's failure reasons (RemoteFailed,
+ * ResponseFailed, ResponseInvalid, VersionNotFound, or why no request could be made).
  */
 public final class UpdateClient {
 
     /** Answers larger than this are refused: a real graph is well under a megabyte. */
     public static final int MAX_BYTES = 32 << 20;
 
-    private final HttpClient http;
     private final Duration timeout;
     private final RandomGenerator random;
     private static final Logger LOG = LoggerFactory.getLogger(UpdateClient.class);
 
+    /** The client of the egress last used, kept while the egress stays the same. */
+    private Egress egress;
+
+    private HttpClient http;
+
     public UpdateClient(Duration timeout, RandomGenerator random) {
-        this.http =
-                HttpClient.newBuilder()
-                        .connectTimeout(timeout)
-                        .followRedirects(HttpClient.Redirect.NORMAL)
-                        .build();
         this.timeout = timeout;
         this.random = random;
     }
 
-    /** The next state: unchanged when no refresh is due, else the outcome of one attempt. */
+    /** As {@link #refresh(AvailableUpdates, UpdatesRequest, Egress, Instant)}, going direct. */
     public AvailableUpdates refresh(AvailableUpdates state, UpdatesRequest request, Instant now) {
+        return refresh(state, request, Egress.NONE, now);
+    }
+
+    /**
+     * The next state: unchanged when no refresh is due, else the outcome of one attempt made the
+     * {@code egress} way.
+     */
+    public AvailableUpdates refresh(
+            AvailableUpdates state, UpdatesRequest request, Egress egress, Instant now) {
         if (!state.due(request, now)) return state;
         Optional<UpdatesRequest.Problem> problem = request.problem();
         if (problem.isPresent())
             return state.failed(
                     request, problem.get().reason(), problem.get().message(), now, random);
         try {
-            return state.succeeded(request, fetch(request), now, random);
+            return state.succeeded(request, fetch(request, client(egress)), now, random);
         } catch (UpdatesException e) {
             return state.failed(
                     request,
@@ -66,7 +76,19 @@ public final class UpdateClient {
         }
     }
 
-    RetrievedUpdates fetch(UpdatesRequest request) throws UpdatesException {
+    private synchronized HttpClient client(Egress e) throws UpdatesException {
+        if (http == null || !e.equals(egress)) {
+            try {
+                http = e.httpClient(timeout);
+            } catch (IOException x) {
+                throw new UpdatesException("RemoteFailed", x.getMessage(), x);
+            }
+            egress = e;
+        }
+        return http;
+    }
+
+    RetrievedUpdates fetch(UpdatesRequest request, HttpClient http) throws UpdatesException {
         HttpResponse<InputStream> response;
         try {
             response =

@@ -22,6 +22,11 @@ public final class MatchCache {
         String error;
     }
 
+    /** Upstream's time of day, Go's {@code 15:04:05Z07} (UTC: a trailing Z). */
+    private static final java.time.format.DateTimeFormatter CLOCK_TIME =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ssXXX")
+                    .withZone(java.time.ZoneOffset.UTC);
+
     private final Duration minBetween, minPerRule, expiry;
     private final Map<Risk.MatchingRule, Entry> entries = new HashMap<>();
     private Instant lastEvaluation = Instant.EPOCH;
@@ -52,7 +57,9 @@ public final class MatchCache {
             if (Duration.between(lastEvaluation, now).compareTo(minBetween) <= 0
                     && evaluations > 0) {
                 return cached(
-                        mine, "evaluation is throttled until " + lastEvaluation.plus(minBetween));
+                        mine,
+                        "evaluation is throttled until "
+                                + CLOCK_TIME.format(lastEvaluation.plus(minBetween)));
             }
             Risk.MatchingRule target = mostStale(now);
             if (target == null) {

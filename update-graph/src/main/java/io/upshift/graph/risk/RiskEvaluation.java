@@ -43,10 +43,13 @@ public final class RiskEvaluation {
                 errors.add(e.getMessage());
             }
         }
+        // as Kubernetes' error aggregate: one error as itself, several as [e1, e2]
         String why =
                 errors.isEmpty()
                         ? "no matching rule could be evaluated"
-                        : String.join("; ", errors);
+                        : errors.size() == 1
+                                ? errors.get(0)
+                                : "[" + String.join(", ", errors) + "]";
         return new RiskCondition(
                 "Applies",
                 "Unknown",

@@ -48,12 +48,23 @@ class PrometheusMatcherTest {
         if (prometheus != null) prometheus.close();
     }
 
+    /** A Prometheus asked by its URL, with no credentials. */
+    static PromQLTarget plain(URI url) {
+        return new PromQLTarget(url, true, "", "", null, null);
+    }
+
+    static final ServiceLookup NO_SERVICES =
+            (ns, name) -> {
+                throw new AssertionError("no Service is looked up with DNS");
+            };
+
     static Risk.MatchingRule promql(String q) {
         return new Risk.MatchingRule("PromQL", q);
     }
 
     PrometheusMatcher matcher() {
-        return new PrometheusMatcher(prometheus.url(), "cluster-abc", Duration.ofSeconds(5));
+        return new PrometheusMatcher(
+                plain(prometheus.url()), NO_SERVICES, "cluster-abc", Duration.ofSeconds(5));
     }
 
     @Test
@@ -83,7 +94,7 @@ class PrometheusMatcherTest {
         assertThatThrownBy(() -> matcher().match(promql("sum(upshift_test_nodes)")))
                 .hasMessage("invalid PromQL result (must be 0 or 1): 6");
         assertThatThrownBy(() -> matcher().match(promql("this is not promql")))
-                .hasMessageStartingWith("PromQL query failed: bad_data");
+                .hasMessageStartingWith("executing PromQL query: bad_data: ");
     }
 
     @Test
@@ -131,11 +142,13 @@ class PrometheusMatcherTest {
         try {
             PrometheusMatcher m =
                     new PrometheusMatcher(
-                            URI.create("http://127.0.0.1:" + silent.getAddress().getPort()),
+                            plain(URI.create("http://127.0.0.1:" + silent.getAddress().getPort())),
+                            NO_SERVICES,
                             "x",
                             Duration.ofMillis(300));
             assertThatThrownBy(() -> m.match(promql("up")))
-                    .hasMessageContaining("timed out after 300 ms");
+                    .hasMessageStartingWith("executing PromQL query: Get \"http://127.0.0.1:")
+                    .hasMessageEndingWith("\": timed out after 300 ms");
         } finally {
             silent.stop(0);
         }

@@ -37,7 +37,7 @@ class RiskEvaluationTest {
         assertThat(cache.match(A, T0, m)).isTrue();
         // within the same second: B is not evaluated, and says so
         assertThatThrownBy(() -> cache.match(B, T0.plusMillis(500), m))
-                .hasMessageStartingWith("evaluation is throttled");
+                .hasMessage("evaluation is throttled until 00:00:01Z");
         // a second later B, asked before, is the most stale and gets the call
         assertThat(cache.match(B, T0.plusSeconds(2), m)).isFalse();
         // A again within the hour: cached
@@ -82,6 +82,25 @@ class RiskEvaluationTest {
                         RiskEvaluation.applies(risk("R", B), cache, r -> false, T0.plusSeconds(9))
                                 .reason())
                 .isEqualTo("NotMatch");
+        // several rules failing: every error, aggregated as Kubernetes' errors are (the second
+        // rule of one pass is throttled, as upstream's cache throttles it)
+        RuleMatcher each =
+                r -> {
+                    throw new RuleMatcher.RuleException(r.promql() + " failed");
+                };
+        assertThat(
+                        RiskEvaluation.applies(
+                                        risk(
+                                                "S",
+                                                new Risk.MatchingRule("PromQL", "c"),
+                                                new Risk.MatchingRule("PromQL", "d")),
+                                        MatchCache.standard(),
+                                        each,
+                                        T0)
+                                .message())
+                .startsWith(
+                        "Could not evaluate exposure to update risk S ([c failed, evaluation is"
+                                + " throttled until 00:00:01Z])\n");
     }
 
     @Test
@@ -122,15 +141,27 @@ class RiskEvaluationTest {
     void promqlAnswersMustBeOneSampleOfZeroOrOne() throws Exception {
         String one =
                 "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{},\"value\":[1,\"1\"]}]}}";
-        assertThat(PromQLResult.parse(one.getBytes(StandardCharsets.UTF_8))).isTrue();
+        assertThat(PromQLResult.parse(200, one.getBytes(StandardCharsets.UTF_8))).isTrue();
         String two =
                 "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"value\":[1,\"1\"]},{\"value\":[1,\"0\"]}]}}";
-        assertThatThrownBy(() -> PromQLResult.parse(two.getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> PromQLResult.parse(200, two.getBytes(StandardCharsets.UTF_8)))
                 .hasMessage("invalid PromQL result length must be one, but is 2");
         String half =
                 "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"value\":[1,\"0.5\"]}]}}";
-        assertThatThrownBy(() -> PromQLResult.parse(half.getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> PromQLResult.parse(200, half.getBytes(StandardCharsets.UTF_8)))
                 .hasMessage("invalid PromQL result (must be 0 or 1): 0.5");
+        // what the Prometheus Go client says of answers that are not a success
+        assertThatThrownBy(() -> PromQLResult.parse(401, "Unauthorized".getBytes()))
+                .hasMessage("executing PromQL query: client_error: client error: 401");
+        assertThatThrownBy(() -> PromQLResult.parse(503, new byte[0]))
+                .hasMessage("executing PromQL query: server_error: server error: 503");
+        String bad = "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}";
+        assertThatThrownBy(() -> PromQLResult.parse(400, bad.getBytes()))
+                .hasMessage("executing PromQL query: bad_data: parse error");
+        assertThatThrownBy(() -> PromQLResult.parse(400, one.getBytes()))
+                .hasMessage(
+                        "executing PromQL query: bad_response: inconsistent body for response"
+                                + " code");
         assertThat(RiskEvaluation.injectClusterId("x{_id=\"\"} or 0 * y{_id=\"\"}", "abc"))
                 .isEqualTo("x{_id=\"abc\"} or 0 * y{_id=\"abc\"}");
     }

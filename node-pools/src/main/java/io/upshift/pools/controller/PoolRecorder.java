@@ -1,0 +1,193 @@
+package io.upshift.pools.controller;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
+import io.upshift.api.json.Mappers;
+import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.PoolPlan;
+import io.upshift.pools.model.RenderedConfig;
+import io.upshift.runtime.kube.ApiErrors;
+import io.upshift.runtime.kube.MergePatch;
+import io.upshift.runtime.kube.ParallelWrites;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one writer of a {@link PoolPlan}: per pool, in order, the rendered config (created, or
+ * claimed by a merge patch conditional on the config as read), the pool's target (a merge patch
+ * conditional on the pool as read), the nodes told (several at a time, each preceded by its
+ * MachineConfigNode's desired config) and untainted, then the pool's status (an update conditional
+ * on the pool as read), neither while the cache still holds the pool a write of the recorder was
+ * computed from; then the rendered configs to delete. A write refused because the object changed
+ * since it was read (409) ends the pass, and the next one computes from the object as it is; a
+ * rendered config that exists already (the cache was behind) is taken as created.
+ */
+final class PoolRecorder {
+    private static final Logger LOG = LoggerFactory.getLogger(PoolRecorder.class);
+    private static final ObjectMapper JSON = Mappers.JSON;
+
+    private final KubernetesClient client;
+    private final MachineConfigNodeWriter machineConfigNodes;
+    private final ParallelWrites writes;
+    private final Duration renderGrace;
+
+    /** Per pool, the resourceVersion its last write (target or status) was computed from. */
+    private final Map<String, String> writtenFrom = new HashMap<>();
+
+    /**
+     * What each pool's problems were when last logged: a problem is said once, until it changes.
+     */
+    private final Map<String, List<String>> said = new HashMap<>();
+
+    PoolRecorder(
+            KubernetesClient client,
+            MachineConfigNodeWriter machineConfigNodes,
+            ParallelWrites writes,
+            Duration renderGrace) {
+        this.client = client;
+        this.machineConfigNodes = machineConfigNodes;
+        this.writes = writes;
+        this.renderGrace = renderGrace;
+    }
+
+    void record(PoolPlan plan) {
+        for (PoolPlan.Pool pool : plan.pools()) record(pool);
+        plan.deletions().forEach(this::delete);
+    }
+
+    private void record(PoolPlan.Pool p) {
+        say(p);
+        if (p.config() instanceof PoolPlan.Create create) create(p.pool(), create);
+        else if (p.config() instanceof PoolPlan.Claim claim) claim(claim);
+        if (p.target() != null && !behind(p.pool())) target(p.pool(), p.target());
+        writes.run(p.tell().stream().<Runnable>map(t -> () -> tell(p.name(), t)).toList());
+        writes.run(p.untaint().stream().<Runnable>map(u -> () -> untaint(u)).toList());
+        if (p.status() != null && !behind(p.pool())) status(p.pool(), p.status());
+    }
+
+    /**
+     * The pool as read is the one a write of this recorder was computed from: the cache has not
+     * seen that write yet, and a write computed from it now would only be refused (409).
+     */
+    private boolean behind(MachineConfigPool pool) {
+        return version(pool).equals(writtenFrom.get(pool.getMetadata().getName()));
+    }
+
+    private static String version(MachineConfigPool pool) {
+        return String.valueOf(pool.getMetadata().getResourceVersion());
+    }
+
+    private void say(PoolPlan.Pool p) {
+        if (p.problems().equals(said.getOrDefault(p.name(), List.of()))) return;
+        said.put(p.name(), p.problems());
+        p.problems().forEach(line -> LOG.warn("machineconfigpools/{}: {}", p.name(), line));
+    }
+
+    private void create(MachineConfigPool pool, PoolPlan.Create create) {
+        MachineConfig mc = create.config();
+        try {
+            client.resources(MachineConfig.class).resource(mc).create();
+            LOG.info(
+                    "machineconfigs/{} rendered for pool {} from {}",
+                    mc.getMetadata().getName(),
+                    pool.getMetadata().getName(),
+                    create.sources());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) throw e; // already there: the cache was behind
+        }
+    }
+
+    private void claim(PoolPlan.Claim claim) {
+        MachineConfig mc = claim.config();
+        MergePatch.against(mc)
+                .annotate(NodeAnnotations.RELEASE_IMAGE_VERSION, claim.release())
+                .annotate(NodeAnnotations.GENERATED_BY, claim.release())
+                .sendTo(client, mc);
+        LOG.info(
+                "machineconfigs/{}: rendered by release {} before, now marked as release {}'s",
+                mc.getMetadata().getName(),
+                claim.previous().isEmpty() ? "(none)" : claim.previous(),
+                claim.release());
+    }
+
+    private void target(MachineConfigPool pool, RenderedConfig rendered) {
+        ObjectNode configuration = JSON.createObjectNode().put("name", rendered.name());
+        ArrayNode sources = configuration.putArray("source");
+        for (String s : rendered.sources()) {
+            sources.addObject()
+                    .put("apiVersion", "machineconfiguration.openshift.io/v1")
+                    .put("kind", "MachineConfig")
+                    .put("name", s);
+        }
+        wrote(
+                pool,
+                MergePatch.against(pool)
+                        .set("spec.configuration", configuration)
+                        .sendTo(client, pool));
+        LOG.info(
+                "machineconfigpools/{}: target config {}",
+                pool.getMetadata().getName(),
+                rendered.name());
+    }
+
+    /**
+     * Tells a node its new config and taints it, written only if nobody changed the node since it
+     * was read: a taint another controller added in between is never dropped. Its MachineConfigNode
+     * names the config first, as upstream's node controller does; a failure there is logged and
+     * made good by a later pass.
+     */
+    private void tell(String pool, PoolPlan.Tell t) {
+        String node = t.node().getMetadata().getName();
+        try {
+            machineConfigNodes.write(t.node(), pool, t.config());
+        } catch (KubernetesClientException e) {
+            LOG.warn(
+                    "machineconfignodes/{}: desired config {} not written ({}); the node is told by"
+                            + " its annotation, a later pass writes it",
+                    node,
+                    t.config(),
+                    ApiErrors.describe(e));
+        }
+        MergePatch.against(t.node())
+                .annotate(NodeAnnotations.DESIRED_CONFIG, t.config())
+                .set("spec.taints", t.taints())
+                .sendTo(client, t.node());
+        machineConfigNodes.told(node, t.config());
+        LOG.info("nodes/{}: desiredConfig {}", node, t.config());
+    }
+
+    private void untaint(PoolPlan.Untaint u) {
+        MergePatch.against(u.node()).set("spec.taints", u.taints()).sendTo(client, u.node());
+    }
+
+    /** The pool's status, as an update conditional on the pool as read. */
+    private void status(MachineConfigPool pool, MachineConfigPoolStatus status) {
+        MachineConfigPool next = JSON.convertValue(JSON.valueToTree(pool), MachineConfigPool.class);
+        next.setStatus(status);
+        wrote(pool, client.resource(next).updateStatus());
+    }
+
+    /**
+     * The pool as read is behind from now on, unless the write changed nothing (a server that keeps
+     * what it had answers with the same version, and no event would ever catch up).
+     */
+    private void wrote(MachineConfigPool read, MachineConfigPool written) {
+        if (written != null && !version(written).equals(version(read)))
+            writtenFrom.put(read.getMetadata().getName(), version(read));
+    }
+
+    private void delete(String name) {
+        client.resources(MachineConfig.class).withName(name).delete();
+        LOG.info("machineconfigs/{} deleted: unused for {}", name, renderGrace);
+    }
+}

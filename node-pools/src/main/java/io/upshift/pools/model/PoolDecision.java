@@ -1,0 +1,328 @@
+package io.upshift.pools.model;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
+import io.upshift.api.json.Mappers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The pool controller's decision, from what its caches hold to what should be ({@link PoolPlan}),
+ * as the machine-config controller's render and node controllers decide it. For each pool: render
+ * the MachineConfigs its selector picks ({@link RenderedConfig}); create that config, or mark one
+ * another release's controller rendered with the same content as this release's; point the pool at
+ * it; pick the nodes that start updating now ({@link NodeSelection}: maxUnavailable, zone, age, the
+ * controller's own node last; never in a paused pool or outside its maintenance window); lift the
+ * update taint of nodes done; and compute its status ({@link PoolProgress}). Rendered configs that
+ * no pool targets and no node runs or is told are deleted once unused for the grace period: a node
+ * slow to report must still find the config it was given.
+ */
+public final class PoolDecision {
+    private static final ObjectMapper JSON = Mappers.JSON;
+
+    /**
+     * What one pass decides from.
+     *
+     * @param releaseVersion the controller's release: it marks the configs it renders
+     * @param controllerNode the node the controller runs on ("" when unknown): its pool updates it
+     *     last
+     * @param renderGrace how long an unused rendered config is kept
+     * @param configs the MachineConfigs as the base configs' sync left them
+     * @param templateFailure why the release's base configs did not render, or null: no pool is
+     *     rendered then
+     * @param unusedSince what the previous pass returned ({@link PoolPlan#unusedSince()})
+     */
+    public record Input(
+            String releaseVersion,
+            String controllerNode,
+            Duration renderGrace,
+            List<MachineConfigPool> pools,
+            List<MachineConfig> configs,
+            String templateFailure,
+            List<Node> nodes,
+            Map<String, Instant> unusedSince,
+            Instant now) {}
+
+    private PoolDecision() {}
+
+    public static PoolPlan decide(Input in) {
+        Map<String, String> versionOf = new HashMap<>();
+        for (MachineConfig mc : in.configs()) {
+            versionOf.put(
+                    mc.getMetadata().getName(),
+                    annotation(
+                            mc.getMetadata().getAnnotations(),
+                            NodeAnnotations.RELEASE_IMAGE_VERSION));
+        }
+        Map<String, List<Node>> members = PoolMembers.assign(in.pools(), in.nodes());
+        List<PoolPlan.Pool> pools = new ArrayList<>();
+        for (MachineConfigPool pool : in.pools())
+            pools.add(pool(in, pool, members.get(pool.getMetadata().getName()), versionOf));
+        Map<String, Instant> unusedSince = new HashMap<>();
+        List<String> deletions = unused(in, pools, unusedSince);
+        return new PoolPlan(pools, deletions, unusedSince, members);
+    }
+
+    /**
+     * @param versionOf each config's release, updated with the config this pool renders
+     */
+    private static PoolPlan.Pool pool(
+            Input in, MachineConfigPool pool, List<Node> nodes, Map<String, String> versionOf) {
+        String name = pool.getMetadata().getName();
+        String target =
+                pool.getSpec() != null && pool.getSpec().getConfiguration() != null
+                        ? Objects.requireNonNullElse(
+                                pool.getSpec().getConfiguration().getName(), "")
+                        : "";
+        List<String> problems = new ArrayList<>();
+        String renderError = in.templateFailure();
+        PoolPlan.ConfigChange config = null;
+        RenderedConfig newTarget = null;
+        if (renderError == null) {
+            try {
+                RenderedConfig rendered = render(in, pool);
+                config = configChange(in, pool, rendered, versionOf);
+                versionOf.put(rendered.name(), in.releaseVersion());
+                if (!rendered.name().equals(target)) {
+                    newTarget = rendered;
+                    target = rendered.name();
+                }
+            } catch (IllegalArgumentException e) {
+                renderError = e.getMessage();
+                problems.add("not rendered: " + renderError);
+            }
+        }
+
+        List<PoolNode> view = new ArrayList<>();
+        for (Node n : nodes) view.add(PoolMembers.view(n, in.controllerNode()));
+        boolean paused = pool.getSpec() != null && Boolean.TRUE.equals(pool.getSpec().getPaused());
+        String specError = null;
+        int maxUnavailable = 1;
+        MaintenanceWindow window = null;
+        try {
+            maxUnavailable = maxUnavailable(pool, view.size());
+            window = window(pool);
+        } catch (IllegalArgumentException e) {
+            specError = e.getMessage();
+            problems.add("no node touched: " + specError);
+        }
+        String waiting = null;
+        List<PoolPlan.Tell> tell = new ArrayList<>();
+        String told = target;
+        boolean due = view.stream().anyMatch(n -> !told.equals(n.desiredConfig()));
+        if (specError == null && !target.isEmpty() && !paused && due) {
+            if (window != null && !window.isOpen(in.now())) {
+                waiting =
+                        "Waiting for the maintenance window \""
+                                + window.text()
+                                + "\" (opens "
+                                + window.nextOpening(in.now())
+                                + ") to update to MachineConfig "
+                                + target;
+            } else {
+                for (PoolNode picked : NodeSelection.pick(view, target, maxUnavailable, false)) {
+                    int i = view.indexOf(picked);
+                    Node node = nodes.get(i);
+                    tell.add(new PoolPlan.Tell(node, target, UpdateTaint.added(node)));
+                    view.set(i, picked.told(target));
+                }
+            }
+        }
+        List<PoolPlan.Untaint> untaint = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            Node node = nodes.get(i);
+            if (view.get(i).done() && UpdateTaint.on(node))
+                untaint.add(new PoolPlan.Untaint(node, UpdateTaint.removed(node)));
+        }
+
+        PoolProgress progress =
+                new PoolProgress(name, target, view, paused, renderError, specError, waiting);
+        MachineConfigPoolStatus status =
+                progress.status(
+                        pool.getStatus(),
+                        Objects.requireNonNullElse(pool.getMetadata().getGeneration(), 0L),
+                        in.now());
+        if (JSON.valueToTree(status).equals(JSON.valueToTree(pool.getStatus()))) status = null;
+        return new PoolPlan.Pool(
+                pool,
+                config,
+                newTarget,
+                tell,
+                untaint,
+                status,
+                problems,
+                gate(in, pool, progress, versionOf));
+    }
+
+    /**
+     * The pool's rendered config.
+     *
+     * @throws IllegalArgumentException when it does not render, or selects nothing, or selects a
+     *     config another release's controller generated
+     */
+    private static RenderedConfig render(Input in, MachineConfigPool pool) {
+        RenderedConfig rendered =
+                RenderedConfig.render(
+                        pool.getMetadata().getName(),
+                        pool.getSpec() == null ? null : pool.getSpec().getMachineConfigSelector(),
+                        in.configs());
+        if (rendered.sources().isEmpty())
+            throw new IllegalArgumentException(
+                    "no MachineConfig matches the pool's machineConfigSelector");
+        requireOwnRelease(in, rendered);
+        return rendered;
+    }
+
+    /**
+     * A config another release's controller generated is not rendered into a pool: it waits for
+     * this release's (upstream's render controller refuses those of an older controller,
+     * OCPBUGS-3821), so that a pool never gets a config that mixes two releases' base configs.
+     */
+    private static void requireOwnRelease(Input in, RenderedConfig rendered) {
+        for (MachineConfig mc : in.configs()) {
+            String by = annotation(mc.getMetadata().getAnnotations(), NodeAnnotations.GENERATED_BY);
+            if (!by.isEmpty()
+                    && !by.equals(in.releaseVersion())
+                    && rendered.sources().contains(mc.getMetadata().getName())) {
+                throw new IllegalArgumentException(
+                        "ignoring MachineConfig "
+                                + mc.getMetadata().getName()
+                                + " generated by release "
+                                + by
+                                + "'s controller (this controller's release: "
+                                + in.releaseVersion()
+                                + ")");
+            }
+        }
+    }
+
+    /**
+     * A rendered config that does not exist is created, owned by its pool; one that exists as
+     * another release's is claimed: the same content rendered by another release's controller (a
+     * release whose base configs did not change, or the previous controller rendered this release's
+     * MachineConfigs before it was replaced) is what this release renders too, and must carry this
+     * release's version, else the pool would never count as running this release. Upstream's render
+     * controller does the same: it applies the config it generated over the pool's current one of
+     * the same name, annotations and all.
+     */
+    private static PoolPlan.ConfigChange configChange(
+            Input in,
+            MachineConfigPool pool,
+            RenderedConfig rendered,
+            Map<String, String> versionOf) {
+        String version = versionOf.get(rendered.name());
+        if (version == null) {
+            return new PoolPlan.Create(
+                    new MachineConfigBuilder()
+                            .withNewMetadata()
+                            .withName(rendered.name())
+                            .addToAnnotations(
+                                    NodeAnnotations.RELEASE_IMAGE_VERSION, in.releaseVersion())
+                            .addToAnnotations(NodeAnnotations.GENERATED_BY, in.releaseVersion())
+                            .addNewOwnerReference()
+                            .withApiVersion("machineconfiguration.openshift.io/v1")
+                            .withKind("MachineConfigPool")
+                            .withName(pool.getMetadata().getName())
+                            .withUid(pool.getMetadata().getUid())
+                            .withController(true)
+                            .endOwnerReference()
+                            .endMetadata()
+                            .withSpec(rendered.spec())
+                            .build(),
+                    rendered.sources());
+        }
+        if (version.equals(in.releaseVersion())) return null;
+        MachineConfig read =
+                in.configs().stream()
+                        .filter(c -> c.getMetadata().getName().equals(rendered.name()))
+                        .findFirst()
+                        .orElseThrow();
+        return new PoolPlan.Claim(read, version, in.releaseVersion());
+    }
+
+    private static int maxUnavailable(MachineConfigPool pool, int nodes) {
+        IntOrString max = pool.getSpec() == null ? null : pool.getSpec().getMaxUnavailable();
+        return MaxUnavailable.resolve(
+                max == null ? null : max.getIntVal() != null ? max.getIntVal() : max.getStrVal(),
+                nodes);
+    }
+
+    /** The pool's maintenance window, or null when it has none. */
+    private static MaintenanceWindow window(MachineConfigPool pool) {
+        Map<String, String> a = pool.getMetadata().getAnnotations();
+        String text = a == null ? null : a.get(MaintenanceWindow.ANNOTATION);
+        return text == null ? null : MaintenanceWindow.parse(text);
+    }
+
+    /**
+     * The pool for the gate. A node's version is the release that rendered the config it runs; a
+     * node that runs none yet has none to tell.
+     */
+    private static PoolGate.Pool gate(
+            Input in,
+            MachineConfigPool pool,
+            PoolProgress progress,
+            Map<String, String> versionOf) {
+        boolean released =
+                progress.isUpdated()
+                        && in.releaseVersion().equals(versionOf.get(progress.target()));
+        boolean required =
+                pool.getMetadata().getLabels() != null
+                        && pool.getMetadata().getLabels().containsKey(RequiredPools.LABEL);
+        Map<String, String> nodeVersions = new LinkedHashMap<>();
+        for (PoolNode n : progress.nodes()) {
+            if (!n.currentConfig().isEmpty())
+                nodeVersions.put(n.name(), versionOf.getOrDefault(n.currentConfig(), ""));
+        }
+        return new PoolGate.Pool(
+                pool.getMetadata().getName(), progress, required, released, nodeVersions);
+    }
+
+    /**
+     * The rendered configs to delete now: unused (no pool's spec or status names them, no node runs
+     * or is told them, as this pass leaves the nodes) for the grace period. {@code since} is filled
+     * with when each of the others became unused.
+     */
+    private static List<String> unused(
+            Input in, List<PoolPlan.Pool> pools, Map<String, Instant> since) {
+        Set<String> used = new HashSet<>();
+        for (MachineConfigPool p : in.pools()) {
+            if (p.getSpec() != null && p.getSpec().getConfiguration() != null)
+                used.add(p.getSpec().getConfiguration().getName());
+            if (p.getStatus() != null && p.getStatus().getConfiguration() != null)
+                used.add(p.getStatus().getConfiguration().getName());
+        }
+        for (PoolPlan.Pool p : pools) {
+            for (PoolNode n : p.gate().progress().nodes()) {
+                used.add(n.currentConfig());
+                used.add(n.desiredConfig());
+            }
+        }
+        List<String> deletions = new ArrayList<>();
+        for (MachineConfig mc : in.configs()) {
+            String name = mc.getMetadata().getName();
+            if (!name.startsWith(RenderedConfig.PREFIX) || used.contains(name)) continue;
+            Instant from = in.unusedSince().getOrDefault(name, in.now());
+            if (in.now().isBefore(from.plus(in.renderGrace()))) since.put(name, from);
+            else deletions.add(name);
+        }
+        return deletions;
+    }
+
+    private static String annotation(Map<String, String> annotations, String key) {
+        return annotations == null ? "" : annotations.getOrDefault(key, "");
+    }
+}
