@@ -2,6 +2,7 @@ package io.upshift.demo;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -134,6 +135,7 @@ public final class RehearsalSimulator implements Simulator {
             Duration quiet = Duration.ofSeconds(5).plus(longestStep(d, k).multipliedBy(2));
             String last = "";
             Instant lastMove = Instant.now();
+            Takeover takeover = new Takeover(cluster);
             while (true) {
                 Thread.sleep(200);
                 ClusterVersion cv = cluster.admin().clusterVersion();
@@ -167,7 +169,7 @@ public final class RehearsalSimulator implements Simulator {
                 if (cluster.admin().completed(target.version())
                         && (!rollsNodes || nodesDone(client, now, asked))) break;
                 String state = signature(cv, now);
-                if (!state.equals(last)) {
+                if (!state.equals(last) || takeover.underWay()) {
                     last = state;
                     lastMove = Instant.now();
                 } else if (Duration.between(lastMove, Instant.now()).compareTo(quiet) > 0) {
@@ -217,6 +219,56 @@ public final class RehearsalSimulator implements Simulator {
                     how,
                     wall,
                     cluster.server().requests().size());
+        }
+    }
+
+    /**
+     * The controller's pod being replaced: from the moment the copy's kubelet replaces it until the
+     * new pod holds a Lease, at most {@link #STARTING} — a new controller started from the
+     * release's image (a JVM of its own, its informers synced) is quiet for a while, and that is
+     * not a stall.
+     */
+    private static final class Takeover {
+        static final Duration STARTING = Duration.ofMinutes(2);
+        private final DemoCluster cluster;
+        private int restarts;
+        private String leases;
+        private Instant since;
+
+        Takeover(DemoCluster cluster) {
+            this.cluster = cluster;
+            this.restarts = cluster.controller().restarts();
+        }
+
+        boolean underWay() {
+            int now = cluster.controller().restarts();
+            if (now != restarts) {
+                restarts = now;
+                leases = leases();
+                since = Instant.now();
+                return true;
+            }
+            if (since == null) return false;
+            if (!leases().equals(leases)
+                    || Duration.between(since, Instant.now()).compareTo(STARTING) > 0) since = null;
+            return since != null;
+        }
+
+        /** Who holds each Lease, since when. */
+        private String leases() {
+            StringBuilder b = new StringBuilder();
+            for (Lease l :
+                    cluster.client().resources(Lease.class).inAnyNamespace().list().getItems())
+                if (l.getSpec() != null)
+                    b.append(l.getMetadata().getNamespace())
+                            .append('/')
+                            .append(l.getMetadata().getName())
+                            .append(' ')
+                            .append(l.getSpec().getHolderIdentity())
+                            .append(' ')
+                            .append(l.getSpec().getAcquireTime())
+                            .append('\n');
+            return b.toString();
         }
     }
 

@@ -166,11 +166,11 @@ public final class LiveDemo implements Demo {
                         "install of " + demo.from() + " did not complete in " + timeout);
             }
             out.printf(
-                    "Installed %s in %.1f s%s. Requesting the update to %s.%n%n",
+                    "Installed %s in %.1f s%s.%s%n%n",
                     demo.from(),
                     seconds(installStart),
                     nodes > 0 ? ", all " + nodes + " nodes on it" : "",
-                    demo.to());
+                    options.rehearse() ? "" : " Requesting the update to " + demo.to() + ".");
             out.flush();
             Rehearsal rehearsal = null;
             if (options.rehearse()) {
