@@ -101,9 +101,8 @@ class RehearseSnapshotTest {
                 .contains(
                         "Run-levels: 8, from the last update's run-levels (the payload could not be"
                                 + " read)")
-                .contains(
-                        "The rehearsal went without:\n"
-                                + "* the payload of quay.io/openshift-release-dev");
+                .contains("The rehearsal went without:\n")
+                .contains("\n* the payload of quay.io/openshift-release-dev");
     }
 
     @Test
@@ -159,6 +158,53 @@ class RehearseSnapshotTest {
                         "The rehearsal went without:\n"
                                 + "* PodDisruptionBudgets: no drain is known to be held up\n"
                                 + "* pods: the drains are rehearsed without what they evict\n");
+    }
+
+    @Test
+    void aSnapshotOfTheClusterVersionAloneNamesEveryKindItLacked() throws Exception {
+        Path alone = work.resolve("cluster-version-alone");
+        SnapshotDump.write(
+                alone,
+                new LevelCluster(30, from, to, AT)
+                        .objects().stream()
+                                .filter(o -> o.getKind().equals("ClusterVersion"))
+                                .toList());
+        CliRun.Result r =
+                run("rehearse", "--snapshot", alone.toString(), "--to", "4.18.2", "--plan-only");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out())
+                .contains("Signature: verified")
+                .contains(
+                        "The rehearsal went without:\n"
+                                + "* ClusterOperators: no operator is known to be degraded or to"
+                                + " hold it\n"
+                                + "* MachineConfigPools: no pool's rollout is rehearsed\n"
+                                + "* Nodes: no node's update is rehearsed\n"
+                                + "* ConfigMaps: the admin gates and acks, and the signatures the"
+                                + " cluster keeps\n"
+                                + "* PodDisruptionBudgets: no drain is known to be held up\n"
+                                + "* pods: the drains are rehearsed without what they evict\n"
+                                + "* FeatureGate cluster: the Default feature set is assumed\n");
+    }
+
+    @Test
+    void aSnapshotWithoutAClusterVersionIsOneLine() throws Exception {
+        Path none = work.resolve("no-cluster-version");
+        SnapshotDump.write(
+                none,
+                new LevelCluster(3, from, to, AT)
+                        .objects().stream()
+                                .filter(o -> !o.getKind().equals("ClusterVersion"))
+                                .toList());
+        CliRun.Result r = run("rehearse", "--snapshot", none.toString(), "--to", "4.18.2");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err())
+                .isEqualTo(
+                        "upshift: "
+                                + none
+                                + ": no ClusterVersion found (the cluster has no ClusterVersion"
+                                + " named \"version\")\n");
     }
 
     @Test

@@ -19,7 +19,9 @@ import java.util.Map;
  * Reads what a rehearsal needs from a snapshot directory ({@code kubectl get -o yaml} dumps, as
  * {@code upshift status --snapshot} reads them). A kind the snapshot holds no object of is named in
  * {@link ClusterFacts#lacking}, and the rehearsal goes on without it: no budgets or pods, no drain
- * is held up; no ConfigMaps, no admin gate is known; no FeatureGate, the Default feature set.
+ * is held up; no ConfigMaps, no admin gate is known; no FeatureGate, the Default feature set; no
+ * ClusterOperators, pools or nodes, none is rehearsed. A snapshot without a ClusterVersion is
+ * refused, in one line ({@link io.upshift.status.snapshot.SnapshotException}).
  */
 public final class SnapshotCluster {
     private SnapshotCluster() {}
@@ -28,6 +30,11 @@ public final class SnapshotCluster {
         Snapshot.Contents contents = Snapshot.read(dir);
         ClusterState state = Snapshot.assemble(dir, contents.objects(), contents.alerts());
         List<String> lacking = new ArrayList<>();
+        if (state.operators().isEmpty())
+            lacking.add("ClusterOperators: no operator is known to be degraded or to hold it");
+        if (state.pools().isEmpty())
+            lacking.add("MachineConfigPools: no pool's rollout is rehearsed");
+        if (state.nodes().isEmpty()) lacking.add("Nodes: no node's update is rehearsed");
         List<ConfigMap> configMaps = contents.of(ConfigMap.class);
         AdminGates.ConfigMaps gates;
         if (configMaps.isEmpty()) {
@@ -50,6 +57,8 @@ public final class SnapshotCluster {
                         .findFirst()
                         .map(g -> (JsonNode) Mappers.JSON.valueToTree(g))
                         .orElse(null);
+        if (featureGate == null)
+            lacking.add("FeatureGate cluster: the Default feature set is assumed");
         List<ConfigMap> signatures =
                 configMaps.stream()
                         .filter(
