@@ -101,6 +101,7 @@ public final class RehearseCommand implements Callable<Integer> {
             names = "--output",
             arity = "1..2",
             paramLabel = "FORMAT [FILE]",
+            hideParamSyntax = true,
             description =
                     "text (default), json, or html FILE: a self-contained page with the timeline"
                             + " drawn (the text goes to stdout as well).")

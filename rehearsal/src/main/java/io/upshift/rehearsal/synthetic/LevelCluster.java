@@ -13,6 +13,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusConditionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdateBuilder;
+import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
 import io.fabric8.openshift.api.model.config.v1.ReleaseBuilder;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistoryBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
@@ -34,7 +35,8 @@ import java.util.Map;
  * and {@link #MINOR} a conditional one, the run-level times and node update times of its last
  * update, an admin gate for the next minor, and a shop: a database of two pods under a budget that
  * allows no disruption ({@code shop/db}, minAvailable 2), a web tier of three under one that allows
- * one. The same parameters always give the same cluster.
+ * one, and on every worker a node exporter and an application pod under no budget; FeatureGate
+ * {@code cluster} of the Default feature set. The same parameters always give the same cluster.
  *
  * @param fromImage the release it runs
  * @param toImage the release {@link #TO}
@@ -112,6 +114,12 @@ public record LevelCluster(int workers, String fromImage, String toImage, Instan
                         .endMetadata()
                         .withData(Map.of())
                         .build());
+        out.add(
+                new FeatureGateBuilder()
+                        .withNewMetadata()
+                        .withName("cluster")
+                        .endMetadata()
+                        .build());
         out.add(budget("db", "minAvailable", 2, "db"));
         out.add(budget("web", "maxUnavailable", 1, "web"));
         List<String> db = databaseNodes();
@@ -119,8 +127,10 @@ public record LevelCluster(int workers, String fromImage, String toImage, Instan
         out.add(pod("db-1", "db", "StatefulSet", db.get(1)));
         for (int i = 0; i < 3; i++)
             out.add(pod("web-" + i, "web", "ReplicaSet", worker((2 * i + 1) % workers)));
-        for (int i = 0; i < workers; i++)
+        for (int i = 0; i < workers; i++) {
             out.add(pod("node-exporter-" + i, "node-exporter", "DaemonSet", worker(i)));
+            out.add(pod("worker-app-" + i, "worker-app", "ReplicaSet", worker((i + 1) % workers)));
+        }
         return out;
     }
 
