@@ -54,6 +54,16 @@ import picocli.CommandLine.Spec;
 public final class RehearseCommand implements Callable<Integer> {
     public static Clock clock = Clock.systemUTC();
 
+    /** The packages whose log lines the simulation's controllers and agents would print. */
+    static final List<String> QUIET =
+            List.of(
+                    "io.upshift.runtime",
+                    "io.upshift.releases",
+                    "io.upshift.graph",
+                    "io.upshift.pools",
+                    "io.upshift.status",
+                    "io.upshift.clusterversion");
+
     /**
      * Runs this command line again where the simulator is (a build's {@code demo-lib/}), when it is
      * not on this class path; empty when it cannot.
@@ -156,6 +166,11 @@ public final class RehearseCommand implements Callable<Integer> {
                                     .toArray(String[]::new));
             if (code.isPresent()) return code.get();
         }
+        // the copy's controllers and agents would log every step of the simulation on stderr; what
+        // they found is in the report, and the rehearsal's own progress lines stay
+        if (simulator.isPresent())
+            for (String feature : QUIET)
+                System.setProperty("org.slf4j.simpleLogger.log." + feature, "error");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Rehearse.Source source = source();
