@@ -46,7 +46,10 @@ final class SeededCluster {
         Set<String> namespaces = new LinkedHashSet<>();
         List<HasMetadata> namespaced = new ArrayList<>();
         namespaced.addAll(facts.budgets());
-        namespaced.addAll(facts.pods());
+        // a pod already terminating is going away: a drain leaves it alone, and so does the copy
+        facts.pods().stream()
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+                .forEach(namespaced::add);
         namespaced.addAll(facts.signatures());
         namespaced.addAll(adminGates(facts.adminGates()));
         for (HasMetadata o : namespaced) namespaces.add(o.getMetadata().getNamespace());

@@ -251,6 +251,8 @@ public record LevelCluster(int workers, String fromImage, String toImage, Instan
                 .withNewMetadata()
                 .withName(name)
                 .endMetadata()
+                .withNewSpec() // required by the CRD: a real API server refuses one without
+                .endSpec()
                 .withNewStatus()
                 .addNewVersion()
                 .withName("operator")
