@@ -162,6 +162,14 @@ public final class DemoCommand implements Callable<Integer> {
                             + " went through.")
     boolean configChange;
 
+    @Option(
+            names = "--rehearse",
+            description =
+                    "Before asking for the update, rehearse it as upshift rehearse would (read"
+                        + " only, the real controllers on an embedded copy of the cluster); at the"
+                        + " end, compare the predicted time with the time it took.")
+    boolean rehearse;
+
     @Override
     public Integer call() throws Exception {
         if (masters < 0 || workers < 0)
@@ -172,6 +180,9 @@ public final class DemoCommand implements Callable<Integer> {
                     spec.commandLine(),
                     "worker nodes need a control plane: give --masters at least 1, or --workers 0"
                             + " too");
+        if (rehearse && payload != null)
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--rehearse cannot be given with --payload");
         if (configChange && (payload != null || masters + workers == 0))
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(),
@@ -215,7 +226,8 @@ public final class DemoCommand implements Callable<Integer> {
                                 controllerLog,
                                 kubeconfigOut,
                                 keepRunning,
-                                configChange),
+                                configChange,
+                                rehearse),
                         spec.commandLine().getOut());
     }
 }

@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param selfHosting Upshift's jar, when the releases are built on Upshift's image and the
  *     controller taking over mid-update runs from it; empty to keep every controller in this JVM
  * @param kubeconfigOut where to write a kubeconfig for the embedded API server, or null
+ * @param rehearse rehearse the update (upshift rehearse) before asking for it, and compare
  */
 public record DemoOptions(
         int operators,
@@ -34,4 +35,5 @@ public record DemoOptions(
         boolean controllerLog,
         Path kubeconfigOut,
         boolean keepRunning,
-        boolean configChange) {}
+        boolean configChange,
+        boolean rehearse) {}

@@ -7,6 +7,7 @@ import io.upshift.clusterversion.command.UpgradeCommand;
 import io.upshift.graph.command.GraphCommand;
 import io.upshift.pools.command.AgentCommand;
 import io.upshift.pools.command.PoolsCommand;
+import io.upshift.rehearsal.command.RehearseCommand;
 import io.upshift.releases.command.ReleaseCommand;
 import io.upshift.status.command.StatusCommand;
 import picocli.CommandLine;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
             UpgradeCommand.class,
             RollbackCommand.class,
             RecommendCommand.class,
+            RehearseCommand.class,
             ReleaseCommand.class,
             ImageCommand.class,
             GraphCommand.class,
@@ -49,7 +51,7 @@ public final class Upshift {
     }
 
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Upshift());
+        CommandLine cl = new CommandLine(new Upshift(), new Factory());
         cl.setExecutionExceptionHandler(new Errors());
         cl.setParameterExceptionHandler(
                 (e, a) -> {
@@ -57,6 +59,34 @@ public final class Upshift {
                     return 2;
                 });
         return cl;
+    }
+
+    /**
+     * Makes the commands; {@code rehearse} gets the way to its simulator, which is in demo-lib/
+     * beside the jar ({@link DemoClasses}) when Upshift runs from a build's jar.
+     */
+    private static final class Factory implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            if (type == RehearseCommand.class)
+                return type.cast(new RehearseCommand(Upshift::withSimulator));
+            return CommandLine.defaultFactory().create(type);
+        }
+    }
+
+    /**
+     * Runs {@code args} (an {@code upshift rehearse}) again with demo-lib/ on the class path, where
+     * its simulator is; empty when there is none to run it with (Upshift's image, or classes
+     * already on the class path).
+     */
+    static java.util.Optional<Integer> withSimulator(String[] args) throws Exception {
+        java.util.Optional<java.nio.file.Path> jar = ownJar();
+        if (DemoClasses.present()
+                || jar.isEmpty()
+                || !java.nio.file.Files.isDirectory(
+                        jar.get().resolveSibling(DemoClasses.DIRECTORY)))
+            return java.util.Optional.empty();
+        return java.util.Optional.of(DemoClasses.runWithDemoLib(jar, args));
     }
 
     /**

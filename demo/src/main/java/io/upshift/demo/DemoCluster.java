@@ -39,13 +39,18 @@ public final class DemoCluster implements AutoCloseable {
      * @param rolloutDelay a Deployment rolls out a random 0.5 to 1.5 times this after it changes; a
      *     node reboots in half of it
      * @param seed the simulation's random draws
-     * @param objects created first, as they are (such as the ClusterVersion)
+     * @param objects created first, as they are (such as the ClusterVersion); a Namespace that is
+     *     there already is left as it is
      * @param nodes registered next, each on a simulated host with its agent, rolled by the pool
      *     controller of the release whose {@value DemoPayloads#MACHINE_CONFIG} operator rolled out;
      *     none: that operator is simulated as any other
      * @param declaredOperators by release version, the versions each ClusterOperator of a real
      *     payload declares, which the simulation reports once the cluster works towards that
      *     release
+     * @param operatorRollout how long each operator's rollout takes, by ClusterOperator name (null,
+     *     or null for an operator: the random draw of {@code rolloutDelay})
+     * @param reboot how long each node's host takes to reboot, by node name (null: half of {@code
+     *     rolloutDelay})
      */
     public record Settings(
             Path workDir,
@@ -54,10 +59,24 @@ public final class DemoCluster implements AutoCloseable {
             long seed,
             List<HasMetadata> objects,
             List<Node> nodes,
-            Function<String, Map<String, Map<String, String>>> declaredOperators) {
+            Function<String, Map<String, Map<String, String>>> declaredOperators,
+            Function<String, Duration> operatorRollout,
+            Function<String, Duration> reboot) {
         public Settings {
             objects = List.copyOf(objects);
             nodes = List.copyOf(nodes);
+        }
+
+        /** Rollouts and reboots as {@code rolloutDelay} draws them. */
+        public Settings(
+                Path workDir,
+                Clock clock,
+                Duration rolloutDelay,
+                long seed,
+                List<HasMetadata> objects,
+                List<Node> nodes,
+                Function<String, Map<String, Map<String, String>>> declaredOperators) {
+            this(workDir, clock, rolloutDelay, seed, objects, nodes, declaredOperators, null, null);
         }
     }
 
@@ -98,7 +117,13 @@ public final class DemoCluster implements AutoCloseable {
         DemoNodes nodes = null;
         try {
             client = server.client();
-            for (HasMetadata o : settings.objects()) client.resource(o).create();
+            for (HasMetadata o : settings.objects()) {
+                // deploy/'s namespaces are there already (installRbac), as on an installed cluster
+                if (o instanceof io.fabric8.kubernetes.api.model.Namespace
+                        && client.namespaces().withName(o.getMetadata().getName()).get() != null)
+                    continue;
+                client.resource(o).create();
+            }
             controller =
                     new DemoController(
                             server,
@@ -115,6 +140,10 @@ public final class DemoCluster implements AutoCloseable {
                                     settings.clock(),
                                     controller::rolledOut)
                             .declaredOperators(settings.declaredOperators())
+                            .rolloutTimes(
+                                    settings.operatorRollout() == null
+                                            ? operator -> null
+                                            : settings.operatorRollout())
                             // the kubelet of the controller's node runs its payload Jobs: it pulls
                             // the release image's payload
                             .runsPayloadJobs(
@@ -130,7 +159,9 @@ public final class DemoCluster implements AutoCloseable {
                                         server,
                                         settings.workDir().resolve("hosts"),
                                         settings.nodes(),
-                                        settings.rolloutDelay().dividedBy(2),
+                                        settings.reboot() != null
+                                                ? settings.reboot()
+                                                : node -> settings.rolloutDelay().dividedBy(2),
                                         settings.clock())
                                 .start();
                 simulation.handOver(DemoPayloads.MACHINE_CONFIG, nodes::release);

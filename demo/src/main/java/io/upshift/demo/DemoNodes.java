@@ -48,7 +48,7 @@ public final class DemoNodes implements AutoCloseable {
     private final Path hosts;
     private final List<Node> nodes;
     private final String controllerNode;
-    private final Duration reboot;
+    private final java.util.function.Function<String, Duration> reboot;
     private final Clock clock;
     private final List<NodeAgent> agents = new ArrayList<>();
     private final Map<String, SimulatedHost> machines = new ConcurrentHashMap<>();
@@ -104,10 +104,14 @@ public final class DemoNodes implements AutoCloseable {
      * hosts} (one directory each, by name); the pool controller and the agents talk with clients of
      * their own, as their deploy/ ServiceAccounts.
      *
-     * @param reboot how long a simulated host takes to reboot
+     * @param reboot how long a simulated host takes to reboot, by node name
      */
     DemoNodes(
-            EmbeddedApiServer server, Path hosts, List<Node> nodes, Duration reboot, Clock clock) {
+            EmbeddedApiServer server,
+            Path hosts,
+            List<Node> nodes,
+            java.util.function.Function<String, Duration> reboot,
+            Clock clock) {
         if (nodes.isEmpty()) throw new IllegalArgumentException("no nodes");
         this.setup = server.client();
         this.client = server.client(POOLS, ServiceAccount.MACHINE_CONFIG_OPERATOR);
@@ -134,7 +138,7 @@ public final class DemoNodes implements AutoCloseable {
         for (Node n : nodes) {
             setup.nodes().resource(n).create();
             String name = n.getMetadata().getName();
-            SimulatedHost machine = new SimulatedHost(reboot);
+            SimulatedHost machine = new SimulatedHost(reboot.apply(name));
             machines.put(name, machine);
             agents.add(
                     new NodeAgent(
@@ -189,7 +193,10 @@ public final class DemoNodes implements AutoCloseable {
      * (maxUnavailable 1), each a reboot.
      */
     public Duration controlPlaneRollout() {
-        return reboot.multipliedBy(nodes.stream().filter(DemoNodes::controlPlane).count());
+        return nodes.stream()
+                .filter(DemoNodes::controlPlane)
+                .map(n -> reboot.apply(n.getMetadata().getName()))
+                .reduce(Duration.ZERO, Duration::plus);
     }
 
     @Override

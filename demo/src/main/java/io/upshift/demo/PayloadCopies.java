@@ -91,25 +91,26 @@ final class PayloadCopies implements ReleasePayloads {
     @Override
     public Map<String, Map<String, String>> declaredOperators(Path dir) {
         try {
-            Payload payload = PayloadLoader.load(dir, "(demo)", LoadRules.defaults(), w -> {});
-            Map<String, Map<String, String>> out = new LinkedHashMap<>();
-            for (Manifest m : payload.manifests()) {
-                if (!"ClusterOperator".equals(m.kind()) || !"config.openshift.io".equals(m.group()))
-                    continue;
-                Map<String, String> versions = new LinkedHashMap<>();
-                m.object()
-                        .path("status")
-                        .path("versions")
-                        .forEach(
-                                v ->
-                                        versions.put(
-                                                v.path("name").asText(),
-                                                v.path("version").asText()));
-                out.put(m.name(), versions);
-            }
-            return out;
+            return declared(PayloadLoader.load(dir, "(demo)", LoadRules.defaults(), w -> {}));
         } catch (ReleaseException e) {
             throw new UncheckedIOException(new IOException(e.toString(), e));
         }
+    }
+
+    /** The versions each ClusterOperator of {@code payload} declares, by operator name. */
+    static Map<String, Map<String, String>> declared(Payload payload) {
+        Map<String, Map<String, String>> out = new LinkedHashMap<>();
+        for (Manifest m : payload.manifests()) {
+            if (!"ClusterOperator".equals(m.kind()) || !"config.openshift.io".equals(m.group()))
+                continue;
+            Map<String, String> versions = new LinkedHashMap<>();
+            m.object()
+                    .path("status")
+                    .path("versions")
+                    .forEach(
+                            v -> versions.put(v.path("name").asText(), v.path("version").asText()));
+            out.put(m.name(), versions);
+        }
+        return out;
     }
 }

@@ -158,13 +158,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /**
      * Installs deploy/'s namespaces and RBAC ({@code deploy/namespace.yaml}, {@code
-     * deploy/rbac.yaml}, read from the classpath, where the build copies them from deploy/): the
-     * ServiceAccounts of the controllers and the node agent, and exactly the rules deploy/ grants
-     * them, as {@code kubectl apply -k deploy/} installs them.
+     * deploy/rbac.yaml}, {@code deploy/rehearse-rbac.yaml}, read from the classpath, where the
+     * build copies them from deploy/): the ServiceAccounts of the controllers and the node agent,
+     * and exactly the rules deploy/ grants them, as {@code kubectl apply -k deploy/} installs them.
      */
     public EmbeddedApiServer installRbac() {
         Manifests.read("/deploy/namespace.yaml").forEach(dispatcher::store);
         Manifests.read("/deploy/rbac.yaml").forEach(dispatcher::store);
+        Manifests.read("/deploy/rehearse-rbac.yaml").forEach(dispatcher::store);
         return this;
     }
 

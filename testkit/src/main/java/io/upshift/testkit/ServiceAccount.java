@@ -30,6 +30,9 @@ public record ServiceAccount(String namespace, String name) {
     public static final ServiceAccount MACHINE_CONFIG_DAEMON =
             of("openshift-machine-config-operator", "machine-config-daemon");
 
+    /** Whoever runs {@code upshift rehearse} against the cluster: get and list only. */
+    public static final ServiceAccount REHEARSE = of("upshift", "upshift-rehearse");
+
     public static ServiceAccount of(String namespace, String name) {
         return new ServiceAccount(namespace, name);
     }

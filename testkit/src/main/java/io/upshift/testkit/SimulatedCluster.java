@@ -63,6 +63,8 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Map<String, String> operatorVersion = new ConcurrentHashMap<>();
     private final Map<String, Consumer<String>> handedOver = new ConcurrentHashMap<>();
     private volatile Function<String, Map<String, Map<String, String>>> declared = v -> Map.of();
+    private volatile Function<String, Duration> rolloutTimes = operator -> null;
+    private volatile java.util.function.Predicate<String> reached = operator -> true;
     private volatile PayloadUnpacker unpacker;
     private final java.util.Set<String> jobsRun = ConcurrentHashMap.newKeySet();
 
@@ -120,6 +122,36 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     /**
+     * How long each operator's rollout takes, by the name of its ClusterOperator (its Deployment's
+     * {@value #OPERATOR_LABEL}, or a real payload's declared operator), instead of a random 0.5 to
+     * 1.5 times the delay; null for an operator keeps the random draw. A rehearsal gives each
+     * operator the time its run-level took.
+     */
+    public SimulatedCluster rolloutTimes(Function<String, Duration> byOperator) {
+        this.rolloutTimes = byOperator;
+        return this;
+    }
+
+    /**
+     * A real payload's declared operator starts rolling out only once {@code reached} says the
+     * cluster-version controller got to it (its run-level started), as an operator rolls out when
+     * its manifests change; by default as soon as the cluster works towards the release.
+     */
+    public SimulatedCluster declaredOperatorsStartWhen(
+            java.util.function.Predicate<String> reached) {
+        this.reached = reached;
+        return this;
+    }
+
+    /** The rollout delay of {@code operator} (null: none known): fixed, or drawn at random. */
+    private long delayMillis(String operator) {
+        Duration fixed = operator == null ? null : rolloutTimes.apply(operator);
+        return fixed != null
+                ? fixed.toMillis()
+                : (long) (delay.toMillis() * (0.5 + random.nextDouble()));
+    }
+
+    /**
      * Payload-retrieval Jobs (labelled {@code upshift.io/payload-retrieval}) run as a kubelet would
      * run them: their containers run in order on the image's file system ({@code unpack}) and the
      * Job's hostPath volumes, and the Job succeeds or fails as they exit; an image that cannot be
@@ -169,7 +201,7 @@ public final class SimulatedCluster implements AutoCloseable {
                             : d.getMetadata().getLabels().get(OPERATOR_LABEL);
             Instant due = rolloutDue.get(key + " " + want);
             if (due == null) {
-                long ms = (long) (delay.toMillis() * (0.5 + random.nextDouble()));
+                long ms = delayMillis(operator);
                 delayMillis.put(key + " " + version, ms);
                 due = now.plusMillis(ms);
                 rolloutDue.put(key + " " + want, due);
@@ -383,14 +415,11 @@ public final class SimulatedCluster implements AutoCloseable {
         for (ClusterOperator co : client.resources(ClusterOperator.class).list().getItems()) {
             Map<String, String> versions = want.get(co.getMetadata().getName());
             if (versions == null || versions.equals(reported(co))) continue;
+            if (!reached.test(co.getMetadata().getName())) continue;
             Instant due =
                     levelDue.computeIfAbsent(
                             co.getMetadata().getName() + " " + release,
-                            k ->
-                                    now.plusMillis(
-                                            (long)
-                                                    (delay.toMillis()
-                                                            * (0.5 + random.nextDouble()))));
+                            k -> now.plusMillis(delayMillis(co.getMetadata().getName())));
             if (!now.isBefore(due)) report(co.getMetadata().getName(), versions);
         }
     }

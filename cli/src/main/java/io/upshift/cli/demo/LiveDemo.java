@@ -8,7 +8,10 @@ import io.upshift.base.conditions.Conditions;
 import io.upshift.cli.Demo;
 import io.upshift.cli.DemoOptions;
 import io.upshift.demo.ConfigChange;
+import io.upshift.demo.DemoRehearsal;
 import io.upshift.demo.DemoRun;
+import io.upshift.rehearsal.model.Rehearsal;
+import io.upshift.rehearsal.render.TextReport;
 import io.upshift.releases.image.FileTrees;
 import io.upshift.status.estimate.EstimateRecord;
 import io.upshift.status.estimate.UpdateEnd;
@@ -124,7 +127,7 @@ public final class LiveDemo implements Demo {
                                 + work);
             }
             out.flush();
-            return run(out, refresh, demo);
+            return run(out, refresh, demo, work);
         } finally {
             if (options.keepWorkDir()) {
                 out.println(
@@ -137,7 +140,7 @@ public final class LiveDemo implements Demo {
         }
     }
 
-    private int run(PrintWriter out, boolean refresh, DemoRun started) throws Exception {
+    private int run(PrintWriter out, boolean refresh, DemoRun started, Path work) throws Exception {
         Duration timeout = options.timeout();
         try (DemoRun demo = started.start()) {
             out.println(
@@ -163,12 +166,31 @@ public final class LiveDemo implements Demo {
                         "install of " + demo.from() + " did not complete in " + timeout);
             }
             out.printf(
-                    "Installed %s in %.1f s%s. Requesting the update to %s.%n%n",
+                    "Installed %s in %.1f s%s.%s%n%n",
                     demo.from(),
                     seconds(installStart),
                     nodes > 0 ? ", all " + nodes + " nodes on it" : "",
-                    demo.to());
+                    options.rehearse() ? "" : " Requesting the update to " + demo.to() + ".");
             out.flush();
+            Rehearsal rehearsal = null;
+            if (options.rehearse()) {
+                out.println("Rehearsing the update first (read only) ...");
+                out.flush();
+                rehearsal =
+                        DemoRehearsal.run(
+                                demo,
+                                options.rollout(),
+                                work.resolve("rehearsal"),
+                                line -> {
+                                    out.println("  " + line);
+                                    out.flush();
+                                });
+                out.println();
+                out.print(TextReport.render(rehearsal));
+                out.println();
+                out.println("Requesting the update to " + demo.to() + ".");
+                out.flush();
+            }
             demo.requestUpdate();
             Instant start = Instant.now();
             EstimateRecord record = new EstimateRecord(start);
@@ -252,6 +274,11 @@ public final class LiveDemo implements Demo {
                 out.println(changed.line());
                 out.flush();
             }
+            if (rehearsal != null) {
+                Instant end = demo.admin().lastNodeDone().orElse(controlPlaneEnd);
+                out.println(rehearsalLine(rehearsal, Duration.between(start, end)));
+                out.flush();
+            }
             if (options.keepRunning()) keepRunning(out, demo);
         }
         return 0;
@@ -306,6 +333,18 @@ public final class LiveDemo implements Demo {
         }
         out.println("Stopping the cluster.");
         out.flush();
+    }
+
+    /** {@code rehearsal: predicted <p> s, took <t> s}, or that the rehearsal predicted no end. */
+    static String rehearsalLine(Rehearsal r, Duration took) {
+        Duration p = r.timeline().end();
+        return String.format(
+                java.util.Locale.ROOT,
+                "rehearsal: predicted %s, took %.1f s",
+                p == null
+                        ? "no end (it stalls)"
+                        : String.format(java.util.Locale.ROOT, "%.1f s", p.toMillis() / 1000.0),
+                took.toMillis() / 1000.0);
     }
 
     private static double seconds(Instant since) {

@@ -1,16 +1,15 @@
 package io.upshift.pools.agent;
 
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.upshift.base.kube.Disruptions;
+import io.upshift.pools.model.DrainablePods;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -163,33 +162,14 @@ final class Drainer {
                 .orElse("unknown");
     }
 
-    /**
-     * The node's pods a drain evicts: not those of DaemonSets, not mirror pods, not those already
-     * terminating.
-     */
+    /** The node's pods a drain evicts ({@link DrainablePods}). */
     private List<Pod> evictable(String node) {
         List<Pod> pods =
                 client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
-        return pods.stream()
-                .filter(
-                        p ->
-                                !ownedByDaemonSet(p)
-                                        && !isMirror(p)
-                                        && p.getMetadata().getDeletionTimestamp() == null)
-                .toList();
+        return pods.stream().filter(DrainablePods::evicted).toList();
     }
 
     private static String name(Pod pod) {
         return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-    }
-
-    private static boolean ownedByDaemonSet(Pod pod) {
-        List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
-        return owners != null && owners.stream().anyMatch(o -> "DaemonSet".equals(o.getKind()));
-    }
-
-    private static boolean isMirror(Pod pod) {
-        Map<String, String> a = pod.getMetadata().getAnnotations();
-        return a != null && a.containsKey("kubernetes.io/config.mirror");
     }
 }

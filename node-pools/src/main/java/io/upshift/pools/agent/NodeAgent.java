@@ -202,7 +202,7 @@ public final class NodeAgent implements AutoCloseable {
      * a failing drain.
      */
     private void drainRefused(String pod, String budget) {
-        String refusal = "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod;
+        String refusal = DrainEvents.refusal(budget, pod);
         recorder.warning(DrainEvents.REASON, refusal);
         Node n = node.seen();
         if (n == null) return; // reported at the next step

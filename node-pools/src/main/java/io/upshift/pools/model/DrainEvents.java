@@ -9,4 +9,32 @@ public final class DrainEvents {
     public static final String REASON = "DrainBlocked";
 
     private DrainEvents() {}
+
+    /**
+     * The agent's words for an eviction {@code budget} refused ({@code namespace/name} each), in
+     * its event and on the MachineConfigNode; a rehearsal says what would stall in the same words.
+     */
+    public static String refusal(String budget, String pod) {
+        return "PodDisruptionBudget " + budget + " does not allow evicting pod " + pod;
+    }
+
+    /**
+     * The agent's reason for degrading a node whose drain was refused for {@code timeout}, as the
+     * machine-config daemon words it.
+     */
+    public static String timedOut(String node, java.time.Duration timeout) {
+        return "failed to drain node: "
+                + node
+                + " after "
+                + human(timeout)
+                + ". Please see machine-config-controller logs for more information";
+    }
+
+    static String human(java.time.Duration d) {
+        if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0)
+            return d.toHours() + (d.toHours() == 1 ? " hour" : " hours");
+        if (d.toMinutes() > 0 && d.toSecondsPart() == 0)
+            return d.toMinutes() + (d.toMinutes() == 1 ? " minute" : " minutes");
+        return d.toSeconds() + (d.toSeconds() == 1 ? " second" : " seconds");
+    }
 }

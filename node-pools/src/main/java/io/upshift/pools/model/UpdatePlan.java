@@ -94,11 +94,7 @@ public sealed interface UpdatePlan {
          * controller words it.
          */
         public String drainFailure(Duration timeout) {
-            return "failed to drain node: "
-                    + node
-                    + " after "
-                    + human(timeout)
-                    + ". Please see machine-config-controller logs for more information";
+            return DrainEvents.timedOut(node, timeout);
         }
 
         public List<Transition> drainFailed(String reason) {
@@ -194,14 +190,5 @@ public sealed interface UpdatePlan {
 
     private static MachineConfigSpec spec(MachineConfig mc) {
         return mc.getSpec() == null ? new MachineConfigSpec() : mc.getSpec();
-    }
-
-    /** {@code 1 hour}, {@code 8 seconds}: as the drain failure says it. */
-    static String human(Duration d) {
-        if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0)
-            return d.toHours() + (d.toHours() == 1 ? " hour" : " hours");
-        if (d.toMinutes() > 0 && d.toSecondsPart() == 0)
-            return d.toMinutes() + (d.toMinutes() == 1 ? " minute" : " minutes");
-        return d.toSeconds() + (d.toSeconds() == 1 ? " second" : " seconds");
     }
 }

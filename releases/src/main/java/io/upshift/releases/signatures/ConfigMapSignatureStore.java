@@ -124,7 +124,6 @@ public final class ConfigMapSignatureStore implements SignatureStore {
 
     @Override
     public List<byte[]> signatures(String digest) throws IOException {
-        String prefix = digest.replace(':', '-') + "-";
         List<ConfigMap> maps;
         try {
             maps = client.configMaps().inNamespace(namespace).withLabel(LABEL).list().getItems();
@@ -138,6 +137,18 @@ public final class ConfigMapSignatureStore implements SignatureStore {
                             + e.getStatus().getMessage(),
                     e);
         }
+        return signatures(namespace, maps, digest);
+    }
+
+    /**
+     * The signatures of {@code digest} that ConfigMaps of {@code namespace} hold (read from the
+     * API, or from a snapshot), as this store reads them.
+     *
+     * @throws IOException naming the ConfigMap and key of a value that is not base64
+     */
+    public static List<byte[]> signatures(String namespace, List<ConfigMap> maps, String digest)
+            throws IOException {
+        String prefix = digest.replace(':', '-') + "-";
         // Ordered by ConfigMap name, then by N, so signature-N order is stable across reads.
         TreeMap<String, byte[]> found = new TreeMap<>();
         for (ConfigMap cm : maps) {

@@ -228,6 +228,14 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         return !levels.isEmpty() && levels.stream().allMatch(Level::isDone);
     }
 
+    /**
+     * The run-level durations of the last update timed to its end: this one's when it is complete,
+     * else the previous one's; null when none was. What a rehearsal of the next update learns from.
+     */
+    public Previous lastTimed() {
+        return complete() ? new Previous(version, seconds()) : previous;
+    }
+
     /** Seconds each done run-level took, in order. */
     Map<String, Double> seconds() {
         Map<String, Double> out = new LinkedHashMap<>();

@@ -6,11 +6,15 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -26,16 +30,24 @@ import java.util.stream.Collectors;
  * as {@code NodeList}, or several YAML documents; JSON is accepted whatever the file is called.
  */
 public final class ResourceFiles {
-    /** The kinds a snapshot may hold, and the classes they are read into. */
+    /**
+     * The kinds a snapshot may hold, and the classes they are read into: what {@code upshift
+     * status} reads, and what {@code upshift rehearse} reads besides (the budgets and pods a drain
+     * meets, the admin gate and ack ConfigMaps, the signatures the cluster keeps, the feature set).
+     */
     static final Map<String, Class<? extends HasMetadata>> KINDS =
-            Map.of(
-                    "ClusterVersion", ClusterVersion.class,
-                    "ClusterOperator", ClusterOperator.class,
-                    "MachineConfigPool", MachineConfigPool.class,
-                    "MachineConfig", MachineConfig.class,
-                    "Node", Node.class,
-                    "MachineConfigNode", MachineConfigNode.class,
-                    "Deployment", Deployment.class);
+            Map.ofEntries(
+                    Map.entry("ClusterVersion", ClusterVersion.class),
+                    Map.entry("ClusterOperator", ClusterOperator.class),
+                    Map.entry("MachineConfigPool", MachineConfigPool.class),
+                    Map.entry("MachineConfig", MachineConfig.class),
+                    Map.entry("Node", Node.class),
+                    Map.entry("MachineConfigNode", MachineConfigNode.class),
+                    Map.entry("Deployment", Deployment.class),
+                    Map.entry("PodDisruptionBudget", PodDisruptionBudget.class),
+                    Map.entry("Pod", Pod.class),
+                    Map.entry("ConfigMap", ConfigMap.class),
+                    Map.entry("FeatureGate", FeatureGate.class));
 
     private static final ObjectMapper JSON = Mappers.JSON;
     private static final ObjectMapper YAML = Mappers.YAML;

@@ -35,6 +35,31 @@ public final class Snapshot {
      * @param dir the directory as the user gave it; messages name files under it
      */
     public static ClusterState fromDirectory(String dir) {
+        Contents contents = read(dir);
+        return assemble(dir, contents.objects(), contents.alerts());
+    }
+
+    /**
+     * What a snapshot directory holds: every object of every dump, in file order, and the alerts of
+     * its {@code alerts.json} (empty when it has none).
+     */
+    public record Contents(List<HasMetadata> objects, Optional<List<Alert>> alerts) {
+        public Contents {
+            objects = List.copyOf(objects);
+        }
+
+        /** The objects of {@code type}, in file order. */
+        public <T> List<T> of(Class<T> type) {
+            return only(objects, type);
+        }
+    }
+
+    /**
+     * Reads a snapshot directory as {@link #fromDirectory} does, keeping every object it holds.
+     *
+     * @param dir the directory as the user gave it; messages name files under it
+     */
+    public static Contents read(String dir) {
         Path root = Path.of(dir);
         if (!Files.isDirectory(root)) {
             throw new SnapshotException(dir + ": not a directory");
@@ -49,12 +74,12 @@ public final class Snapshot {
         Optional<List<Alert>> alerts = Optional.empty();
         for (Path file : files) {
             if (file.getFileName().toString().equals("alerts.json")) {
-                alerts = Optional.of(AlertsFile.parse(file.toString(), read(file.toString())));
+                alerts = Optional.of(AlertsFile.parse(file.toString(), bytes(file)));
             } else {
-                objects.addAll(ResourceFiles.read(file.toString(), read(file.toString())));
+                objects.addAll(ResourceFiles.read(file.toString(), bytes(file)));
             }
         }
-        return assemble(dir, objects, alerts);
+        return new Contents(objects, alerts);
     }
 
     /**
@@ -63,7 +88,7 @@ public final class Snapshot {
      * {@code -mco-deployment.yaml}.
      */
     public static ClusterState fromMockClusterVersion(String cvPath) {
-        List<HasMetadata> cvFile = ResourceFiles.read(cvPath, read(cvPath));
+        List<HasMetadata> cvFile = ResourceFiles.read(cvPath, bytes(cvPath));
         List<ClusterVersion> cvs = only(cvFile, ClusterVersion.class);
         if (cvs.isEmpty()) {
             throw new SnapshotException(cvPath + ": holds no ClusterVersion");
@@ -71,16 +96,16 @@ public final class Snapshot {
         List<HasMetadata> objects = new ArrayList<>(List.of(cvs.get(0)));
         for (String suffix : List.of("-co.yaml", "-mcp.yaml", "-mc.yaml", "-node.yaml")) {
             String sibling = sibling(cvPath, suffix);
-            objects.addAll(ResourceFiles.read(sibling, read(sibling)));
+            objects.addAll(ResourceFiles.read(sibling, bytes(sibling)));
         }
         String deployment = sibling(cvPath, "-mco-deployment.yaml");
         if (Files.exists(Path.of(deployment))) {
-            objects.addAll(ResourceFiles.read(deployment, read(deployment)));
+            objects.addAll(ResourceFiles.read(deployment, bytes(deployment)));
         }
         String alertsPath = sibling(cvPath, "-alerts.json");
         Optional<List<Alert>> alerts =
                 Files.exists(Path.of(alertsPath))
-                        ? Optional.of(AlertsFile.parse(alertsPath, read(alertsPath)))
+                        ? Optional.of(AlertsFile.parse(alertsPath, bytes(alertsPath)))
                         : Optional.empty();
         return assemble(cvPath, objects, alerts);
     }
@@ -181,7 +206,11 @@ public final class Snapshot {
         return objects.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    private static byte[] read(String path) {
+    private static byte[] bytes(Path file) {
+        return bytes(file.toString());
+    }
+
+    private static byte[] bytes(String path) {
         try {
             return Files.readAllBytes(Path.of(path));
         } catch (NoSuchFileException e) {
