@@ -360,4 +360,66 @@ class ReleaseCommandTest {
         assertThat(overwrite.code()).isEqualTo(2);
         assertThat(overwrite.err()).contains("already exists; not overwriting a key");
     }
+
+    @Test
+    void theGraphCountsTheCapabilitiesThePayloadsOperatorAlwaysEnables() throws Exception {
+        Path p = payload();
+        Files.writeString(
+                p.resolve("release-manifests/release-metadata"),
+                "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"2.1.0\"}");
+        Files.writeString(
+                p.resolve("release-manifests/image-references"),
+                "{\"kind\":\"ImageStream\",\"apiVersion\":\"image.openshift.io/v1\",\"metadata\":{\"name\":\"2.1.0\"}}");
+        Files.writeString(
+                p.resolve("release-manifests/0000_50_ingress_00_router.yaml"),
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: router\n  namespace: ns\n"
+                        + "  annotations:\n"
+                        + "    include.release.openshift.io/self-managed-high-availability:"
+                        + " \"true\"\n"
+                        + "    capability.openshift.io/name: Ingress\n");
+        // upstream's operator Deployment, as OpenShift's payload carries it
+        Files.writeString(
+                p.resolve("manifests/0000_00_cluster-version-operator_03_deployment.yaml"),
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
+                        + "  name: cluster-version-operator\n"
+                        + "  namespace: openshift-cluster-version\n  annotations:\n"
+                        + "    include.release.openshift.io/self-managed-high-availability:"
+                        + " \"true\"\n"
+                        + "spec:\n  template:\n    spec:\n      containers:\n"
+                        + "      - name: cluster-version-operator\n"
+                        + "        image: '{{.ReleaseImage}}'\n"
+                        + "        args: [start, '--release-image={{.ReleaseImage}}',"
+                        + " --always-enable-capabilities=Ingress]\n");
+        CliRun.Result text = run("release", "graph", p.toString(), "--baseline-capabilities=None");
+        assertThat(text.code()).as(text.err()).isZero();
+        assertThat(text.out())
+                .contains("0000_50_ingress_00_router.yaml  ConfigMap ns/router")
+                .contains(
+                        "\ncapabilities enabled implicitly (always enabled by the cluster-version"
+                                + " operator): Ingress\n")
+                .doesNotContain("skipped when applying");
+        CliRun.Result none =
+                run(
+                        "release",
+                        "graph",
+                        p.toString(),
+                        "--format=tsv",
+                        "--baseline-capabilities=None",
+                        "--always-enable-capabilities=");
+        assertThat(none.out())
+                .contains(
+                        "skipped\t0000_50_ingress_00_router.yaml\tConfigMap\tns/router\tdisabled"
+                                + " capabilities: Ingress\n");
+        CliRun.Result unknown =
+                run(
+                        "release",
+                        "graph",
+                        p.toString(),
+                        "--always-enable-capabilities=Ingress,Routers");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err())
+                .isEqualTo(
+                        "upshift: --always-enable-capabilities was set with unknown capabilities:"
+                                + " [Routers]\n");
+    }
 }

@@ -77,6 +77,7 @@ class ContainerLaunchTest {
                         "9098",
                         "--payload-cache",
                         payloads.toString(),
+                        "--always-enable-capabilities=Ingress",
                         "--release",
                         IMAGE);
         assertThat(launch.env())

@@ -74,7 +74,7 @@ class ReleaseControllerTest {
                             " --metrics-port 9099 --metrics-auth token --health-port 9098"
                                     + " --payload-cache "
                                     + payloads
-                                    + " --release "
+                                    + " --always-enable-capabilities=Ingress --release "
                                     + image
                                     + "\n")
                     .contains("NODE_NAME=control-plane-0")

@@ -143,6 +143,15 @@ public final class OperatorCommand implements Callable<Integer> {
                             + " (default: $EXCLUDE_MANIFESTS).")
     String excludeManifests;
 
+    @Option(
+            names = "--always-enable-capabilities",
+            split = ",",
+            paramLabel = "A,B",
+            description =
+                    "List of the cluster capabilities which will always be implicitly enabled."
+                            + " (deploy/: Ingress, as upstream's operator Deployment.)")
+    List<String> alwaysEnableCapabilities = List.of();
+
     @Mixin PromQLOptions promql;
 
     @Option(
@@ -204,6 +213,8 @@ public final class OperatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        java.util.Set<String> alwaysEnabled =
+                alwaysEnabledCapabilities(); // refused before anything starts
         ControllerOptions.JobRetrieval jobs =
                 release == null ? null : jobRetrieval(); // refused before anything starts
         PromQLTarget risks = promql.target(spec);
@@ -273,7 +284,9 @@ public final class OperatorCommand implements Callable<Integer> {
                                 controller.set(c);
                                 c.start();
                                 if (release != null)
-                                    cvo.set(startClusterVersionController(client, jobs, risks));
+                                    cvo.set(
+                                            startClusterVersionController(
+                                                    client, jobs, risks, alwaysEnabled));
                                 unready.set(null);
                             },
                             () -> {
@@ -395,8 +408,32 @@ public final class OperatorCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The --always-enable-capabilities names, each one this version knows; an unknown one is
+     * refused with upstream's words.
+     */
+    private java.util.Set<String> alwaysEnabledCapabilities() {
+        List<String> unknown = new java.util.ArrayList<>();
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (String c : alwaysEnableCapabilities) {
+            if (c.isBlank()) continue;
+            if (io.upshift.releases.capability.CapabilitySets.known().contains(c)) names.add(c);
+            else unknown.add(c);
+        }
+        if (!unknown.isEmpty())
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--always-enable-capabilities was set with unknown capabilities: ["
+                            + String.join(" ", unknown)
+                            + "]");
+        return names;
+    }
+
     private ClusterVersionController startClusterVersionController(
-            KubernetesClient client, ControllerOptions.JobRetrieval jobs, PromQLTarget risks) {
+            KubernetesClient client,
+            ControllerOptions.JobRetrieval jobs,
+            PromQLTarget risks,
+            java.util.Set<String> alwaysEnabled) {
         try {
             var log = LoggerFactory.getLogger(ClusterVersionController.class);
             ControllerOptions options =
@@ -408,7 +445,8 @@ public final class OperatorCommand implements Callable<Integer> {
                                             ? null
                                             : excludeManifests)
                             .withJobRetrieval(jobs)
-                            .withDefaultUpstream(defaultUpstream);
+                            .withDefaultUpstream(defaultUpstream)
+                            .withAlwaysEnabledCapabilities(alwaysEnabled);
             RuleMatcher rules =
                     new PrometheusMatcher(
                             risks,

@@ -358,24 +358,37 @@ public final class ClusterVersionController implements AutoCloseable {
     }
 
     /**
-     * Capabilities the spec asks for, plus those enabled before (never disabled again) and those
-     * the payload implicitly enables.
+     * Capabilities the spec asks for, plus those enabled before (never disabled again), those the
+     * payload implicitly enables and those this controller always enables ({@code
+     * --always-enable-capabilities}), less those whose feature gates are off: as upstream, the
+     * gates of the FeatureGate {@code cluster}'s entry for the version the cluster is at (status
+     * desired; none: every gated capability left out).
      */
-    private static Capabilities enabledCapabilities(ClusterVersion cv, Set<String> implicitly) {
+    private Capabilities enabledCapabilities(ClusterVersion cv, Set<String> implicitly) {
         var spec = cv.getSpec().getCapabilities();
-        List<String> previously =
-                cv.getStatus() == null
-                                || cv.getStatus().getCapabilities() == null
-                                || cv.getStatus().getCapabilities().getEnabledCapabilities() == null
-                        ? List.of()
-                        : cv.getStatus().getCapabilities().getEnabledCapabilities();
-        return CapabilitySets.enabled(
+        var status = cv.getStatus();
+        Set<String> ensured = new java.util.TreeSet<>(implicitly);
+        if (status != null
+                && status.getCapabilities() != null
+                && status.getCapabilities().getEnabledCapabilities() != null)
+            ensured.addAll(status.getCapabilities().getEnabledCapabilities());
+        ensured.addAll(options.alwaysEnabledCapabilities());
+        String version =
+                status == null || status.getDesired() == null
+                        ? null
+                        : status.getDesired().getVersion();
+        Set<String> gates =
+                version == null
+                        ? Set.of()
+                        : FeatureGates.byVersion(caches.featureGate())
+                                .getOrDefault(version, Set.of());
+        return CapabilitySets.of(
                 spec == null ? null : spec.getBaselineCapabilitySet(),
                 spec == null || spec.getAdditionalEnabledCapabilities() == null
                         ? List.of()
                         : spec.getAdditionalEnabledCapabilities(),
-                previously,
-                implicitly);
+                ensured,
+                gates);
     }
 
     private static List<ComponentOverride> overrides(ClusterVersion cv) {

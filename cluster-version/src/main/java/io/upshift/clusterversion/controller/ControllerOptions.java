@@ -34,6 +34,8 @@ import java.time.Duration;
  * @param defaultUpstream the update graph asked when {@code spec.upstream} is unset (upstream's
  *     built-in {@link UpdatesRequest#DEFAULT_UPSTREAM}); null or empty: none
  *     (RetrievedUpdates=False NoUpstream)
+ * @param alwaysEnabledCapabilities capabilities enabled whatever the spec asks, implicitly
+ *     (upstream's {@code --always-enable-capabilities})
  */
 public record ControllerOptions(
         String ownRelease,
@@ -49,7 +51,15 @@ public record ControllerOptions(
         String excludeIdentifier,
         JobRetrieval jobRetrieval,
         String architecture,
-        String defaultUpstream) {
+        String defaultUpstream,
+        java.util.Set<String> alwaysEnabledCapabilities) {
+
+    public ControllerOptions {
+        alwaysEnabledCapabilities =
+                alwaysEnabledCapabilities == null
+                        ? java.util.Set.of()
+                        : java.util.Set.copyOf(alwaysEnabledCapabilities);
+    }
 
     /**
      * Payloads retrieved by a Job on the controller's node ({@link PayloadJobs}) into {@code
@@ -75,7 +85,8 @@ public record ControllerOptions(
                 null,
                 null,
                 Architectures.current(),
-                UpdatesRequest.DEFAULT_UPSTREAM);
+                UpdatesRequest.DEFAULT_UPSTREAM,
+                java.util.Set.of());
     }
 
     public ControllerOptions withTiming(Duration wait, Duration reconcile, Duration progress) {
@@ -93,7 +104,8 @@ public record ControllerOptions(
                 excludeIdentifier,
                 jobRetrieval,
                 architecture,
-                defaultUpstream);
+                defaultUpstream,
+                alwaysEnabledCapabilities);
     }
 
     public ControllerOptions withPrometheus(URI uri) {
@@ -111,7 +123,8 @@ public record ControllerOptions(
                 excludeIdentifier,
                 jobRetrieval,
                 architecture,
-                defaultUpstream);
+                defaultUpstream,
+                alwaysEnabledCapabilities);
     }
 
     public ControllerOptions withThresholds(Failing.Thresholds t) {
@@ -129,7 +142,8 @@ public record ControllerOptions(
                 excludeIdentifier,
                 jobRetrieval,
                 architecture,
-                defaultUpstream);
+                defaultUpstream,
+                alwaysEnabledCapabilities);
     }
 
     /** Payloads retrieved through Jobs. */
@@ -148,7 +162,8 @@ public record ControllerOptions(
                 excludeIdentifier,
                 jobs,
                 architecture,
-                defaultUpstream);
+                defaultUpstream,
+                alwaysEnabledCapabilities);
     }
 
     /** Another cluster profile and exclude id. */
@@ -167,7 +182,8 @@ public record ControllerOptions(
                 exclude,
                 jobRetrieval,
                 architecture,
-                defaultUpstream);
+                defaultUpstream,
+                alwaysEnabledCapabilities);
     }
 
     /** A controller on another architecture (GOARCH names). */
@@ -186,7 +202,8 @@ public record ControllerOptions(
                 excludeIdentifier,
                 jobRetrieval,
                 arch,
-                defaultUpstream);
+                defaultUpstream,
+                alwaysEnabledCapabilities);
     }
 
     /** Another update graph for clusters without {@code spec.upstream}; null or empty: none. */
@@ -205,6 +222,27 @@ public record ControllerOptions(
                 excludeIdentifier,
                 jobRetrieval,
                 architecture,
-                upstream);
+                upstream,
+                alwaysEnabledCapabilities);
+    }
+
+    /** Capabilities enabled whatever the spec asks (upstream's --always-enable-capabilities). */
+    public ControllerOptions withAlwaysEnabledCapabilities(java.util.Set<String> capabilities) {
+        return new ControllerOptions(
+                ownRelease,
+                payloadCache,
+                updatingWorkers,
+                reconcilingWorkers,
+                taskWait,
+                reconcileInterval,
+                progressInterval,
+                thresholds,
+                prometheus,
+                profile,
+                excludeIdentifier,
+                jobRetrieval,
+                architecture,
+                defaultUpstream,
+                capabilities);
     }
 }

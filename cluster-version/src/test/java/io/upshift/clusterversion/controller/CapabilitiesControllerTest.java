@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesSpecBuilder;
+import io.fabric8.openshift.api.model.config.v1.FeatureGate;
+import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
@@ -14,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Capabilities an update enables implicitly stay enabled, and stay reported, across controller
- * restarts.
+ * restarts; those the controller always enables are implicitly enabled whatever the baseline; those
+ * gated by feature gates exist only while the FeatureGate of the cluster's version enables a gate.
  */
 @Tag("e2e")
 class CapabilitiesControllerTest {
@@ -22,10 +25,16 @@ class CapabilitiesControllerTest {
     @TempDir Path dir;
 
     private static String tuning(String capability) {
+        return configMap("tuning", capability);
+    }
+
+    private static String configMap(String name, String capability) {
         return "apiVersion: v1\n"
                 + "kind: ConfigMap\n"
                 + "metadata:\n"
-                + "  name: tuning\n"
+                + "  name: "
+                + name
+                + "\n"
                 + "  namespace: test-ns\n"
                 + "  annotations:\n"
                 + FakePayloads.INCLUDED
@@ -82,6 +91,149 @@ class CapabilitiesControllerTest {
             assertThat(h.condition("ImplicitlyEnabledCapabilities")).isEqualTo(implicit);
             assertThat(h.clusterVersion().getStatus().getCapabilities().getEnabledCapabilities())
                     .containsExactly("NodeTuning");
+        }
+    }
+
+    private static boolean exists(ControllerHarness h, String name) {
+        return h.client.configMaps().inNamespace("test-ns").withName(name).get() != null;
+    }
+
+    private static void baseline(ControllerHarness h, String set, String... additional) {
+        h.client
+                .resources(ClusterVersion.class)
+                .withName("version")
+                .edit(
+                        cv -> {
+                            cv.getSpec()
+                                    .setCapabilities(
+                                            new ClusterVersionCapabilitiesSpecBuilder()
+                                                    .withBaselineCapabilitySet(set)
+                                                    .withAdditionalEnabledCapabilities(additional)
+                                                    .build());
+                            return cv;
+                        });
+    }
+
+    @Test
+    void anAlwaysEnabledCapabilityIsImplicitlyEnabledOnBaselineNone() throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            baseline(h, "None");
+            String a =
+                    h.payloads.release(
+                            "4.1.0",
+                            "4.1.0",
+                            true,
+                            configMap("router", "Ingress"),
+                            configMap("credentials", "CloudCredential+Ingress"));
+            // as upstream's operator Deployment: --always-enable-capabilities=Ingress
+            h.start(
+                    ControllerHarness.options(a, dir.resolve("cache"))
+                            .withAlwaysEnabledCapabilities(java.util.Set.of("Ingress")));
+            await("4.1.0 installed")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> h.completed("4.1.0"));
+            assertThat(exists(h, "router")).isTrue();
+            assertThat(exists(h, "credentials")).as("CloudCredential stays disabled").isFalse();
+            var caps = h.clusterVersion().getStatus().getCapabilities();
+            assertThat(caps.getEnabledCapabilities()).containsExactly("Ingress");
+            assertThat(caps.getKnownCapabilities())
+                    .hasSize(17)
+                    .contains("Ingress")
+                    .doesNotContain("ClusterAPI", "CompatibilityRequirements");
+            ClusterOperatorStatusCondition implicit = h.condition("ImplicitlyEnabledCapabilities");
+            assertThat(implicit.getStatus()).isEqualTo("True");
+            assertThat(implicit.getReason()).isEqualTo("CapabilitiesImplicitlyEnabled");
+            assertThat(implicit.getMessage())
+                    .isEqualTo("The following capabilities could not be disabled: Ingress");
+
+            // asked for by the spec, it is no longer implicit
+            baseline(h, "None", "Ingress");
+            await("as configured")
+                    .atMost(Duration.ofSeconds(20))
+                    .until(
+                            () -> h.condition("ImplicitlyEnabledCapabilities"),
+                            c -> "False".equals(c.getStatus()));
+            assertThat(h.condition("ImplicitlyEnabledCapabilities").getReason())
+                    .isEqualTo("AsExpected");
+            assertThat(h.condition("ImplicitlyEnabledCapabilities").getMessage())
+                    .isEqualTo("Capabilities match configured spec");
+        }
+    }
+
+    @Test
+    void aGatedCapabilityExistsOnlyWhileTheFeatureGateOfTheClustersVersionEnablesIt()
+            throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir)) {
+            String a =
+                    h.payloads.release("4.1.0", "4.1.0", true, configMap("machines", "ClusterAPI"));
+            h.start(ControllerHarness.options(a, dir.resolve("cache")));
+            await("4.1.0 installed")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> h.completed("4.1.0"));
+            // vCurrent, but no FeatureGate: ClusterAPI is not a capability this cluster knows
+            assertThat(exists(h, "machines")).isFalse();
+            assertThat(h.clusterVersion().getStatus().getCapabilities().getKnownCapabilities())
+                    .doesNotContain("ClusterAPI", "CompatibilityRequirements");
+
+            h.client
+                    .resources(FeatureGate.class)
+                    .resource(
+                            new FeatureGateBuilder()
+                                    .withNewMetadata()
+                                    .withName("cluster")
+                                    .endMetadata()
+                                    .withNewSpec()
+                                    .withFeatureSet("TechPreviewNoUpgrade")
+                                    .endSpec()
+                                    .withNewStatus()
+                                    .addNewFeatureGate()
+                                    .withVersion("4.0.9")
+                                    .addNewEnabled()
+                                    .withName("ClusterAPIMachineManagement")
+                                    .endEnabled()
+                                    .endFeatureGate()
+                                    .addNewFeatureGate()
+                                    .withVersion("4.1.0")
+                                    .addNewEnabled()
+                                    .withName("CRDCompatibilityRequirementOperator")
+                                    .endEnabled()
+                                    .endFeatureGate()
+                                    .endStatus()
+                                    .build())
+                    .create();
+            // the gates of 4.1.0, not those of another version
+            await("CompatibilityRequirements known")
+                    .atMost(Duration.ofSeconds(20))
+                    .until(
+                            () ->
+                                    h.clusterVersion()
+                                            .getStatus()
+                                            .getCapabilities()
+                                            .getKnownCapabilities()
+                                            .contains("CompatibilityRequirements"));
+            assertThat(h.clusterVersion().getStatus().getCapabilities().getEnabledCapabilities())
+                    .contains("CompatibilityRequirements")
+                    .doesNotContain("ClusterAPI");
+            assertThat(exists(h, "machines")).isFalse();
+
+            h.client
+                    .resources(FeatureGate.class)
+                    .withName("cluster")
+                    .edit(
+                            g -> {
+                                g.getStatus()
+                                        .getFeatureGates()
+                                        .get(1)
+                                        .getEnabled()
+                                        .get(0)
+                                        .setName("ClusterAPIMachineManagement");
+                                return g;
+                            });
+            await("the ClusterAPI manifest applied")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> exists(h, "machines"));
+            assertThat(h.clusterVersion().getStatus().getCapabilities().getEnabledCapabilities())
+                    .contains("ClusterAPI", "CompatibilityRequirements");
         }
     }
 }

@@ -65,6 +65,7 @@ class ControllerTakeoverTest {
                         "9098",
                         "--payload-cache",
                         "/var/lib/upshift/payloads",
+                        "--always-enable-capabilities=Ingress",
                         "--release",
                         NEW_RELEASE);
         assertThat(container.path("env").toString())

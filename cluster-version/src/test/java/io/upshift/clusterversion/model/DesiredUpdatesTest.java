@@ -147,7 +147,7 @@ class DesiredUpdatesTest {
                                 done,
                                 UpdatesReport.unchanged(t),
                                 VersionStatusTest.UPGRADEABLE,
-                                CapabilitySets.enabled(null, List.of(), List.of(), Set.of()),
+                                CapabilitySets.of(null, List.of(), List.of(), Set.of()),
                                 t));
         assertThat(VersionStatusTest.condition(s, "Invalid"))
                 .startsWith("True InvalidClusterVersion The cluster version is invalid: ");
@@ -166,7 +166,7 @@ class DesiredUpdatesTest {
                                 done,
                                 UpdatesReport.unchanged(t),
                                 VersionStatusTest.UPGRADEABLE,
-                                CapabilitySets.enabled(null, List.of(), List.of(), Set.of()),
+                                CapabilitySets.of(null, List.of(), List.of(), Set.of()),
                                 t));
         assertThat(VersionStatusTest.condition(fixed, "Invalid")).isNull();
         assertThat(VersionStatusTest.condition(fixed, "Progressing"))

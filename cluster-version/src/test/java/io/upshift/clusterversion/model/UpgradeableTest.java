@@ -298,8 +298,7 @@ class UpgradeableTest {
                                 SyncStatus.IDLE,
                                 UpdatesReport.unchanged(T0),
                                 Upgradeable.Facts.none(),
-                                CapabilitySets.enabled(
-                                        null, List.of(), List.of(), java.util.Set.of()),
+                                CapabilitySets.of(null, List.of(), List.of(), java.util.Set.of()),
                                 T0));
         // still Progressing=True from before: only the update in progress remains
         assertThat(next.getConditions())
@@ -320,8 +319,7 @@ class UpgradeableTest {
                                 SyncStatus.IDLE,
                                 UpdatesReport.unchanged(T0),
                                 Upgradeable.Facts.none(),
-                                CapabilitySets.enabled(
-                                        null, List.of(), List.of(), java.util.Set.of()),
+                                CapabilitySets.of(null, List.of(), List.of(), java.util.Set.of()),
                                 T0));
         assertThat(VersionStatusTest.condition(level, "Upgradeable"))
                 .as("upgradeable: no condition, as upstream")

@@ -255,7 +255,7 @@ class VersionStatusTest {
         // that never saw why
         // still reports it
         Capabilities caps =
-                CapabilitySets.enabled(
+                CapabilitySets.of(
                         "None", List.of("Console"), List.of("Console", "Insights"), Set.of());
         assertThat(caps.implicitlyEnabled()).containsExactly("Insights");
         ClusterVersionStatus s =
@@ -278,7 +278,7 @@ class VersionStatusTest {
         assertThat(s.getCapabilities().getEnabledCapabilities())
                 .containsExactly("Console", "Insights");
         Capabilities asked =
-                CapabilitySets.enabled(
+                CapabilitySets.of(
                         "None",
                         List.of("Console", "Insights"),
                         List.of("Console", "Insights"),

@@ -1,5 +1,6 @@
 package io.upshift.releases.capability;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,10 +10,12 @@ import java.util.TreeSet;
 /**
  * Capability baselines (None, v4.11 ... v4.18, vCurrent) and the enabled set: baseline + additional
  * + everything enabled before (a capability is never disabled once enabled) + what an update had to
- * enable implicitly. The tables are openshift/api's {@code ClusterVersionCapabilitySets} and {@code
+ * enable implicitly + what the controller always enables, less the capabilities whose feature gates
+ * are off. The tables are openshift/api's {@code ClusterVersionCapabilitySets} and {@code
  * KnownClusterVersionCapabilities} (config/v1/types_cluster_version.go at commit
  * 2a3d73913b5a7caec4c57d5c3d04f51106ec4da3): it defines no v4.19 or later set; vCurrent has
- * CompatibilityRequirements and ClusterAPI on top of v4.18.
+ * CompatibilityRequirements and ClusterAPI on top of v4.18, both gated ({@link GatedCapabilities}),
+ * so that without their gates vCurrent and the known capabilities are the 17 of the 4.19 operator.
  */
 public final class CapabilitySets {
 
@@ -64,39 +67,46 @@ public final class CapabilitySets {
         return List.copyOf(out);
     }
 
-    /** Every capability this version knows, sorted. */
+    /** Every capability this version knows, sorted, feature-gated ones included. */
     public static Set<String> known() {
         return new TreeSet<>(KNOWN);
     }
 
     /**
-     * The enabled capabilities, and among them the implicitly enabled ones: those the spec
-     * (baseline and additional) does not ask for. As upstream's they follow from the spec and
-     * status alone, so a restarted controller finds the same ones.
+     * The known and enabled capabilities of a cluster, and among the enabled the implicitly enabled
+     * ones: those the spec (baseline and additional) does not ask for, enabled because they must
+     * stay so (upstream's {@code SetCapabilities}). As upstream's they follow from the spec, the
+     * status and the controller's flags alone, so a restarted controller finds the same ones.
      *
-     * @param baseline spec baselineCapabilitySet; null means vCurrent
+     * @param baseline spec baselineCapabilitySet; null or empty means vCurrent, a set this version
+     *     does not know enables nothing (as upstream's lookup of an unknown set)
      * @param additional spec additionalEnabledCapabilities
-     * @param previouslyEnabled status enabledCapabilities
-     * @param implicitlyEnabled capabilities an update had to enable (not yet in status)
+     * @param ensured capabilities that must stay enabled: those enabled before (status
+     *     enabledCapabilities), those an update must enable, the controller's {@code
+     *     --always-enable-capabilities}
+     * @param featureGates the enabled feature gates: a capability whose gates are all disabled
+     *     ({@link GatedCapabilities}) is neither known nor enabled
      */
-    public static Capabilities enabled(
+    public static Capabilities of(
             String baseline,
-            List<String> additional,
-            List<String> previouslyEnabled,
-            Set<String> implicitlyEnabled) {
+            Collection<String> additional,
+            Collection<String> ensured,
+            Set<String> featureGates) {
         Set<String> asked =
                 new TreeSet<>(
                         BASELINES.getOrDefault(
-                                baseline == null ? "vCurrent" : baseline,
-                                BASELINES.get("vCurrent")));
+                                baseline == null || baseline.isEmpty() ? "vCurrent" : baseline,
+                                List.of()));
         asked.addAll(additional);
         Set<String> enabled = new TreeSet<>(asked);
-        enabled.addAll(previouslyEnabled);
-        enabled.addAll(implicitlyEnabled);
+        enabled.addAll(ensured);
         Set<String> implicit = new TreeSet<>(enabled);
         implicit.removeAll(asked);
+        Set<String> excluded = GatedCapabilities.excluded(featureGates);
         Set<String> known = known();
-        known.addAll(enabled);
+        known.removeAll(excluded);
+        enabled.removeAll(excluded);
+        implicit.removeAll(excluded);
         return new Capabilities(known, enabled, implicit);
     }
 }

@@ -6,6 +6,8 @@ import io.upshift.releases.image.FileTrees;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.inclusion.InclusionRules;
 import io.upshift.releases.inclusion.LoadRules;
+import io.upshift.releases.manifest.Manifest;
+import io.upshift.releases.payload.OperatorFlags;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
 import io.upshift.releases.payload.PayloadVerdicts;
@@ -86,6 +88,16 @@ public final class GraphCommand implements Callable<Integer> {
     List<String> additional = List.of();
 
     @Option(
+            names = "--always-enable-capabilities",
+            split = ",",
+            paramLabel = "A,B",
+            description =
+                    "Capabilities the cluster-version operator always enables, implicitly"
+                            + " (default: the --always-enable-capabilities of the payload's own"
+                            + " operator Deployment, as that operator does; empty: none).")
+    List<String> alwaysEnabled;
+
+    @Option(
             names = "--feature-set",
             defaultValue = "Default",
             paramLabel = "F",
@@ -127,7 +139,7 @@ public final class GraphCommand implements Callable<Integer> {
         String output = format.toLowerCase(Locale.ROOT);
         if (!List.of("text", "tsv", "dot").contains(output))
             throw usage("--format must be text, tsv or dot, not \"" + format + "\"");
-        Capabilities capabilities = capabilities();
+        checkCapabilities();
         if (!FEATURE_SETS.contains(featureSet)) {
             throw usage(
                     "--feature-set \""
@@ -136,15 +148,28 @@ public final class GraphCommand implements Callable<Integer> {
                             + String.join(", ", new java.util.TreeSet<>(FEATURE_SETS)));
         }
         String set = featureSet.equals("Default") ? "" : featureSet;
-        Payload payload =
-                load(
-                        new LoadRules(
-                                profile,
-                                exclude,
-                                set,
-                                featureGates == null
-                                        ? new LoadRules.Gates.ByVersion(Map.of())
-                                        : new LoadRules.Gates.Fixed(Set.copyOf(featureGates))));
+        LoadRules rules =
+                new LoadRules(
+                        profile,
+                        exclude,
+                        set,
+                        featureGates == null
+                                ? new LoadRules.Gates.ByVersion(Map.of())
+                                : new LoadRules.Gates.Fixed(Set.copyOf(featureGates)));
+        Payload payload = load(rules);
+        List<Manifest> documents = OperatorFlags.documents(payload);
+        // as the operator: its --always-enable-capabilities, and the capabilities the feature gates
+        // the manifests were loaded with leave out
+        List<String> always =
+                alwaysEnabled == null
+                        ? OperatorFlags.alwaysEnabled(documents)
+                        : alwaysEnabled.stream().filter(c -> !c.isBlank()).toList();
+        Capabilities capabilities =
+                CapabilitySets.of(
+                        baseline,
+                        additional,
+                        always,
+                        rules.gates().enabled(payload.version(), documents, profile, set));
         TaskGraph graph = TaskGraph.build(payload.manifests(), graphMode, attempt);
         List<PayloadVerdicts.Row> verdicts =
                 PayloadVerdicts.of(payload, InclusionRules.none().withCapabilities(capabilities));
@@ -155,6 +180,7 @@ public final class GraphCommand implements Callable<Integer> {
                     case "dot" -> GraphText.dot(graph);
                     default ->
                             GraphText.text(graph, "release " + payload.version())
+                                    + implicitly(capabilities)
                                     + GraphText.leftOut(verdicts);
                 });
         out.flush();
@@ -166,7 +192,8 @@ public final class GraphCommand implements Callable<Integer> {
         throw usage("--mode must be updating, initializing or reconciling, not \"" + mode + "\"");
     }
 
-    private Capabilities capabilities() {
+    /** The capability names given, refused in one line when this version does not know them. */
+    private void checkCapabilities() {
         if (!CapabilitySets.BASELINES.containsKey(baseline)) {
             throw usage(
                     "--baseline-capabilities \""
@@ -184,7 +211,28 @@ public final class GraphCommand implements Callable<Integer> {
                                 + ")");
             }
         }
-        return CapabilitySets.enabled(baseline, additional, List.of(), Set.of());
+        List<String> unknown =
+                alwaysEnabled == null
+                        ? List.of()
+                        : alwaysEnabled.stream()
+                                .filter(c -> !c.isBlank() && !CapabilitySets.known().contains(c))
+                                .toList();
+        if (!unknown.isEmpty())
+            throw usage(
+                    "--always-enable-capabilities was set with unknown capabilities: ["
+                            + String.join(" ", unknown)
+                            + "]");
+    }
+
+    /** The capabilities enabled that the baseline and --capabilities do not ask for. */
+    private static String implicitly(Capabilities capabilities) {
+        return capabilities.implicitlyEnabled().isEmpty()
+                ? ""
+                : "\ncapabilities enabled implicitly (always enabled by the cluster-version"
+                        + " operator): "
+                        + String.join(
+                                ", ", new java.util.TreeSet<>(capabilities.implicitlyEnabled()))
+                        + "\n";
     }
 
     private Payload load(LoadRules rules) throws Exception {

@@ -36,13 +36,63 @@ class CapabilitySetsTest {
                 .contains("ClusterAPI", "CompatibilityRequirements", "OperatorLifecycleManagerV1");
     }
 
+    private static final Set<String> CAPI = Set.of("ClusterAPIMachineManagement");
+
     @Test
-    void aClusterOnTheCurrentSetEnablesTheNewCapabilitiesAndOneOnV418DoesNot() {
-        assertThat(CapabilitySets.enabled(null, List.of(), List.of(), Set.of()).enabled())
+    void aClusterOnTheCurrentSetEnablesTheGatedCapabilitiesWhereTheirGatesAreOn() {
+        assertThat(CapabilitySets.of(null, List.of(), List.of(), CAPI).enabled())
                 .contains("ClusterAPI", "CompatibilityRequirements");
-        assertThat(CapabilitySets.enabled("v4.18", List.of(), List.of(), Set.of()).enabled())
+        assertThat(CapabilitySets.of("v4.18", List.of(), List.of(), CAPI).enabled())
                 .doesNotContain("ClusterAPI");
-        assertThat(CapabilitySets.enabled("v4.18", List.of(), List.of(), Set.of()).known())
+        assertThat(CapabilitySets.of("v4.18", List.of(), List.of(), CAPI).known())
                 .contains("ClusterAPI");
+        assertThat(
+                        CapabilitySets.of(
+                                        null,
+                                        List.of(),
+                                        List.of(),
+                                        Set.of("CRDCompatibilityRequirementOperator"))
+                                .enabled())
+                .contains("CompatibilityRequirements")
+                .doesNotContain("ClusterAPI");
+    }
+
+    @Test
+    void withTheirGatesOffTheGatedCapabilitiesAreNeitherKnownNorEnabledWhateverTheSpecAsks() {
+        Capabilities caps =
+                CapabilitySets.of(
+                        "vCurrent",
+                        List.of("ClusterAPI"),
+                        List.of("CompatibilityRequirements"),
+                        Set.of());
+        // the 4.19 operator's: 17 known, all enabled by vCurrent
+        assertThat(caps.known())
+                .hasSize(17)
+                .containsExactlyInAnyOrderElementsOf(CapabilitySets.BASELINES.get("v4.18"));
+        assertThat(caps.enabled()).isEqualTo(caps.known());
+        assertThat(caps.implicitlyEnabled()).isEmpty();
+    }
+
+    @Test
+    void anUnknownBaselineEnablesNothingAndAnUnsetOneIsTheCurrentSet() {
+        assertThat(CapabilitySets.of("v4.99", List.of("Console"), List.of(), Set.of()).enabled())
+                .containsExactly("Console");
+        assertThat(CapabilitySets.of("", List.of(), List.of(), Set.of()).enabled())
+                .isEqualTo(CapabilitySets.of("vCurrent", List.of(), List.of(), Set.of()).enabled())
+                .hasSize(17);
+    }
+
+    @Test
+    void anEnsuredCapabilityTheSpecDoesNotAskForIsImplicitlyEnabled() {
+        // as the 4.19 operator with --always-enable-capabilities=Ingress on baseline None
+        Capabilities none = CapabilitySets.of("None", List.of(), List.of("Ingress"), Set.of());
+        assertThat(none.enabled()).containsExactly("Ingress");
+        assertThat(none.implicitlyEnabled()).containsExactly("Ingress");
+        Capabilities current =
+                CapabilitySets.of("vCurrent", List.of(), List.of("Ingress"), Set.of());
+        assertThat(current.implicitlyEnabled()).isEmpty();
+        Capabilities asked =
+                CapabilitySets.of("None", List.of("Ingress"), List.of("Ingress"), Set.of());
+        assertThat(asked.implicitlyEnabled()).isEmpty();
     }
 }

@@ -47,10 +47,10 @@ class OpenShiftPayloadConformanceTest {
                         payload,
                         InclusionRules.none()
                                 .withCapabilities(
-                                        CapabilitySets.enabled(
+                                        CapabilitySets.of(
                                                 "vCurrent",
                                                 List.of(),
-                                                List.of(),
+                                                List.of("Ingress"),
                                                 java.util.Set.of())));
     }
 
