@@ -1,8 +1,12 @@
 package io.upshift.bench;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.status.controller.UpdateStatusReader;
@@ -11,6 +15,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Optional;
 
 /**
@@ -29,15 +34,15 @@ public final class ControllerHeap {
         Instant at = Instant.parse("2026-11-20T10:00:00Z");
         KubernetesMockServer server =
                 new KubernetesMockServer(
-                        new io.fabric8.mockwebserver.Context(),
-                        new io.fabric8.mockwebserver.MockWebServer(),
-                        new java.util.HashMap<>(),
-                        new io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher(),
+                        new Context(),
+                        new MockWebServer(),
+                        new HashMap<>(),
+                        new KubernetesCrudDispatcher(),
                         false);
         server.init();
         try (KubernetesClient setup = server.createClient()) {
             for (HasMetadata o : new SyntheticCluster(nodes, 20, 60, 1.0, at).objects()) {
-                if (o instanceof io.fabric8.kubernetes.api.model.Node n) {
+                if (o instanceof Node n) {
                     SnapshotWriter.addBulk(n);
                 }
                 setup.resource(o).create();

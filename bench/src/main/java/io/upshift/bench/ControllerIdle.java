@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.demo.DemoController;
 import io.upshift.demo.DemoNodes;
 import io.upshift.demo.DemoRun;
+import io.upshift.releases.image.FileTrees;
 import io.upshift.runtime.kube.Leadership;
 import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.testkit.RequestLog;
+import io.upshift.testkit.ServiceAccount;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -47,13 +49,9 @@ public final class ControllerIdle {
                                                 o.progressInterval()));
         try (DemoRun demo = new DemoRun(settings, l -> {}).start();
                 KubernetesClient operatorClient =
-                        demo.cluster()
-                                .server()
-                                .client(OPERATOR, io.upshift.testkit.ServiceAccount.UPSHIFT);
+                        demo.cluster().server().client(OPERATOR, ServiceAccount.UPSHIFT);
                 KubernetesClient leaseClient =
-                        demo.cluster()
-                                .server()
-                                .client(LEASE, io.upshift.testkit.ServiceAccount.UPSHIFT)) {
+                        demo.cluster().server().client(LEASE, ServiceAccount.UPSHIFT)) {
             UpdateStatusController[] status = new UpdateStatusController[1];
             try (Leadership leadership =
                     new Leadership(
@@ -120,7 +118,7 @@ public final class ControllerIdle {
                 if (status[0] != null) status[0].close();
             }
         } finally {
-            io.upshift.releases.image.FileTrees.deleteQuietly(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 

@@ -2,6 +2,7 @@ package io.upshift.bench;
 
 import io.upshift.demo.DemoController;
 import io.upshift.demo.DemoRun;
+import io.upshift.testkit.MockServerLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +17,7 @@ public final class ControllerPass {
 
     public static void main(String[] args) throws Exception {
         int components = args.length > 0 ? Integer.parseInt(args[0]) : 330;
-        io.upshift.testkit.MockServerLog.quiet();
+        MockServerLog.quiet();
         Path work = Files.createTempDirectory("upshift-bench-pass-");
         try (DemoRun demo =
                 new DemoRun(new DemoRun.Settings(components, 10, Duration.ZERO, 1, work), l -> {})

@@ -11,6 +11,7 @@ import io.upshift.releases.image.Releases;
 import io.upshift.releases.metadata.ReleaseMetadata;
 import io.upshift.testkit.LocalRegistry;
 import io.upshift.testkit.RawImages;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -83,7 +84,7 @@ public final class PayloadPull {
         }
     }
 
-    private static long size(Path dir) throws java.io.IOException {
+    private static long size(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
         }

@@ -20,7 +20,9 @@ import io.upshift.pools.model.MaxUnavailable;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.PoolMembers;
 import io.upshift.pools.model.PoolNode;
+import io.upshift.releases.image.FileTrees;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,6 +35,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 
 /**
  * A pool rollout through the real path: the embedded API server (with evictions), the real pool
@@ -56,13 +59,10 @@ public final class PoolRolloutLive {
         EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
         KubernetesClient client = server.client();
         KubernetesClient poolsClient =
-                server.client(
-                        "upshift-pools", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_OPERATOR);
+                server.client("upshift-pools", ServiceAccount.MACHINE_CONFIG_OPERATOR);
         KubernetesClient agentClient =
                 NodeAgent.client(
-                        server.config(
-                                "upshift-agent",
-                                io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON));
+                        server.config("upshift-agent", ServiceAccount.MACHINE_CONFIG_DAEMON));
         List<NodeAgent> agents = new ArrayList<>();
         PoolController controller = null;
         SharedIndexInformer<Node> watch = null;
@@ -247,7 +247,7 @@ public final class PoolRolloutLive {
             long[] told = phases.values().stream().mapToLong(p -> p[0]).sorted().toArray();
             long[] done = phases.values().stream().mapToLong(p -> p[2]).sorted().toArray();
             double reaction =
-                    java.util.stream.IntStream.range(0, Math.max(0, n - max))
+                    IntStream.range(0, Math.max(0, n - max))
                                     .mapToLong(k -> told[k + max] - done[k])
                                     .average()
                                     .orElse(0)
@@ -265,7 +265,7 @@ public final class PoolRolloutLive {
             poolsClient.close();
             client.close();
             server.close();
-            io.upshift.releases.image.FileTrees.deleteQuietly(hosts);
+            FileTrees.deleteQuietly(hosts);
         }
     }
 

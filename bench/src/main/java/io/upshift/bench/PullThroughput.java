@@ -8,6 +8,8 @@ import io.upshift.releases.image.Releases;
 import io.upshift.releases.image.ResolvedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Random;
 
 /**
  * Pull-and-extract throughput from a registry: publishes a payload of about {@code MB} megabytes of
@@ -23,7 +25,7 @@ public final class PullThroughput {
         Path work = Files.createTempDirectory("upshift-pull-bench-");
         Path payload = Files.createDirectories(work.resolve("payload"));
         PayloadWriter.write(payload, "1.0.0", 0);
-        java.util.Random random = new java.util.Random(1);
+        Random random = new Random(1);
         for (int i = 0; i < mb; i++) {
             StringBuilder s =
                     new StringBuilder(
@@ -37,7 +39,7 @@ public final class PullThroughput {
                                     + "  data: ");
             byte[] bytes = new byte[750_000];
             random.nextBytes(bytes);
-            s.append(java.util.Base64.getEncoder().encodeToString(bytes)).append('\n');
+            s.append(Base64.getEncoder().encodeToString(bytes)).append('\n');
             Files.writeString(
                     payload.resolve(String.format("release-manifests/0000_50_blob_%03d.yaml", i)),
                     s);

@@ -1,5 +1,6 @@
 package io.upshift.bench;
 
+import io.fabric8.kubernetes.api.model.ContainerImage;
 import io.fabric8.kubernetes.api.model.ContainerImageBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -56,7 +57,7 @@ public final class SnapshotWriter {
      * YAML).
      */
     static void addBulk(Node n) {
-        var images = new ArrayList<io.fabric8.kubernetes.api.model.ContainerImage>();
+        var images = new ArrayList<ContainerImage>();
         for (int i = 0; i < 40; i++) {
             images.add(
                     new ContainerImageBuilder()

@@ -11,6 +11,7 @@ import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.status.synthetic.SyntheticCluster;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.RequestLog;
+import io.upshift.testkit.ServiceAccount;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,8 +71,7 @@ public final class UpdateStatusScale {
 
             int mark = server.requests().size();
             long start = System.nanoTime();
-            KubernetesClient client =
-                    server.client(AGENT, io.upshift.testkit.ServiceAccount.UPSHIFT);
+            KubernetesClient client = server.client(AGENT, ServiceAccount.UPSHIFT);
             UpdateStatusController controller =
                     new UpdateStatusController(
                             client,

@@ -2,6 +2,7 @@ package io.upshift.cli;
 
 import io.upshift.releases.image.UpshiftImage;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -103,7 +104,7 @@ final class DemoClasses {
                             .getMethod("run", String[].class)
                             .invoke(null, (Object) args);
             return (Integer) code;
-        } catch (java.lang.reflect.InvocationTargetException e) {
+        } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException r) throw r;
             if (e.getCause() instanceof Error r) throw r;
             throw e;

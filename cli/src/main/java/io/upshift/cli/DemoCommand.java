@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import io.upshift.demo.ConfigChange;
 import io.upshift.runtime.cli.VerboseOption;
 import io.upshift.status.render.EstimateSource;
 import java.nio.file.Path;
@@ -157,7 +158,7 @@ public final class DemoCommand implements Callable<Integer> {
             description =
                     "After the update, change a file on every node under a node disruption policy"
                             + " that needs no reboot (None for "
-                            + io.upshift.demo.ConfigChange.PATH
+                            + ConfigChange.PATH
                             + " in the MachineConfiguration), roll it out, and count what the nodes"
                             + " went through.")
     boolean configChange;

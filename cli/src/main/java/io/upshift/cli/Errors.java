@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.runtime.cli.CheckFailedException;
 import picocli.CommandLine;
 
@@ -15,7 +16,7 @@ final class Errors implements CommandLine.IExecutionExceptionHandler {
         for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand())
             verbose |= p.hasMatchedOption("--verbose");
         String message =
-                e instanceof io.upshift.releases.metadata.ReleaseException r
+                e instanceof ReleaseException r
                         ? r.toString()
                         : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         cl.getErr().println("upshift: " + message.strip());

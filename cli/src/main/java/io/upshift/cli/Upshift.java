@@ -10,6 +10,10 @@ import io.upshift.pools.command.PoolsCommand;
 import io.upshift.rehearsal.command.RehearseCommand;
 import io.upshift.releases.command.ReleaseCommand;
 import io.upshift.status.command.StatusCommand;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -79,35 +83,34 @@ public final class Upshift {
      * its simulator is; empty when there is none to run it with (Upshift's image, or classes
      * already on the class path).
      */
-    static java.util.Optional<Integer> withSimulator(String[] args) throws Exception {
-        java.util.Optional<java.nio.file.Path> jar = ownJar();
+    static Optional<Integer> withSimulator(String[] args) throws Exception {
+        Optional<Path> jar = ownJar();
         if (DemoClasses.present()
                 || jar.isEmpty()
-                || !java.nio.file.Files.isDirectory(
-                        jar.get().resolveSibling(DemoClasses.DIRECTORY)))
-            return java.util.Optional.empty();
-        return java.util.Optional.of(DemoClasses.runWithDemoLib(jar, args));
+                || !Files.isDirectory(jar.get().resolveSibling(DemoClasses.DIRECTORY)))
+            return Optional.empty();
+        return Optional.of(DemoClasses.runWithDemoLib(jar, args));
     }
 
     /**
      * The jar Upshift runs from, its libraries in {@code lib/} beside it (what {@code upshift
      * image} packs); empty when it runs from classes (tests, an IDE).
      */
-    static java.util.Optional<java.nio.file.Path> ownJar() {
+    static Optional<Path> ownJar() {
         try {
-            java.nio.file.Path location =
-                    java.nio.file.Path.of(
+            Path location =
+                    Path.of(
                             Upshift.class
                                     .getProtectionDomain()
                                     .getCodeSource()
                                     .getLocation()
                                     .toURI());
             boolean jar =
-                    java.nio.file.Files.isRegularFile(location)
-                            && java.nio.file.Files.isDirectory(location.resolveSibling("lib"));
-            return jar ? java.util.Optional.of(location) : java.util.Optional.empty();
-        } catch (java.net.URISyntaxException | RuntimeException e) {
-            return java.util.Optional.empty();
+                    Files.isRegularFile(location)
+                            && Files.isDirectory(location.resolveSibling("lib"));
+            return jar ? Optional.of(location) : Optional.empty();
+        } catch (URISyntaxException | RuntimeException e) {
+            return Optional.empty();
         }
     }
 

@@ -2,6 +2,10 @@ package io.upshift.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -41,10 +45,9 @@ class DemoCommandTest {
                         "All 3 nodes run 4\\.18\\.2 after [0-9.]+ s\\.\n"
                                 + "estimate: at 10% (said [0-9.]+ s|said none yet), at 50% ([0-9.]+"
                                 + " s|none yet), at 90% ([0-9.]+ s|none yet); took [0-9.]+ s\n");
-        java.util.regex.Matcher work =
-                java.util.regex.Pattern.compile(" in (\\S+upshift-demo-\\d+)\n").matcher(r.out());
+        Matcher work = Pattern.compile(" in (\\S+upshift-demo-\\d+)\n").matcher(r.out());
         assertThat(work.find()).as(r.out()).isTrue();
-        assertThat(java.nio.file.Path.of(work.group(1)))
+        assertThat(Path.of(work.group(1)))
                 .as("the work directory, removed at the end")
                 .doesNotExist();
     }
@@ -71,7 +74,7 @@ class DemoCommandTest {
                 .contains(
                         "Changing /etc/upshift-demo/motd on every node, under a node disruption"
                                 + " policy of None for it ...");
-        java.util.List<String> lines = r.out().strip().lines().toList();
+        List<String> lines = r.out().strip().lines().toList();
         assertThat(lines.get(lines.size() - 1))
                 .as(r.out())
                 .isEqualTo("config change: 3 nodes updated, 0 drained, 0 rebooted");

@@ -2,6 +2,7 @@ package io.upshift.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -106,8 +107,7 @@ class DemoKeepRunningTest {
     }
 
     private static boolean onPath(String command) {
-        for (String dir :
-                System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             if (Files.isExecutable(Path.of(dir, command))) return true;
         }
         return false;

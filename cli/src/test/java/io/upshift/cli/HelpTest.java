@@ -2,6 +2,7 @@ package io.upshift.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Every command answers --help with its usage (recommend's own --version once hid it). */
@@ -16,9 +17,9 @@ class HelpTest {
     private static void everyCommandUnder(picocli.CommandLine parent, String[] path) {
         for (var e : parent.getSubcommands().entrySet()) {
             if (e.getKey().equals("help")) continue;
-            String[] command = java.util.Arrays.copyOf(path, path.length + 1);
+            String[] command = Arrays.copyOf(path, path.length + 1);
             command[path.length] = e.getKey();
-            String[] args = java.util.Arrays.copyOf(command, command.length + 1);
+            String[] args = Arrays.copyOf(command, command.length + 1);
             args[command.length] = "--help";
             CliRun.Result r = CliRun.run(args);
             String name = String.join(" ", command);

@@ -3,9 +3,15 @@ package io.upshift.cli;
 import static io.upshift.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.upshift.releases.manifest.ManifestReader;
+import io.upshift.releases.metadata.ImageReferences;
+import io.upshift.releases.verify.VerifierConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -133,9 +139,8 @@ class ReleaseCommandTest {
         Path written =
                 dir.resolve("out/manifests/0000_00_cluster-version-operator_04_verification.yaml");
         var loaded =
-                io.upshift.releases.manifest.ManifestReader.read(
-                        written.getFileName().toString(), Files.readString(written));
-        var config = io.upshift.releases.verify.VerifierConfig.fromPayload(loaded);
+                ManifestReader.read(written.getFileName().toString(), Files.readString(written));
+        var config = VerifierConfig.fromPayload(loaded);
         assertThat(config.source()).isEqualTo("openshift-config-managed/release-verification");
         assertThat(config.keyrings()).hasSize(1);
         assertThat(Files.readString(written))
@@ -166,7 +171,7 @@ class ReleaseCommandTest {
         Files.writeString(
                 p.resolve("release-manifests/0000_20_b_two.yaml"),
                 "\n    capability.openshift.io/name: Console\n",
-                java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.APPEND);
         Files.writeString(
                 p.resolve("release-manifests/0000_30_d_tech.yaml"),
                 "apiVersion: v1\n"
@@ -246,8 +251,7 @@ class ReleaseCommandTest {
                 Path.of(
                         System.getProperty("upshift.fixtures", "../../shared/fixtures"),
                         "openshift-payload-4.19");
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                Files.isDirectory(fixture), "shared fixtures not present");
+        Assumptions.assumeTrue(Files.isDirectory(fixture), "shared fixtures not present");
         String layout = "oci:" + dir.resolve("images") + ":4.19.0";
         CliRun.Result published =
                 run(
@@ -263,7 +267,7 @@ class ReleaseCommandTest {
         CliRun.Result info = run("release", "info", layout);
         // the release's time is the one its ImageStream records
         String created =
-                io.upshift.releases.metadata.ImageReferences.parse(
+                ImageReferences.parse(
                                 Files.readAllBytes(
                                         fixture.resolve("release-manifests/image-references")),
                                 "image-references")
@@ -292,10 +296,10 @@ class ReleaseCommandTest {
                             "--profile=single-node-developer", "--feature-set=TechPreviewNoUpgrade"
                         })) {
             List<String> fromDir =
-                    new java.util.ArrayList<>(
+                    new ArrayList<>(
                             List.of("release", "graph", fixture.toString(), "--format=tsv"));
             List<String> fromImage =
-                    new java.util.ArrayList<>(List.of("release", "graph", layout, "--format=tsv"));
+                    new ArrayList<>(List.of("release", "graph", layout, "--format=tsv"));
             fromDir.addAll(List.of(configuration));
             fromImage.addAll(List.of(configuration));
             CliRun.Result a = run(fromDir.toArray(String[]::new)),

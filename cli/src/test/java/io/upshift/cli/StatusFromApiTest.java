@@ -9,6 +9,7 @@ import io.upshift.status.command.StatusCommand;
 import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.status.synthetic.SyntheticCluster;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -57,8 +61,7 @@ class StatusFromApiTest {
             }
             try (UpdateStatusController controller =
                     new UpdateStatusController(
-                            server.client(
-                                    "upshift-operator", io.upshift.testkit.ServiceAccount.UPSHIFT),
+                            server.client("upshift-operator", ServiceAccount.UPSHIFT),
                             clock,
                             Duration.ofSeconds(1),
                             Duration.ofMinutes(10),
@@ -99,12 +102,11 @@ class StatusFromApiTest {
     }
 
     private static String[] args(String kubeconfig, String[] options, String... more) {
-        java.util.List<String> args =
-                new java.util.ArrayList<>(
-                        java.util.List.of(
-                                "status", "--kubeconfig", kubeconfig, "--details=" + options[0]));
-        args.addAll(java.util.Arrays.asList(options).subList(1, options.length));
-        args.addAll(java.util.List.of(more));
+        List<String> args =
+                new ArrayList<>(
+                        List.of("status", "--kubeconfig", kubeconfig, "--details=" + options[0]));
+        args.addAll(Arrays.asList(options).subList(1, options.length));
+        args.addAll(List.of(more));
         return args.toArray(String[]::new);
     }
 }

@@ -6,13 +6,16 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistoryBuilder;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.RequestLog;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -123,7 +126,7 @@ class UpgradeCommandTest {
                         .build();
         client.resources(ClusterVersion.class).resource(cv).create();
         kubeconfig =
-                java.nio.file.Files.writeString(
+                Files.writeString(
                         dir.resolve("kubeconfig"), server.kubeconfig()); // the administrator's
     }
 
@@ -201,7 +204,7 @@ class UpgradeCommandTest {
         assertThat(writes())
                 .extracting(RequestLog.Request::method, RequestLog.Request::path)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(
+                        Tuple.tuple(
                                 "PATCH", "/apis/config.openshift.io/v1/clusterversions/version"));
 
         // Go's boolean flags take =true (oc's own example); --to-latest picks the newest available
@@ -362,7 +365,7 @@ class UpgradeCommandTest {
                 .getHistory()
                 .add(
                         0,
-                        new io.fabric8.openshift.api.model.config.v1.UpdateHistoryBuilder()
+                        new UpdateHistoryBuilder()
                                 .withState("Completed")
                                 .withVersion("4.18.3")
                                 .withImage(image('3'))
@@ -373,7 +376,7 @@ class UpgradeCommandTest {
         cv.getStatus()
                 .getHistory()
                 .add(
-                        new io.fabric8.openshift.api.model.config.v1.UpdateHistoryBuilder()
+                        new UpdateHistoryBuilder()
                                 .withState("Completed")
                                 .withVersion("4.18.1")
                                 .withImage(image('1'))

@@ -1,6 +1,7 @@
 package io.upshift.demo;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.releases.image.DockerCredentials;
@@ -119,7 +120,7 @@ public final class DemoCluster implements AutoCloseable {
             client = server.client();
             for (HasMetadata o : settings.objects()) {
                 // deploy/'s namespaces are there already (installRbac), as on an installed cluster
-                if (o instanceof io.fabric8.kubernetes.api.model.Namespace
+                if (o instanceof Namespace
                         && client.namespaces().withName(o.getMetadata().getName()).get() != null)
                     continue;
                 client.resource(o).create();

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The cluster's machines: the given nodes, each registered and run on a simulated host by the real
@@ -48,7 +49,7 @@ public final class DemoNodes implements AutoCloseable {
     private final Path hosts;
     private final List<Node> nodes;
     private final String controllerNode;
-    private final java.util.function.Function<String, Duration> reboot;
+    private final Function<String, Duration> reboot;
     private final Clock clock;
     private final List<NodeAgent> agents = new ArrayList<>();
     private final Map<String, SimulatedHost> machines = new ConcurrentHashMap<>();
@@ -110,7 +111,7 @@ public final class DemoNodes implements AutoCloseable {
             EmbeddedApiServer server,
             Path hosts,
             List<Node> nodes,
-            java.util.function.Function<String, Duration> reboot,
+            Function<String, Duration> reboot,
             Clock clock) {
         if (nodes.isEmpty()) throw new IllegalArgumentException("no nodes");
         this.setup = server.client();

@@ -7,6 +7,7 @@ import io.upshift.releases.image.ControllerDeployment;
 import io.upshift.testkit.SimulatedCluster;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -343,7 +344,7 @@ public final class DemoPayloads {
         try {
             return Mappers.YAML.writeValueAsString(d);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -51,9 +52,7 @@ public final class DemoRehearsal {
                 new Rehearse.Source(
                         facts,
                         "the demo's API server",
-                        Instant.now()
-                                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                                .toString());
+                        Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         return new Rehearse(
                         new Releases(DockerCredentials.none(), false, w -> {}),
                         new SignatureStores(HttpSignatureStore.defaultClient()),

@@ -3,6 +3,7 @@ package io.upshift.demo;
 import io.upshift.base.version.SemVer;
 import io.upshift.releases.inclusion.LoadRules;
 import io.upshift.releases.manifest.Manifest;
+import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.metadata.ReleaseMetadata;
 import io.upshift.releases.payload.Payload;
@@ -42,7 +43,7 @@ final class PayloadCopies implements ReleasePayloads {
                             .version();
         } catch (IOException e) {
             throw new ReleaseException(
-                    io.upshift.releases.metadata.Reason.PAYLOAD_NOT_FOUND,
+                    Reason.PAYLOAD_NOT_FOUND,
                     source + " is not a release payload: " + e.getMessage(),
                     e);
         }

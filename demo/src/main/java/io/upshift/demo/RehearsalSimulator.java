@@ -38,6 +38,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -116,7 +118,7 @@ public final class RehearsalSimulator implements Simulator {
                 Workloads workloads = new Workloads(cluster.client()).start()) {
             KubernetesClient client = cluster.client();
             // an operator rolls out once the controller got to its run-level
-            java.util.Set<String> reached = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            Set<String> reached = ConcurrentHashMap.newKeySet();
             cluster.simulation()
                     .declaredOperatorsStartWhen(
                             op -> levelOf.get(op) == null || reached.contains(levelOf.get(op)));

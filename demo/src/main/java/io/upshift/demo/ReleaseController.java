@@ -10,13 +10,16 @@ import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.ServiceAccount;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -106,18 +109,10 @@ final class ReleaseController implements AutoCloseable {
                 Map<String, byte[]> files = new LinkedHashMap<>();
                 if (cm.getData() != null)
                     cm.getData()
-                            .forEach(
-                                    (k, v) ->
-                                            files.put(
-                                                    k,
-                                                    v.getBytes(
-                                                            java.nio.charset.StandardCharsets
-                                                                    .UTF_8)));
+                            .forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
                 if (cm.getBinaryData() != null)
                     cm.getBinaryData()
-                            .forEach(
-                                    (k, v) ->
-                                            files.put(k, java.util.Base64.getDecoder().decode(v)));
+                            .forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
                 return files;
             }
         };
@@ -157,7 +152,7 @@ final class ReleaseController implements AutoCloseable {
                         .withNewMetadata()
                         .withName(name)
                         .withNamespace(deployment.getMetadata().getNamespace())
-                        .withUid(java.util.UUID.randomUUID().toString())
+                        .withUid(UUID.randomUUID().toString())
                         .withLabels(
                                 template.getMetadata() == null
                                         ? null

@@ -10,6 +10,7 @@ import io.upshift.rehearsal.model.Timeline;
 import io.upshift.rehearsal.model.TimelinePlan;
 import io.upshift.status.estimate.ControlPlaneEstimate;
 import io.upshift.status.estimate.RunLevelTimes;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -244,7 +245,7 @@ final class SimulatedTimeline {
     private static Instant instant(String s) {
         try {
             return s == null || s.isEmpty() ? null : Instant.parse(s);
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
             return null;
         }
     }

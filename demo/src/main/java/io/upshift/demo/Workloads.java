@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.pools.model.PoolMembers;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -72,7 +73,7 @@ final class Workloads implements AutoCloseable {
         known.putAll(now);
     }
 
-    private Pod replacement(Pod gone, OwnerReference owner, java.util.Collection<Pod> pods) {
+    private Pod replacement(Pod gone, OwnerReference owner, Collection<Pod> pods) {
         String node = place(gone, owner, pods);
         if (node == null) return null;
         String name =
@@ -110,7 +111,7 @@ final class Workloads implements AutoCloseable {
     }
 
     /** A schedulable node of the gone pod's pool, with the fewest pods of its controller. */
-    private String place(Pod gone, OwnerReference owner, java.util.Collection<Pod> pods) {
+    private String place(Pod gone, OwnerReference owner, Collection<Pod> pods) {
         List<Node> nodes = client.nodes().list().getItems();
         List<MachineConfigPool> pools = client.resources(MachineConfigPool.class).list().getItems();
         Map<String, List<Node>> members = PoolMembers.assign(pools, nodes);

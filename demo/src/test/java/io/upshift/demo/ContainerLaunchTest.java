@@ -11,7 +11,9 @@ import io.upshift.releases.image.ControllerDeployment;
 import io.upshift.releases.manifest.ManifestTemplate;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +26,7 @@ class ContainerLaunchTest {
 
     private static final String IMAGE = "registry.example/releases@sha256:" + "b".repeat(64);
     private static final Map<String, String> GIVEN =
-            new java.util.TreeMap<>(
+            new TreeMap<>(
                     Map.of(
                             "KUBERNETES_SERVICE_HOST",
                             "127.0.0.1",
@@ -218,7 +220,7 @@ class ContainerLaunchTest {
     @Test
     void whatItCannotRunFaithfullyItRefuses() throws Exception {
         Pod command = controllerPod(IMAGE);
-        command.getSpec().getContainers().get(0).setCommand(java.util.List.of("sh", "-c", "true"));
+        command.getSpec().getContainers().get(0).setCommand(List.of("sh", "-c", "true"));
         assertThatThrownBy(
                         () ->
                                 ContainerLaunch.of(

@@ -10,6 +10,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.base.conditions.Conditions;
+import io.upshift.pools.controller.MachineConfigurations;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.RequiredPools;
 import io.upshift.pools.templates.BaseConfigs;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,8 +126,7 @@ class DemoNodesTest {
             var configuration =
                     demo.cluster()
                             .client()
-                            .genericKubernetesResources(
-                                    io.upshift.pools.controller.MachineConfigurations.CONTEXT)
+                            .genericKubernetesResources(MachineConfigurations.CONTEXT)
                             .withName("cluster")
                             .get();
             assertThat(
@@ -276,7 +277,7 @@ class DemoNodesTest {
 
     /** The risks the update to the current release was accepted with ("" when none). */
     static String risks(DemoRun demo) {
-        return java.util.Objects.toString(
+        return Objects.toString(
                 demo.admin().clusterVersion().getStatus().getHistory().get(0).getAcceptedRisks(),
                 "");
     }

@@ -9,6 +9,7 @@ import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.testkit.Faults;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -84,7 +85,7 @@ class DemoUpdateTest {
                             "make-temporary-directory 0",
                             "copy-operator-manifests-to-temporary-directory 0",
                             "copy-release-manifests-to-temporary-directory 0");
-            try (var entries = java.nio.file.Files.list(demo.cluster().controller().payloads())) {
+            try (var entries = Files.list(demo.cluster().controller().payloads())) {
                 assertThat(entries.map(e -> e.getFileName().toString()))
                         .as("the running release's and the target's, no partial copy")
                         .hasSize(2)

@@ -8,6 +8,7 @@ import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
@@ -66,7 +67,7 @@ class RealPayloadDemoTest {
             assertThat(demo.admin().clusterVersion().getStatus().getHistory())
                     .extracting(UpdateHistory::getVerified)
                     .containsExactly(true, false);
-            Map<String, ClusterOperator> operators = new java.util.HashMap<>();
+            Map<String, ClusterOperator> operators = new HashMap<>();
             demo.cluster()
                     .client()
                     .resources(ClusterOperator.class)

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -157,7 +158,7 @@ class ReleaseControllerTest {
         }
     }
 
-    private final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<String> events = new CopyOnWriteArrayList<>();
 
     private static String output(Path log, String until) {
         return await().atMost(Duration.ofSeconds(30))

@@ -3,6 +3,7 @@ package io.upshift.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.upshift.clusterversion.model.AdminGates;
@@ -48,7 +49,7 @@ class SeededClusterTest {
         assertThat(pods).containsExactly("db-0");
     }
 
-    private static io.fabric8.kubernetes.api.model.Pod pod(String name, String deleted) {
+    private static Pod pod(String name, String deleted) {
         return new PodBuilder()
                 .withNewMetadata()
                 .withNamespace("shop")

@@ -7,10 +7,13 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.upshift.api.json.Mappers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * The API server's authenticator and authorizer, as far as reviews ask them: {@code POST} of a
@@ -29,13 +32,13 @@ public final class AccessReviews {
     private final Set<String> grants = ConcurrentHashMap.newKeySet();
     private final AtomicInteger tokenReviews = new AtomicInteger(),
             accessReviews = new AtomicInteger();
-    private final java.util.function.Function<String, User> issued;
+    private final Function<String, User> issued;
     private final RbacAuthorizer authorizer;
 
     /**
      * @param issued the user of a token the server issued, or null
      */
-    AccessReviews(java.util.function.Function<String, User> issued, RbacAuthorizer authorizer) {
+    AccessReviews(Function<String, User> issued, RbacAuthorizer authorizer) {
         this.issued = issued;
         this.authorizer = authorizer;
     }
@@ -88,7 +91,7 @@ public final class AccessReviews {
             String name = users.get(token);
             User user =
                     name != null
-                            ? new User(name, java.util.List.of(User.AUTHENTICATED))
+                            ? new User(name, List.of(User.AUTHENTICATED))
                             : issued.apply(token);
             if (user == null) {
                 status.put("error", "invalid bearer token");
@@ -121,7 +124,7 @@ public final class AccessReviews {
     }
 
     private static User user(JsonNode spec) {
-        java.util.List<String> groups = new java.util.ArrayList<>();
+        List<String> groups = new ArrayList<>();
         spec.path("groups").forEach(g -> groups.add(g.asText()));
         return new User(spec.path("user").asText(), groups);
     }

@@ -12,17 +12,35 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.upshift.api.json.Mappers;
 import io.upshift.base.kube.Disruptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -74,22 +92,20 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private final NameIndex names = new NameIndex();
     private final Tokens tokens = new Tokens();
     private final RbacAuthorizer authorizer = new RbacAuthorizer(this::stored);
-    private final List<String> accessRefusals = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<String> accessRefusals = new CopyOnWriteArrayList<>();
     private final AccessReviews reviews = new AccessReviews(tokens::user, authorizer);
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private volatile Faults faults;
     private final Discovery discovery = new Discovery(this::crds);
-    private final List<Interleaved> interleaved = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Interleaved> interleaved = new CopyOnWriteArrayList<>();
 
     /**
      * Another writer's merge patch of {@code path}, carried out just before the first request that
      * {@code which} matches.
      */
     private record Interleaved(
-            java.util.function.Predicate<RequestLog.Request> which,
-            String path,
-            String mergePatch) {}
+            Predicate<RequestLog.Request> which, String path, String mergePatch) {}
 
     /**
      * Writes are serialised here, so that a precondition checked before a write still holds during
@@ -97,10 +113,10 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
      */
     private final Object writes = new Object();
 
-    private final List<String> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile java.time.Duration evictionGrace = java.time.Duration.ofMillis(300);
-    private final java.util.concurrent.ScheduledExecutorService terminations =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+    private final List<String> refusals = new CopyOnWriteArrayList<>();
+    private volatile Duration evictionGrace = Duration.ofMillis(300);
+    private final ScheduledExecutorService terminations =
+            Executors.newSingleThreadScheduledExecutor(
                     r -> {
                         Thread t = new Thread(r, "api-server-pod-terminations");
                         t.setDaemon(true);
@@ -111,7 +127,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
      * How long an evicted pod stays terminating before it is gone (longer while a finalizer holds
      * it).
      */
-    public ApiServerDispatcher evictionGrace(java.time.Duration grace) {
+    public ApiServerDispatcher evictionGrace(Duration grace) {
         this.evictionGrace = grace;
         return this;
     }
@@ -160,9 +176,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
      * it, as on a busy cluster.
      */
     public ApiServerDispatcher beforeFirst(
-            java.util.function.Predicate<RequestLog.Request> which,
-            String path,
-            String mergePatch) {
+            Predicate<RequestLog.Request> which, String path, String mergePatch) {
         interleaved.add(new Interleaved(which, path, mergePatch));
         return this;
     }
@@ -186,9 +200,9 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 super.handlePatch(
                         new RecordedRequest(
                                 "HTTP/1.1",
-                                io.fabric8.mockwebserver.dsl.HttpMethod.PATCH,
+                                HttpMethod.PATCH,
                                 i.path(),
-                                io.fabric8.mockwebserver.http.Headers.builder()
+                                Headers.builder()
                                         .add("Content-Type", "application/merge-patch+json")
                                         .build(),
                                 new Buffer(i.mergePatch().getBytes(StandardCharsets.UTF_8))));
@@ -211,18 +225,14 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                 return answer.setBodyDelay(Faults.LOST);
             }
             case DEAD_WATCH -> {
-                return new MockResponse()
-                        .withWebSocketUpgrade(
-                                new io.fabric8.mockwebserver.http.WebSocketListener() {});
+                return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {});
             }
             case EXPIRED_WATCH -> {
                 return new MockResponse()
                         .withWebSocketUpgrade(
-                                new io.fabric8.mockwebserver.http.WebSocketListener() {
+                                new WebSocketListener() {
                                     @Override
-                                    public void onOpen(
-                                            io.fabric8.mockwebserver.http.WebSocket socket,
-                                            io.fabric8.mockwebserver.http.Response response) {
+                                    public void onOpen(WebSocket socket, Response response) {
                                         socket.send(
                                                 "{\"type\":\"ERROR\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\"too"
                                                     + " old resource version\"}}");
@@ -279,18 +289,15 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                         + apiVersion
                         + (namespace.isEmpty() ? "" : "/namespaces/" + namespace)
                         + "/"
-                        + object.path("kind").asText().toLowerCase(java.util.Locale.ROOT)
+                        + object.path("kind").asText().toLowerCase(Locale.ROOT)
                         + "s";
-        var headers =
-                io.fabric8.mockwebserver.http.Headers.builder()
-                        .add("Content-Type", "application/json")
-                        .build();
+        var headers = Headers.builder().add("Content-Type", "application/json").build();
         byte[] body = object.toString().getBytes(StandardCharsets.UTF_8);
         MockResponse created =
                 handleCreate(
                         new RecordedRequest(
                                 "HTTP/1.1",
-                                io.fabric8.mockwebserver.dsl.HttpMethod.POST,
+                                HttpMethod.POST,
                                 collection,
                                 headers,
                                 new Buffer(body)));
@@ -299,7 +306,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                     handleUpdate(
                             new RecordedRequest(
                                     "HTTP/1.1",
-                                    io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
+                                    HttpMethod.PUT,
                                     collection
                                             + "/"
                                             + object.path("metadata").path("name").asText(),
@@ -315,11 +322,11 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private List<JsonNode> stored(String collection) {
         MockResponse answer = super.handleGet(collection);
         if (answer.code() != 200 || answer.getBody() == null) return List.of();
-        List<JsonNode> items = new java.util.ArrayList<>();
+        List<JsonNode> items = new ArrayList<>();
         try {
             Mappers.JSON.readTree(answer.getBody().readUtf8()).path("items").forEach(items::add);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return items;
     }
@@ -333,11 +340,9 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         if (answer.code() != 200 || answer.getBody() == null || crd.isEmpty()) return answer;
         String body = answer.getBody().readUtf8();
         try {
-            var table =
-                    TablePrinter.table(
-                            crd.get(), Mappers.JSON.readTree(body), java.time.Instant.now());
+            var table = TablePrinter.table(crd.get(), Mappers.JSON.readTree(body), Instant.now());
             return answer.setBody(table.isPresent() ? table.get().toString() : body);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return answer.setBody(body);
         }
     }
@@ -390,10 +395,10 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         if (kind.isEmpty()) return answer.setBody(body);
         try {
             ObjectNode list = (ObjectNode) Mappers.JSON.readTree(body);
-            List<JsonNode> items = new java.util.ArrayList<>();
+            List<JsonNode> items = new ArrayList<>();
             list.path("items").forEach(items::add);
             items.sort(
-                    java.util.Comparator.comparing(
+                    Comparator.comparing(
                                     (JsonNode i) -> i.path("metadata").path("namespace").asText(""))
                             .thenComparing(i -> i.path("metadata").path("name").asText("")));
             ObjectNode named =
@@ -405,7 +410,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             named.setAll(list);
             named.putArray("items").addAll(items);
             return answer.setBody(named.toString());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return answer.setBody(body);
         }
     }
@@ -589,14 +594,14 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     private List<JsonNode> crds() {
-        List<JsonNode> all = new java.util.ArrayList<>();
+        List<JsonNode> all = new ArrayList<>();
         try {
             Mappers.JSON
                     .readTree(super.handleGet(CRDS).getBody().readUtf8())
                     .path("items")
                     .forEach(all::add);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return all;
     }
@@ -664,26 +669,21 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         super.handlePatch(
                 new RecordedRequest(
                         "HTTP/1.1",
-                        io.fabric8.mockwebserver.dsl.HttpMethod.PATCH,
+                        HttpMethod.PATCH,
                         path,
-                        io.fabric8.mockwebserver.http.Headers.builder()
+                        Headers.builder()
                                 .add("Content-Type", "application/merge-patch+json")
                                 .build(),
                         new Buffer(
                                 ("{\"metadata\":{\"deletionTimestamp\":\""
-                                                + java.time.Instant.now()
-                                                        .truncatedTo(
-                                                                java.time.temporal.ChronoUnit
-                                                                        .SECONDS)
+                                                + Instant.now().truncatedTo(ChronoUnit.SECONDS)
                                                 + "\",\"deletionGracePeriodSeconds\":"
                                                 + evictionGrace.toSeconds()
                                                 + "}}")
                                         .getBytes(StandardCharsets.UTF_8))));
         String uid = pod.getMetadata().getUid();
         terminations.schedule(
-                () -> removeWhenFree(path, uid),
-                evictionGrace.toMillis(),
-                java.util.concurrent.TimeUnit.MILLISECONDS);
+                () -> removeWhenFree(path, uid), evictionGrace.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void removeWhenFree(String path, String uid) {
@@ -701,7 +701,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         terminations.schedule(
                 () -> removeWhenFree(path, uid),
                 Math.max(100, evictionGrace.toMillis()),
-                java.util.concurrent.TimeUnit.MILLISECONDS);
+                TimeUnit.MILLISECONDS);
     }
 
     private static MockResponse evicted() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -181,8 +182,7 @@ final class Discovery {
                 .forEach(
                         gv -> {
                             String[] g = gv.split("/");
-                            versions.computeIfAbsent(g[0], k -> new java.util.ArrayList<>())
-                                    .add(g[1]);
+                            versions.computeIfAbsent(g[0], k -> new ArrayList<>()).add(g[1]);
                         });
         ArrayNode list = Mappers.JSON.createArrayNode();
         versions.forEach(
@@ -224,10 +224,10 @@ final class Discovery {
      */
     private Map<String, List<Resource>> all() {
         Map<String, List<Resource>> all = new LinkedHashMap<>();
-        BUILT_IN.forEach((gv, resources) -> all.put(gv, new java.util.ArrayList<>(resources)));
+        BUILT_IN.forEach((gv, resources) -> all.put(gv, new ArrayList<>(resources)));
         for (JsonNode crd : crds.get()) {
             JsonNode spec = crd.path("spec"), names = spec.path("names");
-            List<String> shortNames = new java.util.ArrayList<>();
+            List<String> shortNames = new ArrayList<>();
             names.path("shortNames").forEach(s -> shortNames.add(s.asText()));
             Resource r =
                     new Resource(
@@ -239,7 +239,7 @@ final class Discovery {
                 if (!v.path("served").asBoolean(true)) continue;
                 all.computeIfAbsent(
                                 spec.path("group").asText() + "/" + v.path("name").asText(),
-                                k -> new java.util.ArrayList<>())
+                                k -> new ArrayList<>())
                         .add(r);
             }
         }

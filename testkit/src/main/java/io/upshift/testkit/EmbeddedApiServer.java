@@ -7,7 +7,19 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.util.HashMap;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * An API server in this JVM for tests, benchmarks and the demo: fabric8's CRUD mock over real HTTP,
@@ -25,7 +37,7 @@ import java.util.HashMap;
 public final class EmbeddedApiServer implements AutoCloseable {
     /** The administrator, as kubeadm's admin kubeconfig names it. */
     static final User ADMIN =
-            new User("kubernetes-admin", java.util.List.of(User.MASTERS, User.AUTHENTICATED));
+            new User("kubernetes-admin", List.of(User.MASTERS, User.AUTHENTICATED));
 
     private static final String BOOTSTRAP = "/io/upshift/testkit/bootstrap-rbac.yaml";
 
@@ -178,27 +190,22 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * certificate (and no other); requests still need a token ({@link #adminToken()}, {@link
      * #token(ServiceAccount)}).
      */
-    public java.net.http.HttpClient httpClient() {
-        try (java.io.InputStream pem =
-                java.nio.file.Files.newInputStream(
-                        java.nio.file.Path.of(web.getSelfSignedCertificate().certificatePath()))) {
-            java.security.KeyStore trusted =
-                    java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+    public HttpClient httpClient() {
+        try (InputStream pem =
+                Files.newInputStream(Path.of(web.getSelfSignedCertificate().certificatePath()))) {
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
             trusted.load(null, null);
             trusted.setCertificateEntry(
-                    "embedded",
-                    java.security.cert.CertificateFactory.getInstance("X.509")
-                            .generateCertificate(pem));
-            javax.net.ssl.TrustManagerFactory tmf =
-                    javax.net.ssl.TrustManagerFactory.getInstance(
-                            javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+                    "embedded", CertificateFactory.getInstance("X.509").generateCertificate(pem));
+            TrustManagerFactory tmf =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trusted);
-            javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+            SSLContext tls = SSLContext.getInstance("TLS");
             tls.init(null, tmf.getTrustManagers(), null);
-            return java.net.http.HttpClient.newBuilder().sslContext(tls).build();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (java.security.GeneralSecurityException e) {
+            return HttpClient.newBuilder().sslContext(tls).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException(
                     "cannot trust the embedded API server's certificate: " + e.getMessage(), e);
         }
@@ -211,13 +218,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
      */
     public EmbeddedApiServer installCrds(String... names) {
         for (String name : names) {
-            try (java.io.InputStream in =
+            try (InputStream in =
                     EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
                 if (in == null)
                     throw new IllegalArgumentException("no CRD " + name + " on the classpath");
                 client.apiextensions().v1().customResourceDefinitions().load(in).create();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         return this;

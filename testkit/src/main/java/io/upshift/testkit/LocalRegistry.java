@@ -7,6 +7,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 
@@ -46,7 +47,7 @@ public final class LocalRegistry implements AutoCloseable {
                                 + "\n");
         if (user != null) {
             byte[] salt = new byte[16];
-            new java.security.SecureRandom().nextBytes(salt);
+            new SecureRandom().nextBytes(salt);
             Files.writeString(
                     dir.resolve("htpasswd"),
                     user

@@ -3,6 +3,7 @@ package io.upshift.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -315,7 +316,7 @@ final class RbacAuthorizer {
     }
 
     private static Set<String> strings(JsonNode array) {
-        Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         array.forEach(v -> out.add(v.asText()));
         return Set.copyOf(out);
     }

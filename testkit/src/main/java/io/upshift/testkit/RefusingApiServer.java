@@ -26,7 +26,7 @@ public final class RefusingApiServer implements AutoCloseable {
     public final KubernetesClient client;
 
     public RefusingApiServer() {
-        io.upshift.testkit.MockServerLog.quiet();
+        MockServerLog.quiet();
         KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
         Dispatcher dispatcher =
                 new Dispatcher() {

@@ -2,6 +2,7 @@ package io.upshift.testkit;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -94,7 +95,7 @@ record RequestAttributes(
     private static RequestAttributes nonResource(String method, String path) {
         return new RequestAttributes(
                 false,
-                method.toLowerCase(java.util.Locale.ROOT),
+                method.toLowerCase(Locale.ROOT),
                 "",
                 "",
                 "",

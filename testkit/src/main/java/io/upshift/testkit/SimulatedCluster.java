@@ -1,26 +1,46 @@
 package io.upshift.testkit;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.OperandVersion;
+import io.upshift.api.json.Mappers;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * What the kubelets, controllers and operators of a real cluster would do, for the embedded API
@@ -48,8 +68,7 @@ public final class SimulatedCluster implements AutoCloseable {
      * Namespaces of the cluster-version controller's own Deployment: Upshift's, and OpenShift's in
      * a real payload.
      */
-    private static final java.util.Set<String> SELF =
-            java.util.Set.of("upshift", "openshift-cluster-version");
+    private static final Set<String> SELF = Set.of("upshift", "openshift-cluster-version");
 
     private final KubernetesClient client;
     private final Duration delay;
@@ -59,14 +78,14 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Map<String, Instant> rolloutDue = new ConcurrentHashMap<>();
     private final Map<String, String> rolledOut = new ConcurrentHashMap<>();
     private final Map<String, Long> delayMillis = new ConcurrentHashMap<>();
-    private final java.util.Set<String> degraded = ConcurrentHashMap.newKeySet();
+    private final Set<String> degraded = ConcurrentHashMap.newKeySet();
     private final Map<String, String> operatorVersion = new ConcurrentHashMap<>();
     private final Map<String, Consumer<String>> handedOver = new ConcurrentHashMap<>();
     private volatile Function<String, Map<String, Map<String, String>>> declared = v -> Map.of();
     private volatile Function<String, Duration> rolloutTimes = operator -> null;
-    private volatile java.util.function.Predicate<String> reached = operator -> true;
+    private volatile Predicate<String> reached = operator -> true;
     private volatile PayloadUnpacker unpacker;
-    private final java.util.Set<String> jobsRun = ConcurrentHashMap.newKeySet();
+    private final Set<String> jobsRun = ConcurrentHashMap.newKeySet();
 
     /** The pod run for each payload Job (namespace/name/uid), deleted with its Job. */
     private final Map<String, String> jobPods = new ConcurrentHashMap<>();
@@ -77,7 +96,7 @@ public final class SimulatedCluster implements AutoCloseable {
      * (absent); throws when it cannot pull it.
      */
     public interface PayloadUnpacker {
-        void unpack(String image, java.nio.file.Path to) throws Exception;
+        void unpack(String image, Path to) throws Exception;
     }
 
     private final Map<String, Instant> levelDue = new ConcurrentHashMap<>();
@@ -137,8 +156,7 @@ public final class SimulatedCluster implements AutoCloseable {
      * cluster-version controller got to it (its run-level started), as an operator rolls out when
      * its manifests change; by default as soon as the cluster works towards the release.
      */
-    public SimulatedCluster declaredOperatorsStartWhen(
-            java.util.function.Predicate<String> reached) {
+    public SimulatedCluster declaredOperatorsStartWhen(Predicate<String> reached) {
         this.reached = reached;
         return this;
     }
@@ -235,8 +253,8 @@ public final class SimulatedCluster implements AutoCloseable {
      */
     private void runPayloadJobs() {
         if (unpacker == null) return;
-        java.util.Set<String> present = new java.util.HashSet<>();
-        for (io.fabric8.kubernetes.api.model.batch.v1.Job job :
+        Set<String> present = new HashSet<>();
+        for (Job job :
                 client.batch()
                         .v1()
                         .jobs()
@@ -264,12 +282,12 @@ public final class SimulatedCluster implements AutoCloseable {
         }
     }
 
-    private void runPayloadJob(io.fabric8.kubernetes.api.model.batch.v1.Job job, String podName) {
+    private void runPayloadJob(Job job, String podName) {
         String ns = job.getMetadata().getNamespace();
-        io.fabric8.kubernetes.api.model.PodSpec spec = job.getSpec().getTemplate().getSpec();
+        PodSpec spec = job.getSpec().getTemplate().getSpec();
         var jobs = client.batch().v1().jobs().inNamespace(ns).withName(job.getMetadata().getName());
-        io.fabric8.kubernetes.api.model.PodBuilder pod =
-                new io.fabric8.kubernetes.api.model.PodBuilder()
+        PodBuilder pod =
+                new PodBuilder()
                         .withNewMetadata()
                         .withName(podName)
                         .withNamespace(ns)
@@ -292,20 +310,16 @@ public final class SimulatedCluster implements AutoCloseable {
                                 : spec.getInitContainers())
                         .get(0)
                         .getImage();
-        java.nio.file.Path work = null;
+        Path work = null;
         try {
-            work = java.nio.file.Files.createTempDirectory("simulated-image-");
-            for (io.fabric8.kubernetes.api.model.Volume v :
-                    spec.getVolumes() == null
-                            ? List.<io.fabric8.kubernetes.api.model.Volume>of()
-                            : spec.getVolumes()) {
+            work = Files.createTempDirectory("simulated-image-");
+            for (Volume v : spec.getVolumes() == null ? List.<Volume>of() : spec.getVolumes()) {
                 if (v.getHostPath() != null
                         && "DirectoryOrCreate".equals(v.getHostPath().getType())) {
-                    java.nio.file.Files.createDirectories(
-                            java.nio.file.Path.of(v.getHostPath().getPath()));
+                    Files.createDirectories(Path.of(v.getHostPath().getPath()));
                 }
             }
-            java.nio.file.Path root = work.resolve("rootfs");
+            Path root = work.resolve("rootfs");
             try {
                 unpacker.unpack(image, root);
             } catch (Exception e) {
@@ -376,8 +390,8 @@ public final class SimulatedCluster implements AutoCloseable {
                                                     "Job has reached the specified backoff limit",
                                                     "lastTransitionTime",
                                                     now))));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } finally {
             if (work != null) deleteTree(work);
         }
@@ -393,20 +407,16 @@ public final class SimulatedCluster implements AutoCloseable {
         return b.toString();
     }
 
-    private static void deleteTree(java.nio.file.Path dir) {
-        try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(dir)) {
-            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList())
-                java.nio.file.Files.deleteIfExists(p);
-        } catch (java.io.IOException e) {
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        } catch (IOException e) {
             // a temporary directory: left for the system to clean
         }
     }
 
     private void levelDeclared(Instant now) {
-        io.fabric8.openshift.api.model.config.v1.ClusterVersion cv =
-                client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class)
-                        .withName("version")
-                        .get();
+        ClusterVersion cv = client.resources(ClusterVersion.class).withName("version").get();
         if (cv == null || cv.getStatus() == null || cv.getStatus().getDesired() == null) return;
         String release = cv.getStatus().getDesired().getVersion();
         Map<String, Map<String, String>> want =
@@ -425,7 +435,7 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     private static Map<String, String> reported(ClusterOperator co) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         if (co.getStatus() != null && co.getStatus().getVersions() != null) {
             for (OperandVersion v : co.getStatus().getVersions())
                 out.put(v.getName(), v.getVersion());
@@ -550,21 +560,15 @@ public final class SimulatedCluster implements AutoCloseable {
      * A JSON patch of the status subresource alone, as a controller writes status: spec is never
      * touched.
      */
-    private static void patchStatus(
-            io.fabric8.kubernetes.client.dsl.Resource<?> resource, Object status) {
+    private static void patchStatus(Resource<?> resource, Object status) {
         String body =
                 "[{\"op\":\"add\",\"path\":\"/status\",\"value\":"
                         + JSON.valueToTree(status)
                         + "}]";
-        resource.subresource("status")
-                .patch(
-                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
-                        body);
+        resource.subresource("status").patch(PatchContext.of(PatchType.JSON), body);
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-            io.upshift.api.json.Mappers.JSON;
+    private static final ObjectMapper JSON = Mappers.JSON;
 
     private static ClusterOperatorStatusCondition condition(
             String type, String status, String reason, String message, String at) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -78,8 +79,7 @@ class DeployRbacTest {
                 server.client("upshift-cluster-version", ServiceAccount.UPSHIFT)) {
             controller
                     .genericKubernetesResources(
-                            new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext
-                                            .Builder()
+                            new ResourceDefinitionContext.Builder()
                                     .withGroup("example.com")
                                     .withVersion("v1")
                                     .withKind("Widget")

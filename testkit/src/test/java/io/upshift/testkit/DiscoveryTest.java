@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorBuilder;
 import io.upshift.api.json.Mappers;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -62,7 +67,7 @@ class DiscoveryTest {
 
     @Test
     void listsCarryTheirItemsKindAndGroupVersion() throws Exception {
-        for (String name : java.util.List.of("n3", "n1", "n2")) {
+        for (String name : List.of("n3", "n1", "n2")) {
             server.client()
                     .nodes()
                     .resource(
@@ -93,11 +98,7 @@ class DiscoveryTest {
 
     @Test
     void aClientAskingForATableGetsTheCrdsPrinterColumns() throws Exception {
-        String since =
-                java.time.Instant.now()
-                        .minusSeconds(300)
-                        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                        .toString();
+        String since = Instant.now().minusSeconds(300).truncatedTo(ChronoUnit.SECONDS).toString();
         var etcd =
                 server.client()
                         .resource(
@@ -110,7 +111,7 @@ class DiscoveryTest {
                         .create();
         server.client()
                 .resource(
-                        new io.fabric8.openshift.api.model.config.v1.ClusterOperatorBuilder(etcd)
+                        new ClusterOperatorBuilder(etcd)
                                 .withNewStatus()
                                 .addNewVersion()
                                 .withName("operator")
@@ -159,12 +160,12 @@ class DiscoveryTest {
 
     @Test
     void agesAreKubernetesHumanDurations() {
-        assertThat(TablePrinter.age(java.time.Duration.ofSeconds(45))).isEqualTo("45s");
-        assertThat(TablePrinter.age(java.time.Duration.ofSeconds(310))).isEqualTo("5m10s");
-        assertThat(TablePrinter.age(java.time.Duration.ofMinutes(42))).isEqualTo("42m");
-        assertThat(TablePrinter.age(java.time.Duration.ofMinutes(200))).isEqualTo("3h20m");
-        assertThat(TablePrinter.age(java.time.Duration.ofHours(30))).isEqualTo("30h");
-        assertThat(TablePrinter.age(java.time.Duration.ofHours(76))).isEqualTo("3d4h");
+        assertThat(TablePrinter.age(Duration.ofSeconds(45))).isEqualTo("45s");
+        assertThat(TablePrinter.age(Duration.ofSeconds(310))).isEqualTo("5m10s");
+        assertThat(TablePrinter.age(Duration.ofMinutes(42))).isEqualTo("42m");
+        assertThat(TablePrinter.age(Duration.ofMinutes(200))).isEqualTo("3h20m");
+        assertThat(TablePrinter.age(Duration.ofHours(30))).isEqualTo("30h");
+        assertThat(TablePrinter.age(Duration.ofHours(76))).isEqualTo("3d4h");
     }
 
     private JsonNode get(String path) throws Exception {

@@ -2,6 +2,7 @@ package io.upshift.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -52,8 +53,7 @@ class JobPodRunTest {
         return b.addToContainers(container("last", main)).build();
     }
 
-    private static io.fabric8.kubernetes.api.model.Container container(
-            String name, List<String> command) {
+    private static Container container(String name, List<String> command) {
         return new ContainerBuilder()
                 .withName(name)
                 .withImage("release")

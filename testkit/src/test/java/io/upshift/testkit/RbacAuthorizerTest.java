@@ -7,11 +7,14 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -286,7 +289,7 @@ class RbacAuthorizerTest {
                 .deployments()
                 .inNamespace("a")
                 .resource(
-                        new io.fabric8.kubernetes.api.model.apps.DeploymentBuilder()
+                        new DeploymentBuilder()
                                 .withNewMetadata()
                                 .withName("web")
                                 .endMetadata()
@@ -514,10 +517,7 @@ class RbacAuthorizerTest {
                 .build();
     }
 
-    private void role(
-            String namespace,
-            String name,
-            io.fabric8.kubernetes.api.model.rbac.PolicyRule... rules) {
+    private void role(String namespace, String name, PolicyRule... rules) {
         admin.rbac()
                 .roles()
                 .inNamespace(namespace)
@@ -531,8 +531,7 @@ class RbacAuthorizerTest {
                 .create();
     }
 
-    private void clusterRole(
-            String name, io.fabric8.kubernetes.api.model.rbac.PolicyRule... rules) {
+    private void clusterRole(String name, PolicyRule... rules) {
         admin.rbac()
                 .clusterRoles()
                 .resource(
@@ -545,20 +544,12 @@ class RbacAuthorizerTest {
                 .create();
     }
 
-    private void bindRole(
-            String namespace,
-            String kind,
-            String role,
-            io.fabric8.kubernetes.api.model.rbac.Subject subject) {
+    private void bindRole(String namespace, String kind, String role, Subject subject) {
         bindRole(namespace, kind, role, subject, role);
     }
 
     private void bindRole(
-            String namespace,
-            String kind,
-            String role,
-            io.fabric8.kubernetes.api.model.rbac.Subject subject,
-            String name) {
+            String namespace, String kind, String role, Subject subject, String name) {
         admin.rbac()
                 .roleBindings()
                 .inNamespace(namespace)
@@ -577,7 +568,7 @@ class RbacAuthorizerTest {
                 .create();
     }
 
-    private void bindCluster(String role, io.fabric8.kubernetes.api.model.rbac.Subject subject) {
+    private void bindCluster(String role, Subject subject) {
         admin.rbac()
                 .clusterRoleBindings()
                 .resource(
@@ -595,8 +586,7 @@ class RbacAuthorizerTest {
                 .create();
     }
 
-    private static io.fabric8.kubernetes.api.model.rbac.Subject serviceAccount(
-            ServiceAccount account) {
+    private static Subject serviceAccount(ServiceAccount account) {
         return new SubjectBuilder()
                 .withKind("ServiceAccount")
                 .withName(account.name())

@@ -12,6 +12,7 @@ import io.upshift.api.json.Mappers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,7 @@ public final class CrdSchema {
         return schema.validate(node).stream()
                 .map(
                         e -> {
-                            List<Object> path = new java.util.ArrayList<>();
+                            List<Object> path = new ArrayList<>();
                             for (int i = 0; i < e.getInstanceLocation().getNameCount(); i++)
                                 path.add(e.getInstanceLocation().getElement(i));
                             return new Violation(
@@ -170,8 +171,8 @@ public final class CrdSchema {
         return node;
     }
 
-    private static java.util.List<String> names(ObjectNode node) {
-        java.util.List<String> names = new java.util.ArrayList<>();
+    private static List<String> names(ObjectNode node) {
+        List<String> names = new ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
     }

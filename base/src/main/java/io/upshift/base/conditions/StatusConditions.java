@@ -3,6 +3,7 @@ package io.upshift.base.conditions;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -39,7 +40,7 @@ public final class StatusConditions {
         if (message != null && !message.isEmpty()) c.setMessage(message);
         out.add(c);
         out.sort(
-                java.util.Comparator.comparingInt(
+                Comparator.comparingInt(
                         x ->
                                 ORDER.indexOf(x.getType()) < 0
                                         ? ORDER.size()

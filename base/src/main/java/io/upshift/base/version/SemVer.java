@@ -1,5 +1,6 @@
 package io.upshift.base.version;
 
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -78,7 +79,7 @@ public record SemVer(long major, long minor, long patch, List<String> preRelease
     private static int comparePreRelease(String a, String b) {
         boolean an = a.chars().allMatch(Character::isDigit),
                 bn = b.chars().allMatch(Character::isDigit);
-        if (an && bn) return new java.math.BigInteger(a).compareTo(new java.math.BigInteger(b));
+        if (an && bn) return new BigInteger(a).compareTo(new BigInteger(b));
         if (an != bn) return an ? -1 : 1;
         return a.compareTo(b);
     }

@@ -26,8 +26,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code upshift demo} itself (its options are {@link io.upshift.cli.DemoCommand}'s): the demo on
@@ -40,7 +43,7 @@ public final class LiveDemo implements Demo {
      * Counted down once the demo is closed and its files deleted, for a shutdown hook waiting on
      * it.
      */
-    private java.util.concurrent.CountDownLatch demoStopped;
+    private CountDownLatch demoStopped;
 
     /** Nodes the demo runs: none with a real payload. */
     private int nodes;
@@ -307,8 +310,8 @@ public final class LiveDemo implements Demo {
                         + " adm upgrade status");
         out.println("Press Ctrl+C to stop it.");
         out.flush();
-        java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
         Thread hook =
                 new Thread(
                         () -> {
@@ -316,8 +319,7 @@ public final class LiveDemo implements Demo {
                             try {
                                 stopped.await(
                                         30,
-                                        java.util.concurrent.TimeUnit
-                                                .SECONDS); // the caller closes the demo and deletes
+                                        TimeUnit.SECONDS); // the caller closes the demo and deletes
                                 // its files
                             } catch (InterruptedException e) {
                                 Thread.currentThread().interrupt();
@@ -339,11 +341,11 @@ public final class LiveDemo implements Demo {
     static String rehearsalLine(Rehearsal r, Duration took) {
         Duration p = r.timeline().end();
         return String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "rehearsal: predicted %s, took %.1f s",
                 p == null
                         ? "no end (it stalls)"
-                        : String.format(java.util.Locale.ROOT, "%.1f s", p.toMillis() / 1000.0),
+                        : String.format(Locale.ROOT, "%.1f s", p.toMillis() / 1000.0),
                 took.toMillis() / 1000.0);
     }
 

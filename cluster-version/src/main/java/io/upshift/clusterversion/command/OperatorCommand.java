@@ -1,6 +1,7 @@
 package io.upshift.clusterversion.command;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.upshift.clusterversion.controller.ClusterMetrics;
 import io.upshift.clusterversion.controller.ClusterVersionController;
 import io.upshift.clusterversion.controller.ControllerOptions;
@@ -10,9 +11,15 @@ import io.upshift.graph.client.PromQLTarget;
 import io.upshift.graph.client.PrometheusMatcher;
 import io.upshift.graph.client.UpdateClient;
 import io.upshift.graph.risk.RuleMatcher;
+import io.upshift.graph.updates.UpdatesRequest;
+import io.upshift.releases.capability.CapabilitySets;
+import io.upshift.releases.command.RegistryOptions;
+import io.upshift.releases.image.Releases;
+import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.signatures.HttpSignatureStore;
 import io.upshift.releases.signatures.SignatureStores;
 import io.upshift.runtime.cli.KubeconfigOption;
+import io.upshift.runtime.health.HealthServer;
 import io.upshift.runtime.kube.Leadership;
 import io.upshift.runtime.kube.WriteFence;
 import io.upshift.runtime.metrics.MetricsOptions;
@@ -23,11 +30,20 @@ import io.upshift.runtime.metrics.TokenAccess;
 import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.status.model.Alert;
 import io.upshift.status.reader.AlertsClient;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -94,7 +110,7 @@ public final class OperatorCommand implements Callable<Integer> {
             description =
                     "Where pulled payloads are unpacked, one directory per digest (default:"
                             + " ${DEFAULT-VALUE}).")
-    java.nio.file.Path payloadCache;
+    Path payloadCache;
 
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -123,7 +139,7 @@ public final class OperatorCommand implements Callable<Integer> {
             defaultValue = "PT2M",
             paramLabel = "DURATION",
             description = "How long a payload Job may take (ISO-8601, default: ${DEFAULT-VALUE}).")
-    java.time.Duration retrievalTimeout;
+    Duration retrievalTimeout;
 
     @Option(
             names = "--cluster-profile",
@@ -156,7 +172,7 @@ public final class OperatorCommand implements Callable<Integer> {
 
     @Option(
             names = "--default-upstream",
-            defaultValue = io.upshift.graph.updates.UpdatesRequest.DEFAULT_UPSTREAM,
+            defaultValue = UpdatesRequest.DEFAULT_UPSTREAM,
             paramLabel = "URL",
             description = {
                 "The update graph asked for a ClusterVersion without spec.upstream (default:"
@@ -188,7 +204,7 @@ public final class OperatorCommand implements Callable<Integer> {
             description =
                     "Serve /metrics over HTTPS with this PEM certificate (chain, leaf first), read"
                             + " again when it changes; with --metrics-tls-key.")
-    java.nio.file.Path metricsTlsCert;
+    Path metricsTlsCert;
 
     @Option(
             names = "--metrics-tls-key",
@@ -196,7 +212,7 @@ public final class OperatorCommand implements Callable<Integer> {
             description =
                     "The PEM private key of --metrics-tls-cert (PKCS#8, PKCS#1 RSA or SEC 1 EC;"
                             + " unencrypted).")
-    java.nio.file.Path metricsTlsKey;
+    Path metricsTlsKey;
 
     @Option(
             names = "--health-port",
@@ -209,12 +225,11 @@ public final class OperatorCommand implements Callable<Integer> {
             })
     int healthPort;
 
-    @picocli.CommandLine.Mixin io.upshift.releases.command.RegistryOptions registry;
+    @picocli.CommandLine.Mixin RegistryOptions registry;
 
     @Override
     public Integer call() throws Exception {
-        java.util.Set<String> alwaysEnabled =
-                alwaysEnabledCapabilities(); // refused before anything starts
+        Set<String> alwaysEnabled = alwaysEnabledCapabilities(); // refused before anything starts
         ControllerOptions.JobRetrieval jobs =
                 release == null ? null : jobRetrieval(); // refused before anything starts
         PromQLTarget risks = promql.target(spec);
@@ -232,10 +247,10 @@ public final class OperatorCommand implements Callable<Integer> {
         WriteFence fence = new WriteFence();
         // why this replica is not ready (null: it is), for /readyz
         AtomicReference<String> unready = new AtomicReference<>("not contending for the Lease yet");
-        try (io.upshift.runtime.health.HealthServer health =
+        try (HealthServer health =
                         healthPort > 0
-                                ? io.upshift.runtime.health.HealthServer.start(
-                                        new java.net.InetSocketAddress(healthPort), unready::get)
+                                ? HealthServer.start(
+                                        new InetSocketAddress(healthPort), unready::get)
                                 : null;
                 KubernetesClient leaseClient = kube.connect();
                 KubernetesClient client = fence.client(kube.config("upshift-operator"));
@@ -336,11 +351,11 @@ public final class OperatorCommand implements Callable<Integer> {
     private ServingCertificate servingCertificate(MetricsOptions o) {
         try {
             return ServingCertificate.load(o.tlsCert(), o.tlsKey());
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(),
                     e.getFile() + ": no such file (--metrics-tls-cert/--metrics-tls-key)");
-        } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException e) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "--metrics-tls-cert/--metrics-tls-key: " + e.getMessage());
         }
@@ -359,10 +374,7 @@ public final class OperatorCommand implements Callable<Integer> {
                         : ScrapeAccess.ANYONE;
         MetricsServer server =
                 MetricsServer.start(
-                        new java.net.InetSocketAddress(o.port()),
-                        metrics::scrape,
-                        access,
-                        certificate);
+                        new InetSocketAddress(o.port()), metrics::scrape, access, certificate);
         log.info(
                 "serving /metrics over {} on port {} ({})",
                 o.tls() ? "HTTPS" : "HTTP",
@@ -412,12 +424,12 @@ public final class OperatorCommand implements Callable<Integer> {
      * The --always-enable-capabilities names, each one this version knows; an unknown one is
      * refused with upstream's words.
      */
-    private java.util.Set<String> alwaysEnabledCapabilities() {
-        List<String> unknown = new java.util.ArrayList<>();
-        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    private Set<String> alwaysEnabledCapabilities() {
+        List<String> unknown = new ArrayList<>();
+        Set<String> names = new LinkedHashSet<>();
         for (String c : alwaysEnableCapabilities) {
             if (c.isBlank()) continue;
-            if (io.upshift.releases.capability.CapabilitySets.known().contains(c)) names.add(c);
+            if (CapabilitySets.known().contains(c)) names.add(c);
             else unknown.add(c);
         }
         if (!unknown.isEmpty())
@@ -433,7 +445,7 @@ public final class OperatorCommand implements Callable<Integer> {
             KubernetesClient client,
             ControllerOptions.JobRetrieval jobs,
             PromQLTarget risks,
-            java.util.Set<String> alwaysEnabled) {
+            Set<String> alwaysEnabled) {
         try {
             var log = LoggerFactory.getLogger(ClusterVersionController.class);
             ControllerOptions options =
@@ -457,25 +469,21 @@ public final class OperatorCommand implements Callable<Integer> {
                     ClusterVersionController.create(
                             client,
                             options,
-                            new io.upshift.releases.image.Releases(
+                            new Releases(
                                     registry.credentials(), registry.insecure, w -> log.warn(w)),
                             new SignatureStores(HttpSignatureStore.defaultClient()),
-                            new UpdateClient(
-                                    Duration.ofSeconds(60), new java.util.SplittableRandom()),
+                            new UpdateClient(Duration.ofSeconds(60), new SplittableRandom()),
                             rules,
                             Clock.systemUTC());
             c.start();
             return c;
-        } catch (io.upshift.releases.metadata.ReleaseException e) {
+        } catch (ReleaseException e) {
             throw new IllegalStateException(e.toString(), e);
         }
     }
 
     private static String clusterId(KubernetesClient client) {
-        var cv =
-                client.resources(io.fabric8.openshift.api.model.config.v1.ClusterVersion.class)
-                        .withName("version")
-                        .get();
+        var cv = client.resources(ClusterVersion.class).withName("version").get();
         return cv == null || cv.getSpec() == null || cv.getSpec().getClusterID() == null
                 ? ""
                 : cv.getSpec().getClusterID();

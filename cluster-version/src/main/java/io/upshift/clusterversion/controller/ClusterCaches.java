@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -14,8 +15,10 @@ import io.upshift.clusterversion.model.AdminGates;
 import io.upshift.clusterversion.model.UnreadableConfig;
 import io.upshift.releases.image.Egress;
 import io.upshift.releases.image.ProxyRules;
+import io.upshift.runtime.kube.Changes;
 import io.upshift.runtime.kube.Informers;
 import io.upshift.runtime.kube.OptionalInformer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -37,8 +40,8 @@ final class ClusterCaches implements AutoCloseable {
     static final String CRD = "clusterversions.config.openshift.io";
     static final String FEATURE_GATE = "cluster";
     static final String PROXY_NAME = "cluster";
-    private static final io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext PROXY =
-            new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+    private static final ResourceDefinitionContext PROXY =
+            new ResourceDefinitionContext.Builder()
                     .withGroup("config.openshift.io")
                     .withVersion("v1")
                     .withKind("Proxy")
@@ -47,9 +50,7 @@ final class ClusterCaches implements AutoCloseable {
                     .build();
 
     /** The key {@link io.upshift.runtime.kube.Changes} knows the ClusterVersion by. */
-    static final String KEY =
-            io.upshift.runtime.kube.Changes.key(
-                    "config.openshift.io/v1", "ClusterVersion", "", NAME);
+    static final String KEY = Changes.key("config.openshift.io/v1", "ClusterVersion", "", NAME);
 
     private final Informers informers;
     private final Informers operatorInformers;
@@ -214,7 +215,7 @@ final class ClusterCaches implements AutoCloseable {
      * condition.
      */
     List<UnreadableConfig> unreadable() {
-        List<UnreadableConfig> out = new java.util.ArrayList<>();
+        List<UnreadableConfig> out = new ArrayList<>();
         for (OptionalInformer<?> o : List.of(featureGate, proxy)) {
             OptionalInformer.Availability a = o.availability();
             if (a.state() == OptionalInformer.State.REFUSED)

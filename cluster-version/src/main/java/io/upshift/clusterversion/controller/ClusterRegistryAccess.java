@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,8 +50,7 @@ final class ClusterRegistryAccess {
     private final KubernetesClient client;
 
     /** The kinds already said to be absent. */
-    private final java.util.Set<String> reportedAbsent =
-            java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> reportedAbsent = ConcurrentHashMap.newKeySet();
 
     ClusterRegistryAccess(KubernetesClient client) {
         this.client = client;

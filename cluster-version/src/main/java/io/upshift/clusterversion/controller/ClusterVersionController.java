@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.upshift.clusterversion.metrics.ControllerFacts;
 import io.upshift.clusterversion.model.DesiredUpdates;
@@ -33,8 +34,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,10 +78,8 @@ public final class ClusterVersionController implements AutoCloseable {
     private boolean reportedMissing;
     private final KubernetesClient client;
     private Instant refreshScheduled = Instant.MIN;
-    private final java.util.concurrent.atomic.AtomicBoolean progressPending =
-            new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicBoolean operatorsPending =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean progressPending = new AtomicBoolean();
+    private final AtomicBoolean operatorsPending = new AtomicBoolean();
 
     /**
      * A controller pulling releases with {@code releases}, reading signature stores with {@code
@@ -105,8 +109,7 @@ public final class ClusterVersionController implements AutoCloseable {
                                 options.ownRelease() == null
                                         ? null
                                         : new PayloadJobs.OwnPayload(
-                                                io.upshift.clusterversion.model.DesiredUpdates.bare(
-                                                        options.ownRelease()),
+                                                DesiredUpdates.bare(options.ownRelease()),
                                                 Path.of("/")));
         return new ClusterVersionController(
                 client,
@@ -130,8 +133,7 @@ public final class ClusterVersionController implements AutoCloseable {
     ClusterVersionController(
             KubernetesClient client,
             ControllerOptions options,
-            java.util.function.Function<java.util.function.Supplier<Egress>, PayloadSource>
-                    payloads,
+            Function<Supplier<Egress>, PayloadSource> payloads,
             AvailableUpdatesSync updates,
             Clock clock) {
         this.client = client;
@@ -322,11 +324,11 @@ public final class ClusterVersionController implements AutoCloseable {
             return true;
         }
         if (options.ownRelease() != null) {
-            String id = java.util.UUID.randomUUID().toString();
+            String id = UUID.randomUUID().toString();
             try {
                 client.resources(ClusterVersion.class)
                         .resource(
-                                new io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder()
+                                new ClusterVersionBuilder()
                                         .withNewMetadata()
                                         .withName(ClusterCaches.NAME)
                                         .endMetadata()
@@ -367,7 +369,7 @@ public final class ClusterVersionController implements AutoCloseable {
     private Capabilities enabledCapabilities(ClusterVersion cv, Set<String> implicitly) {
         var spec = cv.getSpec().getCapabilities();
         var status = cv.getStatus();
-        Set<String> ensured = new java.util.TreeSet<>(implicitly);
+        Set<String> ensured = new TreeSet<>(implicitly);
         if (status != null
                 && status.getCapabilities() != null
                 && status.getCapabilities().getEnabledCapabilities() != null)

@@ -7,6 +7,7 @@ import io.upshift.releases.inclusion.InclusionRules;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * How the cluster-version controller runs.
@@ -52,13 +53,13 @@ public record ControllerOptions(
         JobRetrieval jobRetrieval,
         String architecture,
         String defaultUpstream,
-        java.util.Set<String> alwaysEnabledCapabilities) {
+        Set<String> alwaysEnabledCapabilities) {
 
     public ControllerOptions {
         alwaysEnabledCapabilities =
                 alwaysEnabledCapabilities == null
-                        ? java.util.Set.of()
-                        : java.util.Set.copyOf(alwaysEnabledCapabilities);
+                        ? Set.of()
+                        : Set.copyOf(alwaysEnabledCapabilities);
     }
 
     /**
@@ -86,7 +87,7 @@ public record ControllerOptions(
                 null,
                 Architectures.current(),
                 UpdatesRequest.DEFAULT_UPSTREAM,
-                java.util.Set.of());
+                Set.of());
     }
 
     public ControllerOptions withTiming(Duration wait, Duration reconcile, Duration progress) {
@@ -227,7 +228,7 @@ public record ControllerOptions(
     }
 
     /** Capabilities enabled whatever the spec asks (upstream's --always-enable-capabilities). */
-    public ControllerOptions withAlwaysEnabledCapabilities(java.util.Set<String> capabilities) {
+    public ControllerOptions withAlwaysEnabledCapabilities(Set<String> capabilities) {
         return new ControllerOptions(
                 ownRelease,
                 payloadCache,

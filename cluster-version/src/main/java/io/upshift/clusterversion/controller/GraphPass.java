@@ -19,6 +19,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -196,8 +199,7 @@ final class GraphPass {
     }
 
     /** Runs one task, telling the run-level clock when it starts and when it is done. */
-    private Optional<TaskError> timed(
-            Task t, java.util.function.Supplier<Optional<TaskError>> task) {
+    private Optional<TaskError> timed(Task t, Supplier<Optional<TaskError>> task) {
         levels.started(t);
         Optional<TaskError> e = task.get();
         if (e.isEmpty()) levels.done(t);
@@ -209,7 +211,7 @@ final class GraphPass {
      * pass.
      */
     private static Set<Manifest> included(Payload payload, InclusionRules rules) {
-        Set<Manifest> out = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Manifest> out = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Manifest m : payload.manifests())
             if (Inclusion.decide(m, rules).included()) out.add(m);
         return out;

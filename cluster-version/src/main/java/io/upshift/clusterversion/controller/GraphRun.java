@@ -6,6 +6,7 @@ import io.upshift.releases.taskgraph.TaskGraph;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -79,7 +80,7 @@ final class GraphRun {
                 NodeOutcome r;
                 try {
                     r = done.take().get();
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw new IllegalStateException(
                             "task runner failed: " + e.getCause(), e.getCause());
                 }

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -423,9 +424,9 @@ final class JobWait {
     private final class Forward<T> implements Watcher<T> {
         private final int r;
         private final String what;
-        private final java.util.function.BiConsumer<Action, T> onEvent;
+        private final BiConsumer<Action, T> onEvent;
 
-        Forward(int r, String what, java.util.function.BiConsumer<Action, T> onEvent) {
+        Forward(int r, String what, BiConsumer<Action, T> onEvent) {
             this.r = r;
             this.what = what;
             this.onEvent = onEvent;

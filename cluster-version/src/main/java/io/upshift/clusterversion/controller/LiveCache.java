@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +47,7 @@ final class LiveCache implements ObjectReader, AutoCloseable {
     /**
      * @param deleted told the key of every object its informers see deleted
      */
-    LiveCache(
-            KubernetesClient client, Changes changes, java.util.function.Consumer<String> deleted) {
+    LiveCache(KubernetesClient client, Changes changes, Consumer<String> deleted) {
         this.client = client;
         this.changes = changes;
         this.signal =

@@ -8,6 +8,7 @@ import io.upshift.base.conditions.Conditions;
 import io.upshift.clusterversion.model.OperatorLevel;
 import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.taskgraph.Mode;
+import java.util.Objects;
 
 /**
  * Whether an applied object lets its task go on, as upstream's resource builder judges it
@@ -38,7 +39,7 @@ final class Readiness {
         if (written == null) return cached;
         boolean stale =
                 cached == null
-                        || !java.util.Objects.equals(
+                        || !Objects.equals(
                                 cached.getMetadata().getUid(), written.getMetadata().getUid())
                         || generation(cached) < generation(written);
         return stale ? written : cached;

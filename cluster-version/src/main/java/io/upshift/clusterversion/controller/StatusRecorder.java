@@ -13,10 +13,12 @@ import io.upshift.base.conditions.StatusConditions;
 import io.upshift.clusterversion.merge.Semantic;
 import io.upshift.runtime.kube.Events;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -248,8 +250,8 @@ final class StatusRecorder {
         ObjectNode copy = s.deepCopy();
         if (copy.get("conditions") instanceof ArrayNode conditions) {
             for (int i = conditions.size() - 1; i >= 0; i--) {
-                if (java.util.Arrays.asList(types)
-                        .contains(conditions.get(i).path("type").asText())) conditions.remove(i);
+                if (Arrays.asList(types).contains(conditions.get(i).path("type").asText()))
+                    conditions.remove(i);
             }
         }
         return copy;
@@ -279,7 +281,7 @@ final class StatusRecorder {
                             .at(
                                     "/schema/openAPIV3Schema/properties/status/properties/capabilities/properties/enabledCapabilities/items/enum");
             capabilityEnum = items instanceof ArrayNode a ? toSet(a) : null;
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.warn(
                     "customresourcedefinition/{}: cannot read its schema, writing status"
                             + " unvalidated: {}",

@@ -11,13 +11,17 @@ import io.upshift.releases.capability.Capabilities;
 import io.upshift.releases.inclusion.ComponentOverride;
 import io.upshift.releases.inclusion.InclusionRules;
 import io.upshift.releases.inclusion.LoadRules;
+import io.upshift.releases.payload.Payload;
 import io.upshift.releases.taskgraph.Mode;
 import io.upshift.runtime.kube.Changes;
+import io.upshift.status.estimate.RunLevelTimes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,7 +108,7 @@ final class SyncWorker implements AutoCloseable {
      * The payload last accepted, kept through refusals: the trust anchor for the next target while
      * it is the running release.
      */
-    private io.upshift.releases.payload.Payload lastAccepted;
+    private Payload lastAccepted;
 
     /**
      * The release this controller runs, once its payload was accepted here: what metrics say of it.
@@ -119,8 +123,7 @@ final class SyncWorker implements AutoCloseable {
 
     private int failures;
     private int reconcileAttempt;
-    private final java.util.concurrent.atomic.AtomicLong passes =
-            new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong passes = new AtomicLong();
 
     SyncWorker(
             Acceptance acceptance,
@@ -213,12 +216,7 @@ final class SyncWorker implements AutoCloseable {
         }
         ClusterVersion cv = caches.clusterVersion();
         Mode mode = History.mode(cv.getStatus().getHistory(), target.image());
-        pass.levels()
-                .begin(
-                        accepted.payload(),
-                        target.image(),
-                        mode,
-                        io.upshift.status.estimate.RunLevelTimes.of(cv));
+        pass.levels().begin(accepted.payload(), target.image(), mode, RunLevelTimes.of(cv));
         GraphPass.Outcome outcome =
                 pass.run(
                         accepted.payload(),
@@ -282,7 +280,7 @@ final class SyncWorker implements AutoCloseable {
                         cv,
                         work.capabilities(),
                         work.loading(),
-                        java.util.Optional.ofNullable(lastAccepted));
+                        Optional.ofNullable(lastAccepted));
         if (outcome instanceof Acceptance.Step.Refused<Acceptance.Accepted> refused) {
             accepted = null;
             publish(status.withAcceptance(t, refused.why()));

@@ -5,6 +5,7 @@ import io.upshift.base.conditions.Conditions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -36,7 +37,7 @@ public final class ConditionTransitions {
         for (ClusterOperatorStatusCondition o : old) {
             if (!seen.add(o.getType())) continue;
             ClusterOperatorStatusCondition n = Conditions.CLUSTER.find(now, o.getType());
-            if (n == null || !java.util.Objects.equals(n.getStatus(), o.getStatus()))
+            if (n == null || !Objects.equals(n.getStatus(), o.getStatus()))
                 changed.add(o.getType());
         }
         for (ClusterOperatorStatusCondition n : now) {

@@ -2,6 +2,7 @@ package io.upshift.clusterversion.metrics;
 
 import io.upshift.graph.risk.RiskCondition;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -38,7 +39,7 @@ public record ControllerFacts(
     }
 
     public ControllerFacts {
-        risks = java.util.Collections.unmodifiableMap(new TreeMap<>(risks));
+        risks = Collections.unmodifiableMap(new TreeMap<>(risks));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.fabric8.openshift.api.model.config.v1.Release;
 import io.fabric8.openshift.api.model.config.v1.Update;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -104,7 +105,7 @@ public final class DesiredUpdates {
         List<String> out = new ArrayList<>();
         if (raw instanceof List<?> list) {
             for (Object o : list)
-                if (o instanceof java.util.Map<?, ?> m && m.get("name") != null)
+                if (o instanceof Map<?, ?> m && m.get("name") != null)
                     out.add(String.valueOf(m.get("name")));
         }
         return out;

@@ -1,5 +1,6 @@
 package io.upshift.clusterversion.model;
 
+import io.upshift.base.gofmt.GoDuration;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,7 +111,7 @@ public record Failing(
     static String span(Duration d) {
         return d.toSeconds() % 60 == 0 && d.toNanosPart() == 0
                 ? d.toMinutes() + " minutes"
-                : io.upshift.base.gofmt.GoDuration.format(d.toNanos());
+                : GoDuration.format(d.toNanos());
     }
 
     /** One failure: its reason and message, in few words, and what Progressing says of it. */

@@ -9,6 +9,8 @@ import io.upshift.base.conditions.Conditions;
 import io.upshift.base.version.SemVer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The checks run before a new payload is applied
@@ -64,9 +66,9 @@ public final class Preconditions {
      * lower version only to the cluster's previous one (the newest history entry of another version
      * or image), and only within its minor.
      */
-    private static java.util.Optional<Precondition> rollback(Input in) {
+    private static Optional<Precondition> rollback(Input in) {
         SemVer target = in.target(), current = in.current();
-        if (target.compareTo(current) >= 0) return java.util.Optional.empty();
+        if (target.compareTo(current) >= 0) return Optional.empty();
         UpdateHistory previous = previous(in);
         String head = target + " is less than the current target " + current;
         if (previous == null || !SemVer.isValid(previous.getVersion())) {
@@ -84,15 +86,15 @@ public final class Preconditions {
                             + ")");
         }
         if (version.major() == current.major() && version.minor() == current.minor())
-            return java.util.Optional.empty();
+            return Optional.empty();
         return lowDesiredVersion(
                 head
                         + " and matches the cluster's previous version, but rollbacks that change"
                         + " major or minor versions are not recommended");
     }
 
-    private static java.util.Optional<Precondition> lowDesiredVersion(String message) {
-        return java.util.Optional.of(
+    private static Optional<Precondition> lowDesiredVersion(String message) {
+        return Optional.of(
                 new Precondition(Precondition.ROLLBACK, "LowDesiredVersion", message, true));
     }
 
@@ -100,7 +102,7 @@ public final class Preconditions {
     private static UpdateHistory previous(Input in) {
         for (UpdateHistory h : in.history()) {
             if (!in.current().toString().equals(h.getVersion())
-                    || !java.util.Objects.equals(in.currentImage(), h.getImage())) return h;
+                    || !Objects.equals(in.currentImage(), h.getImage())) return h;
         }
         return null;
     }
@@ -109,10 +111,10 @@ public final class Preconditions {
      * As upstream's ClusterVersionGiantHop (gianthop.go): no larger major version, and at most one
      * minor version ahead.
      */
-    private static java.util.Optional<Precondition> giantHop(Input in) {
+    private static Optional<Precondition> giantHop(Input in) {
         SemVer t = in.target(), c = in.current();
         if (t.major() > c.major()) {
-            return java.util.Optional.of(
+            return Optional.of(
                     new Precondition(
                             Precondition.GIANT_HOP,
                             "MajorVersionUpdate",
@@ -128,7 +130,7 @@ public final class Preconditions {
                             true));
         }
         if (t.minor() > c.minor() + 1) {
-            return java.util.Optional.of(
+            return Optional.of(
                     new Precondition(
                             Precondition.GIANT_HOP,
                             "MultipleMinorVersionsUpdate",
@@ -147,7 +149,7 @@ public final class Preconditions {
                                     + " to the next minor version are supported.",
                             true));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /**
@@ -156,14 +158,14 @@ public final class Preconditions {
      * major update is refused with its reason and message; a patch update, or a lower version, only
      * while overrides are set; a patch retarget during a minor update is a warning.
      */
-    private static java.util.Optional<Precondition> upgradeable(Input in) {
+    private static Optional<Precondition> upgradeable(Input in) {
         ClusterOperatorStatusCondition u = in.upgradeable();
-        if (u == null || !"False".equals(u.getStatus())) return java.util.Optional.empty();
+        if (u == null || !"False".equals(u.getStatus())) return Optional.empty();
         SemVer current = in.current(), target = in.target();
         boolean patchOnly = target.major() == current.major() && target.minor() == current.minor();
         if (target.compareTo(current) <= 0 || patchOnly) {
             if (in.overridesSet())
-                return java.util.Optional.of(
+                return Optional.of(
                         new Precondition(
                                 Precondition.UPGRADEABLE,
                                 "ClusterVersionOverridesSet",
@@ -171,7 +173,7 @@ public final class Preconditions {
                                 true));
             String from = minorUpdateFrom(in);
             if (from != null && patchOnly) {
-                return java.util.Optional.of(
+                return Optional.of(
                         new Precondition(
                                 Precondition.UPGRADEABLE,
                                 "MinorVersionClusterUpdateInProgress",
@@ -184,9 +186,9 @@ public final class Preconditions {
                                         + " is in progress",
                                 false));
             }
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(
+        return Optional.of(
                 new Precondition(
                         Precondition.UPGRADEABLE, nz(u.getReason()), nz(u.getMessage()), true));
     }
@@ -215,11 +217,11 @@ public final class Preconditions {
      * target that is neither an available update nor a conditional update recommended for this
      * cluster, or whose recommendation is not known.
      */
-    private static java.util.Optional<Precondition> recommended(Input in) {
+    private static Optional<Precondition> recommended(Input in) {
         String target = in.target().toString();
         String fromTo = "from " + in.current() + " to " + target;
         if (in.available().stream().anyMatch(r -> target.equals(r.getVersion())))
-            return java.util.Optional.empty();
+            return Optional.empty();
         for (ConditionalUpdate c : in.conditional()) {
             if (c.getRelease() == null || !target.equals(c.getRelease().getVersion())) continue;
             Condition rec = Conditions.META.find(c.getConditions(), "Recommended");
@@ -231,7 +233,7 @@ public final class Preconditions {
                                 + " has a status.conditionalUpdates entry, but no Recommended"
                                 + " condition.");
             }
-            if ("True".equals(rec.getStatus())) return java.util.Optional.empty();
+            if ("True".equals(rec.getStatus())) return Optional.empty();
             if ("False".equals(rec.getStatus())) {
                 return warning(
                         nz(rec.getReason()),
@@ -281,8 +283,7 @@ public final class Preconditions {
                         : state + "the recommended status of updating " + fromTo + " is unknown.");
     }
 
-    private static java.util.Optional<Precondition> warning(String reason, String message) {
-        return java.util.Optional.of(
-                new Precondition(Precondition.RECOMMENDED, reason, message, false));
+    private static Optional<Precondition> warning(String reason, String message) {
+        return Optional.of(new Precondition(Precondition.RECOMMENDED, reason, message, false));
     }
 }

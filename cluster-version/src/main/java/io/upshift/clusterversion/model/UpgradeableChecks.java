@@ -3,6 +3,7 @@ package io.upshift.clusterversion.model;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ComponentOverride;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.base.conditions.StatusConditions;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -101,8 +102,7 @@ public final class UpgradeableChecks {
      * admin ack, then acknowledged, would be refused for UpdateInProgress ever after).
      */
     public static Optional<UpgradeableCheck> updateInProgress(
-            ClusterOperatorStatusCondition progressing,
-            java.util.List<io.fabric8.openshift.api.model.config.v1.UpdateHistory> history) {
+            ClusterOperatorStatusCondition progressing, List<UpdateHistory> history) {
         if (progressing == null || !"True".equals(progressing.getStatus())) return Optional.empty();
         if (history == null || history.isEmpty() || !"Partial".equals(history.get(0).getState()))
             return Optional.empty();

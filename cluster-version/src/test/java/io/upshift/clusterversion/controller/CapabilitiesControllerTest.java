@@ -10,6 +10,7 @@ import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,7 +129,7 @@ class CapabilitiesControllerTest {
             // as upstream's operator Deployment: --always-enable-capabilities=Ingress
             h.start(
                     ControllerHarness.options(a, dir.resolve("cache"))
-                            .withAlwaysEnabledCapabilities(java.util.Set.of("Ingress")));
+                            .withAlwaysEnabledCapabilities(Set.of("Ingress")));
             await("4.1.0 installed")
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> h.completed("4.1.0"));

@@ -7,6 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,9 +26,7 @@ class ClusterInclusionTest {
         return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "
                 + name
                 + "\n  namespace: test-ns\n  annotations:\n"
-                + String.join(
-                        "",
-                        java.util.Arrays.stream(annotations).map(a -> "    " + a + "\n").toList())
+                + String.join("", Arrays.stream(annotations).map(a -> "    " + a + "\n").toList())
                 + "data:\n  a: b\n";
     }
 

@@ -3,18 +3,26 @@ package io.upshift.clusterversion.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.upshift.api.json.Mappers;
+import io.upshift.api.schema.CrdSchema;
 import io.upshift.clusterversion.metrics.ControllerFacts;
+import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.runtime.kube.Leadership;
 import io.upshift.runtime.kube.WriteFence;
 import io.upshift.testkit.Faults;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Tag;
@@ -72,7 +80,7 @@ class ClusterVersionControllerTest {
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> h.completed("4.1.0"));
             String id = h.clusterVersion().getSpec().getClusterID();
-            assertThat(java.util.UUID.fromString(id).version()).isEqualTo(4);
+            assertThat(UUID.fromString(id).version()).isEqualTo(4);
             assertThat(h.clusterVersion().getSpec().getChannel()).isNull();
             assertThat(
                             h.controllerRequests(
@@ -119,11 +127,9 @@ class ClusterVersionControllerTest {
             // what metrics say of the controller: it still runs 4.1.0, its pass over 4.1.1 is not
             // done
             ControllerFacts facts = h.controller.facts();
-            assertThat(facts.runningImage())
-                    .isEqualTo(io.upshift.clusterversion.model.DesiredUpdates.bare(a));
+            assertThat(facts.runningImage()).isEqualTo(DesiredUpdates.bare(a));
             assertThat(facts.runningVersion()).isEqualTo("4.1.0");
-            assertThat(facts.runningCreated())
-                    .isEqualTo(java.time.Instant.parse(FakePayloads.CREATED));
+            assertThat(facts.runningCreated()).isEqualTo(Instant.parse(FakePayloads.CREATED));
             assertThat(facts.payload().version()).isEqualTo("4.1.1");
             assertThat(facts.payload().done()).isPositive().isLessThan(facts.payload().total());
             // the operator rolls out: done
@@ -221,12 +227,11 @@ class ClusterVersionControllerTest {
             throws Exception {
         try (ControllerHarness h = new ControllerHarness(dir);
                 var in =
-                        io.upshift.api.schema.CrdSchema.class.getResourceAsStream(
+                        CrdSchema.class.getResourceAsStream(
                                 "/crds/clusterversions.config.openshift.io.yaml")) {
             // an older ClusterVersion CRD, without status.availableUpdates
-            com.fasterxml.jackson.databind.JsonNode crd =
-                    io.upshift.api.json.Mappers.YAML.readTree(in);
-            ((com.fasterxml.jackson.databind.node.ObjectNode)
+            JsonNode crd = Mappers.YAML.readTree(in);
+            ((ObjectNode)
                             crd.at(
                                     "/spec/versions/0/schema/openAPIV3Schema/properties/status/properties"))
                     .remove("availableUpdates");
@@ -235,7 +240,7 @@ class ClusterVersionControllerTest {
                     .v1()
                     .customResourceDefinitions()
                     .resource(
-                            io.upshift.api.json.Mappers.JSON.convertValue(
+                            Mappers.JSON.convertValue(
                                     crd,
                                     io.fabric8.kubernetes.api.model.apiextensions.v1
                                             .CustomResourceDefinition.class))
@@ -331,7 +336,7 @@ class ClusterVersionControllerTest {
                                 l -> {
                                     l.getSpec().setHolderIdentity("replica-b");
                                     l.getSpec().setLeaseDurationSeconds(600);
-                                    l.getSpec().setRenewTime(java.time.ZonedDateTime.now());
+                                    l.getSpec().setRenewTime(ZonedDateTime.now());
                                     return l;
                                 });
                 await("the loss noticed").atMost(Duration.ofSeconds(10)).untilTrue(lost);

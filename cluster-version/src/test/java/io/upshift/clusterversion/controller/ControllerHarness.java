@@ -1,7 +1,9 @@
 package io.upshift.clusterversion.controller;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -9,10 +11,12 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
+import io.fabric8.openshift.api.model.config.v1.Update;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.graph.client.UpdateClient;
 import io.upshift.graph.risk.RuleMatcher;
+import io.upshift.releases.image.Egress;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.RequestLog;
 import io.upshift.testkit.ServiceAccount;
@@ -22,7 +26,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The cluster-version controller on the embedded API server, with releases from {@link
@@ -129,9 +136,7 @@ final class ControllerHarness implements AutoCloseable {
      * its User-Agent's configuration.
      */
     ClusterVersionController start(
-            ControllerOptions options,
-            java.util.function.Function<io.fabric8.kubernetes.client.Config, KubernetesClient>
-                    clients) {
+            ControllerOptions options, Function<Config, KubernetesClient> clients) {
         return start(options, clients, (c, egress) -> payloads);
     }
 
@@ -141,23 +146,14 @@ final class ControllerHarness implements AutoCloseable {
      */
     ClusterVersionController startWith(
             ControllerOptions options,
-            java.util.function.BiFunction<
-                            KubernetesClient,
-                            java.util.function.Supplier<io.upshift.releases.image.Egress>,
-                            PayloadSource>
-                    source) {
+            BiFunction<KubernetesClient, Supplier<Egress>, PayloadSource> source) {
         return start(options, c -> client(c), source);
     }
 
     private ClusterVersionController start(
             ControllerOptions options,
-            java.util.function.Function<io.fabric8.kubernetes.client.Config, KubernetesClient>
-                    clients,
-            java.util.function.BiFunction<
-                            KubernetesClient,
-                            java.util.function.Supplier<io.upshift.releases.image.Egress>,
-                            PayloadSource>
-                    source) {
+            Function<Config, KubernetesClient> clients,
+            BiFunction<KubernetesClient, Supplier<Egress>, PayloadSource> source) {
         controllerClient = clients.apply(server.config(CONTROLLER, ServiceAccount.UPSHIFT));
         RuleMatcher noPrometheus =
                 rule -> {
@@ -179,8 +175,8 @@ final class ControllerHarness implements AutoCloseable {
         return controller;
     }
 
-    private static KubernetesClient client(io.fabric8.kubernetes.client.Config c) {
-        return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(c).build();
+    private static KubernetesClient client(Config c) {
+        return new KubernetesClientBuilder().withConfig(c).build();
     }
 
     /** The test operator stops reporting (a rollout that does not finish), or reports again. */
@@ -241,7 +237,7 @@ final class ControllerHarness implements AutoCloseable {
                 .withName("version")
                 .edit(
                         cv -> {
-                            var update = new io.fabric8.openshift.api.model.config.v1.Update();
+                            var update = new Update();
                             update.setVersion(version);
                             update.setImage(image);
                             if (force) update.setForce(true);

@@ -118,7 +118,7 @@ class ControllerTakeoverTest {
                 .containsExactly("NODE_NAME", "POD_NAME");
         assertThat(container.path("volumeMounts").findValuesAsText("name"))
                 .containsExactly("payloads", "service-ca");
-        java.util.List<String> volumes = new java.util.ArrayList<>();
+        List<String> volumes = new ArrayList<>();
         merged.path("spec")
                 .path("template")
                 .path("spec")

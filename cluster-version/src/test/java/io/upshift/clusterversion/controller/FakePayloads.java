@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,7 +46,7 @@ final class FakePayloads implements PayloadSource {
      * says. Returns its pullspec.
      */
     String release(String version, String payloadVersion, boolean sign, String... extra) {
-        Map<String, String> files = new java.util.LinkedHashMap<>();
+        Map<String, String> files = new LinkedHashMap<>();
         for (int i = 0; i < extra.length; i++)
             files.put("0000_20_extra_" + String.format("%02d", i) + ".yaml", extra[i]);
         return release(version, payloadVersion, sign, files);

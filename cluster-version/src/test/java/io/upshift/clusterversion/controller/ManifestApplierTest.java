@@ -5,19 +5,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.upshift.base.proxy.ClusterProxy;
 import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.manifest.ManifestReader;
 import io.upshift.releases.taskgraph.Mode;
 import io.upshift.runtime.kube.Changes;
+import io.upshift.runtime.kube.OptionalInformer;
 import io.upshift.testkit.EmbeddedApiServer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.junit.jupiter.api.AfterEach;
@@ -35,12 +40,10 @@ class ManifestApplierTest {
     final EmbeddedApiServer server = new EmbeddedApiServer();
     final KubernetesClient client = server.client();
     final LiveCache cache = new LiveCache(client, new Changes());
-    final io.upshift.runtime.kube.OptionalInformer<
-                    io.fabric8.kubernetes.api.model.GenericKubernetesResource>
-            proxies = ClusterCaches.proxyInformer(client);
+    final OptionalInformer<GenericKubernetesResource> proxies = ClusterCaches.proxyInformer(client);
     final ManifestApplier applier = new ManifestApplier(client, cache, this::clusterProxy);
 
-    io.upshift.base.proxy.ClusterProxy clusterProxy() {
+    ClusterProxy clusterProxy() {
         proxies.start().join();
         return ClusterCaches.clusterProxy(proxies);
     }
@@ -371,7 +374,7 @@ class ManifestApplierTest {
 
     void proxyStatus(String http, String noProxy) {
         GenericKubernetesResource proxy =
-                new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                new GenericKubernetesResourceBuilder()
                         .withApiVersion("config.openshift.io/v1")
                         .withKind("Proxy")
                         .withNewMetadata()
@@ -393,7 +396,7 @@ class ManifestApplierTest {
                             });
     }
 
-    java.util.List<io.fabric8.kubernetes.api.model.EnvVar> webEnv() {
+    List<EnvVar> webEnv() {
         return client.apps()
                 .deployments()
                 .inNamespace("ns")
@@ -445,10 +448,7 @@ class ManifestApplierTest {
                             + "  relatedObjects: [{group: '', resource: namespaces, name: ns}]\n");
         assertThat(applier.precreate(co)).isTrue();
         settle(co);
-        var created =
-                client.resources(io.fabric8.openshift.api.model.config.v1.ClusterOperator.class)
-                        .withName("web")
-                        .get();
+        var created = client.resources(ClusterOperator.class).withName("web").get();
         assertThat(created.getStatus().getRelatedObjects())
                 .extracting(r -> r.getResource() + "/" + r.getName())
                 .containsExactly("namespaces/ns");

@@ -17,11 +17,14 @@ import io.upshift.releases.payload.PayloadCache;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.Faults;
 import io.upshift.testkit.SimulatedCluster;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,7 +85,7 @@ class PayloadJobsTest {
         Files.writeString(target.resolve("release-manifests/release-metadata"), "{}");
     }
 
-    private static void copyTree(Path from, Path to) throws java.io.IOException {
+    private static void copyTree(Path from, Path to) throws IOException {
         try (var walk = Files.walk(from)) {
             for (Path p : walk.sorted().toList())
                 Files.copy(p, to.resolve(from.relativize(p).toString()));
@@ -151,9 +154,7 @@ class PayloadJobsTest {
                     .containsExactly("rename-to-final-location");
             String tmp = pod.getInitContainers().get(1).getCommand().get(1);
             assertThat(tmp)
-                    .matches(
-                            java.util.regex.Pattern.quote(payloads.resolve(hash) + ".partial-")
-                                    + "[a-z0-9]{5}");
+                    .matches(Pattern.quote(payloads.resolve(hash) + ".partial-") + "[a-z0-9]{5}");
             assertThat(pod.getInitContainers().get(0).getCommand())
                     .containsExactly("rm", "-fR", tmp);
             assertThat(pod.getInitContainers().get(1).getCommand()).containsExactly("mkdir", tmp);
@@ -434,12 +435,12 @@ class PayloadJobsTest {
                                         server.client(),
                                         Duration.ofMillis(10),
                                         1,
-                                        java.time.Clock.systemUTC(),
+                                        Clock.systemUTC(),
                                         i -> {})
                                 .runsPayloadJobs(
                                         (pullspec, to) -> {
                                             if (!pullspec.equals(IMAGE))
-                                                throw new java.io.IOException("manifest unknown");
+                                                throw new IOException("manifest unknown");
                                             copyTree(image, to);
                                         })
                                 .start()) {

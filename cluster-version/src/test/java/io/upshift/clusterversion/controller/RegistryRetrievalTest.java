@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
@@ -237,10 +238,7 @@ class RegistryRetrievalTest {
         GenericKubernetesResource idms = new GenericKubernetesResource();
         idms.setApiVersion("config.openshift.io/v1");
         idms.setKind("ImageDigestMirrorSet");
-        idms.setMetadata(
-                new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                        .withName("mirrors")
-                        .build());
+        idms.setMetadata(new ObjectMetaBuilder().withName("mirrors").build());
         idms.setAdditionalProperty(
                 "spec",
                 Map.of(

@@ -12,8 +12,10 @@ import io.upshift.releases.taskgraph.Mode;
 import io.upshift.releases.taskgraph.Task;
 import io.upshift.status.estimate.RunLevelTimes;
 import io.upshift.testkit.SettableClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,8 +38,8 @@ class RunLevelClockTest {
         Payload payload =
                 new Payload(
                         "img@b",
-                        new ReleaseMetadata("1.1.0", List.of(), List.of(), java.util.Map.of()),
-                        new ImageReferences("1.1.0", java.util.Map.of(), null),
+                        new ReleaseMetadata("1.1.0", List.of(), List.of(), Map.of()),
+                        new ImageReferences("1.1.0", Map.of(), null),
                         List.of(a.manifest(), b.manifest(), c.manifest()),
                         List.of(),
                         "h",
@@ -50,12 +52,12 @@ class RunLevelClockTest {
         levels.begin(payload, "img@b", Mode.UPDATING, null);
         levels.started(a);
         levels.done(a);
-        clock.advance(java.time.Duration.ofSeconds(2));
+        clock.advance(Duration.ofSeconds(2));
         levels.started(b);
         assertThat(levels.current().levels().get(0).doneAt()).isNull();
         // a second pass starts over counting: the first pass did not finish run-level 10
         levels.begin(payload, "img@b", Mode.UPDATING, null);
-        clock.advance(java.time.Duration.ofSeconds(3));
+        clock.advance(Duration.ofSeconds(3));
         levels.started(a);
         levels.done(a);
         levels.started(b);
@@ -68,7 +70,7 @@ class RunLevelClockTest {
         RunLevelClock successor = new RunLevelClock(clock);
         successor.begin(
                 payload, "img@b", Mode.UPDATING, RunLevelTimes.fromAnnotation(t.toAnnotation()));
-        clock.advance(java.time.Duration.ofSeconds(1));
+        clock.advance(Duration.ofSeconds(1));
         successor.started(c);
         successor.done(c);
         assertThat(successor.current().levels().get(0)).isEqualTo(t.levels().get(0));
@@ -84,8 +86,8 @@ class RunLevelClockTest {
         Payload payload =
                 new Payload(
                         "img@b",
-                        new ReleaseMetadata("1.1.0", List.of(), List.of(), java.util.Map.of()),
-                        new ImageReferences("1.1.0", java.util.Map.of(), null),
+                        new ReleaseMetadata("1.1.0", List.of(), List.of(), Map.of()),
+                        new ImageReferences("1.1.0", Map.of(), null),
                         List.of(a.manifest(), c.manifest()),
                         List.of(),
                         "h",
@@ -99,7 +101,7 @@ class RunLevelClockTest {
                 "img@b",
                 Mode.UPDATING,
                 RunLevelTimes.fromAnnotation(first.current().toAnnotation()));
-        clock.advance(java.time.Duration.ofSeconds(8));
+        clock.advance(Duration.ofSeconds(8));
         successor.started(a);
         successor.done(a);
         RunLevelTimes.Level level = successor.current().levels().get(0);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.graph.updates.UpdatesRequest;
@@ -86,7 +87,7 @@ class UpdateServiceTest {
                                     + "\" architecture=\"arm64\"");
             assertThat(h.client.v1().events().inNamespace("default").list().getItems())
                     .filteredOn(e -> "PayloadLoaded".equals(e.getReason()))
-                    .extracting(io.fabric8.kubernetes.api.model.Event::getMessage)
+                    .extracting(Event::getMessage)
                     .contains(h.condition("ReleaseAccepted").getMessage());
             await("updates retrieved")
                     .atMost(Duration.ofSeconds(20))

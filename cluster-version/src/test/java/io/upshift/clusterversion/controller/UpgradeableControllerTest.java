@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -152,8 +153,7 @@ class UpgradeableControllerTest {
                     .withName("old")
                     .edit(
                             c -> {
-                                c.getMetadata()
-                                        .setFinalizers(java.util.List.of("example.com/hold"));
+                                c.getMetadata().setFinalizers(List.of("example.com/hold"));
                                 return c;
                             });
             assertThat(upgradeable(h)).isNull();
@@ -182,7 +182,7 @@ class UpgradeableControllerTest {
                     .withName("old")
                     .edit(
                             c -> {
-                                c.getMetadata().setFinalizers(java.util.List.of());
+                                c.getMetadata().setFinalizers(List.of());
                                 return c;
                             });
             await("deleted: upgradeable again")

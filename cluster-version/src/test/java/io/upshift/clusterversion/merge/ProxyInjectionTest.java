@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
 import io.upshift.base.proxy.ClusterProxy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,8 +19,8 @@ class ProxyInjectionTest {
     static ObjectNode yaml(String text) {
         try {
             return (ObjectNode) Mappers.YAML.readTree(text);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -8,6 +8,8 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.Release;
+import io.fabric8.openshift.api.model.config.v1.Update;
+import io.fabric8.openshift.api.model.config.v1.UpdateBuilder;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.base.conditions.StatusConditions;
 import io.upshift.base.version.SemVer;
@@ -279,7 +281,7 @@ class ClusterVersionRulesTest {
 
     @Test
     void timesAreWrittenInWholeSecondsAsTheApiWritesThem() {
-        java.time.Instant t = java.time.Instant.parse("2026-11-23T12:06:44.123456789Z");
+        Instant t = Instant.parse("2026-11-23T12:06:44.123456789Z");
         assertThat(
                         StatusConditions.set(List.of(), "Available", "True", "", "", t)
                                 .get(0)
@@ -331,11 +333,10 @@ class ClusterVersionRulesTest {
                 .isEqualTo("img-4.18.1"); // stays on the current release
         // risks accepted with no update asked for (upgrade accept; upgrade --clear keeps them)
         // still count
-        var onlyRisks = new io.fabric8.openshift.api.model.config.v1.Update();
+        var onlyRisks = new Update();
         onlyRisks.setVersion("");
         onlyRisks.setImage("");
-        onlyRisks.setAdditionalProperty(
-                "acceptRisks", List.of(java.util.Map.of("name", "SlowDisks")));
+        onlyRisks.setAdditionalProperty("acceptRisks", List.of(Map.of("name", "SlowDisks")));
         cv.getSpec().setDesiredUpdate(onlyRisks);
         assertThat(DesiredUpdates.resolve(cv, "own").target())
                 .isEqualTo(
@@ -356,9 +357,7 @@ class ClusterVersionRulesTest {
                 .isEqualTo("registry.example:5000/upshift/release" + digest);
         cv.getSpec()
                 .setDesiredUpdate(
-                        new io.fabric8.openshift.api.model.config.v1.UpdateBuilder()
-                                .withImage("docker://quay.example/r" + digest)
-                                .build());
+                        new UpdateBuilder().withImage("docker://quay.example/r" + digest).build());
         assertThat(DesiredUpdates.resolve(cv, "own").target().image())
                 .isEqualTo("quay.example/r" + digest);
     }

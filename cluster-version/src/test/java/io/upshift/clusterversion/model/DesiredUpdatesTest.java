@@ -2,11 +2,14 @@ package io.upshift.clusterversion.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
+import io.fabric8.openshift.api.model.config.v1.ReleaseBuilder;
 import io.fabric8.openshift.api.model.config.v1.UpdateBuilder;
 import io.upshift.releases.capability.CapabilitySets;
+import io.upshift.releases.taskgraph.Mode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -58,7 +61,7 @@ class DesiredUpdatesTest {
                 .withImage("img-4.18.3")
                 .endRelease()
                 .addToConditions(
-                        new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                        new ConditionBuilder()
                                 .withType("Recommended")
                                 .withStatus("False")
                                 .withReason("SomeRisk")
@@ -103,11 +106,7 @@ class DesiredUpdatesTest {
         ClusterVersion twice = cv("4.18.2", null);
         twice.getStatus()
                 .getAvailableUpdates()
-                .add(
-                        new io.fabric8.openshift.api.model.config.v1.ReleaseBuilder()
-                                .withVersion("4.18.2")
-                                .withImage("img-other")
-                                .build());
+                .add(new ReleaseBuilder().withVersion("4.18.2").withImage("img-other").build());
         assertThat(DesiredUpdates.resolve(twice, null).invalidMessage())
                 .endsWith(
                         "there are multiple possible payloads for this version, specify the exact"
@@ -131,14 +130,7 @@ class DesiredUpdatesTest {
                                 new SyncStatus.Target("img-4.18.1", "4.18.1"),
                                 new SyncStatus.Acceptance.Accepted(
                                         "4.18.1", "img-4.18.1", "", List.of(), true, "", "amd64"))
-                        .afterPass(
-                                io.upshift.releases.taskgraph.Mode.RECONCILING,
-                                5,
-                                5,
-                                List.of(),
-                                Failing.NONE,
-                                true,
-                                t);
+                        .afterPass(Mode.RECONCILING, 5, 5, List.of(), Failing.NONE, true, t);
         ClusterVersionStatus s =
                 VersionStatus.next(
                         new VersionStatus.Input(

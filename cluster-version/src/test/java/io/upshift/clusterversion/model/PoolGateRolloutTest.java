@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.base.conditions.Conditions;
@@ -295,9 +296,9 @@ class PoolGateRolloutTest {
                         new Upgradeable.Facts(
                                 h.client.resources(ClusterOperator.class).list().getItems(),
                                 List.of(),
-                                io.upshift.clusterversion.model.AdminGates.ConfigMaps.NONE,
+                                AdminGates.ConfigMaps.NONE,
                                 List.of()),
-                        new io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus());
+                        new ClusterVersionStatus());
         ClusterOperatorStatusCondition condition =
                 new ClusterOperatorStatusCondition(
                         null, u.message(), u.reason(), u.status(), "Upgradeable");

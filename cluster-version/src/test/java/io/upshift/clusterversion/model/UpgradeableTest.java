@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.fabric8.openshift.api.model.config.v1.ComponentOverrideBuilder;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
@@ -14,6 +15,8 @@ import io.upshift.releases.capability.CapabilitySets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -169,12 +172,10 @@ class UpgradeableTest {
         assertThat(u.conditions())
                 .extracting(UpgradeableCheck::type, UpgradeableCheck::status)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(
-                                "UpgradeableClusterVersionOverrides", "False"),
-                        org.assertj.core.groups.Tuple.tuple(
-                                "UpgradeableDeletesInProgress", "False"),
-                        org.assertj.core.groups.Tuple.tuple("UpgradeableUpgradeInProgress", "True"),
-                        org.assertj.core.groups.Tuple.tuple("Upgradeable", "False"));
+                        Tuple.tuple("UpgradeableClusterVersionOverrides", "False"),
+                        Tuple.tuple("UpgradeableDeletesInProgress", "False"),
+                        Tuple.tuple("UpgradeableUpgradeInProgress", "True"),
+                        Tuple.tuple("Upgradeable", "False"));
     }
 
     @Test
@@ -281,7 +282,7 @@ class UpgradeableTest {
                 .extracting(ClusterOperatorStatusCondition::getType)
                 .contains("UpgradeableClusterVersionOverrides", "Upgradeable");
         var cv =
-                new io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder()
+                new ClusterVersionBuilder()
                         .withNewMetadata()
                         .withName("version")
                         .endMetadata()
@@ -298,7 +299,7 @@ class UpgradeableTest {
                                 SyncStatus.IDLE,
                                 UpdatesReport.unchanged(T0),
                                 Upgradeable.Facts.none(),
-                                CapabilitySets.of(null, List.of(), List.of(), java.util.Set.of()),
+                                CapabilitySets.of(null, List.of(), List.of(), Set.of()),
                                 T0));
         // still Progressing=True from before: only the update in progress remains
         assertThat(next.getConditions())
@@ -319,7 +320,7 @@ class UpgradeableTest {
                                 SyncStatus.IDLE,
                                 UpdatesReport.unchanged(T0),
                                 Upgradeable.Facts.none(),
-                                CapabilitySets.of(null, List.of(), List.of(), java.util.Set.of()),
+                                CapabilitySets.of(null, List.of(), List.of(), Set.of()),
                                 T0));
         assertThat(VersionStatusTest.condition(level, "Upgradeable"))
                 .as("upgradeable: no condition, as upstream")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
+import io.fabric8.openshift.api.model.config.v1.ReleaseBuilder;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.base.conditions.StatusConditions;
@@ -14,6 +15,7 @@ import io.upshift.releases.taskgraph.Mode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,8 +81,7 @@ class VersionStatusTest {
         assertThat(s1.getHistory())
                 .extracting(UpdateHistory::getVersion, UpdateHistory::getState)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("4.1.1", "Partial"),
-                        org.assertj.core.groups.Tuple.tuple("4.1.0", "Completed"));
+                        Tuple.tuple("4.1.1", "Partial"), Tuple.tuple("4.1.0", "Completed"));
         assertThat(condition(s1, "ReleaseAccepted"))
                 .startsWith("True PayloadLoaded Payload loaded version=\"4.1.1\"");
         assertThat(s1.getObservedGeneration()).isEqualTo(3L);
@@ -155,11 +156,7 @@ class VersionStatusTest {
         String c = "example.com/r@sha256:cc";
         // running 4.1.0, an earlier request for 4.1.5 refused, a pass over 4.1.0 failing
         ClusterVersionStatus before = next(new ClusterVersionStatus(), SyncStatus.IDLE, T0);
-        before.setDesired(
-                new io.fabric8.openshift.api.model.config.v1.ReleaseBuilder()
-                        .withVersion("4.1.0")
-                        .withImage(A)
-                        .build());
+        before.setDesired(new ReleaseBuilder().withVersion("4.1.0").withImage(A).build());
         before.setHistory(List.of(entry("4.1.0", A, "Completed")));
         before.setConditions(
                 StatusConditions.set(

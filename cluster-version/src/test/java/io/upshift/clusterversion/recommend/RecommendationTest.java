@@ -2,6 +2,7 @@ package io.upshift.clusterversion.recommend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.upshift.base.version.SemVer;
@@ -45,7 +46,7 @@ class RecommendationTest {
                         .withImage("r@sha256:2")
                         .endRelease()
                         .addToConditions(
-                                new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                                new ConditionBuilder()
                                         .withType("Recommended")
                                         .withStatus("True")
                                         .withReason("AsExpected")

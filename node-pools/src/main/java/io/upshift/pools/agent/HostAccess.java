@@ -1,6 +1,8 @@
 package io.upshift.pools.agent;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -110,9 +112,9 @@ public final class HostAccess {
                     try {
                         Files.delete(Files.createTempFile(dir, ".upshift-agent-check-", ""));
                         return null;
-                    } catch (java.nio.file.AccessDeniedException e) {
+                    } catch (AccessDeniedException e) {
                         return "cannot create a file in " + dir + ": permission denied";
-                    } catch (java.nio.file.FileSystemException e) {
+                    } catch (FileSystemException e) {
                         return "cannot create a file in "
                                 + dir
                                 + ": "

@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.pools.controller.PoolController;
 import io.upshift.pools.controller.PoolControllerOptions;
 import io.upshift.runtime.cli.KubeconfigOption;
+import io.upshift.runtime.health.HealthServer;
 import io.upshift.runtime.kube.Leadership;
 import io.upshift.runtime.kube.WriteFence;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -92,10 +94,10 @@ public final class PoolsCommand implements Callable<Integer> {
         AtomicReference<String> unready =
                 new AtomicReference<>(
                         "not contending for the Lease yet"); // for /readyz; null: ready
-        try (io.upshift.runtime.health.HealthServer health =
+        try (HealthServer health =
                         healthPort > 0
-                                ? io.upshift.runtime.health.HealthServer.start(
-                                        new java.net.InetSocketAddress(healthPort), unready::get)
+                                ? HealthServer.start(
+                                        new InetSocketAddress(healthPort), unready::get)
                                 : null;
                 KubernetesClient leaseClient = kube.connect();
                 KubernetesClient client = fence.client(kube.config("upshift-pools"))) {

@@ -1,9 +1,11 @@
 package io.upshift.pools.controller;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.upshift.api.json.Mappers;
@@ -77,7 +79,7 @@ final class MachineConfigurationWriter {
     private static JsonNode canonical(JsonNode node) {
         try {
             return JSON.readTree(JSON.writeValueAsString(node));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -86,10 +88,7 @@ final class MachineConfigurationWriter {
         GenericKubernetesResource mc = new GenericKubernetesResource();
         mc.setApiVersion("operator.openshift.io/v1");
         mc.setKind("MachineConfiguration");
-        mc.setMetadata(
-                new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                        .withName(MachineConfigurations.NAME)
-                        .build());
+        mc.setMetadata(new ObjectMetaBuilder().withName(MachineConfigurations.NAME).build());
         mc.setAdditionalProperty("spec", Map.of("managementState", "Managed"));
         try {
             GenericKubernetesResource created =

@@ -1,5 +1,7 @@
 package io.upshift.pools.model;
 
+import java.time.Duration;
+
 /**
  * The event the node agent records on a node when a PodDisruptionBudget refuses its drain an
  * eviction (the first refusal of a drain, naming the pod and the budget); update status reads these
@@ -22,7 +24,7 @@ public final class DrainEvents {
      * The agent's reason for degrading a node whose drain was refused for {@code timeout}, as the
      * machine-config daemon words it.
      */
-    public static String timedOut(String node, java.time.Duration timeout) {
+    public static String timedOut(String node, Duration timeout) {
         return "failed to drain node: "
                 + node
                 + " after "
@@ -30,7 +32,7 @@ public final class DrainEvents {
                 + ". Please see machine-config-controller logs for more information";
     }
 
-    static String human(java.time.Duration d) {
+    static String human(Duration d) {
         if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0)
             return d.toHours() + (d.toHours() == 1 ? " hour" : " hours");
         if (d.toMinutes() > 0 && d.toSecondsPart() == 0)

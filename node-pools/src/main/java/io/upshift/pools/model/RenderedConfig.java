@@ -1,5 +1,6 @@
 package io.upshift.pools.model;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -138,7 +139,7 @@ public record RenderedConfig(String name, MachineConfigSpec spec, List<String> s
             return HexFormat.of()
                     .formatHex(MessageDigest.getInstance("SHA-256").digest(canonical))
                     .substring(0, 32);
-        } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (NoSuchAlgorithmException | JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -6,9 +6,11 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuild
 import io.upshift.api.json.Mappers;
 import io.upshift.pools.model.NodeAnnotations;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -74,7 +76,7 @@ public final class BaseConfigs {
                         out.add(machineConfig(role, name, chosen, fields, config));
                     }
                 });
-        out.sort(java.util.Comparator.comparing(mc -> mc.getMetadata().getName()));
+        out.sort(Comparator.comparing(mc -> mc.getMetadata().getName()));
         return out;
     }
 
@@ -86,7 +88,7 @@ public final class BaseConfigs {
             String platform) {
         for (Template t : set.templates()) {
             if (!t.role().equals(role)
-                    || !java.util.Objects.equals(t.config(), config)
+                    || !Objects.equals(t.config(), config)
                     || !t.platform().equals(platform)) continue;
             if (t.text().isEmpty())
                 chosen.get(t.kind()).remove(t.file()); // an empty template means: not this one

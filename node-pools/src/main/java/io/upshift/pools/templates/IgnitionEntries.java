@@ -1,5 +1,6 @@
 package io.upshift.pools.templates;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A rendered template's file or unit as Ignition holds it, as upstream's {@code
@@ -34,7 +36,7 @@ final class IgnitionEntries {
             if (node == null || !node.isObject())
                 throw new TemplateException(template, "is not a YAML mapping");
             return node;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new TemplateException(template, "is not YAML: " + e.getOriginalMessage());
         }
     }
@@ -171,7 +173,7 @@ final class IgnitionEntries {
                                 + "\" in "
                                 + what
                                 + " (known: "
-                                + String.join(", ", new java.util.TreeSet<>(keys))
+                                + String.join(", ", new TreeSet<>(keys))
                                 + ")");
         }
     }

@@ -1,5 +1,6 @@
 package io.upshift.pools.templates;
 
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -35,7 +36,7 @@ public record Template(
         UNITS;
 
         String dir() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.RequestLog;
+import io.upshift.testkit.ServiceAccount;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,10 +37,7 @@ class DrainerTest {
     void start() {
         server = new EmbeddedApiServer().installRbac();
         server.dispatcher().evictionGrace(Duration.ofSeconds(1));
-        agent =
-                NodeAgent.client(
-                        server.config(
-                                "agent", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON));
+        agent = NodeAgent.client(server.config("agent", ServiceAccount.MACHINE_CONFIG_DAEMON));
     }
 
     @AfterEach

@@ -9,12 +9,14 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.upshift.api.schema.CrdSchema;
+import io.upshift.pools.agent.SimulatedHost;
 import io.upshift.pools.model.NodeAnnotations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
@@ -366,8 +368,7 @@ class MachineConfigNodeRolloutTest {
             h.config("00-worker", "worker", "one", "os@sha256:1");
             for (int i = 0; i < 4; i++) {
                 h.node("w" + i, "worker", "a", 10 - i);
-                h.machines.put(
-                        "w" + i, new io.upshift.pools.agent.SimulatedHost(Duration.ofMillis(400)));
+                h.machines.put("w" + i, new SimulatedHost(Duration.ofMillis(400)));
             }
             h.startAgents();
             h.startController("4.19.0");
@@ -377,7 +378,7 @@ class MachineConfigNodeRolloutTest {
             String first = h.pool("worker").getSpec().getConfiguration().getName();
 
             h.config("00-worker", "worker", "two", "os@sha256:2");
-            java.util.Random random = new java.util.Random(7);
+            Random random = new Random(7);
             for (int kill = 0; kill < 6; kill++) {
                 Thread.sleep(100 + random.nextInt(300));
                 String victim = "w" + random.nextInt(4);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,10 +45,7 @@ class NodeDisruptionTest {
         GenericKubernetesResource mc = new GenericKubernetesResource();
         mc.setApiVersion("operator.openshift.io/v1");
         mc.setKind("MachineConfiguration");
-        mc.setMetadata(
-                new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                        .withName("cluster")
-                        .build());
+        mc.setMetadata(new ObjectMetaBuilder().withName("cluster").build());
         mc.setAdditionalProperty(
                 "spec",
                 Map.of(
@@ -64,7 +63,7 @@ class NodeDisruptionTest {
 
     static void machineConfig(
             PoolHarness h, String name, Map<String, Object> ignition, String kernelType) {
-        Map<String, Object> config = new java.util.LinkedHashMap<>(ignition);
+        Map<String, Object> config = new LinkedHashMap<>(ignition);
         config.put("ignition", Map.of("version", "3.2.0"));
         h.client
                 .resources(MachineConfig.class)

@@ -5,16 +5,21 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.schema.CrdSchema;
+import io.upshift.pools.agent.AgentOptions;
+import io.upshift.pools.agent.SimulatedHost;
 import io.upshift.pools.model.NodeAnnotations;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -225,7 +230,7 @@ class NodePoolRolloutTest {
     void anAgentActsOnTheNodeEventNotItsNextPoll() throws Exception {
         try (PoolHarness h = new PoolHarness(hosts)) {
             h.agentOptions =
-                    new io.upshift.pools.agent.AgentOptions(
+                    new AgentOptions(
                             Duration.ofSeconds(30),
                             Duration.ofMillis(100),
                             Duration.ofMillis(200),
@@ -255,8 +260,7 @@ class NodePoolRolloutTest {
                 h.node("worker-" + i, "worker", "zone-" + (i % 2), i);
                 h.machines.put(
                         "worker-" + i,
-                        new io.upshift.pools.agent.SimulatedHost(
-                                Duration.ofMillis(800))); // kills land mid-reboot too
+                        new SimulatedHost(Duration.ofMillis(800))); // kills land mid-reboot too
             }
             h.startAgents();
             h.startController("4.19.0");
@@ -275,7 +279,7 @@ class NodePoolRolloutTest {
                                                     .getSpec()
                                                     .getConfiguration()
                                                     .getName()));
-            java.util.Random random = new java.util.Random(7);
+            Random random = new Random(7);
             int duringRollout = 0;
             // Any moment: mid-drain, mid-write, mid-reboot, between two writes; a new agent starts
             // on the same host at once.
@@ -291,7 +295,7 @@ class NodePoolRolloutTest {
                 await("the new config everywhere")
                         .atMost(Duration.ofSeconds(60))
                         .until(() -> h.settled("worker"));
-            } catch (org.awaitility.core.ConditionTimeoutException e) {
+            } catch (ConditionTimeoutException e) {
                 throw new AssertionError(e.getMessage() + "\n" + h.describe("worker"), e);
             }
             String second = h.pool("worker").getSpec().getConfiguration().getName();
@@ -312,8 +316,7 @@ class NodePoolRolloutTest {
 
     static String releaseOf(PoolHarness h, String renderedConfig) {
         return h.client
-                .resources(
-                        io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig.class)
+                .resources(MachineConfig.class)
                 .withName(renderedConfig)
                 .get()
                 .getMetadata()

@@ -23,6 +23,8 @@ import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.RequiredPools;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.ServiceAccount;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -66,8 +68,7 @@ public final class PoolHarness implements AutoCloseable {
      * Each agent's own client, as each agent is a process of its own: a killed agent's connections
      * go with it.
      */
-    private final Map<String, KubernetesClient> agentClients =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, KubernetesClient> agentClients = new ConcurrentHashMap<>();
 
     public final KubernetesClient controllerClient;
     public final Path hosts;
@@ -425,8 +426,8 @@ public final class PoolHarness implements AutoCloseable {
     public static String readFile(Path p) {
         try {
             return Files.exists(p) ? Files.readString(p) : null;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

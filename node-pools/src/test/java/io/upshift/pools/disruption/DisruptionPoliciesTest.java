@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.upshift.api.json.Mappers;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,11 +48,11 @@ class DisruptionPoliciesTest {
                 .isEqualTo(
                         new DisruptionPolicies.FilePolicy(
                                 "/etc/containers/policy.json",
-                                java.util.List.of(DisruptionAction.restart("crio.service"))));
+                                List.of(DisruptionAction.restart("crio.service"))));
         assertThat(p.files().get(8).path()).isEqualTo("/etc/upshift-demo/motd");
         assertThat(p.forUnit("app.service"))
                 .contains(
-                        java.util.List.of(
+                        List.of(
                                 DisruptionAction.DAEMON_RELOAD,
                                 DisruptionAction.reload("app.service")));
         assertThat(p.forUnit("other.service")).isEmpty();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.upshift.base.version.SemVer;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class KubeletSkewTest {
 
     static List<KubeletSkew.Node> nodes(String... versions) {
-        return java.util.stream.IntStream.range(0, versions.length)
+        return IntStream.range(0, versions.length)
                 .mapToObj(
                         i ->
                                 KubeletSkew.Node.of(

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** The pool controller's decision, from concrete caches to concrete plans, with no server. */
@@ -176,8 +177,7 @@ class PoolDecisionTest {
                             assertThat(t.taints())
                                     .extracting(Taint::getKey, Taint::getEffect)
                                     .containsExactly(
-                                            org.assertj.core.groups.Tuple.tuple(
-                                                    "UpdateInProgress", "PreferNoSchedule"));
+                                            Tuple.tuple("UpdateInProgress", "PreferNoSchedule"));
                         });
         assertThat(worker.untaint()).isEmpty();
         assertThat(worker.status().getMachineCount()).isEqualTo(3);

@@ -13,6 +13,7 @@ import io.upshift.rehearsal.simulation.Simulator;
 import io.upshift.rehearsal.simulation.Simulators;
 import io.upshift.releases.command.RegistryOptions;
 import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.Releases;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.signatures.HttpSignatureStore;
 import io.upshift.releases.signatures.SignatureStores;
@@ -25,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -234,20 +236,18 @@ public final class RehearseCommand implements Callable<Integer> {
             return new Rehearse.Source(
                     facts,
                     "the snapshot " + snapshot,
-                    Snapshot.replayTime(facts.state())
-                            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                            .toString());
+                    Snapshot.replayTime(facts.state()).truncatedTo(ChronoUnit.SECONDS).toString());
         }
         try (KubernetesClient client = kube.connectAs("upshift-rehearse")) {
             ClusterFacts facts = new LiveCluster(client).read();
             return new Rehearse.Source(
                     facts,
                     "the API server at " + client.getMasterUrl(),
-                    clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+                    clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
         }
     }
 
-    private io.upshift.releases.image.Releases releases(PrintWriter err) throws IOException {
+    private Releases releases(PrintWriter err) throws IOException {
         try {
             return registry.releases(err);
         } catch (ReleaseException e) {

@@ -11,7 +11,9 @@ import io.upshift.status.estimate.RunLevelTimes;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -53,8 +55,8 @@ public record Durations(
     public static final Duration DEFAULT_NODE = Duration.ofMinutes(10);
 
     public Durations {
-        runLevels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(runLevels));
-        nodes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
+        runLevels = Collections.unmodifiableMap(new LinkedHashMap<>(runLevels));
+        nodes = Collections.unmodifiableMap(new LinkedHashMap<>(nodes));
     }
 
     /** The durations for the run-levels {@code levels} of the target, on this cluster. */
@@ -93,7 +95,7 @@ public record Durations(
                                     Duration.ofSeconds(1),
                                     whole.minus(plain.multipliedBy(levels.size() - withOperators))
                                             .dividedBy(withOperators)
-                                            .truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+                                            .truncatedTo(ChronoUnit.MILLIS));
             for (RunLevelTimes.Level l : levels)
                 runLevels.put(
                         l.runLevel(), l.operators().isEmpty() || shared == null ? plain : shared);

@@ -3,6 +3,7 @@ package io.upshift.rehearsal.model;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -28,7 +29,7 @@ public record Rehearsal(
         Simulation simulation,
         List<String> lacking) {
     public Rehearsal {
-        blockers = blockers.stream().sorted(java.util.Comparator.comparing(Blocker::kind)).toList();
+        blockers = blockers.stream().sorted(Comparator.comparing(Blocker::kind)).toList();
         lacking = List.copyOf(lacking);
     }
 

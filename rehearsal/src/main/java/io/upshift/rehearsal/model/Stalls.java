@@ -1,5 +1,6 @@
 package io.upshift.rehearsal.model;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What would stall the update once started, each in the words of whoever would report it: a
@@ -112,14 +114,14 @@ public final class Stalls {
         budgets(facts, poolOf, out);
     }
 
-    private static java.util.Optional<Blocker> degraded(MachineConfigPool pool) {
+    private static Optional<Blocker> degraded(MachineConfigPool pool) {
         List<MachineConfigPoolCondition> conditions =
                 pool.getStatus() == null || pool.getStatus().getConditions() == null
                         ? List.of()
                         : pool.getStatus().getConditions();
         for (MachineConfigPoolCondition c : conditions) {
             if ("Degraded".equals(c.getType()) && "True".equals(c.getStatus()))
-                return java.util.Optional.of(
+                return Optional.of(
                         Blocker.stalls(
                                 POOLS,
                                 c.getReason() == null ? "Degraded" : c.getReason(),
@@ -129,10 +131,10 @@ public final class Stalls {
                                         + (c.getMessage() == null ? "" : c.getMessage()),
                                 Blocker.Place.pool(pool.getMetadata().getName())));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
-    private static java.util.Optional<Blocker> node(String pool, Node node) {
+    private static Optional<Blocker> node(String pool, Node node) {
         String name = node.getMetadata().getName();
         Blocker.Place place = Blocker.Place.nodes(pool, List.of(name));
         NodeCondition ready = readyCondition(node);
@@ -145,7 +147,7 @@ public final class Stalls {
                                     + (ready.getMessage() == null || ready.getMessage().isEmpty()
                                             ? ""
                                             : ": " + ready.getMessage());
-            return java.util.Optional.of(
+            return Optional.of(
                     Blocker.stalls(
                             POOLS,
                             "NodeNotReady",
@@ -163,7 +165,7 @@ public final class Stalls {
                         : node.getMetadata().getAnnotations();
         String state = a.getOrDefault(NodeAnnotations.STATE, "");
         if (state.isEmpty()) {
-            return java.util.Optional.of(
+            return Optional.of(
                     Blocker.stalls(
                             AGENT,
                             "NoAgent",
@@ -176,7 +178,7 @@ public final class Stalls {
         }
         if (state.equals(NodeAnnotations.DEGRADED)
                 || state.equals(NodeAnnotations.UNRECONCILABLE)) {
-            return java.util.Optional.of(
+            return Optional.of(
                     Blocker.stalls(
                             AGENT,
                             "Node" + state,
@@ -188,7 +190,7 @@ public final class Stalls {
                                     + a.getOrDefault(NodeAnnotations.REASON, ""),
                             place));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /**
@@ -265,7 +267,7 @@ public final class Stalls {
                 : rule;
     }
 
-    private static String value(io.fabric8.kubernetes.api.model.IntOrString v) {
+    private static String value(IntOrString v) {
         return v.getIntVal() != null ? v.getIntVal().toString() : v.getStrVal();
     }
 

@@ -7,6 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.releases.metadata.PullSpec;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Which release {@code --to VERSION} or {@code --to-image REF} names on this cluster: one of its
@@ -67,7 +68,7 @@ public record TargetChoice(String version, String image, String found) {
             throw new IllegalArgumentException(
                     "the cluster is already at " + to + ": there is no update to rehearse");
         List<String> versions =
-                java.util.stream.Stream.concat(
+                Stream.concat(
                                 available.stream().map(Release::getVersion),
                                 conditional.stream()
                                         .map(

@@ -3,6 +3,7 @@ package io.upshift.rehearsal.model;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -66,7 +67,7 @@ public record Timeline(
         return pools.stream()
                 .flatMap(p -> p.nodes().stream())
                 .filter(b -> b.end() != null)
-                .max(java.util.Comparator.comparing(Bar::end));
+                .max(Comparator.comparing(Bar::end));
     }
 
     /**

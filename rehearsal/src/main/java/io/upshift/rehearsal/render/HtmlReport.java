@@ -4,6 +4,7 @@ import io.upshift.rehearsal.model.Blocker;
 import io.upshift.rehearsal.model.Rehearsal;
 import io.upshift.rehearsal.model.Timeline;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -233,9 +234,7 @@ public final class HtmlReport {
         private List<List<Timeline.Bar>> lanes(Timeline.Pool p) {
             List<List<Timeline.Bar>> lanes = new ArrayList<>();
             List<Timeline.Bar> sorted =
-                    p.nodes().stream()
-                            .sorted(java.util.Comparator.comparing(Timeline.Bar::start))
-                            .toList();
+                    p.nodes().stream().sorted(Comparator.comparing(Timeline.Bar::start)).toList();
             for (Timeline.Bar b : sorted) {
                 List<Timeline.Bar> free = null;
                 for (List<Timeline.Bar> lane : lanes) {

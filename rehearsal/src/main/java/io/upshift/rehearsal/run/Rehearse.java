@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -112,7 +113,7 @@ public final class Rehearse {
                                     / (double) Math.max(1, ask.simulationTime().toMillis()));
             progress.accept(
                     String.format(
-                            java.util.Locale.ROOT,
+                            Locale.ROOT,
                             "simulating the update on an embedded copy of the cluster, %.0f×"
                                     + " faster",
                             speedup));

@@ -1,5 +1,6 @@
 package io.upshift.rehearsal.synthetic;
 
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -229,7 +230,7 @@ public record LevelCluster(int workers, String fromImage, String toImage, Instan
                                 .endMatchingRule()
                                 .endRisk()
                                 .withConditions(
-                                        new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                                        new ConditionBuilder()
                                                 .withType("Recommended")
                                                 .withStatus("False")
                                                 .withReason("IngressDropsLongConnections")

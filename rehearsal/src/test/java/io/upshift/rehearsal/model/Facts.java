@@ -10,6 +10,7 @@ import io.upshift.rehearsal.synthetic.LevelCluster;
 import io.upshift.status.snapshot.Snapshot;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -52,11 +53,11 @@ public final class Facts {
                 Target.Verification.verified("signed"));
     }
 
-    private static java.util.Map<String, String> data(List<ConfigMap> maps, String name) {
+    private static Map<String, String> data(List<ConfigMap> maps, String name) {
         return maps.stream()
                 .filter(m -> m.getMetadata().getName().equals(name))
                 .findFirst()
-                .map(m -> m.getData() == null ? java.util.Map.<String, String>of() : m.getData())
+                .map(m -> m.getData() == null ? Map.<String, String>of() : m.getData())
                 .orElse(null);
     }
 

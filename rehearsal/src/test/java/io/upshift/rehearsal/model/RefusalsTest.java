@@ -3,11 +3,14 @@ package io.upshift.rehearsal.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.upshift.clusterversion.upgrade.UpgradeFlags;
 import io.upshift.rehearsal.synthetic.LevelCluster;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class RefusalsTest {
@@ -30,8 +33,7 @@ class RefusalsTest {
     }
 
     /** The cluster with its admin gate acknowledged. */
-    private static ClusterFacts acked(
-            java.util.function.UnaryOperator<io.fabric8.kubernetes.api.model.HasMetadata> more) {
+    private static ClusterFacts acked(UnaryOperator<HasMetadata> more) {
         return Facts.of(
                 6,
                 o -> {
@@ -50,9 +52,8 @@ class RefusalsTest {
                 .filteredOn(b -> b.kind() == Blocker.Kind.REFUSES)
                 .extracting(Blocker::source, Blocker::reason)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("upshift upgrade", "Refused"),
-                        org.assertj.core.groups.Tuple.tuple(
-                                "cluster-version controller", "PreconditionChecks"));
+                        Tuple.tuple("upshift upgrade", "Refused"),
+                        Tuple.tuple("cluster-version controller", "PreconditionChecks"));
         assertThat(refusals.get(0).message())
                 .startsWith(
                         "the update 4.19.0 is not one of the recommended updates, but is available"

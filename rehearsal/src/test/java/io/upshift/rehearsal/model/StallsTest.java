@@ -9,6 +9,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.rehearsal.synthetic.LevelCluster;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class StallsTest {
@@ -80,10 +81,9 @@ class StallsTest {
         assertThat(stalls)
                 .extracting(Blocker::reason, Blocker::place)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple(
-                                "ClusterOperatorDegraded", Blocker.Place.runLevel("50")),
-                        org.assertj.core.groups.Tuple.tuple("Paused", Blocker.Place.pool("worker")),
-                        org.assertj.core.groups.Tuple.tuple(
+                        Tuple.tuple("ClusterOperatorDegraded", Blocker.Place.runLevel("50")),
+                        Tuple.tuple("Paused", Blocker.Place.pool("worker")),
+                        Tuple.tuple(
                                 "NodeNotReady",
                                 Blocker.Place.nodes("master", List.of("master-1"))));
         assertThat(stalls)

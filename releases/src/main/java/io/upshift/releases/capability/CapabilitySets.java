@@ -1,6 +1,8 @@
 package io.upshift.releases.capability;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,11 +60,11 @@ public final class CapabilitySets {
         m.put("v4.17", m.get("v4.16"));
         m.put("v4.18", plus(m.get("v4.17"), "OperatorLifecycleManagerV1"));
         m.put("vCurrent", plus(m.get("v4.18"), "CompatibilityRequirements", "ClusterAPI"));
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     private static List<String> plus(List<String> base, String... more) {
-        List<String> out = new java.util.ArrayList<>(base);
+        List<String> out = new ArrayList<>(base);
         out.addAll(List.of(more));
         return List.copyOf(out);
     }

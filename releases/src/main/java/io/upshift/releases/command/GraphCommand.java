@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -145,7 +146,7 @@ public final class GraphCommand implements Callable<Integer> {
                     "--feature-set \""
                             + featureSet
                             + "\" is not one of "
-                            + String.join(", ", new java.util.TreeSet<>(FEATURE_SETS)));
+                            + String.join(", ", new TreeSet<>(FEATURE_SETS)));
         }
         String set = featureSet.equals("Default") ? "" : featureSet;
         LoadRules rules =
@@ -230,8 +231,7 @@ public final class GraphCommand implements Callable<Integer> {
                 ? ""
                 : "\ncapabilities enabled implicitly (always enabled by the cluster-version"
                         + " operator): "
-                        + String.join(
-                                ", ", new java.util.TreeSet<>(capabilities.implicitlyEnabled()))
+                        + String.join(", ", new TreeSet<>(capabilities.implicitlyEnabled()))
                         + "\n";
     }
 

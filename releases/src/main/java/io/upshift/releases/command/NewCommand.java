@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -160,7 +161,7 @@ public final class NewCommand implements Callable<Integer> {
             try {
                 return ReleaseTime.checked(
                         Instant.ofEpochSecond(Long.parseLong(epoch)), "SOURCE_DATE_EPOCH:");
-            } catch (NumberFormatException | java.time.DateTimeException e) {
+            } catch (NumberFormatException | DateTimeException e) {
                 throw new ReleaseException(
                         Reason.RELEASE_METADATA_INVALID,
                         "SOURCE_DATE_EPOCH \""

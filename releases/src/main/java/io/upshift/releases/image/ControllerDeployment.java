@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * The cluster-version controller's Deployment as a release carries it: {@code
@@ -119,6 +120,6 @@ public final class ControllerDeployment {
     }
 
     private static Stream<JsonNode> stream(JsonNode list) {
-        return java.util.stream.StreamSupport.stream(list.spliterator(), false);
+        return StreamSupport.stream(list.spliterator(), false);
     }
 }

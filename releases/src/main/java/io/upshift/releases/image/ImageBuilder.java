@@ -18,6 +18,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.DigestException;
 import java.time.Instant;
@@ -356,10 +357,8 @@ public final class ImageBuilder {
         }
         for (Path p : paths) {
             Path target = to.resolve(from.relativize(p).toString());
-            if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-                Files.createDirectories(target);
-            else if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-                Files.copy(p, target);
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(target);
+            else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) Files.copy(p, target);
         }
     }
 }

@@ -6,6 +6,7 @@ import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -264,7 +265,7 @@ final class RegistryPull {
 
     private static void discard(HttpResponse<InputStream> r) {
         try (InputStream in = r.body()) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
         } catch (IOException ignored) {
             // the connection is dropped instead of reused
         }

@@ -14,9 +14,11 @@ import com.google.cloud.tools.jib.registry.RegistryClient;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +57,7 @@ public final class RegistryStore implements ImageStore {
             if (client.checkBlob(configDigest).isEmpty()) {
                 client.pushBlob(
                         configDigest,
-                        Blobs.from(new java.io.ByteArrayInputStream(image.config())),
+                        Blobs.from(new ByteArrayInputStream(image.config())),
                         null,
                         sent -> {});
             }
@@ -269,7 +271,7 @@ public final class RegistryStore implements ImageStore {
                 return new ReleaseException(
                         Reason.IMAGE_NOT_FOUND, ref + " was not found in registry " + registry, e);
             }
-            if (t instanceof java.net.ConnectException) {
+            if (t instanceof ConnectException) {
                 return new ReleaseException(
                         Reason.REGISTRY_FAILED,
                         "cannot connect to registry " + registry + ": " + t.getMessage(),

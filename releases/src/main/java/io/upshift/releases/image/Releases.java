@@ -1,5 +1,7 @@
 package io.upshift.releases.image;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.upshift.api.json.Mappers;
 import io.upshift.releases.inclusion.InclusionRules;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
@@ -8,7 +10,11 @@ import io.upshift.releases.payload.PayloadLoader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -86,7 +92,7 @@ public final class Releases {
             Path from,
             String version,
             List<String> previous,
-            java.time.Instant created,
+            Instant created,
             ImageRef base,
             ImageRef to,
             ImageStore.Progress progress)
@@ -115,8 +121,7 @@ public final class Releases {
         ResolvedImage image = resolve(ref);
         try {
             byte[] config = readConfig(ref, image, work);
-            com.fasterxml.jackson.databind.JsonNode diffIds =
-                    io.upshift.api.json.Mappers.JSON.readTree(config).at("/rootfs/diff_ids");
+            JsonNode diffIds = Mappers.JSON.readTree(config).at("/rootfs/diff_ids");
             if (diffIds.size() != image.layers().size()) {
                 throw new ReleaseException(
                         Reason.IMAGE_INVALID,
@@ -223,7 +228,7 @@ public final class Releases {
                 read.add(file);
                 sealed.addAll(SafeExtractor.sealedDirs(file));
             }
-            java.util.Collections.reverse(read); // applied bottom up, as overlays are
+            Collections.reverse(read); // applied bottom up, as overlays are
             SafeExtractor.extract(read, target);
             return new Pulled(image, done, read.size());
         } finally {
@@ -258,8 +263,7 @@ public final class Releases {
             Payload payload =
                     PayloadLoader.load(
                             payloadDir, image.pullspec(), InclusionRules.defaults(), warnings);
-            com.fasterxml.jackson.databind.JsonNode config =
-                    io.upshift.api.json.Mappers.JSON.readTree(readConfig(ref, image, work));
+            JsonNode config = Mappers.JSON.readTree(readConfig(ref, image, work));
             String base = config.at("/config/Labels").path(ImageBuilder.BASE_LABEL).asText("");
             return new ReleaseInfo(image, payload, base, created(config.path("created")));
         } catch (IOException e) {
@@ -271,12 +275,10 @@ public final class Releases {
     }
 
     /** The config's {@code created}; null when it has none or not an RFC 3339 time. */
-    private static java.time.Instant created(com.fasterxml.jackson.databind.JsonNode created) {
+    private static Instant created(JsonNode created) {
         try {
-            return created.isTextual()
-                    ? java.time.OffsetDateTime.parse(created.asText()).toInstant()
-                    : null;
-        } catch (java.time.format.DateTimeParseException e) {
+            return created.isTextual() ? OffsetDateTime.parse(created.asText()).toInstant() : null;
+        } catch (DateTimeParseException e) {
             return null;
         }
     }

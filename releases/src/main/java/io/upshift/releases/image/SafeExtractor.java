@@ -4,6 +4,7 @@ import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.PayloadLoader;
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -180,7 +181,7 @@ public final class SafeExtractor {
                     throw unsafe(name, "is a device, FIFO or other special file");
                 }
             }
-        } catch (java.io.EOFException e) {
+        } catch (EOFException e) {
             throw new ReleaseException(
                     Reason.BLOB_TRUNCATED,
                     "layer " + layer.getFileName() + " ends in the middle of an entry",

@@ -6,6 +6,7 @@ import io.upshift.releases.verify.VerifierConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The trust a release declares for the releases after it, as a payload manifest: the ConfigMap
@@ -46,7 +47,7 @@ public final class TrustManifest {
                 .with("annotations")
                 .put(VerifierConfig.ANNOTATION, "");
         ObjectNode data = configMap.putObject("data");
-        new java.util.TreeMap<>(keyrings)
+        new TreeMap<>(keyrings)
                 .forEach(
                         (name, armored) -> {
                             if (!name.matches("[-._a-zA-Z0-9]+"))
@@ -66,7 +67,7 @@ public final class TrustManifest {
         ObjectNode metadata = object.putObject("metadata").put("name", name);
         if (namespace != null) metadata.put("namespace", namespace);
         ObjectNode annotations = metadata.putObject("annotations");
-        new java.util.TreeMap<>(INCLUDE).forEach(annotations::put);
+        new TreeMap<>(INCLUDE).forEach(annotations::put);
         return metadata;
     }
 

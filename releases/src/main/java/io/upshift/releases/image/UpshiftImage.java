@@ -14,8 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -57,14 +60,14 @@ public final class UpshiftImage {
     public static final String TITLE = "upshift";
 
     /** The environment its config gives every container, in order. */
-    public static final java.util.Map<String, String> ENV = env();
+    public static final Map<String, String> ENV = env();
 
-    private static java.util.Map<String, String> env() {
-        java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
+    private static Map<String, String> env() {
+        Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", HOME + "/jre/bin:/usr/sbin:/usr/bin:/sbin:/bin");
         env.put("JAVA_HOME", HOME + "/jre");
         env.put("HOME", "/tmp");
-        return java.util.Collections.unmodifiableMap(env);
+        return Collections.unmodifiableMap(env);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Whether a manifest applies to a cluster, and why not: the rules of the reference's manifest
@@ -91,7 +92,7 @@ public record Inclusion(boolean included, String reason) {
                         + "="
                         + annotation
                         + "; known values are: "
-                        + String.join(",", new java.util.TreeSet<>(KNOWN_FEATURE_SETS));
+                        + String.join(",", new TreeSet<>(KNOWN_FEATURE_SETS));
             }
         }
         return sets.contains(required)
@@ -101,7 +102,7 @@ public record Inclusion(boolean included, String reason) {
                         + "\" is required, and "
                         + FEATURE_SET
                         + "="
-                        + String.join(",", new java.util.TreeSet<>(sets));
+                        + String.join(",", new TreeSet<>(sets));
     }
 
     private static String featureGates(Set<String> enabled, String annotation) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Reads the manifests of one payload file: a YAML stream of documents separated by {@code ---}, or
@@ -99,7 +100,7 @@ public final class ManifestReader {
                                                 && !l.contains(" in 'reader'")
                                                 && !l.contains("[Source:"))
                         .map(String::strip)
-                        .collect(java.util.stream.Collectors.joining(": "));
+                        .collect(Collectors.joining(": "));
         return joined.isEmpty() ? "unreadable" : joined;
     }
 

@@ -8,9 +8,11 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
 import io.upshift.base.gofmt.GoJson;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -124,7 +126,7 @@ public record ImageReferences(
                             + e.getLocation().getLineNr()
                             + ": "
                             + e.getOriginalMessage());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw invalid(source, e.getMessage());
         }
         if (!(root instanceof ObjectNode doc))
@@ -237,7 +239,7 @@ public record ImageReferences(
 
     /** Go's RFC 3339 form of a metav1.Time: whole seconds, UTC. */
     private static String rfc3339(Instant t) {
-        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        return t.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
     private static Map<String, String> sorted(Map<String, String> map) {

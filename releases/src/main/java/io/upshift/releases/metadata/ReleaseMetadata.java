@@ -9,9 +9,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
 import io.upshift.base.gofmt.GoJson;
 import io.upshift.base.version.SemVer;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,7 @@ public record ReleaseMetadata(
     public ReleaseMetadata {
         previous = List.copyOf(previous);
         next = List.copyOf(next);
-        metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     }
 
     public SemVer semVer() {
@@ -87,7 +89,7 @@ public record ReleaseMetadata(
                             + e.getLocation().getLineNr()
                             + ": "
                             + e.getOriginalMessage());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw invalid(source, e.getMessage());
         }
         if (!(root instanceof ObjectNode doc)) {

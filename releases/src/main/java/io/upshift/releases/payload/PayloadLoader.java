@@ -11,6 +11,7 @@ import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.metadata.ReleaseMetadata;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -217,7 +218,7 @@ public final class PayloadLoader {
                 h ^= (b & 0xff);
             }
         }
-        byte[] bytes = java.nio.ByteBuffer.allocate(8).putLong(h).array();
+        byte[] bytes = ByteBuffer.allocate(8).putLong(h).array();
         return Base64.getUrlEncoder().encodeToString(bytes);
     }
 }

@@ -8,6 +8,7 @@ import io.upshift.releases.verify.SignatureStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -96,7 +97,7 @@ public final class ConfigMapSignatureStore implements SignatureStore {
             existing.setBinaryData(data);
             existing.getMetadata()
                     .setLabels(
-                            new java.util.HashMap<>(
+                            new HashMap<>(
                                     existing.getMetadata().getLabels() == null
                                             ? Map.of()
                                             : existing.getMetadata().getLabels()));

@@ -3,6 +3,7 @@ package io.upshift.releases.taskgraph;
 import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.payload.PayloadVerdicts;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** Renders a task graph for people ({@link #text}) and for Graphviz ({@link #dot}). */
@@ -110,7 +111,7 @@ public final class GraphText {
             for (PayloadVerdicts.Row r : verdicts) {
                 if (r.verdict() != v) continue;
                 Manifest m = r.manifest();
-                s.append(v.name().toLowerCase(java.util.Locale.ROOT))
+                s.append(v.name().toLowerCase(Locale.ROOT))
                         .append('\t')
                         .append(m.file())
                         .append('\t')

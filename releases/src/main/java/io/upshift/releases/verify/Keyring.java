@@ -15,6 +15,7 @@ import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPPublicKeyRingCollection;
 import org.bouncycastle.openpgp.PGPUtil;
 import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
+import org.bouncycastle.util.encoders.Hex;
 
 /**
  * A named set of OpenPGP public keys (an armored keyring); a signature by any key in it counts as
@@ -59,10 +60,7 @@ public record Keyring(String name, PGPPublicKeyRingCollection keys) {
     public List<String> fingerprints() {
         List<String> out = new ArrayList<>();
         for (Iterator<PGPPublicKeyRing> it = keys.getKeyRings(); it.hasNext(); ) {
-            out.add(
-                    org.bouncycastle.util.encoders.Hex.toHexString(
-                                    it.next().getPublicKey().getFingerprint())
-                            .toUpperCase());
+            out.add(Hex.toHexString(it.next().getPublicKey().getFingerprint()).toUpperCase());
         }
         return out;
     }

@@ -2,6 +2,7 @@ package io.upshift.releases.verify;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Date;
@@ -62,6 +63,6 @@ public record SigningKeys(String secretArmored, String publicArmored) {
         try (ArmoredOutputStream out = ArmoredOutputStream.builder().clearHeaders().build(bytes)) {
             out.write(encoded);
         }
-        return bytes.toString(java.nio.charset.StandardCharsets.US_ASCII);
+        return bytes.toString(StandardCharsets.US_ASCII);
     }
 }

@@ -7,6 +7,7 @@ import io.upshift.api.json.Mappers;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The claim a release signature makes ("simple signing", type {@code atomic container signature}):
@@ -28,7 +29,7 @@ public record SimpleSignature(
         ObjectNode optional = doc.putObject("optional");
         optional.put("creator", creator);
         optional.put("timestamp", timestamp);
-        return doc.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return doc.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Reads the signed document; {@code source} names the signature in errors. */

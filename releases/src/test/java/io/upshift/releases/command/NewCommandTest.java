@@ -11,6 +11,7 @@ import io.upshift.releases.payload.PayloadDir;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,7 +73,7 @@ class NewCommandTest {
         CommandLine cl = new CommandLine(command);
         cl.setOut(new PrintWriter(out, true));
         String[] args = {"--from", payload.toString(), "--version", "1.0.0", "--to", layout(tag)};
-        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        String[] all = Arrays.copyOf(args, args.length + more.length);
         System.arraycopy(more, 0, all, args.length, more.length);
         cl.parseArgs(all);
         command.call();

@@ -9,6 +9,7 @@ import io.upshift.api.json.Mappers;
 import io.upshift.releases.manifest.ManifestTemplate;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.testkit.TestPayloads;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -155,7 +156,7 @@ class ControllerDeploymentTest {
                                 + "\":\""
                                 + UpshiftImage.TITLE
                                 + "\"}},\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[]}}")
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                        .getBytes(StandardCharsets.UTF_8);
         return new ImageBuilder.Base(
                 "registry.example/upshift@sha256:" + "c".repeat(64), config, List.of());
     }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -77,10 +78,10 @@ class RegistryRoundTripTest {
         assertThat(info.payload().metadata().previous()).containsExactly("4.14.9", "4.15.1");
         assertThat(info.manifestsByRunLevel())
                 .containsExactly(
-                        java.util.Map.entry("00", 1),
-                        java.util.Map.entry("10", 2),
-                        java.util.Map.entry("20", 2),
-                        java.util.Map.entry("30", 2));
+                        Map.entry("00", 1),
+                        Map.entry("10", 2),
+                        Map.entry("20", 2),
+                        Map.entry("30", 2));
         assertThat(info.render())
                 .contains("Name:      4.15.2\nDigest:    " + pushed.digest())
                 .contains("cluster-version-operator  quay.example/cvo@sha256:")

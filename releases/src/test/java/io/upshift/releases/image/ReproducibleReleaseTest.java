@@ -12,6 +12,7 @@ import io.upshift.releases.payload.PayloadDir;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -116,7 +117,7 @@ class ReproducibleReleaseTest {
                                 + "\",\"sha256:"
                                 + "2".repeat(64)
                                 + "\"]}}")
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                        .getBytes(StandardCharsets.UTF_8);
         List<BuiltImage.LayerFile> layers =
                 List.of(fakeLayer("1"), fakeLayer("2")); // only their descriptors are used
         BuiltImage image =

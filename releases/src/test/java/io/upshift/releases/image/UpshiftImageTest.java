@@ -7,6 +7,7 @@ import io.upshift.api.json.Mappers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -353,7 +354,7 @@ class UpshiftImageTest {
 
     private static int exec(List<String> command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+        p.getInputStream().transferTo(OutputStream.nullOutputStream());
         return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
     }
 }

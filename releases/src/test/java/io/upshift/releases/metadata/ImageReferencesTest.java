@@ -3,6 +3,7 @@ package io.upshift.releases.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -215,5 +216,5 @@ class ImageReferencesTest {
         assertThat(new String(refs.toJson(), UTF8)).isEqualTo(new String(original, UTF8));
     }
 
-    private static final java.nio.charset.Charset UTF8 = StandardCharsets.UTF_8;
+    private static final Charset UTF8 = StandardCharsets.UTF_8;
 }

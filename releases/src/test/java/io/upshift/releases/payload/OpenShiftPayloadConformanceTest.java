@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,7 +52,7 @@ class OpenShiftPayloadConformanceTest {
                                                 "vCurrent",
                                                 List.of(),
                                                 List.of("Ingress"),
-                                                java.util.Set.of())));
+                                                Set.of())));
     }
 
     /** The expected file's lines, comments left out. */

@@ -2,6 +2,7 @@ package io.upshift.releases.payload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +46,7 @@ class PayloadCacheTest {
                 .containsExactlyInAnyOrder(
                         earlier, earlier + ".partial-ab9cd", desired + ".partial-12345");
         // nothing in use (an empty history): every release's directory goes
-        assertThat(PayloadCache.stale(List.of(running, desired), java.util.Arrays.asList(null, "")))
+        assertThat(PayloadCache.stale(List.of(running, desired), Arrays.asList(null, "")))
                 .containsExactlyInAnyOrder(running, desired);
     }
 }

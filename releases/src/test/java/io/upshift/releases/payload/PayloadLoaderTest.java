@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -324,8 +325,7 @@ class PayloadLoaderTest {
                 PayloadLoader.load(
                         fixtures.resolve("featuregatetest"),
                         "x",
-                        InclusionRules.defaults()
-                                .withFeatureSet("", java.util.Set.of("ExperimentalFeature")),
+                        InclusionRules.defaults().withFeatureSet("", Set.of("ExperimentalFeature")),
                         warnings::add);
         assertThat(gates.manifests())
                 .extracting(Manifest::name)
@@ -334,8 +334,7 @@ class PayloadLoaderTest {
                 PayloadLoader.load(
                         fixtures.resolve("featuregatetest"),
                         "x",
-                        InclusionRules.defaults()
-                                .withFeatureSet("", java.util.Set.of("LegacyFeature")),
+                        InclusionRules.defaults().withFeatureSet("", Set.of("LegacyFeature")),
                         warnings::add);
         assertThat(gates2.manifests())
                 .extracting(Manifest::name)

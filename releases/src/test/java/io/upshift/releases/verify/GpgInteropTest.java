@@ -6,9 +6,11 @@ import io.upshift.releases.manifest.ManifestReader;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +37,7 @@ class GpgInteropTest {
     @BeforeEach
     void gpgHome() throws Exception {
         home = Files.createDirectories(dir.resolve("gnupg"));
-        Files.setPosixFilePermissions(
-                home, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
         gpg("--quick-gen-key", "Release Signer <release@example.com>", "ed25519", "sign", "never");
     }
 
@@ -160,7 +161,7 @@ class GpgInteropTest {
         assertThat(c.keyrings()).extracting(Keyring::name).containsExactly("redhat");
         assertThat(c.keyrings().get(0).fingerprints())
                 .containsExactly("567E347AD0044ADE55BA8A5F199E2F91FD431D51");
-        assertThat(c.stores()).extracting(java.net.URI::getScheme).containsExactly("file");
+        assertThat(c.stores()).extracting(URI::getScheme).containsExactly("file");
         try {
             VerifierConfig.fromPayload(
                     ManifestReader.read(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,8 +161,8 @@ class SignatureVerifierTest {
                     }
 
                     @Override
-                    public List<byte[]> signatures(String digest) throws java.io.IOException {
-                        throw new java.io.IOException("HTTP 500");
+                    public List<byte[]> signatures(String digest) throws IOException {
+                        throw new IOException("HTTP 500");
                     }
                 };
         assertThatThrownBy(

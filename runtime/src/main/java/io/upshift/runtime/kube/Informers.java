@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * A controller's informers: each one calls {@code onChange} when an object is added, deleted or
@@ -113,10 +114,7 @@ public final class Informers implements AutoCloseable {
      *     the informers are stopped
      */
     public void start(Duration bound) {
-        record Wait(
-                String resource,
-                CompletableFuture<?> future,
-                java.util.function.Supplier<String> last) {}
+        record Wait(String resource, CompletableFuture<?> future, Supplier<String> last) {}
         List<Wait> waits = new ArrayList<>();
         all.forEach(
                 (informer, f) ->

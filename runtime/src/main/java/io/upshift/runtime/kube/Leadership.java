@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -174,8 +176,8 @@ public final class Leadership implements AutoCloseable {
             // election's thread, after this future is cancelled
             if (led) {
                 try {
-                    stopped.get(30, java.util.concurrent.TimeUnit.SECONDS);
-                } catch (ExecutionException | java.util.concurrent.TimeoutException x) {
+                    stopped.get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException | TimeoutException x) {
                     LOG.warn("{}: the Lease may not have been released: {}", name, x.toString());
                 }
             }

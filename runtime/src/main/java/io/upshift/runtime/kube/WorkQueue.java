@@ -2,6 +2,7 @@ package io.upshift.runtime.kube;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -20,8 +21,8 @@ public final class WorkQueue<K> implements AutoCloseable {
     private final SplittableRandom random = new SplittableRandom();
     private final ScheduledThreadPoolExecutor timers;
     private final Set<K> queue = new LinkedHashSet<>();
-    private final Set<K> processing = new java.util.HashSet<>();
-    private final Set<K> dirty = new java.util.HashSet<>();
+    private final Set<K> processing = new HashSet<>();
+    private final Set<K> dirty = new HashSet<>();
     private final Map<K, Integer> failures = new HashMap<>();
     private boolean closed;
 

@@ -2,6 +2,7 @@ package io.upshift.runtime.metrics;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -75,8 +76,7 @@ final class PemFiles {
                     default -> null;
                 };
         if (algorithm == null) return true; // not checked: the handshake will tell
-        byte[] probe =
-                "upshift serving certificate".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] probe = "upshift serving certificate".getBytes(StandardCharsets.UTF_8);
         Signature signer = Signature.getInstance(algorithm);
         signer.initSign(key);
         signer.update(probe);

@@ -1,6 +1,7 @@
 package io.upshift.runtime.tls;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -96,7 +97,7 @@ public record CaBundle(List<X509Certificate> certificates) {
             store = KeyStore.getInstance(KeyStore.getDefaultType());
             try {
                 store.load(null, null);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new GeneralSecurityException(e);
             }
             for (int i = 0; i < roots.size(); i++)

@@ -3,6 +3,7 @@ package io.upshift.runtime.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.upshift.testkit.RawHttp;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -164,7 +165,7 @@ class HttpServerTest {
             for (int i = 0; i < 400 && !closed; i++) {
                 try {
                     slow.send(new byte[] {request[i % request.length]});
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     closed = true;
                 }
                 if (i % 10 == 0) {

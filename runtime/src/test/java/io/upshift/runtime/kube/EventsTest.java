@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import io.upshift.testkit.SettableClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -20,9 +22,7 @@ class EventsTest {
         // recorded as the node agent records them, with only the rights deploy/ gives it (create,
         // patch)
         try (EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
-                var agent =
-                        server.client(
-                                "test", io.upshift.testkit.ServiceAccount.MACHINE_CONFIG_DAEMON)) {
+                var agent = server.client("test", ServiceAccount.MACHINE_CONFIG_DAEMON)) {
             Events events =
                     new Events(
                             agent,
@@ -33,7 +33,7 @@ class EventsTest {
                             "test");
             for (int i = 0; i < 30; i++) {
                 events.warning("RetrievePayloadFailed", "refused, try " + i);
-                clock.advance(java.time.Duration.ofSeconds(10));
+                clock.advance(Duration.ofSeconds(10));
             }
             events.normal("PayloadLoaded", "loaded");
             List<Event> all =

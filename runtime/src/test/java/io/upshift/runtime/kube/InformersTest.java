@@ -5,14 +5,20 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.Faults;
 import io.upshift.testkit.RefusingApiServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -27,10 +33,9 @@ class InformersTest {
     void anInformerWhoseListsFailKeepsTryingAndThenFollowsTheCluster() throws Exception {
         try (EmbeddedApiServer server = new EmbeddedApiServer();
                 KubernetesClient client =
-                        new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                        new KubernetesClientBuilder()
                                 .withConfig(
-                                        new io.fabric8.kubernetes.client.ConfigBuilder(
-                                                        server.config("informed"))
+                                        new ConfigBuilder(server.config("informed"))
                                                 .withRequestTimeout(1000)
                                                 .withRequestRetryBackoffLimit(0)
                                                 .build())
@@ -80,18 +85,15 @@ class InformersTest {
 
     @Test
     void aRefusedListIsOneLogLineNamingTheResourceNotAStackTracePerRetry() throws Exception {
-        java.io.PrintStream err = System.err;
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
         String configMaps = "/api/v1/namespaces/ns/configmaps";
         try (RefusingApiServer server = new RefusingApiServer().refuse(configMaps, 403);
                 Informers informers = new Informers(() -> {})) {
             informers.add(server.client.configMaps().inNamespace("ns").runnableInformer(0));
-            System.setErr(
-                    new java.io.PrintStream(
-                            captured, true, java.nio.charset.StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
             try {
-                org.assertj.core.api.Assertions.assertThatThrownBy(
-                                () -> informers.start(Duration.ofSeconds(4)))
+                Assertions.assertThatThrownBy(() -> informers.start(Duration.ofSeconds(4)))
                         .hasMessageStartingWith(
                                 "caches not filled within 4 s: configmaps in namespace ns: HTTP"
                                         + " 403: configmaps is forbidden");
@@ -102,7 +104,7 @@ class InformersTest {
                     .as("listed again with backoff")
                     .hasSizeGreaterThanOrEqualTo(3);
         }
-        String log = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String log = captured.toString(StandardCharsets.UTF_8);
         // one line (its thread's name stripped), for three refused lists
         assertThat(
                         log.lines()

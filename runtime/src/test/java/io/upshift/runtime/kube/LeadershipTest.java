@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.time.Duration;
+import java.time.ZonedDateTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,7 @@ class LeadershipTest {
             new Leadership.Timings(
                     Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(300));
 
-    private java.time.ZonedDateTime renewTime() {
+    private ZonedDateTime renewTime() {
         Lease lease = client.leases().inNamespace("upshift").withName("upshift-operator").get();
         return lease == null || lease.getSpec().getRenewTime() == null
                 ? null
@@ -83,13 +84,13 @@ class LeadershipTest {
                         },
                         () -> {})) {
             await("leading").atMost(Duration.ofSeconds(15)).untilTrue(started);
-            java.time.ZonedDateTime first = renewTime();
+            ZonedDateTime first = renewTime();
             // the lease lasts 2 s: without renewals another replica could take it over while this
             // one writes
             await("renewed while the start waits")
                     .atMost(Duration.ofSeconds(5))
                     .until(() -> renewTime().isAfter(first));
-            java.time.ZonedDateTime second = renewTime();
+            ZonedDateTime second = renewTime();
             await("renewed again")
                     .atMost(Duration.ofSeconds(5))
                     .until(() -> renewTime().isAfter(second));

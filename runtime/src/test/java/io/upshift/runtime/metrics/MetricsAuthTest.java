@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.upshift.testkit.AccessReviews;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ServiceAccount;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -45,10 +46,7 @@ class MetricsAuthTest {
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                         () -> "up 1\n",
                         new TokenAccess(
-                                api.client(
-                                        "upshift-operator",
-                                        io.upshift.testkit.ServiceAccount.UPSHIFT),
-                                now::get),
+                                api.client("upshift-operator", ServiceAccount.UPSHIFT), now::get),
                         null);
     }
 

@@ -19,9 +19,12 @@ import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
@@ -44,8 +47,7 @@ class MetricsTlsTest {
     /** keytool takes a second or two a pair: each is made once for the whole class. */
     @TempDir static Path keys;
 
-    private static final java.util.Map<String, KeyPair> PAIRS =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, KeyPair> PAIRS = new ConcurrentHashMap<>();
 
     @ParameterizedTest
     @ValueSource(strings = {"RSA PKCS#8", "RSA PKCS#1", "EC SEC 1"})
@@ -244,7 +246,7 @@ class MetricsTlsTest {
     record Der(int tag, byte[] encoded, byte[] content) {
         static List<Der> children(byte[] sequence) {
             Der outer = at(sequence, 0);
-            java.util.ArrayList<Der> out = new java.util.ArrayList<>();
+            ArrayList<Der> out = new ArrayList<>();
             for (int i = 0; i < outer.content.length; ) {
                 Der d = at(outer.content, i);
                 out.add(d);

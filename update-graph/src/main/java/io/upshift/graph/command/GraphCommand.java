@@ -3,6 +3,7 @@ package io.upshift.graph.command;
 import io.upshift.graph.server.GraphService;
 import io.upshift.graph.server.GraphSource;
 import io.upshift.graph.server.ReleaseScraper;
+import io.upshift.releases.command.RegistryOptions;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.runtime.http.Limits;
 import java.net.InetSocketAddress;
@@ -63,7 +64,7 @@ public final class GraphCommand {
             String repository;
         }
 
-        @picocli.CommandLine.Mixin io.upshift.releases.command.RegistryOptions registry;
+        @picocli.CommandLine.Mixin RegistryOptions registry;
 
         @Option(
                 names = "--graph-data",

@@ -1,6 +1,8 @@
 package io.upshift.graph.model;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +44,7 @@ public record Graph(
                 throw new GraphException(
                         "invalid_graph",
                         "edge "
-                                + java.util.Arrays.toString(e)
+                                + Arrays.toString(e)
                                 + " points outside the "
                                 + nodes.size()
                                 + " nodes");
@@ -67,7 +69,7 @@ public record Graph(
         for (int start = 0; start < nodes.size(); start++) {
             if (state[start] != 0) continue;
             // iterative depth-first search: graphs reach thousands of nodes
-            java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>();
+            ArrayDeque<int[]> stack = new ArrayDeque<>();
             stack.push(new int[] {start, 0});
             state[start] = 1;
             while (!stack.isEmpty()) {

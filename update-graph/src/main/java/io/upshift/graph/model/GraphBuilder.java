@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Builds the full update graph, all architectures, as the reference graph service's pipeline does:
@@ -293,7 +294,7 @@ public final class GraphBuilder {
             Pattern p;
             try {
                 p = Pattern.compile(regex);
-            } catch (java.util.regex.PatternSyntaxException e) {
+            } catch (PatternSyntaxException e) {
                 throw new GraphException(
                         "invalid_graph_data",
                         nodes.get(i).version()

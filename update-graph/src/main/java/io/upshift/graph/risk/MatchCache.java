@@ -3,8 +3,11 @@ package io.upshift.graph.risk;
 import io.upshift.graph.model.Risk;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Rate-limits rule evaluations as the reference does: at most one evaluation per {@code minBetween}
@@ -23,9 +26,8 @@ public final class MatchCache {
     }
 
     /** Upstream's time of day, Go's {@code 15:04:05Z07} (UTC: a trailing Z). */
-    private static final java.time.format.DateTimeFormatter CLOCK_TIME =
-            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ssXXX")
-                    .withZone(java.time.ZoneOffset.UTC);
+    private static final DateTimeFormatter CLOCK_TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ssXXX").withZone(ZoneOffset.UTC);
 
     private final Duration minBetween, minPerRule, expiry;
     private final Map<Risk.MatchingRule, Entry> entries = new HashMap<>();
@@ -102,7 +104,7 @@ public final class MatchCache {
             if (!askedSince) continue;
             if (best == null
                     || before(e.evaluated, best.evaluated)
-                    || (java.util.Objects.equals(e.evaluated, best.evaluated)
+                    || (Objects.equals(e.evaluated, best.evaluated)
                             && e.asked != null
                             && best.asked != null
                             && e.asked.isBefore(best.asked))) {

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -155,7 +156,7 @@ public final class GraphService implements AutoCloseable {
     public static GraphService start(
             GraphSource source, Options options, Clock clock, Consumer<String> log)
             throws IOException, GraphException {
-        if (!java.nio.file.Files.isDirectory(source.graphData())) {
+        if (!Files.isDirectory(source.graphData())) {
             throw new GraphException(
                     "invalid_graph_data",
                     "graph data directory " + source.graphData() + " does not exist");

@@ -11,6 +11,7 @@ import io.upshift.releases.image.RegistryAccess;
 import io.upshift.releases.image.RegistryStore;
 import io.upshift.releases.image.RegistryTags;
 import io.upshift.releases.image.ResolvedImage;
+import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.metadata.ReleaseMetadata;
 import java.io.BufferedInputStream;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -51,7 +53,7 @@ public final class ReleaseScraper {
      * moved.
      */
     public Map<String, String> digests(ImageRef repository) throws GraphException {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         try {
             for (String tag : tags.list(repository)) {
                 ImageRef ref =
@@ -110,7 +112,7 @@ public final class ReleaseScraper {
             }
             if (metadata == null) {
                 throw new ReleaseException(
-                        io.upshift.releases.metadata.Reason.PAYLOAD_NOT_FOUND,
+                        Reason.PAYLOAD_NOT_FOUND,
                         ref + " has no release-manifests/release-metadata");
             }
             String arch = metadata.architecture().isEmpty() ? "amd64" : metadata.architecture();
@@ -122,10 +124,7 @@ public final class ReleaseScraper {
                     arch,
                     image.pullspec());
         } catch (IOException e) {
-            throw new ReleaseException(
-                    io.upshift.releases.metadata.Reason.IMAGE_INVALID,
-                    ref + ": " + e.getMessage(),
-                    e);
+            throw new ReleaseException(Reason.IMAGE_INVALID, ref + ": " + e.getMessage(), e);
         } finally {
             if (work != null) FileTrees.deleteQuietly(work);
         }

@@ -3,6 +3,8 @@ package io.upshift.graph.updates;
 import io.upshift.base.version.SemVer;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -106,6 +108,6 @@ public record UpdatesRequest(
     }
 
     private static String enc(String s) {
-        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

@@ -3,6 +3,7 @@ package io.upshift.graph.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
@@ -13,6 +14,7 @@ import io.upshift.releases.image.Egress;
 import io.upshift.releases.image.ProxyRules;
 import io.upshift.testkit.LocalProxy;
 import io.upshift.testkit.TestCertificates;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -55,8 +57,7 @@ class UpdateClientEgressTest {
         proxy = LocalProxy.start();
     }
 
-    private static void answer(com.sun.net.httpserver.HttpExchange x, AtomicInteger count)
-            throws java.io.IOException {
+    private static void answer(HttpExchange x, AtomicInteger count) throws IOException {
         count.incrementAndGet();
         byte[] b = GRAPH.getBytes(StandardCharsets.UTF_8);
         x.sendResponseHeaders(200, b.length);

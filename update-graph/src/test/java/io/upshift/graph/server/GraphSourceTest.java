@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +31,7 @@ class GraphSourceTest {
 
         Path swap = dir.resolve("current.new");
         Files.createSymbolicLink(swap, second.getParent());
-        Files.move(swap, current, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(swap, current, StandardCopyOption.REPLACE_EXISTING);
         assertThat(GraphSource.fileFingerprint(current)).isNotEqualTo(before);
     }
 }

@@ -12,6 +12,7 @@ import io.upshift.graph.model.Risk;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -35,7 +36,7 @@ class GraphUpdatesTest {
                 "https://example.com/" + name,
                 name,
                 name + " may hurt.",
-                java.util.Arrays.stream(types)
+                Arrays.stream(types)
                         .map(t -> new Risk.MatchingRule(t, t.equals("PromQL") ? "up" : null))
                         .toList());
     }

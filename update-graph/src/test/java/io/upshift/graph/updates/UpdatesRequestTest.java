@@ -2,6 +2,9 @@ package io.upshift.graph.updates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.upshift.releases.metadata.ReleaseMetadata;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class UpdatesRequestTest {
@@ -26,15 +29,13 @@ class UpdatesRequestTest {
 
     @Test
     void aReleaseIsTheControllersArchitectureUnlessItIsMultiArchitecture() {
-        var plain =
-                new io.upshift.releases.metadata.ReleaseMetadata(
-                        "4.19.0", java.util.List.of(), java.util.List.of(), java.util.Map.of());
+        var plain = new ReleaseMetadata("4.19.0", List.of(), List.of(), Map.of());
         var multi =
-                new io.upshift.releases.metadata.ReleaseMetadata(
+                new ReleaseMetadata(
                         "4.19.0",
-                        java.util.List.of(),
-                        java.util.List.of(),
-                        java.util.Map.of("release.openshift.io/architecture", "multi"));
+                        List.of(),
+                        List.of(),
+                        Map.of("release.openshift.io/architecture", "multi"));
         assertThat(plain.clusterArchitecture("arm64")).isEqualTo("arm64");
         assertThat(multi.clusterArchitecture("arm64")).isEqualTo("Multi");
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -241,10 +242,7 @@ public final class ControlPlaneEstimate {
     private String source() {
         if (!previous.isEmpty()) {
             return String.format(
-                    java.util.Locale.ROOT,
-                    "timed by the update to %s (x%.2f)",
-                    previousVersion,
-                    scale);
+                    Locale.ROOT, "timed by the update to %s (x%.2f)", previousVersion, scale);
         }
         List<String> kinds = new ArrayList<>();
         for (boolean withOperators : new boolean[] {true, false}) {

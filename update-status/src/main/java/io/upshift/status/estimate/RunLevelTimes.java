@@ -7,14 +7,17 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.upshift.api.json.Mappers;
 import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.taskgraph.RunLevelName;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * When each run-level of an update started and was done, as the cluster-version controller saw it,
@@ -97,7 +100,7 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
             seconds =
                     seconds == null
                             ? Map.of()
-                            : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(seconds));
+                            : Collections.unmodifiableMap(new LinkedHashMap<>(seconds));
         }
     }
 
@@ -211,7 +214,7 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         return out.equals(levels) ? this : new RunLevelTimes(image, version, out, previous);
     }
 
-    private RunLevelTimes with(String runLevel, java.util.function.UnaryOperator<Level> change) {
+    private RunLevelTimes with(String runLevel, UnaryOperator<Level> change) {
         List<Level> out = new ArrayList<>(levels.size());
         boolean changed = false;
         for (Level l : levels) {
@@ -293,7 +296,7 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         }
         try {
             return Instant.parse(s);
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
             return null;
         }
     }

@@ -9,6 +9,7 @@ import io.upshift.pools.model.DrainEvents;
 import io.upshift.pools.model.NodeAnnotations;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 
@@ -114,6 +115,6 @@ public final class DrainBlocks {
     }
 
     private static Instant seconds(Instant t) {
-        return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return t.truncatedTo(ChronoUnit.SECONDS);
     }
 }

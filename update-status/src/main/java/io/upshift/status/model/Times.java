@@ -1,6 +1,8 @@
 package io.upshift.status.model;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 
 /** Kubernetes timestamps (RFC 3339) to and from {@link Instant}; null and "" mean "not set". */
@@ -14,7 +16,7 @@ public final class Times {
         try {
             return Instant.parse(s);
         } catch (DateTimeParseException e) {
-            return java.time.OffsetDateTime.parse(s).toInstant();
+            return OffsetDateTime.parse(s).toInstant();
         }
     }
 
@@ -25,7 +27,7 @@ public final class Times {
     /** Nanoseconds from a to b, saturating like Go's {@code Time.Sub}. */
     public static long between(Instant a, Instant b) {
         try {
-            return java.time.Duration.between(a, b).toNanos();
+            return Duration.between(a, b).toNanos();
         } catch (ArithmeticException e) {
             return b.isAfter(a) ? Long.MAX_VALUE : Long.MIN_VALUE;
         }

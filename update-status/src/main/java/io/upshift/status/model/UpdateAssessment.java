@@ -1,5 +1,6 @@
 package io.upshift.status.model;
 
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -316,9 +317,7 @@ public final class UpdateAssessment {
      * Whether a pool's node selector selects {@code labels}; a selector oc could not read either is
      * an assessment error.
      */
-    private static boolean selects(
-            io.fabric8.kubernetes.api.model.LabelSelector selector,
-            java.util.Map<String, String> labels) {
+    private static boolean selects(LabelSelector selector, Map<String, String> labels) {
         try {
             return LabelSelectors.matches(selector, labels);
         } catch (IllegalArgumentException e) {

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Alerts as Prometheus serves them ({@code /api/v1/alerts}: {@code
@@ -68,8 +70,8 @@ public final class AlertsFile {
         return alerts;
     }
 
-    private static java.util.Map<String, String> labels(JsonNode labels) {
-        java.util.Map<String, String> out = new java.util.TreeMap<>();
+    private static Map<String, String> labels(JsonNode labels) {
+        Map<String, String> out = new TreeMap<>();
         labels.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText("")));
         return out;
     }

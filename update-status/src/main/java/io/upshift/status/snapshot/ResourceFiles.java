@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads {@code kubectl get -o yaml|json} dumps: a single object, a {@code List}, a typed list such
@@ -54,8 +55,8 @@ public final class ResourceFiles {
 
     private ResourceFiles() {}
 
-    private static org.yaml.snakeyaml.LoaderOptions largeDocuments() {
-        org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+    private static LoaderOptions largeDocuments() {
+        LoaderOptions options = new LoaderOptions();
         // Snapshots of large clusters run to tens of megabytes; the default limit is 3 MB.
         options.setCodePointLimit(Integer.MAX_VALUE);
         return options;

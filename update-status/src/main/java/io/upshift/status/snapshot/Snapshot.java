@@ -5,19 +5,24 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.status.model.Alert;
 import io.upshift.status.model.ClusterState;
+import io.upshift.status.model.Times;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** A cluster read from files instead of an API server. */
@@ -115,9 +120,7 @@ public final class Snapshot {
             throw new SnapshotException(
                     cvPath + ": --mock-clusterversion must name a file ending in " + CV_SUFFIX);
         }
-        return cvPath.replaceFirst(
-                java.util.regex.Pattern.quote(CV_SUFFIX),
-                java.util.regex.Matcher.quoteReplacement(suffix));
+        return cvPath.replaceFirst(Pattern.quote(CV_SUFFIX), Matcher.quoteReplacement(suffix));
     }
 
     /**
@@ -181,10 +184,9 @@ public final class Snapshot {
      * condition transition of the ClusterVersion and the ClusterOperators, plus 368975ns so that
      * rounding is exercised.
      */
-    public static java.time.Instant replayTime(ClusterState state) {
-        java.time.Instant now = io.upshift.status.model.Times.ZERO;
-        List<io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition> conditions =
-                new ArrayList<>();
+    public static Instant replayTime(ClusterState state) {
+        Instant now = Times.ZERO;
+        List<ClusterOperatorStatusCondition> conditions = new ArrayList<>();
         if (state.clusterVersion().getStatus().getConditions() != null) {
             conditions.addAll(state.clusterVersion().getStatus().getConditions());
         }
@@ -194,7 +196,7 @@ public final class Snapshot {
             }
         }
         for (var c : conditions) {
-            java.time.Instant t = io.upshift.status.model.Times.parse(c.getLastTransitionTime());
+            Instant t = Times.parse(c.getLastTransitionTime());
             if (t != null && t.isAfter(now)) {
                 now = t.plusNanos(368_975);
             }

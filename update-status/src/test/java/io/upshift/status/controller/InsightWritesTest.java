@@ -16,6 +16,7 @@ import io.upshift.api.update.insight.NodeProgressInsight;
 import io.upshift.status.synthetic.SyntheticCluster;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.RequestLog;
+import io.upshift.testkit.ServiceAccount;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,7 +66,7 @@ class InsightWritesTest {
         }
         controller =
                 new UpdateStatusController(
-                        server.client(AGENT, io.upshift.testkit.ServiceAccount.UPSHIFT),
+                        server.client(AGENT, ServiceAccount.UPSHIFT),
                         Clock.fixed(NOW, ZoneOffset.UTC),
                         Duration.ofSeconds(1),
                         Duration.ofMinutes(10),

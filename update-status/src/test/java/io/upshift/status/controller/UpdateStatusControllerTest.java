@@ -2,6 +2,7 @@ package io.upshift.status.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -189,7 +190,7 @@ class UpdateStatusControllerTest {
                 .events()
                 .inNamespace("default")
                 .resource(
-                        new io.fabric8.kubernetes.api.model.EventBuilder()
+                        new EventBuilder()
                                 .withNewMetadata()
                                 .withName("worker-worker-00000.drain")
                                 .withNamespace("default")

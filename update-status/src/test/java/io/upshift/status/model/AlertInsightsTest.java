@@ -10,6 +10,7 @@ import io.upshift.api.update.HealthInsight;
 import io.upshift.api.update.ImpactLevel;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AlertInsightsTest {
@@ -30,7 +31,7 @@ class AlertInsightsTest {
                 description,
                 message,
                 "",
-                java.util.Map.of());
+                Map.of());
     }
 
     private static List<HealthInsight> insights(Alert... alerts) {

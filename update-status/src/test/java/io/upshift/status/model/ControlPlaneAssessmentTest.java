@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class ControlPlaneAssessmentTest {
@@ -111,11 +112,11 @@ class ControlPlaneAssessmentTest {
                         h -> h.impact().level(),
                         h -> h.impact().description())
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(
+                        Tuple.tuple(
                                 "Cluster Operator a is unavailable (Down)",
                                 ImpactLevel.Warning,
                                 "pods crash"),
-                        org.assertj.core.groups.Tuple.tuple(
+                        Tuple.tuple(
                                 "Cluster Operator b is unavailable (Down)",
                                 ImpactLevel.Error,
                                 "<no message>"));

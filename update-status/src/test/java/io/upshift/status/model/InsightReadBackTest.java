@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,10 +80,7 @@ class InsightReadBackTest {
                 .extracting(Insight::uid, Insight::acquiredAt)
                 .containsExactlyElementsOf(
                         written.insights().stream()
-                                .map(
-                                        i ->
-                                                org.assertj.core.groups.Tuple.tuple(
-                                                        i.uid(), i.acquiredAt()))
+                                .map(i -> Tuple.tuple(i.uid(), i.acquiredAt()))
                                 .toList());
         assertThat(again).isEqualTo(written);
     }

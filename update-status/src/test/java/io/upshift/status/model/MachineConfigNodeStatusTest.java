@@ -12,6 +12,8 @@ import io.upshift.pools.machineconfignode.NodeStatus;
 import io.upshift.pools.machineconfignode.Transition;
 import io.upshift.pools.machineconfignode.UpdateSteps;
 import io.upshift.status.render.Details;
+import io.upshift.status.snapshot.ResourceFiles;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -281,9 +283,7 @@ class MachineConfigNodeStatusTest {
                   metadata: {name: node-a}
                   spec: {node: {name: node-a}, pool: {name: worker}, configVersion: {desired: rendered-worker-new}}
                 """;
-        assertThat(
-                        io.upshift.status.snapshot.ResourceFiles.read(
-                                "mcn.yaml", dump.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        assertThat(ResourceFiles.read("mcn.yaml", dump.getBytes(StandardCharsets.UTF_8)))
                 .singleElement()
                 .isInstanceOfSatisfying(
                         MachineConfigNode.class,

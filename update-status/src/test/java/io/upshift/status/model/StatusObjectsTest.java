@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class StatusObjectsTest {
@@ -60,12 +61,11 @@ class StatusObjectsTest {
         assertThat(split.summary().insightObjects())
                 .extracting(InsightObjects::resource, InsightObjects::count)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("clusterversionprogressinsights", 1),
-                        org.assertj.core.groups.Tuple.tuple("clusteroperatorprogressinsights", 5),
-                        org.assertj.core.groups.Tuple.tuple("machineconfigpoolprogressinsights", 3),
-                        org.assertj.core.groups.Tuple.tuple("nodeprogressinsights", 33),
-                        org.assertj.core.groups.Tuple.tuple(
-                                "healthinsights", UpdateAssessment.health(full).size()));
+                        Tuple.tuple("clusterversionprogressinsights", 1),
+                        Tuple.tuple("clusteroperatorprogressinsights", 5),
+                        Tuple.tuple("machineconfigpoolprogressinsights", 3),
+                        Tuple.tuple("nodeprogressinsights", 33),
+                        Tuple.tuple("healthinsights", UpdateAssessment.health(full).size()));
         assertThat(split.objects())
                 .extracting(o -> o.getMetadata().getName())
                 .contains("version", "operator-00", "worker", "master-0");

@@ -1,5 +1,6 @@
 package io.upshift.status.model;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -174,9 +175,7 @@ final class TestCluster {
                         .build();
         MachineConfigPool worker = pool("worker", workerPaused);
         if (workerMaxUnavailable != null) {
-            worker.getSpec()
-                    .setMaxUnavailable(
-                            new io.fabric8.kubernetes.api.model.IntOrString(workerMaxUnavailable));
+            worker.getSpec().setMaxUnavailable(new IntOrString(workerMaxUnavailable));
         }
         List<MachineConfigPool> pools = List.of(pool("master", false), worker);
         List<MachineConfig> configs = new ArrayList<>();

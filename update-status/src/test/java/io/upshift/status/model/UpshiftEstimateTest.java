@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,7 +97,7 @@ class UpshiftEstimateTest {
     }
 
     private static Map<String, UpshiftEstimate> nodeEstimates(UpdateStatusStatus status) {
-        Map<String, UpshiftEstimate> out = new java.util.TreeMap<>();
+        Map<String, UpshiftEstimate> out = new TreeMap<>();
         for (Insight i : status.insights()) {
             if (i.node() != null && i.node().upshiftEstimate() != null) {
                 out.put(i.node().name(), i.node().upshiftEstimate());
