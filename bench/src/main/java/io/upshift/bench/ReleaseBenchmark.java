@@ -9,9 +9,7 @@ import io.upshift.releases.taskgraph.TaskGraph;
 import io.upshift.releases.verify.Keyring;
 import io.upshift.releases.verify.SignatureStore;
 import io.upshift.releases.verify.SignatureVerifier;
-import io.upshift.releases.verify.Signer;
 import io.upshift.releases.verify.SigningKeys;
-import io.upshift.releases.verify.SimpleSignature;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,10 +58,12 @@ public class ReleaseBenchmark {
                 SigningKeys.generate(
                         "Bench <bench@example.com>", Instant.parse("2026-01-01T00:00:00Z"));
         byte[] signature =
-                Signer.load(keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0])
-                        .sign(
-                                new SimpleSignature("registry.example/release", DIGEST, "bench", 1)
-                                        .toJson());
+                keys.signer()
+                        .signRelease(
+                                "registry.example/release",
+                                DIGEST,
+                                "bench",
+                                Instant.ofEpochSecond(1));
         SignatureStore memory =
                 new SignatureStore() {
                     @Override

@@ -8,10 +8,7 @@ import io.upshift.releases.image.Releases;
 import io.upshift.releases.image.ResolvedImage;
 import io.upshift.releases.image.UpshiftImage;
 import io.upshift.releases.verify.DirectoryStore;
-import io.upshift.releases.verify.Signer;
 import io.upshift.releases.verify.SigningKeys;
-import io.upshift.releases.verify.SimpleSignature;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -106,19 +103,15 @@ public final class DemoReleases {
                         ImageRef.parse("oci:" + work.resolve("releases") + ":" + version),
                         ImageStore.Progress.NONE);
         if (signed) {
-            Signer signer =
-                    Signer.load(
-                            keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
             new DirectoryStore(store)
                     .add(
                             image.digest(),
-                            signer.sign(
-                                    new SimpleSignature(
-                                                    image.ref().repositoryName(),
-                                                    image.digest(),
-                                                    "upshift demo",
-                                                    clock.instant().getEpochSecond())
-                                            .toJson()));
+                            keys.signer()
+                                    .signRelease(
+                                            image.ref().repositoryName(),
+                                            image.digest(),
+                                            "upshift demo",
+                                            clock.instant()));
         }
         return image.pullspec();
     }

@@ -6,11 +6,8 @@ import io.upshift.releases.image.ImageStore;
 import io.upshift.releases.image.Releases;
 import io.upshift.releases.image.ResolvedImage;
 import io.upshift.releases.verify.DirectoryStore;
-import io.upshift.releases.verify.Signer;
 import io.upshift.releases.verify.SigningKeys;
-import io.upshift.releases.verify.SimpleSignature;
 import io.upshift.status.estimate.RunLevelTimes;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -50,19 +47,15 @@ public final class LevelReleases {
                         ImageRef.parse("oci:" + dir.resolve("releases") + ":" + version),
                         ImageStore.Progress.NONE);
         if (signed) {
-            Signer signer =
-                    Signer.load(
-                            keys.secretArmored().getBytes(StandardCharsets.US_ASCII), new char[0]);
             new DirectoryStore(store)
                     .add(
                             image.digest(),
-                            signer.sign(
-                                    new SimpleSignature(
-                                                    image.ref().repositoryName(),
-                                                    image.digest(),
-                                                    "upshift rehearsal",
-                                                    Instant.now().getEpochSecond())
-                                            .toJson()));
+                            keys.signer()
+                                    .signRelease(
+                                            image.ref().repositoryName(),
+                                            image.digest(),
+                                            "upshift rehearsal",
+                                            Instant.now()));
         }
         return image.pullspec();
     }

@@ -5,7 +5,6 @@ import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.verify.DirectoryStore;
 import io.upshift.releases.verify.Signer;
-import io.upshift.releases.verify.SimpleSignature;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,13 +79,7 @@ public final class SignCommand implements Callable<Integer> {
                         ? image.digest()
                         : registry.releases(spec.commandLine().getErr()).resolve(image).digest();
         byte[] signature =
-                signer.sign(
-                        new SimpleSignature(
-                                        image.repositoryName(),
-                                        digest,
-                                        "upshift",
-                                        Instant.now().getEpochSecond())
-                                .toJson());
+                signer.signRelease(image.repositoryName(), digest, "upshift", Instant.now());
         Path written = new DirectoryStore(store).add(digest, signature);
         spec.commandLine()
                 .getOut()

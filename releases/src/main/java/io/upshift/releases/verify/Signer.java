@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Instant;
 import java.util.Date;
 import java.util.Iterator;
 import org.bouncycastle.bcpg.BCPGOutputStream;
@@ -84,6 +85,14 @@ public final class Signer {
     /** The signing key's id, 16 hex digits. */
     public String keyId() {
         return OpenPgp.keyId(secret.getKeyID());
+    }
+
+    /**
+     * The signature of release {@code repository@digest} in the atomic container signature format
+     * ({@link SimpleSignature}), as {@code creator} made it at {@code at}.
+     */
+    public byte[] signRelease(String repository, String digest, String creator, Instant at) {
+        return sign(new SimpleSignature(repository, digest, creator, at.getEpochSecond()).toJson());
     }
 
     /**

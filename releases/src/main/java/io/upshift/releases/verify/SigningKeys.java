@@ -1,5 +1,6 @@
 package io.upshift.releases.verify;
 
+import io.upshift.releases.metadata.ReleaseException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,11 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
  * key to trust.
  */
 public record SigningKeys(String secretArmored, String publicArmored) {
+
+    /** A signer with the secret key (it has no passphrase). */
+    public Signer signer() throws ReleaseException {
+        return Signer.load(secretArmored.getBytes(StandardCharsets.US_ASCII), new char[0]);
+    }
 
     public static SigningKeys generate(String userId, Instant created) {
         try {
