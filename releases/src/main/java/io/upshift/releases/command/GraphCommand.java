@@ -158,7 +158,7 @@ public final class GraphCommand implements Callable<Integer> {
                                 ? new LoadRules.Gates.ByVersion(Map.of())
                                 : new LoadRules.Gates.Fixed(Set.copyOf(featureGates)));
         Payload payload = load(rules);
-        List<Manifest> documents = OperatorFlags.documents(payload);
+        List<Manifest> documents = payload.documents();
         // as the operator: its --always-enable-capabilities, and the capabilities the feature gates
         // the manifests were loaded with leave out
         List<String> always =

@@ -103,9 +103,7 @@ public final class ControllerDeployment {
      * does), or one named as Upshift's.
      */
     static boolean carriedBy(Payload payload, String releaseImage) {
-        return Stream.concat(
-                        payload.manifests().stream(),
-                        payload.excluded().stream().map(Payload.Excluded::manifest))
+        return payload.documents().stream()
                 .filter(m -> "apps".equals(m.group()) && "Deployment".equals(m.kind()))
                 .anyMatch(
                         m ->

@@ -17,14 +17,6 @@ public final class OperatorFlags {
 
     private OperatorFlags() {}
 
-    /** Every document of {@code payload}, those excluded at load too. */
-    public static List<Manifest> documents(Payload payload) {
-        return Stream.concat(
-                        payload.manifests().stream(),
-                        payload.excluded().stream().map(Payload.Excluded::manifest))
-                .toList();
-    }
-
     /**
      * The {@value #ALWAYS_ENABLE} of the first Deployment among {@code documents} one of whose
      * containers passes it (upstream's operator at

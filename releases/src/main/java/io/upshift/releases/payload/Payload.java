@@ -4,6 +4,7 @@ import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.metadata.ImageReferences;
 import io.upshift.releases.metadata.ReleaseMetadata;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * A loaded release payload: its metadata, component images and the manifests that apply to this
@@ -39,5 +40,11 @@ public record Payload(
 
     public String version() {
         return metadata.version();
+    }
+
+    /** Every document of the payload: those loaded, then those excluded at load. */
+    public List<Manifest> documents() {
+        return Stream.concat(manifests.stream(), excluded.stream().map(Excluded::manifest))
+                .toList();
     }
 }
