@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.api.json.Mappers;
@@ -327,18 +328,12 @@ class ClusterVersionControllerTest {
                 h.requestUpdate("4.1.1", b, false);
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> "4.1.1".equals(h.settingsData().get("version")));
-                // another replica takes the Lease
-                h.client
-                        .leases()
-                        .inNamespace("upshift")
-                        .withName("upshift-operator")
-                        .edit(
-                                l -> {
-                                    l.getSpec().setHolderIdentity("replica-b");
-                                    l.getSpec().setLeaseDurationSeconds(600);
-                                    l.getSpec().setRenewTime(ZonedDateTime.now());
-                                    return l;
-                                });
+                // another replica takes the Lease, retrying as a real one would when a renewal
+                // lands between its read and its write
+                await("replica-b takes the Lease")
+                        .atMost(Duration.ofSeconds(10))
+                        .ignoreException(KubernetesClientException.class)
+                        .until(() -> takeLease(h, "replica-b"));
                 await("the loss noticed").atMost(Duration.ofSeconds(10)).untilTrue(lost);
                 int writes = h.controllerRequests(r -> r.isWrite()).size();
                 h.holdOperator(
@@ -384,6 +379,21 @@ class ClusterVersionControllerTest {
                 + "spec: {}\nstatus:\n  versions: [{name: operator, version: '"
                 + version
                 + "'}]\n";
+    }
+
+    private static boolean takeLease(ControllerHarness h, String holder) {
+        h.client
+                .leases()
+                .inNamespace("upshift")
+                .withName("upshift-operator")
+                .edit(
+                        l -> {
+                            l.getSpec().setHolderIdentity(holder);
+                            l.getSpec().setLeaseDurationSeconds(600);
+                            l.getSpec().setRenewTime(ZonedDateTime.now());
+                            return l;
+                        });
+        return true;
     }
 
     @Test
