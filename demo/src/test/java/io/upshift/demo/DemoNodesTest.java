@@ -14,6 +14,7 @@ import io.upshift.pools.controller.MachineConfigurations;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.RequiredPools;
 import io.upshift.pools.templates.BaseConfigs;
+import io.upshift.testkit.Conflicts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -283,15 +284,17 @@ class DemoNodesTest {
     }
 
     static void paused(DemoRun demo, boolean paused) {
-        demo.cluster()
-                .client()
-                .resources(MachineConfigPool.class)
-                .withName("worker")
-                .edit(
-                        p -> {
-                            p.getSpec().setPaused(paused);
-                            return p;
-                        });
+        Conflicts.retry(
+                () ->
+                        demo.cluster()
+                                .client()
+                                .resources(MachineConfigPool.class)
+                                .withName("worker")
+                                .edit(
+                                        p -> {
+                                            p.getSpec().setPaused(paused);
+                                            return p;
+                                        }));
     }
 
     /** The release whose controller rendered the config each node of the role runs. */

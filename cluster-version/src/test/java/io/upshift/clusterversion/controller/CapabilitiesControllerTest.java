@@ -8,6 +8,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesSpecBuilder;
 import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
+import io.upshift.testkit.Conflicts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
@@ -48,18 +49,21 @@ class CapabilitiesControllerTest {
     @Test
     void anImplicitlyEnabledCapabilityIsReportedTheSameByARestartedController() throws Exception {
         try (ControllerHarness h = new ControllerHarness(dir)) {
-            h.client
-                    .resources(ClusterVersion.class)
-                    .withName("version")
-                    .edit(
-                            cv -> {
-                                cv.getSpec()
-                                        .setCapabilities(
-                                                new ClusterVersionCapabilitiesSpecBuilder()
-                                                        .withBaselineCapabilitySet("None")
-                                                        .build());
-                                return cv;
-                            });
+            Conflicts.retry(
+                    () ->
+                            h.client
+                                    .resources(ClusterVersion.class)
+                                    .withName("version")
+                                    .edit(
+                                            cv -> {
+                                                cv.getSpec()
+                                                        .setCapabilities(
+                                                                new ClusterVersionCapabilitiesSpecBuilder()
+                                                                        .withBaselineCapabilitySet(
+                                                                                "None")
+                                                                        .build());
+                                                return cv;
+                                            }));
             String a = h.payloads.release("4.1.0", "4.1.0", true, tuning(null));
             // the next release puts the ConfigMap the cluster runs under a capability the spec does
             // not enable
@@ -100,19 +104,22 @@ class CapabilitiesControllerTest {
     }
 
     private static void baseline(ControllerHarness h, String set, String... additional) {
-        h.client
-                .resources(ClusterVersion.class)
-                .withName("version")
-                .edit(
-                        cv -> {
-                            cv.getSpec()
-                                    .setCapabilities(
-                                            new ClusterVersionCapabilitiesSpecBuilder()
-                                                    .withBaselineCapabilitySet(set)
-                                                    .withAdditionalEnabledCapabilities(additional)
-                                                    .build());
-                            return cv;
-                        });
+        Conflicts.retry(
+                () ->
+                        h.client
+                                .resources(ClusterVersion.class)
+                                .withName("version")
+                                .edit(
+                                        cv -> {
+                                            cv.getSpec()
+                                                    .setCapabilities(
+                                                            new ClusterVersionCapabilitiesSpecBuilder()
+                                                                    .withBaselineCapabilitySet(set)
+                                                                    .withAdditionalEnabledCapabilities(
+                                                                            additional)
+                                                                    .build());
+                                            return cv;
+                                        }));
     }
 
     @Test

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.api.json.Mappers;
@@ -15,6 +15,7 @@ import io.upshift.clusterversion.metrics.ControllerFacts;
 import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.runtime.kube.Leadership;
 import io.upshift.runtime.kube.WriteFence;
+import io.upshift.testkit.Conflicts;
 import io.upshift.testkit.Faults;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -330,10 +331,7 @@ class ClusterVersionControllerTest {
                         .until(() -> "4.1.1".equals(h.settingsData().get("version")));
                 // another replica takes the Lease, retrying as a real one would when a renewal
                 // lands between its read and its write
-                await("replica-b takes the Lease")
-                        .atMost(Duration.ofSeconds(10))
-                        .ignoreException(KubernetesClientException.class)
-                        .until(() -> takeLease(h, "replica-b"));
+                Conflicts.retry(() -> takeLease(h, "replica-b"));
                 await("the loss noticed").atMost(Duration.ofSeconds(10)).untilTrue(lost);
                 int writes = h.controllerRequests(r -> r.isWrite()).size();
                 h.holdOperator(
@@ -381,8 +379,8 @@ class ClusterVersionControllerTest {
                 + "'}]\n";
     }
 
-    private static boolean takeLease(ControllerHarness h, String holder) {
-        h.client
+    private static Lease takeLease(ControllerHarness h, String holder) {
+        return h.client
                 .leases()
                 .inNamespace("upshift")
                 .withName("upshift-operator")
@@ -393,7 +391,6 @@ class ClusterVersionControllerTest {
                             l.getSpec().setRenewTime(ZonedDateTime.now());
                             return l;
                         });
-        return true;
     }
 
     @Test

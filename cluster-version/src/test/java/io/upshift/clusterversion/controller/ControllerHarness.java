@@ -17,6 +17,7 @@ import io.upshift.base.conditions.Conditions;
 import io.upshift.graph.client.UpdateClient;
 import io.upshift.graph.risk.RuleMatcher;
 import io.upshift.releases.image.Egress;
+import io.upshift.testkit.Conflicts;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.RequestLog;
 import io.upshift.testkit.ServiceAccount;
@@ -233,17 +234,19 @@ final class ControllerHarness implements AutoCloseable {
     }
 
     void requestUpdate(String version, String image, boolean force) {
-        client.resources(ClusterVersion.class)
-                .withName("version")
-                .edit(
-                        cv -> {
-                            var update = new Update();
-                            update.setVersion(version);
-                            update.setImage(image);
-                            if (force) update.setForce(true);
-                            cv.getSpec().setDesiredUpdate(update);
-                            return cv;
-                        });
+        Conflicts.retry(
+                () ->
+                        client.resources(ClusterVersion.class)
+                                .withName("version")
+                                .edit(
+                                        cv -> {
+                                            var update = new Update();
+                                            update.setVersion(version);
+                                            update.setImage(image);
+                                            if (force) update.setForce(true);
+                                            cv.getSpec().setDesiredUpdate(update);
+                                            return cv;
+                                        }));
     }
 
     ClusterVersion clusterVersion() {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.Release;
+import io.upshift.testkit.Conflicts;
 import io.upshift.testkit.LocalProxy;
 import io.upshift.testkit.TestCertificates;
 import java.net.InetSocketAddress;
@@ -112,14 +113,16 @@ class GraphEgressTest {
     }
 
     private static void upstream(ControllerHarness h, String url) {
-        h.client
-                .resources(ClusterVersion.class)
-                .withName("version")
-                .edit(
-                        cv -> {
-                            cv.getSpec().setUpstream(url);
-                            return cv;
-                        });
+        Conflicts.retry(
+                () ->
+                        h.client
+                                .resources(ClusterVersion.class)
+                                .withName("version")
+                                .edit(
+                                        cv -> {
+                                            cv.getSpec().setUpstream(url);
+                                            return cv;
+                                        }));
     }
 
     /** The Proxy {@code cluster}, as the network operator publishes it in its status. */

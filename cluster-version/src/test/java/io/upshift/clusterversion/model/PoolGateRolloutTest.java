@@ -12,6 +12,7 @@ import io.upshift.base.conditions.Conditions;
 import io.upshift.base.version.SemVer;
 import io.upshift.pools.controller.PoolHarness;
 import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.testkit.Conflicts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,14 +48,7 @@ class PoolGateRolloutTest {
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> h.settled("master") && h.settled("worker"));
             String oldWorker = h.pool("worker").getSpec().getConfiguration().getName();
-            h.client
-                    .resources(MachineConfigPool.class)
-                    .withName("worker")
-                    .edit(
-                            p -> {
-                                p.getSpec().setPaused(true);
-                                return p;
-                            });
+            pauseWorkers(h, true);
 
             // 4.19: the control plane moves, the paused workers stay on 4.18; 4.20 will still
             // support them.
@@ -105,14 +99,7 @@ class PoolGateRolloutTest {
                     .noneMatch(Precondition::blocking);
 
             // Unpaused, the workers catch up and the gate opens.
-            h.client
-                    .resources(MachineConfigPool.class)
-                    .withName("worker")
-                    .edit(
-                            p -> {
-                                p.getSpec().setPaused(false);
-                                return p;
-                            });
+            pauseWorkers(h, false);
             await("the workers on 4.20 and the gate open")
                     .atMost(Duration.ofSeconds(30))
                     .until(
@@ -314,5 +301,18 @@ class PoolGateRolloutTest {
                 null,
                 false,
                 null);
+    }
+
+    private static void pauseWorkers(PoolHarness h, boolean paused) {
+        Conflicts.retry(
+                () ->
+                        h.client
+                                .resources(MachineConfigPool.class)
+                                .withName("worker")
+                                .edit(
+                                        p -> {
+                                            p.getSpec().setPaused(paused);
+                                            return p;
+                                        }));
     }
 }
