@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
+import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
@@ -203,30 +205,33 @@ final class ControllerHarness implements AutoCloseable {
      * it must exist.
      */
     void report(String name, String version) {
-        client.resources(ClusterOperator.class)
-                .withName(name)
-                .editStatus(
-                        co -> {
-                            co.setStatus(
-                                    new io.fabric8.openshift.api.model.config.v1
-                                                    .ClusterOperatorStatusBuilder()
-                                            .addNewVersion()
-                                            .withName("operator")
-                                            .withVersion(version)
-                                            .endVersion()
-                                            .addNewCondition()
-                                            .withType("Available")
-                                            .withStatus("True")
-                                            .withLastTransitionTime("2026-01-01T00:00:00Z")
-                                            .endCondition()
-                                            .addNewCondition()
-                                            .withType("Degraded")
-                                            .withStatus("False")
-                                            .withLastTransitionTime("2026-01-01T00:00:00Z")
-                                            .endCondition()
-                                            .build());
-                            return co;
-                        });
+        ClusterOperatorStatus status =
+                new ClusterOperatorStatusBuilder()
+                        .addNewVersion()
+                        .withName("operator")
+                        .withVersion(version)
+                        .endVersion()
+                        .addNewCondition()
+                        .withType("Available")
+                        .withStatus("True")
+                        .withLastTransitionTime("2026-01-01T00:00:00Z")
+                        .endCondition()
+                        .addNewCondition()
+                        .withType("Degraded")
+                        .withStatus("False")
+                        .withLastTransitionTime("2026-01-01T00:00:00Z")
+                        .endCondition()
+                        .build();
+        // the controller may write the object (its manifest applied) between the read and the write
+        Conflicts.retry(
+                () ->
+                        client.resources(ClusterOperator.class)
+                                .withName(name)
+                                .editStatus(
+                                        co -> {
+                                            co.setStatus(status);
+                                            return co;
+                                        }));
     }
 
     boolean operatorExists(String name) {
