@@ -28,13 +28,14 @@ import java.util.function.Consumer;
  * code the release image holds (its {@code /opt/upshift}, read out of the image) started as a
  * process of its own with the image's entry point ({@code java -XX:+UseParallelGC -jar
  * upshift.jar}, on this JDK, which linked the image's runtime) and exactly the container's args,
- * env and volumes ({@link ContainerLaunch}), over what a kubelet gives every pod ({@link
- * #apiServerAccess}); its output, after the command line it ran, in {@code work}/controller-N.log.
- * Nothing rescues a pod whose Deployment lacks something: it fails as it would on a cluster, and as
- * a kubelet with {@code restartPolicy: Always} does, the container is started again after a growing
- * back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes stops a pod (SIGTERM, then killed
- * after a grace period), so that it releases its Lease and the next one takes over at once. Probes
- * are not run.
+ * env, volumes and ports ({@link ContainerLaunch}: each containerPort a free port of this machine,
+ * as a pod's own network namespace has it free), over what a kubelet gives every pod ({@link
+ * #apiServerAccess}); its output, after the mounts, ports and command line it ran with, in {@code
+ * work}/controller-N.log. Nothing rescues a pod whose Deployment lacks something: it fails as it
+ * would on a cluster, and as a kubelet with {@code restartPolicy: Always} does, the container is
+ * started again after a growing back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes
+ * stops a pod (SIGTERM, then killed after a grace period), so that it releases its Lease and the
+ * next one takes over at once. Probes are not run.
  */
 final class ReleaseController implements AutoCloseable {
 
@@ -181,7 +182,14 @@ final class ReleaseController implements AutoCloseable {
         given.putAll(access.env(template.getSpec().getServiceAccountName(), podDir));
         ContainerLaunch launch;
         try {
-            launch = ContainerLaunch.of(pod, given, nodeRoot, podDir, configMaps);
+            launch =
+                    ContainerLaunch.of(
+                            pod,
+                            given,
+                            nodeRoot,
+                            podDir,
+                            configMaps,
+                            ContainerLaunch.HostPorts.FREE);
         } catch (ContainerLaunch.CannotStart e) {
             String line =
                     "pod "
@@ -236,6 +244,14 @@ final class ReleaseController implements AutoCloseable {
                                         .append(m)
                                         .append(" = ")
                                         .append(dir)
+                                        .append('\n'));
+        launch.ports()
+                .forEach(
+                        (port, onMachine) ->
+                                header.append("port ")
+                                        .append(port)
+                                        .append(" = ")
+                                        .append(onMachine)
                                         .append('\n'));
         launch.env()
                 .forEach(
