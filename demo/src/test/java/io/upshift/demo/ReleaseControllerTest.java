@@ -175,6 +175,25 @@ class ReleaseControllerTest {
         }
     }
 
+    /**
+     * Stopped, the container has the pod's grace period (the Deployment's 30 s) to end before it is
+     * killed: the controller writes its last status and releases its Lease then. This one takes 11
+     * s.
+     */
+    @Test
+    void aStoppedContainerHasThePodsGracePeriodToEnd() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
+        Deployment d = deployment(image);
+        assertThat(d.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
+                .isEqualTo(30);
+        d.getSpec().getTemplate().getSpec().getContainers().get(0).setArgs(List.of("--slow-stop"));
+        ReleaseController controller = start(d, work, 6);
+        output(work.resolve("controller-6.log"), "listening");
+        controller.close();
+        assertThat(Files.readString(work.resolve("controller-6.log"))).contains("\nlet go\n");
+        assertThat(controller.alive()).isFalse();
+    }
+
     @Test
     void aPodItCannotRunSaysWhyAndRunsNothing() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
@@ -243,6 +262,10 @@ class ReleaseControllerTest {
                     + " \"SA\", \"HOME\", \"PATH\", \"USER\"}) System.out.println(v + \"=\" +"
                     + " System.getenv(v));\n"
                     + "  if (a.length > 0 && a[0].equals(\"--exit\")) System.exit(3);\n"
+                    + "  if (a.length > 0 && a[0].equals(\"--slow-stop\"))"
+                    + " Runtime.getRuntime().addShutdownHook(new Thread(() -> { try {"
+                    + " Thread.sleep(11000); System.out.println(\"let go\"); } catch"
+                    + " (InterruptedException e) {} }));\n"
                     + "  java.util.List<java.net.ServerSocket> held = new"
                     + " java.util.ArrayList<>();\n"
                     + "  for (int i = 0; i + 1 < a.length; i++) if (a[i].endsWith(\"-port\")) {\n"
