@@ -452,11 +452,8 @@ public record ContainerLaunch(
      */
     static String translate(String value, Map<String, Path> mounts, Map<Integer, Integer> ports) {
         Matcher port = PORT.matcher(value);
-        if (port.matches()) {
-            Integer to = ports.get(Integer.parseInt(port.group(2)));
-            return to == null ? value : port.group(1) + to;
-        }
-        return translate(value, mounts);
+        Integer to = port.matches() ? ports.get(Integer.parseInt(port.group(2))) : null;
+        return to != null ? port.group(1) + to : translate(value, mounts);
     }
 
     /**
