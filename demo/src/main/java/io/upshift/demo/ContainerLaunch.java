@@ -3,6 +3,7 @@ package io.upshift.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HostPathVolumeSource;
 import io.fabric8.kubernetes.api.model.KeyToPath;
@@ -11,6 +12,8 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.upshift.api.json.Mappers;
 import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,12 +45,28 @@ import java.util.regex.Pattern;
  * directory every pod of that node mounting that hostPath sees, and the path its payload Jobs then
  * name. Paths the process makes up itself are this machine's, and {@code readOnly} is not enforced.
  *
+ * <p>Ports. The process runs in no network namespace of its own either, so the ports it listens on
+ * are this machine's, shared with every other process here: another demo's or test's controller, a
+ * pod still stopping. A pod of a real cluster has its own network namespace, where its container's
+ * ports are always free; so, as for mounts, each {@code containerPort} the container declares is
+ * given a free port of this machine, and each argument and environment value that is that number
+ * (alone, or after {@code --option=} or {@code host:}) names that port instead: the controller's
+ * {@code --metrics-port 9099} and {@code --health-port 9098} reach it as two ports no one holds. A
+ * port the container listens on without declaring it is this machine's, as is every port of a pod
+ * with {@code hostNetwork} (the node's network: all the demo's nodes are this machine). {@code
+ * hostPort} is not simulated.
+ *
  * @param args the container's args, after the image's entry point
  * @param env the process's whole environment
  * @param mounts each mountPath and the directory of this machine it stands for
+ * @param ports each containerPort and the port of this machine it stands for
  */
 public record ContainerLaunch(
-        String container, List<String> args, Map<String, String> env, Map<String, Path> mounts) {
+        String container,
+        List<String> args,
+        Map<String, String> env,
+        Map<String, Path> mounts,
+        Map<Integer, Integer> ports) {
 
     /**
      * The pod cannot start, and why, as a kubelet reports it (a container waiting with this reason
@@ -78,8 +97,36 @@ public record ContainerLaunch(
         Map<String, byte[]> files(String namespace, String name);
     }
 
+    /** Where the kubelet finds ports of this machine for a pod's containerPorts. */
+    @FunctionalInterface
+    public interface HostPorts {
+        /**
+         * A port the operating system picks for a socket bound to port 0: free at that moment, and,
+         * unlike 9099, a number no other program asks for by name.
+         */
+        HostPorts FREE =
+                protocol -> {
+                    if ("UDP".equals(protocol)) {
+                        try (DatagramSocket s = new DatagramSocket(0)) {
+                            return s.getLocalPort();
+                        }
+                    }
+                    try (ServerSocket s = new ServerSocket(0)) {
+                        return s.getLocalPort();
+                    }
+                };
+
+        /**
+         * A port of this machine that no process listens on, for {@code protocol} (TCP, UDP...).
+         */
+        int free(String protocol) throws IOException;
+    }
+
     private static final Pattern FIELD_KEY =
             Pattern.compile("metadata\\.(labels|annotations)\\['([^']+)'\\]");
+
+    /** A port number, alone or at the end of {@code --option=}, {@code host:}. */
+    private static final Pattern PORT = Pattern.compile("(|.*[=:])([0-9]{1,5})");
 
     /**
      * @param pod the pod, scheduled ({@code spec.nodeName} set), with its metadata and status as
@@ -91,12 +138,20 @@ public record ContainerLaunch(
      */
     public static ContainerLaunch of(Pod pod, Map<String, String> given, Path node, Path podDir)
             throws CannotStart {
-        return of(pod, given, node, podDir, ConfigMaps.NONE);
+        return of(pod, given, node, podDir, ConfigMaps.NONE, HostPorts.FREE);
     }
 
-    /** As {@link #of(Pod, Map, Path, Path)}, configMap volumes filled from {@code configMaps}. */
+    /**
+     * As {@link #of(Pod, Map, Path, Path)}, configMap volumes filled from {@code configMaps}, the
+     * containerPorts given ports of this machine by {@code hostPorts}.
+     */
     public static ContainerLaunch of(
-            Pod pod, Map<String, String> given, Path node, Path podDir, ConfigMaps configMaps)
+            Pod pod,
+            Map<String, String> given,
+            Path node,
+            Path podDir,
+            ConfigMaps configMaps,
+            HostPorts hostPorts)
             throws CannotStart {
         List<Container> containers = pod.getSpec().getContainers();
         if (containers.size() != 1) {
@@ -122,12 +177,17 @@ public record ContainerLaunch(
                     "container " + c.getName() + ": envFrom is not simulated");
         }
         Map<String, Path> mounts = mounts(pod, c, node, podDir, configMaps);
+        Map<Integer, Integer> ports = ports(pod, c, hostPorts);
         JsonNode podJson = Mappers.JSON.valueToTree(pod);
         Map<String, String> env = new LinkedHashMap<>(given);
         for (EnvVar e : c.getEnv() == null ? List.<EnvVar>of() : c.getEnv()) {
             String value;
             if (e.getValueFrom() == null) {
-                value = translate(expand(e.getValue() == null ? "" : e.getValue(), env), mounts);
+                value =
+                        translate(
+                                expand(e.getValue() == null ? "" : e.getValue(), env),
+                                mounts,
+                                ports);
             } else if (e.getValueFrom().getFieldRef() != null) {
                 value =
                         field(
@@ -149,8 +209,38 @@ public record ContainerLaunch(
         }
         List<String> args = new ArrayList<>();
         for (String a : c.getArgs() == null ? List.<String>of() : c.getArgs())
-            args.add(translate(expand(a, env), mounts));
-        return new ContainerLaunch(c.getName(), List.copyOf(args), env, mounts);
+            args.add(translate(expand(a, env), mounts, ports));
+        return new ContainerLaunch(c.getName(), List.copyOf(args), env, mounts, ports);
+    }
+
+    /**
+     * A free port of this machine for each port the container declares, by containerPort; none for
+     * a pod on the node's network.
+     */
+    private static Map<Integer, Integer> ports(Pod pod, Container c, HostPorts hostPorts)
+            throws CannotStart {
+        Map<Integer, Integer> out = new LinkedHashMap<>();
+        if (Boolean.TRUE.equals(pod.getSpec().getHostNetwork())) return out;
+        for (ContainerPort p : c.getPorts() == null ? List.<ContainerPort>of() : c.getPorts()) {
+            Integer port = p.getContainerPort();
+            if (port == null || out.containsKey(port)) continue;
+            String protocol = p.getProtocol() == null ? "TCP" : p.getProtocol();
+            try {
+                out.put(port, hostPorts.free(protocol));
+            } catch (IOException e) {
+                throw new CannotStart(
+                        "CreateContainerError",
+                        "container "
+                                + c.getName()
+                                + ": no free "
+                                + protocol
+                                + " port of this machine for containerPort "
+                                + port
+                                + ": "
+                                + e.getMessage());
+            }
+        }
+        return out;
     }
 
     /**
@@ -354,6 +444,16 @@ public record ContainerLaunch(
             i++;
         }
         return out.toString();
+    }
+
+    /**
+     * {@code value} with a path under a mountPath naming the volume's directory instead, or a
+     * containerPort the port of this machine given to it.
+     */
+    static String translate(String value, Map<String, Path> mounts, Map<Integer, Integer> ports) {
+        Matcher port = PORT.matcher(value);
+        Integer to = port.matches() ? ports.get(Integer.parseInt(port.group(2))) : null;
+        return to != null ? port.group(1) + to : translate(value, mounts);
     }
 
     /**

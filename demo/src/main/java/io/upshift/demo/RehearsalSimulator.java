@@ -114,7 +114,9 @@ public final class RehearsalSimulator implements Simulator {
                                 settings,
                                 DemoController.Settings.of(facts.currentImage())
                                         .withReleaseImagePods(selfHosting(target.image())),
-                                line -> {});
+                                // the copy's kubelet: its controller pod replaced, or crash-looping
+                                // (a back-off the timeline then counts), said as it happens
+                                line -> r.progress().accept("in the copy: " + line));
                 Workloads workloads = new Workloads(cluster.client()).start()) {
             KubernetesClient client = cluster.client();
             // an operator rolls out once the controller got to its run-level

@@ -28,13 +28,14 @@ import java.util.function.Consumer;
  * code the release image holds (its {@code /opt/upshift}, read out of the image) started as a
  * process of its own with the image's entry point ({@code java -XX:+UseParallelGC -jar
  * upshift.jar}, on this JDK, which linked the image's runtime) and exactly the container's args,
- * env and volumes ({@link ContainerLaunch}), over what a kubelet gives every pod ({@link
- * #apiServerAccess}); its output, after the command line it ran, in {@code work}/controller-N.log.
- * Nothing rescues a pod whose Deployment lacks something: it fails as it would on a cluster, and as
- * a kubelet with {@code restartPolicy: Always} does, the container is started again after a growing
- * back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes stops a pod (SIGTERM, then killed
- * after a grace period), so that it releases its Lease and the next one takes over at once. Probes
- * are not run.
+ * env, volumes and ports ({@link ContainerLaunch}: each containerPort a free port of this machine,
+ * as a pod's own network namespace has it free), over what a kubelet gives every pod ({@link
+ * #apiServerAccess}); its output, after the mounts, ports and command line it ran with, in {@code
+ * work}/controller-N.log. Nothing rescues a pod whose Deployment lacks something: it fails as it
+ * would on a cluster, and as a kubelet with {@code restartPolicy: Always} does, the container is
+ * started again after a growing back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes
+ * stops a pod (SIGTERM, then killed after the pod's grace period), so that it releases its Lease
+ * and the next one takes over at once. Probes are not run.
  */
 final class ReleaseController implements AutoCloseable {
 
@@ -48,6 +49,7 @@ final class ReleaseController implements AutoCloseable {
     private final Path podDir;
     private final Thread kubelet;
     private final Consumer<String> events;
+    private final long gracePeriodSeconds;
     private volatile Process process;
     private volatile boolean stopped;
 
@@ -60,6 +62,10 @@ final class ReleaseController implements AutoCloseable {
             Consumer<String> events) {
         this.deployment = deployment;
         this.events = events;
+        Long grace =
+                deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
+        // Kubernetes' default when the pod says nothing
+        this.gracePeriodSeconds = grace == null ? 30 : Math.max(0, grace);
         this.log = log;
         this.command = command;
         this.env = env;
@@ -181,7 +187,14 @@ final class ReleaseController implements AutoCloseable {
         given.putAll(access.env(template.getSpec().getServiceAccountName(), podDir));
         ContainerLaunch launch;
         try {
-            launch = ContainerLaunch.of(pod, given, nodeRoot, podDir, configMaps);
+            launch =
+                    ContainerLaunch.of(
+                            pod,
+                            given,
+                            nodeRoot,
+                            podDir,
+                            configMaps,
+                            ContainerLaunch.HostPorts.FREE);
         } catch (ContainerLaunch.CannotStart e) {
             String line =
                     "pod "
@@ -236,6 +249,14 @@ final class ReleaseController implements AutoCloseable {
                                         .append(m)
                                         .append(" = ")
                                         .append(dir)
+                                        .append('\n'));
+        launch.ports()
+                .forEach(
+                        (port, onMachine) ->
+                                header.append("port ")
+                                        .append(port)
+                                        .append(" = ")
+                                        .append(onMachine)
                                         .append('\n'));
         launch.env()
                 .forEach(
@@ -309,7 +330,12 @@ final class ReleaseController implements AutoCloseable {
         return p != null && p.isAlive();
     }
 
-    /** Stops it as a pod is stopped: SIGTERM, at most 10 s for it to let go, then killed. */
+    /**
+     * Stops it as a kubelet stops a pod: SIGTERM, then killed once the pod's {@code
+     * terminationGracePeriodSeconds} (30 s unless it says) have passed. The controller writes its
+     * last status and releases its Lease in that time; killed sooner, it would hold the Lease for
+     * 137 s and the next pod would wait for it.
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -321,7 +347,8 @@ final class ReleaseController implements AutoCloseable {
         if (p == null) return;
         p.destroy();
         try {
-            if (!p.waitFor(10, TimeUnit.SECONDS)) p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            if (!p.waitFor(gracePeriodSeconds, TimeUnit.SECONDS))
+                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();

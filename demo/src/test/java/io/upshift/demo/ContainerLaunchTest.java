@@ -9,8 +9,10 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.upshift.api.json.Mappers;
 import io.upshift.releases.image.ControllerDeployment;
 import io.upshift.releases.manifest.ManifestTemplate;
+import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,6 +36,15 @@ class ContainerLaunchTest {
                             "6443"));
 
     @TempDir Path dir;
+
+    /** Ports of this machine handed out in turn from 40001, each protocol named. */
+    private final List<String> asked = new ArrayList<>();
+
+    private final ContainerLaunch.HostPorts ports =
+            protocol -> {
+                asked.add(protocol);
+                return 40000 + asked.size();
+            };
 
     /**
      * A pod of the controller's Deployment as a release carries it, scheduled on control-plane-0.
@@ -60,7 +71,13 @@ class ContainerLaunchTest {
     void theControllersPodGetsItsArgsEnvAndPayloadDirectoryFromItsSpec() throws Exception {
         Path node = dir.resolve("hosts/control-plane-0");
         ContainerLaunch launch =
-                ContainerLaunch.of(controllerPod(IMAGE), GIVEN, node, dir.resolve("pod"));
+                ContainerLaunch.of(
+                        controllerPod(IMAGE),
+                        GIVEN,
+                        node,
+                        dir.resolve("pod"),
+                        ContainerLaunch.ConfigMaps.NONE,
+                        ports);
 
         Path payloads = node.resolve("var/lib/upshift/payloads");
         assertThat(launch.container()).isEqualTo("controller");
@@ -72,11 +89,11 @@ class ContainerLaunchTest {
                         "--identity",
                         "upshift-controller-abc-1",
                         "--metrics-port",
-                        "9099",
+                        "40001",
                         "--metrics-auth",
                         "token",
                         "--health-port",
-                        "9098",
+                        "40002",
                         "--payload-cache",
                         payloads.toString(),
                         "--always-enable-capabilities=Ingress",
@@ -93,6 +110,9 @@ class ContainerLaunchTest {
                 .containsExactly(
                         Map.entry("/var/lib/upshift/payloads", payloads),
                         Map.entry("/etc/tls/service-ca", serviceCa));
+        assertThat(launch.ports())
+                .as("its metrics and health ports, on ports of this machine no one else asks for")
+                .containsExactly(Map.entry(9099, 40001), Map.entry(9098, 40002));
         assertThat(payloads).as("hostPath DirectoryOrCreate, made on the node").isDirectory();
         assertThat(serviceCa)
                 .as("the optional service CA ConfigMap, absent: an empty volume")
@@ -166,6 +186,96 @@ class ContainerLaunchTest {
     }
 
     @Test
+    void eachDeclaredPortIsAPortOfThisMachineNoOneElseAsksFor() throws Exception {
+        Pod pod =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p, namespace: ns}
+                        spec:
+                          nodeName: n1
+                          containers:
+                          - name: c
+                            args: [--port, "8080", --dns=53, --bind=0.0.0.0:8080, --listen, ":8081", "8082", --count=18080]
+                            env:
+                            - {name: PORT, value: "8080"}
+                            - {name: ADDR, value: "127.0.0.1:8081"}
+                            - {name: OTHER, value: "8081x"}
+                            ports:
+                            - {name: http, containerPort: 8080}
+                            - {name: admin, containerPort: 8081, protocol: TCP}
+                            - {name: dns, containerPort: 53, protocol: UDP}
+                            - {name: dns-tcp, containerPort: 53, protocol: TCP}
+                            - {name: https, containerPort: 6443}
+                        """,
+                        Pod.class);
+        ContainerLaunch launch =
+                ContainerLaunch.of(
+                        pod,
+                        GIVEN,
+                        dir.resolve("node"),
+                        dir.resolve("pod"),
+                        ContainerLaunch.ConfigMaps.NONE,
+                        ports);
+        assertThat(launch.ports())
+                .containsExactly(
+                        Map.entry(8080, 40001),
+                        Map.entry(8081, 40002),
+                        Map.entry(53, 40003),
+                        Map.entry(6443, 40004));
+        assertThat(asked).containsExactly("TCP", "TCP", "UDP", "TCP");
+        assertThat(launch.args())
+                .as("a port alone, after option= or host:; an undeclared one as written")
+                .containsExactly(
+                        "--port",
+                        "40001",
+                        "--dns=40003",
+                        "--bind=0.0.0.0:40001",
+                        "--listen",
+                        ":40002",
+                        "8082",
+                        "--count=18080");
+        assertThat(launch.env())
+                .containsEntry("PORT", "40001")
+                .containsEntry("ADDR", "127.0.0.1:40002")
+                .containsEntry("OTHER", "8081x")
+                .as("what the kubelet gives (the API server's port) is not the pod's")
+                .containsEntry("KUBERNETES_SERVICE_PORT", "6443");
+
+        pod.getSpec().setHostNetwork(true);
+        asked.clear();
+        ContainerLaunch onTheNode =
+                ContainerLaunch.of(
+                        pod,
+                        GIVEN,
+                        dir.resolve("node"),
+                        dir.resolve("pod2"),
+                        ContainerLaunch.ConfigMaps.NONE,
+                        ports);
+        assertThat(onTheNode.ports()).as("hostNetwork: the node's own ports").isEmpty();
+        assertThat(onTheNode.args()).startsWith("--port", "8080", "--dns=53");
+        assertThat(asked).isEmpty();
+    }
+
+    @Test
+    void aPortItCannotFindKeepsThePodFromStarting() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                ContainerLaunch.of(
+                                        controllerPod(IMAGE),
+                                        GIVEN,
+                                        dir.resolve("n"),
+                                        dir.resolve("p"),
+                                        ContainerLaunch.ConfigMaps.NONE,
+                                        protocol -> {
+                                            throw new BindException("no ports left");
+                                        }))
+                .isInstanceOf(ContainerLaunch.CannotStart.class)
+                .hasMessage(
+                        "container controller: no free TCP port of this machine for containerPort"
+                                + " 9099: no ports left");
+    }
+
+    @Test
     void configMapVolumesHoldTheConfigMapsKeysAsFiles() throws Exception {
         Pod pod =
                 Mappers.YAML.readValue(
@@ -194,7 +304,7 @@ class ContainerLaunchTest {
                                     default -> null;
                                 };
         ContainerLaunch launch =
-                ContainerLaunch.of(pod, GIVEN, dir.resolve("node"), dir.resolve("pod"), cms);
+                ContainerLaunch.of(pod, GIVEN, dir.resolve("node"), dir.resolve("pod"), cms, ports);
         Path ca = dir.resolve("pod/volumes/ca"), picked = dir.resolve("pod/volumes/picked");
         assertThat(launch.args())
                 .containsExactly(
@@ -210,7 +320,12 @@ class ContainerLaunchTest {
         assertThatThrownBy(
                         () ->
                                 ContainerLaunch.of(
-                                        pod, GIVEN, dir.resolve("node"), dir.resolve("pod2"), cms))
+                                        pod,
+                                        GIVEN,
+                                        dir.resolve("node"),
+                                        dir.resolve("pod2"),
+                                        cms,
+                                        ports))
                 .isInstanceOf(ContainerLaunch.CannotStart.class)
                 .hasMessage(
                         "MountVolume.SetUp failed for volume \"picked\" : configmap references"

@@ -23,6 +23,8 @@ import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -64,15 +66,19 @@ class ReleaseControllerTest {
                         (sa, podDir) -> Map.of("KUBERNETES_MASTER", "http://127.0.0.1:1", "SA", sa),
                         ContainerLaunch.ConfigMaps.NONE,
                         events::add)) {
-            String out = output(work.resolve("controller-1.log"), "running");
+            String out = output(work.resolve("controller-1.log"), "listening");
             Path payloads = work.resolve("hosts/control-plane-0/var/lib/upshift/payloads");
+            int metrics = port(out, 9099), health = port(out, 9098);
             assertThat(out)
                     .contains("running " + work.resolve("controllers"))
                     .contains(
                             "upshift.jar operator --namespace upshift --identity"
                                     + " upshift-controller-")
                     .contains(
-                            " --metrics-port 9099 --metrics-auth token --health-port 9098"
+                            " --metrics-port "
+                                    + metrics
+                                    + " --metrics-auth token --health-port "
+                                    + health
                                     + " --payload-cache "
                                     + payloads
                                     + " --always-enable-capabilities=Ingress --release "
@@ -92,6 +98,48 @@ class ReleaseControllerTest {
             assertThat(controller.alive()).isTrue();
             assertThat(events).isEmpty();
         }
+    }
+
+    /**
+     * Two pods of the Deployment at once (this demo's and another's, a test's, one still stopping):
+     * each listens on its ports, as in pods of their own network namespaces, where on this
+     * machine's 9099 and 9098 the second would fail and crash-loop.
+     */
+    @Test
+    void twoPodsOfTheDeploymentEachListenOnTheirOwnPorts() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
+        Deployment d = deployment(image);
+        try (ReleaseController first = start(d, work, 4);
+                ReleaseController second = start(d, work, 5)) {
+            String one = output(work.resolve("controller-4.log"), "listening");
+            String two = output(work.resolve("controller-5.log"), "listening");
+            assertThat(one).doesNotContain("Address already in use");
+            assertThat(two).doesNotContain("Address already in use");
+            assertThat(port(one, 9099)).isNotEqualTo(port(two, 9099));
+            assertThat(first.alive()).isTrue();
+            assertThat(second.alive()).isTrue();
+            assertThat(events).isEmpty();
+        }
+    }
+
+    private ReleaseController start(Deployment d, Path work, int n) throws Exception {
+        return ReleaseController.start(
+                releases,
+                d,
+                "control-plane-0",
+                work.resolve("hosts/control-plane-0"),
+                work,
+                n,
+                (sa, podDir) -> Map.of(),
+                ContainerLaunch.ConfigMaps.NONE,
+                events::add);
+    }
+
+    /** The port of this machine the pod's log header gives {@code containerPort}. */
+    private static int port(String log, int containerPort) {
+        Matcher m = Pattern.compile("(?m)^port " + containerPort + " = ([0-9]+)$").matcher(log);
+        assertThat(m.find()).as(log).isTrue();
+        return Integer.parseInt(m.group(1));
     }
 
     @Test
@@ -125,6 +173,25 @@ class ReleaseControllerTest {
                                                             + " (CrashLoopBackOff)"
                                                             + " (controller-2.log)"));
         }
+    }
+
+    /**
+     * Stopped, the container has the pod's grace period (the Deployment's 30 s) to end before it is
+     * killed: the controller writes its last status and releases its Lease then. This one takes 11
+     * s.
+     */
+    @Test
+    void aStoppedContainerHasThePodsGracePeriodToEnd() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work-" + System.nanoTime()));
+        Deployment d = deployment(image);
+        assertThat(d.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
+                .isEqualTo(30);
+        d.getSpec().getTemplate().getSpec().getContainers().get(0).setArgs(List.of("--slow-stop"));
+        ReleaseController controller = start(d, work, 6);
+        output(work.resolve("controller-6.log"), "listening");
+        controller.close();
+        assertThat(Files.readString(work.resolve("controller-6.log"))).contains("\nlet go\n");
+        assertThat(controller.alive()).isFalse();
     }
 
     @Test
@@ -177,7 +244,11 @@ class ReleaseControllerTest {
                 Deployment.class);
     }
 
-    /** A release laid on an "Upshift" image whose jar is the small program; its pullspec. */
+    /**
+     * A release laid on an "Upshift" image whose jar is the small program; its pullspec. The
+     * program listens on the ports its args name ({@code --*-port N}), ending with code 2 when one
+     * is taken, as the controller does.
+     */
     private static String release() throws Exception {
         Path src = Files.createDirectories(dir.resolve("src/fake"));
         Files.writeString(
@@ -191,6 +262,18 @@ class ReleaseControllerTest {
                     + " \"SA\", \"HOME\", \"PATH\", \"USER\"}) System.out.println(v + \"=\" +"
                     + " System.getenv(v));\n"
                     + "  if (a.length > 0 && a[0].equals(\"--exit\")) System.exit(3);\n"
+                    + "  if (a.length > 0 && a[0].equals(\"--slow-stop\"))"
+                    + " Runtime.getRuntime().addShutdownHook(new Thread(() -> { try {"
+                    + " Thread.sleep(11000); System.out.println(\"let go\"); } catch"
+                    + " (InterruptedException e) {} }));\n"
+                    + "  java.util.List<java.net.ServerSocket> held = new"
+                    + " java.util.ArrayList<>();\n"
+                    + "  for (int i = 0; i + 1 < a.length; i++) if (a[i].endsWith(\"-port\")) {\n"
+                    + "    try { held.add(new java.net.ServerSocket(Integer.parseInt(a[i + 1])));"
+                    + " }\n"
+                    + "    catch (java.io.IOException e) { System.out.println(e.getMessage());"
+                    + " System.exit(2); } }\n"
+                    + "  System.out.println(\"listening on \" + held.size() + \" ports\");\n"
                     + "  Thread.sleep(60000); } }\n");
         Path classes = Files.createDirectories(dir.resolve("classes"));
         assertThat(
