@@ -101,13 +101,14 @@ class ClusterVersionControllerTest {
             installed(h, a);
             h.holdOperator(true);
             h.requestUpdate("4.1.1", b, false);
-            // accepted and recorded first ...
+            // accepted and recorded first (past Unknown/RetrievePayload while the Job runs) ...
             ClusterOperatorStatusCondition accepted =
                     await().atMost(Duration.ofSeconds(10))
                             .until(
                                     () -> h.condition("ReleaseAccepted"),
                                     c ->
-                                            c.getMessage() != null
+                                            !"Unknown".equals(c.getStatus())
+                                                    && c.getMessage() != null
                                                     && c.getMessage().contains("4.1.1"));
             assertThat(accepted.getStatus()).isEqualTo("True");
             assertThat(accepted.getReason()).isEqualTo("PayloadLoaded");
