@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesSpecBuilder;
 import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
-import io.upshift.testkit.Conflicts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
@@ -49,21 +47,12 @@ class CapabilitiesControllerTest {
     @Test
     void anImplicitlyEnabledCapabilityIsReportedTheSameByARestartedController() throws Exception {
         try (ControllerHarness h = new ControllerHarness(dir)) {
-            Conflicts.retry(
-                    () ->
-                            h.client
-                                    .resources(ClusterVersion.class)
-                                    .withName("version")
-                                    .edit(
-                                            cv -> {
-                                                cv.getSpec()
-                                                        .setCapabilities(
-                                                                new ClusterVersionCapabilitiesSpecBuilder()
-                                                                        .withBaselineCapabilitySet(
-                                                                                "None")
-                                                                        .build());
-                                                return cv;
-                                            }));
+            h.editSpec(
+                    spec ->
+                            spec.setCapabilities(
+                                    new ClusterVersionCapabilitiesSpecBuilder()
+                                            .withBaselineCapabilitySet("None")
+                                            .build()));
             String a = h.payloads.release("4.1.0", "4.1.0", true, tuning(null));
             // the next release puts the ConfigMap the cluster runs under a capability the spec does
             // not enable
@@ -104,22 +93,13 @@ class CapabilitiesControllerTest {
     }
 
     private static void baseline(ControllerHarness h, String set, String... additional) {
-        Conflicts.retry(
-                () ->
-                        h.client
-                                .resources(ClusterVersion.class)
-                                .withName("version")
-                                .edit(
-                                        cv -> {
-                                            cv.getSpec()
-                                                    .setCapabilities(
-                                                            new ClusterVersionCapabilitiesSpecBuilder()
-                                                                    .withBaselineCapabilitySet(set)
-                                                                    .withAdditionalEnabledCapabilities(
-                                                                            additional)
-                                                                    .build());
-                                            return cv;
-                                        }));
+        h.editSpec(
+                spec ->
+                        spec.setCapabilities(
+                                new ClusterVersionCapabilitiesSpecBuilder()
+                                        .withBaselineCapabilitySet(set)
+                                        .withAdditionalEnabledCapabilities(additional)
+                                        .build()));
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionSpec;
 import io.fabric8.openshift.api.model.config.v1.Update;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.base.conditions.Conditions;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -239,17 +241,28 @@ final class ControllerHarness implements AutoCloseable {
     }
 
     void requestUpdate(String version, String image, boolean force) {
+        editSpec(
+                spec -> {
+                    var update = new Update();
+                    update.setVersion(version);
+                    update.setImage(image);
+                    if (force) update.setForce(true);
+                    spec.setDesiredUpdate(update);
+                });
+    }
+
+    /**
+     * ClusterVersion's spec changed as an administrator changes it, done again if the controller
+     * wrote the object in between.
+     */
+    void editSpec(Consumer<ClusterVersionSpec> change) {
         Conflicts.retry(
                 () ->
                         client.resources(ClusterVersion.class)
                                 .withName("version")
                                 .edit(
                                         cv -> {
-                                            var update = new Update();
-                                            update.setVersion(version);
-                                            update.setImage(image);
-                                            if (force) update.setForce(true);
-                                            cv.getSpec().setDesiredUpdate(update);
+                                            change.accept(cv.getSpec());
                                             return cv;
                                         }));
     }

@@ -9,9 +9,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.Release;
-import io.upshift.testkit.Conflicts;
 import io.upshift.testkit.LocalProxy;
 import io.upshift.testkit.TestCertificates;
 import java.net.InetSocketAddress;
@@ -113,16 +111,7 @@ class GraphEgressTest {
     }
 
     private static void upstream(ControllerHarness h, String url) {
-        Conflicts.retry(
-                () ->
-                        h.client
-                                .resources(ClusterVersion.class)
-                                .withName("version")
-                                .edit(
-                                        cv -> {
-                                            cv.getSpec().setUpstream(url);
-                                            return cv;
-                                        }));
+        h.editSpec(spec -> spec.setUpstream(url));
     }
 
     /** The Proxy {@code cluster}, as the network operator publishes it in its status. */

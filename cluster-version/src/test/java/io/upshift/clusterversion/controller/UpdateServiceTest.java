@@ -5,10 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.graph.updates.UpdatesRequest;
-import io.upshift.testkit.Conflicts;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -106,16 +104,7 @@ class UpdateServiceTest {
                     .allMatch(q -> q.startsWith("/default?arch=arm64&channel=stable-4.1&"));
 
             // spec.upstream, once set, is what is asked
-            Conflicts.retry(
-                    () ->
-                            h.client
-                                    .resources(ClusterVersion.class)
-                                    .withName("version")
-                                    .edit(
-                                            cv -> {
-                                                cv.getSpec().setUpstream(url("/configured"));
-                                                return cv;
-                                            }));
+            h.editSpec(spec -> spec.setUpstream(url("/configured")));
             await("the configured graph asked")
                     .atMost(Duration.ofSeconds(20))
                     .until(() -> asked.stream().anyMatch(q -> q.startsWith("/configured?")));
