@@ -13,6 +13,7 @@ import io.upshift.demo.DemoRun;
 import io.upshift.rehearsal.model.Rehearsal;
 import io.upshift.rehearsal.render.TextReport;
 import io.upshift.releases.image.FileTrees;
+import io.upshift.runtime.cli.ControllerLogs;
 import io.upshift.status.estimate.EstimateRecord;
 import io.upshift.status.estimate.UpdateEnd;
 import io.upshift.status.model.UpdateAssessment;
@@ -25,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
@@ -57,25 +57,13 @@ public final class LiveDemo implements Demo {
      */
     private volatile EstimateRecord estimateRecord;
 
-    /** Where the controllers, the agents and their plumbing log from. */
-    private static final List<String> CONTROLLER_PACKAGES =
-            List.of(
-                    "io.upshift.runtime",
-                    "io.upshift.releases",
-                    "io.upshift.graph",
-                    "io.upshift.pools",
-                    "io.upshift.status",
-                    "io.upshift.clusterversion");
-
     @Override
     public int run(DemoOptions options, PrintWriter out) throws Exception {
         this.options = options;
         MockServerLog.quiet();
         // the controllers' and agents' log lines would tear up the status view; their warnings show
         // in status anyway
-        if (!options.controllerLog())
-            for (String feature : CONTROLLER_PACKAGES)
-                System.setProperty("org.slf4j.simpleLogger.log." + feature, "error");
+        if (!options.controllerLog()) ControllerLogs.errorsOnly();
         boolean refresh = !options.plain() && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
         try {

@@ -17,6 +17,7 @@ import io.upshift.releases.image.Releases;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.signatures.HttpSignatureStore;
 import io.upshift.releases.signatures.SignatureStores;
+import io.upshift.runtime.cli.ControllerLogs;
 import io.upshift.runtime.cli.KubeconfigOption;
 import io.upshift.runtime.cli.UsageError;
 import io.upshift.status.snapshot.Snapshot;
@@ -55,16 +56,6 @@ import picocli.CommandLine.Spec;
         })
 public final class RehearseCommand implements Callable<Integer> {
     public static Clock clock = Clock.systemUTC();
-
-    /** The packages whose log lines the simulation's controllers and agents would print. */
-    static final List<String> QUIET =
-            List.of(
-                    "io.upshift.runtime",
-                    "io.upshift.releases",
-                    "io.upshift.graph",
-                    "io.upshift.pools",
-                    "io.upshift.status",
-                    "io.upshift.clusterversion");
 
     /**
      * Runs this command line again where the simulator is (a build's {@code demo-lib/}), when it is
@@ -170,9 +161,7 @@ public final class RehearseCommand implements Callable<Integer> {
         }
         // the copy's controllers and agents would log every step of the simulation on stderr; what
         // they found is in the report, and the rehearsal's own progress lines stay
-        if (simulator.isPresent())
-            for (String feature : QUIET)
-                System.setProperty("org.slf4j.simpleLogger.log." + feature, "error");
+        if (simulator.isPresent()) ControllerLogs.errorsOnly();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Rehearse.Source source = source();
