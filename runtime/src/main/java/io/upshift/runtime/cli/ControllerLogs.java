@@ -1,6 +1,7 @@
 package io.upshift.runtime.cli;
 
 import java.util.List;
+import java.util.Properties;
 
 /**
  * The log lines of the controllers, the agents and their plumbing, for a command that runs them in
@@ -24,6 +25,12 @@ public final class ControllerLogs {
      * made, so this is called before the controllers start.
      */
     public static void errorsOnly() {
-        for (String p : PACKAGES) System.setProperty("org.slf4j.simpleLogger.log." + p, "error");
+        errorsOnly(System.getProperties());
+    }
+
+    /** As {@link #errorsOnly()}, into {@code properties}. */
+    static void errorsOnly(Properties properties) {
+        for (String p : PACKAGES)
+            properties.setProperty("org.slf4j.simpleLogger.log." + p, "error");
     }
 }
