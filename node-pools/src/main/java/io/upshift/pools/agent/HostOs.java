@@ -1,5 +1,7 @@
 package io.upshift.pools.agent;
 
+import io.upshift.pools.model.HostBoot;
+
 /**
  * The host's operating system as the agent drives it: which boot it is in, switching to another OS
  * (image, kernel arguments, extensions, kernel type), rebooting, and the systemd operations a
@@ -9,19 +11,21 @@ package io.upshift.pools.agent;
 public interface HostOs {
 
     /**
-     * Changes with every boot; the agent compares it to tell a finished reboot from one still to
-     * do.
+     * The boot the host is in; the agent compares it with the one its marker was written in to tell
+     * a finished reboot from one still to do. Never changed by the agent's own restart.
      */
-    String bootId();
+    HostBoot boot();
 
     /** Stages the OS to boot next; nothing to do when it is staged already. */
     void stageOs(OsTarget target);
 
     /**
-     * Reboots. On a real host this does not return (the agent is killed and starts again after
-     * boot); a simulated host returns once the node is back.
+     * Reboots. On a real host this does not return (the agent is stopped as the host goes down and
+     * starts again after boot): an agent stopped meanwhile gets {@link InterruptedException}, never
+     * a return, so that nothing after the reboot runs before it. A simulated host returns once the
+     * node is back.
      */
-    void reboot();
+    void reboot() throws InterruptedException;
 
     /** {@code systemctl reload UNIT}. */
     void reloadUnit(String unit);

@@ -158,7 +158,7 @@ public final class NodeAgent implements AutoCloseable {
                         nodeName,
                         a,
                         marker,
-                        marker == null ? "" : os.bootId(),
+                        marker == null ? null : os.boot(),
                         failure,
                         now,
                         options.degradedRetry());

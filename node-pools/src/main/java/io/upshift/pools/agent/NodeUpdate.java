@@ -158,7 +158,7 @@ final class NodeUpdate {
             if (plan.reboots()) {
                 os.stageOs(OsTarget.of(plan.to()));
                 host.write(
-                        HostMarker.PATH, new HostMarker(plan.desired(), os.bootId()).bytes(), 0600);
+                        HostMarker.PATH, new HostMarker(plan.desired(), os.boot()).bytes(), 0600);
             }
         } catch (RuntimeException e) {
             stopping(e);

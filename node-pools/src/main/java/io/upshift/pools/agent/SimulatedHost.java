@@ -1,5 +1,6 @@
 package io.upshift.pools.agent;
 
+import io.upshift.pools.model.HostBoot;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -15,16 +16,21 @@ public final class SimulatedHost implements HostOs {
     private final Duration rebootTime;
     private final AtomicInteger reboots = new AtomicInteger();
     private final List<String> systemctl = new CopyOnWriteArrayList<>();
-    private volatile String bootId = UUID.randomUUID().toString();
+    private volatile HostBoot boot = newBoot();
     private volatile OsTarget os = OsTarget.image("");
 
     public SimulatedHost(Duration rebootTime) {
         this.rebootTime = rebootTime;
     }
 
+    /** A boot id of its own and an empty /run, which the agent's marker then fills. */
+    private static HostBoot newBoot() {
+        return new HostBoot(UUID.randomUUID().toString(), UUID.randomUUID().toString());
+    }
+
     @Override
-    public String bootId() {
-        return bootId;
+    public HostBoot boot() {
+        return boot;
     }
 
     @Override
@@ -33,14 +39,9 @@ public final class SimulatedHost implements HostOs {
     }
 
     @Override
-    public void reboot() {
-        try {
-            Thread.sleep(rebootTime.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while rebooting", e);
-        }
-        bootId = UUID.randomUUID().toString();
+    public void reboot() throws InterruptedException {
+        Thread.sleep(rebootTime.toMillis());
+        boot = newBoot();
         reboots.incrementAndGet();
     }
 

@@ -1,18 +1,25 @@
 package io.upshift.pools.agent;
 
+import io.upshift.pools.model.HostBoot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * A real host, seen through its root mounted at {@code root} (the DaemonSet mounts {@code /} at
- * {@code /host}); every command runs chrooted into it, so it is the host's systemd that acts. The
- * boot id is the kernel's.
+ * {@code /host}, submounts and all); every command runs chrooted into it, so it is the host's
+ * systemd that acts. The boot is told as the host tells it ({@link HostBoot}): its boot id read
+ * through the host's own {@code /proc} (under the root; the agent's own {@code /proc} only where
+ * the root has none), which on a container machine is the one its manager gives each start rather
+ * than the kernel's, and a marker the agent keeps in the host's {@code /run}, which every boot
+ * empties.
  *
  * <p>The OS switch is the host's own unit, {@value #UPDATE_UNIT}: the agent writes its inputs
  * beside each other in {@code /etc/upshift} (the image to {@value #REQUESTED}, the kernel arguments
@@ -31,6 +38,7 @@ public final class SystemdHost implements HostOs {
     static final String KERNEL_ARGUMENTS = "/etc/upshift/kernel-arguments";
     static final String EXTENSIONS = "/etc/upshift/extensions";
     static final String KERNEL_TYPE = "/etc/upshift/kernel-type";
+    static final String BOOT_ID = "/proc/sys/kernel/random/boot_id";
 
     /** Runs a command on the host and waits for it. */
     public interface Commands {
@@ -57,11 +65,48 @@ public final class SystemdHost implements HostOs {
     }
 
     @Override
-    public String bootId() {
+    public HostBoot boot() {
+        return new HostBoot(bootId(), runId());
+    }
+
+    /** The host's boot id, or empty when neither the host's nor this process's /proc shows one. */
+    private String bootId() {
+        Path hosts = files.resolve(BOOT_ID);
+        Path read = Files.isReadable(hosts) ? hosts : Path.of(BOOT_ID);
         try {
-            return Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+            return Files.readString(read).strip();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the boot id: " + e.getMessage(), e);
+            return "";
+        }
+    }
+
+    /**
+     * The id of this boot's marker in the host's /run, made by the first agent of the boot that
+     * asks (and kept by those after it); empty when the root has no /run.
+     */
+    private String runId() {
+        if (!Files.isDirectory(files.resolve("/run"))) return "";
+        Path marker = files.resolve(HostBoot.RUN_MARKER);
+        try {
+            if (!Files.exists(marker)) {
+                // written whole beside it, then linked in place: a reader never sees it half
+                // written, and of two agents making it at once one id wins
+                Files.createDirectories(marker.getParent());
+                Path temp = Files.createTempFile(marker.getParent(), ".boot-", "");
+                try {
+                    Files.writeString(temp, UUID.randomUUID() + "\n");
+                    Files.createLink(marker, temp);
+                } catch (FileAlreadyExistsException e) {
+                    // made meanwhile in this boot: that is the id
+                } finally {
+                    Files.deleteIfExists(temp);
+                }
+            }
+            return Files.readString(marker).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot keep the boot marker " + HostBoot.RUN_MARKER + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -122,13 +167,11 @@ public final class SystemdHost implements HostOs {
     }
 
     @Override
-    public void reboot() {
+    public void reboot() throws InterruptedException {
         check(systemctl("reboot"), "systemctl reboot");
-        try {
-            Thread.sleep(Long.MAX_VALUE); // systemd stops this process as the host goes down
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // the host goes down and stops this process with it (the kubelet first, through its
+        // graceful shutdown): until then there is nothing to do, and an interrupt is that stop
+        Thread.sleep(Long.MAX_VALUE);
     }
 
     @Override

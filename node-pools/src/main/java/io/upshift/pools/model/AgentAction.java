@@ -55,7 +55,7 @@ public sealed interface AgentAction {
      * @param node the node's name, for its reports
      * @param annotations the node's annotations
      * @param marker the marker on the host, or null
-     * @param bootId the boot the host is in (read only when there is a marker)
+     * @param boot the boot the host is in (read only when there is a marker)
      * @param failure the failure the agent remembers, or null
      * @param degradedRetry how long a node that failed on a config waits before trying it again
      */
@@ -63,7 +63,7 @@ public sealed interface AgentAction {
             String node,
             Map<String, String> annotations,
             HostMarker marker,
-            String bootId,
+            HostBoot boot,
             Failure failure,
             Instant now,
             Duration degradedRetry) {
@@ -71,7 +71,7 @@ public sealed interface AgentAction {
         String current = annotations.getOrDefault(NodeAnnotations.CURRENT_CONFIG, "");
         String state = annotations.getOrDefault(NodeAnnotations.STATE, "");
         if (desired.isEmpty()) return new Decision(new Idle(), failure);
-        boolean rebooted = marker != null && marker.rebootedInto(desired, bootId);
+        boolean rebooted = marker != null && marker.rebootedInto(desired, boot);
         if (rebooted || (current.equals(desired) && !NodeAnnotations.DONE.equals(state))) {
             // the report tells how this update ends, not the steps of one left behind
             List<Transition> report =

@@ -3,6 +3,7 @@ package io.upshift.pools.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.upshift.pools.model.HostBoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ class SystemdHostTest {
 
     @TempDir Path root;
 
-    final List<List<String>> ran = new ArrayList<>();
+    final List<List<String>> ran = java.util.Collections.synchronizedList(new ArrayList<>());
 
     SystemdHost host(int updateExitCode, String updateOutput) {
         return new SystemdHost(
@@ -178,5 +179,63 @@ class SystemdHostTest {
         assertThatThrownBy(host::reboot)
                 .hasMessage(
                         "systemctl reboot failed (exit code 1): Failed to reboot: Access denied");
+    }
+
+    @Test
+    void theBootIsTheHostsBootIdAndAMarkerInItsRunWhichARestartedAgentFindsAgain()
+            throws Exception {
+        Files.createDirectories(root.resolve("proc/sys/kernel/random"));
+        Files.writeString(root.resolve("proc/sys/kernel/random/boot_id"), "host-boot-1\n");
+        Files.createDirectories(root.resolve("run"));
+        HostBoot first = host(0, "").boot();
+        assertThat(first.bootId()).isEqualTo("host-boot-1");
+        assertThat(first.runId()).isNotEmpty();
+        assertThat(Files.readString(root.resolve("run/upshift/boot")).strip())
+                .isEqualTo(first.runId());
+        assertThat(new SystemdHost(root, argv -> null).boot())
+                .as("another agent in the same boot")
+                .isEqualTo(first);
+
+        // the host rebooted: its /run starts empty (and here its boot id stays, as the kernel's
+        // would in a container machine whose manager gives it none of its own)
+        Files.delete(root.resolve("run/upshift/boot"));
+        HostBoot second = host(0, "").boot();
+        assertThat(second.bootId()).isEqualTo("host-boot-1");
+        assertThat(first.otherThan(second)).isTrue();
+    }
+
+    @Test
+    void aRootWithoutProcOrRunFallsBackToThisProcesssBootId() {
+        HostBoot boot = host(0, "").boot();
+        assertThat(boot.runId()).isEmpty();
+        assertThat(boot.bootId()).isNotEmpty(); // this machine's, read from /proc
+        assertThat(root.resolve("run")).doesNotExist();
+    }
+
+    @Test
+    void anAgentStoppedWhileItsHostGoesDownNeverReturnsFromTheReboot() throws Exception {
+        SystemdHost host = host(0, "");
+        var returned = new java.util.concurrent.atomic.AtomicBoolean();
+        var interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread agent =
+                new Thread(
+                        () -> {
+                            try {
+                                host.reboot();
+                                returned.set(true);
+                            } catch (InterruptedException e) {
+                                interrupted.set(true);
+                            }
+                        });
+        agent.start();
+        org.awaitility.Awaitility.await()
+                .until(
+                        () ->
+                                ran.contains(
+                                        List.of("chroot", root.toString(), "systemctl", "reboot")));
+        agent.interrupt();
+        agent.join(5000);
+        assertThat(returned).isFalse();
+        assertThat(interrupted).isTrue();
     }
 }

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 class AgentActionTest {
     static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
     static final Duration RETRY = Duration.ofMinutes(5);
+    static final HostBoot BOOT_1 = new HostBoot("boot-1", "run-1"),
+            BOOT_2 = new HostBoot("boot-2", "run-2");
 
     static Map<String, String> node(String current, String desired, String state) {
         return Map.of(CURRENT_CONFIG, current, DESIRED_CONFIG, desired, STATE, state);
@@ -26,7 +28,7 @@ class AgentActionTest {
 
     static AgentAction.Decision next(
             Map<String, String> annotations, HostMarker marker, AgentAction.Failure failure) {
-        return AgentAction.next("w0", annotations, marker, "boot-2", failure, NOW, RETRY);
+        return AgentAction.next("w0", annotations, marker, BOOT_2, failure, NOW, RETRY);
     }
 
     @Test
@@ -38,7 +40,7 @@ class AgentActionTest {
 
     @Test
     void aHostRebootedIntoTheDesiredConfigOnlyFinishesAndSaysItRebooted() {
-        assertThat(next(node("a", "b", "Rebooting"), new HostMarker("b", "boot-1"), null).action())
+        assertThat(next(node("a", "b", "Rebooting"), new HostMarker("b", BOOT_1), null).action())
                 .isEqualTo(
                         new AgentAction.Finish(
                                 "b", List.of(UpdateSteps.rebooted(), UpdateSteps.succeeded("w0"))));
@@ -46,9 +48,9 @@ class AgentActionTest {
 
     @Test
     void aMarkerOfThisBootOrOfAnotherConfigMeansTheRebootIsStillToDo() {
-        assertThat(next(node("a", "b", "Rebooting"), new HostMarker("b", "boot-2"), null).action())
+        assertThat(next(node("a", "b", "Rebooting"), new HostMarker("b", BOOT_2), null).action())
                 .isEqualTo(new AgentAction.Update("a", "b"));
-        assertThat(next(node("a", "c", "Working"), new HostMarker("b", "boot-1"), null).action())
+        assertThat(next(node("a", "c", "Working"), new HostMarker("b", BOOT_1), null).action())
                 .isEqualTo(new AgentAction.Update("a", "c"));
     }
 
@@ -92,9 +94,54 @@ class AgentActionTest {
     }
 
     @Test
+    void aHostWhoseBootIdStaysTheSameIsToldRebootedByItsEmptiedRun() {
+        // a container machine whose boot id, as the agent reads it, is the kernel's: only /run
+        // tells
+        HostMarker marker = new HostMarker("b", new HostBoot("kernel", "run-1"));
+        assertThat(
+                        AgentAction.next(
+                                        "w0",
+                                        node("a", "b", "Rebooting"),
+                                        marker,
+                                        new HostBoot("kernel", "run-2"),
+                                        null,
+                                        NOW,
+                                        RETRY)
+                                .action())
+                .isInstanceOf(AgentAction.Finish.class);
+        // the agent restarted, the host did not: the reboot is still to do
+        assertThat(
+                        AgentAction.next(
+                                        "w0",
+                                        node("a", "b", "Rebooting"),
+                                        marker,
+                                        new HostBoot("kernel", "run-1"),
+                                        null,
+                                        NOW,
+                                        RETRY)
+                                .action())
+                .isEqualTo(new AgentAction.Update("a", "b"));
+    }
+
+    @Test
+    void aBootIsAnotherWhenEitherSideTheHostShowsChanged() {
+        HostBoot then = new HostBoot("boot-1", "run-1");
+        assertThat(then.otherThan(new HostBoot("boot-1", "run-1"))).isFalse();
+        assertThat(then.otherThan(new HostBoot("boot-2", "run-1"))).isTrue();
+        assertThat(then.otherThan(new HostBoot("boot-1", "run-2"))).isTrue();
+        // a side not read on one of the boots says nothing
+        assertThat(then.otherThan(new HostBoot("boot-1", ""))).isFalse();
+        assertThat(new HostBoot("boot-1", "").otherThan(new HostBoot("boot-1", "run-2"))).isFalse();
+        assertThat(new HostBoot("", "run-1").otherThan(new HostBoot("boot-2", "run-2"))).isTrue();
+    }
+
+    @Test
     void theMarkerReadsBackAsWritten() {
-        HostMarker m = new HostMarker("rendered-worker-b", "7f1c");
+        HostMarker m = new HostMarker("rendered-worker-b", new HostBoot("7f1c", "0b3e"));
         assertThat(HostMarker.parse(m.bytes())).isEqualTo(m);
+        // as an agent before the /run marker wrote it: the boot id alone
+        assertThat(HostMarker.parse("rendered-worker-b\n7f1c\n".getBytes()))
+                .isEqualTo(new HostMarker("rendered-worker-b", new HostBoot("7f1c", "")));
         assertThat(HostMarker.parse("rendered-worker-b".getBytes())).isNull();
         assertThat(HostMarker.parse(null)).isNull();
     }
