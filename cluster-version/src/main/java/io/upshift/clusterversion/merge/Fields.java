@@ -32,6 +32,20 @@ final class Fields {
     }
 
     /**
+     * A field Go holds as a pointer (upstream's setBoolPtr, setInt64Ptr and their kin): taken from
+     * the manifest whatever its value when the manifest has it, so that {@code false} and {@code 0}
+     * are kept ({@code runAsUser: 0} is root, not "unset"); removed when the manifest does not.
+     */
+    static void replacePresent(ObjectNode existing, JsonNode required, String field) {
+        JsonNode want = required.get(field);
+        if (want == null || want.isNull() || want.isMissingNode()) {
+            existing.remove(field);
+        } else if (!Semantic.equal(existing.get(field), want) || !existing.has(field)) {
+            existing.set(field, want.deepCopy());
+        }
+    }
+
+    /**
      * Whole replace, only when the manifest sets the field (upstream's setStringIfSet and its kin).
      */
     static void replaceIfSet(ObjectNode existing, JsonNode required, String field) {

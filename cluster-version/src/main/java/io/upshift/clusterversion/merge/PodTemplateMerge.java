@@ -29,14 +29,14 @@ final class PodTemplateMerge {
         Fields.keyedList(e, r, "containers", "name", PodTemplateMerge::ensureContainer);
         Fields.keyedList(e, r, "volumes", "name", PodTemplateMerge::wholeReplace);
         Fields.replaceIfSet(e, r, "restartPolicy");
-        Fields.replace(e, r, "automountServiceAccountToken");
+        Fields.replacePresent(e, r, "automountServiceAccountToken");
         Fields.replaceIfSet(e, r, "serviceAccountName");
         Fields.replace(e, r, "hostNetwork");
-        Fields.replace(e, r, "hostUsers");
+        Fields.replacePresent(e, r, "hostUsers");
         Fields.mergeMap(e, r, "nodeSelector");
         Fields.replaceIfSet(e, r, "priorityClassName");
-        Fields.replace(e, r, "priority");
-        Fields.replace(e, r, "shareProcessNamespace");
+        Fields.replacePresent(e, r, "priority");
+        Fields.replacePresent(e, r, "shareProcessNamespace");
         Fields.replace(e, r, "dnsPolicy");
         Fields.replace(e, r, "terminationGracePeriodSeconds");
         ensurePodSecurityContext(e, r);
@@ -102,7 +102,7 @@ final class PodTemplateMerge {
                     "readOnlyRootFilesystem",
                     "allowPrivilegeEscalation"
                 }) {
-            Fields.replace(have, want, f);
+            Fields.replacePresent(have, want, f);
         }
         Fields.replace(have, want, "seccompProfile");
     }
@@ -116,7 +116,7 @@ final class PodTemplateMerge {
         ObjectNode have = Fields.object(e, "securityContext");
         ensureSeLinuxOptions(have, want);
         for (String f : new String[] {"runAsUser", "runAsGroup", "runAsNonRoot", "fsGroup"})
-            Fields.replace(have, want, f);
+            Fields.replacePresent(have, want, f);
         Fields.replace(have, want, "seccompProfile");
         unionAppend(have, want, "supplementalGroups");
         JsonNode sysctls = want.get("sysctls");

@@ -65,7 +65,7 @@ public final class ResourceMerge {
         switch (groupKind) {
             case "/Namespace", "config.openshift.io/ClusterOperator" -> {}
             case "/ServiceAccount" ->
-                    Fields.replace(existing, required, "automountServiceAccountToken");
+                    Fields.replacePresent(existing, required, "automountServiceAccountToken");
             // keys others add (CA bundles injected into a ConfigMap, say) stay; a Secret's too,
             // unlike upstream's
             // generic merge, which took its data whole

@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Equality of API objects as JSON, in the sense of Kubernetes' semantic equality: an absent field
@@ -25,7 +26,8 @@ public final class Semantic {
      * {@code b} differ, or null.
      */
     public static String difference(JsonNode a, JsonNode b, String path) {
-        if (isZero(a) && isZero(b)) return null;
+        if (isZero(a) && isZero(b))
+            return absent(a) != absent(b) && POINTERS.matcher(path).find() ? path : null;
         if (a == null || b == null) return path.isEmpty() ? "." : path;
         if (a.isObject() && b.isObject()) {
             Set<String> keys = new LinkedHashSet<>();
@@ -50,6 +52,23 @@ public final class Semantic {
         return a.getNodeType() == b.getNodeType() && a.asText().equals(b.asText())
                 ? null
                 : (path.isEmpty() ? "." : path);
+    }
+
+    /**
+     * Fields Go holds as pointers in the pod template and the ServiceAccount, where the zero value
+     * set is not the field absent ({@code runAsUser: 0} runs as root, {@code
+     * automountServiceAccountToken: false} mounts no token): their merge keeps what the manifest
+     * gives ({@link Fields#replacePresent}), and a live object lacking it differs.
+     */
+    private static final Pattern POINTERS =
+            Pattern.compile(
+                    "(\\.securityContext\\.(privileged|runAsUser|runAsGroup|runAsNonRoot|fsGroup"
+                            + "|readOnlyRootFilesystem|allowPrivilegeEscalation)"
+                            + "|\\.(automountServiceAccountToken|hostUsers|shareProcessNamespace)"
+                            + "|\\.template\\.spec\\.priority)$");
+
+    private static boolean absent(JsonNode n) {
+        return n == null || n.isNull() || n.isMissingNode();
     }
 
     /** Absent, or the zero value of its type. */

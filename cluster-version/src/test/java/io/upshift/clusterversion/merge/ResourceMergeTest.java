@@ -114,6 +114,50 @@ class ResourceMergeTest {
     }
 
     @Test
+    void aSecurityContextSettingRootOrFalseIsKeptAsSetAndALiveObjectLackingItDiffers() {
+        // deploy/pools.yaml's node agent: root (runAsUser 0), privileged; the zero values are set,
+        // as Go's pointers hold them, not absent
+        String agent =
+                DEPLOYMENT
+                        .replace(
+                                "    image: web:2\n",
+                                "    image: web:2\n"
+                                    + "        securityContext: {privileged: true, runAsUser: 0,"
+                                    + " allowPrivilegeEscalation: false}\n")
+                        .replace(
+                                "  containers:\n",
+                                "  automountServiceAccountToken: false\n      containers:\n");
+        ResourceMerge.Merged merged = ResourceMerge.merge(yaml(DEPLOYMENT_LIVE), yaml(agent));
+        JsonNode pod = merged.object().at("/spec/template/spec");
+        assertThat(pod.at("/containers/0/securityContext/runAsUser").isInt()).isTrue();
+        assertThat(pod.at("/containers/0/securityContext/runAsUser").asInt()).isZero();
+        assertThat(pod.at("/containers/0/securityContext/allowPrivilegeEscalation").isBoolean())
+                .isTrue();
+        assertThat(pod.at("/automountServiceAccountToken").isBoolean()).isTrue();
+        assertThat(merged.difference()).isNotNull();
+
+        // a live object that holds them as set is level; one that lost runAsUser 0 is not
+        JsonNode level = merged.object().deepCopy();
+        assertThat(ResourceMerge.merge(level, yaml(agent)).difference()).isNull();
+        ObjectNode lost = (ObjectNode) merged.object().deepCopy();
+        ((ObjectNode) lost.at("/spec/template/spec/containers/0/securityContext"))
+                .remove("runAsUser");
+        ResourceMerge.Merged again = ResourceMerge.merge(lost, yaml(agent));
+        assertThat(again.difference())
+                .isEqualTo(".spec.template.spec.containers[0].securityContext.runAsUser");
+        assertThat(again.object().at("/spec/template/spec/containers/0/securityContext/runAsUser"))
+                .isNotNull();
+
+        // and a manifest that no longer sets one takes it away, as upstream's setInt64Ptr does
+        ResourceMerge.Merged dropped = ResourceMerge.merge(level, yaml(DEPLOYMENT));
+        assertThat(
+                        dropped.object()
+                                .at("/spec/template/spec/containers/0/securityContext")
+                                .isMissingNode())
+                .isTrue();
+    }
+
+    @Test
     void aNewImageIsTheFirstDifference() {
         ResourceMerge.Merged merged =
                 ResourceMerge.merge(
