@@ -184,11 +184,11 @@ spec:
     metadata: {labels: {app: web}}
     spec:
       nodeSelector: {node-role.kubernetes.io/worker: ""}
+      # one on each worker: a drained worker's pod waits for its node to come back
       affinity:
         podAntiAffinity:
-          preferredDuringSchedulingIgnoredDuringExecution:
-          - weight: 100
-            podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}}
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: web}}}
       terminationGracePeriodSeconds: 30
       containers:
       - name: httpd
@@ -267,7 +267,7 @@ update() {
   touch "$d/watch.jsonl.stop" "$d/status/stop"
   [ -n "$disturber" ] && { wait "$disturber"; sed 's/^/   disturb: /' "$d/disturb.log" | tee -a "$LOG" >&3; }
   wait "$watcher" "$sampler" 2>/dev/null
-  local UPDATED NODES REBOOTS REBOOTS_BY_NODE MAX_UNAVAILABLE MAX_UNAVAILABLE_BY_POOL WORKLOAD WORKLOAD_DETAIL PHASES
+  local UPDATED TOTAL REBOOTS REBOOTS_BY_NODE MAX_UNAVAILABLE MAX_UNAVAILABLE_BY_POOL WORKLOAD WORKLOAD_DETAIL PHASES
   eval "$(python3 "$E2E_DIR/verdict.py" update "$KUBECONFIG_PATH" "$v" "$LOGS" "$d/watch.jsonl" "$t0" "$t1")"
   local AGREE COMPARED DIFFER ASSESSMENTS EXAMPLES
   eval "$(python3 "$E2E_DIR/verdict.py" status-agree "$d/status/index" "$d/status" "$d/watch.jsonl")"
@@ -276,8 +276,8 @@ update() {
   say "   reboots: $REBOOTS_BY_NODE; unavailable at most: $MAX_UNAVAILABLE_BY_POOL; workload: $WORKLOAD_DETAIL"
   say "   status: $COMPARED pairs compared, $DIFFER differing; rows shown: $ASSESSMENTS"
   [ -n "$EXAMPLES" ] && say "   differing: $EXAMPLES"
-  UP_UPDATED=$UPDATED UP_NODES=$NODES UP_REBOOTS=$REBOOTS UP_BY_NODE=$REBOOTS_BY_NODE UP_WORKLOAD=$WORKLOAD
-  LINE="real nodes: update $result $secs s, $UPDATED/$NODES nodes updated, $REBOOTS reboots, unit active on $ACTIVE/$NODES, max unavailable $MAX_UNAVAILABLE, workload available throughout $WORKLOAD, oc status agrees $AGREE, - refused"
+  UP_UPDATED=$UPDATED UP_NODES=$TOTAL UP_REBOOTS=$REBOOTS UP_BY_NODE=$REBOOTS_BY_NODE UP_WORKLOAD=$WORKLOAD
+  LINE="real nodes: update $result $secs s, $UPDATED/$TOTAL nodes updated, $REBOOTS reboots, unit active on $ACTIVE/$TOTAL, max unavailable $MAX_UNAVAILABLE, workload available throughout $WORKLOAD, oc status agrees $AGREE, - refused"
   say "   $LINE"
   UP_RESULT=$result
 }
@@ -300,31 +300,51 @@ LINES+=("$LINE")
 [ "$UP_RESULT" = OK ] && [ "$UP_UPDATED" = "$UP_NODES" ] && [ "$UP_REBOOTS" = 0 ] && [ "$restarted" = "${#NODES[@]}" ] || ALL_OK=0
 
 # ---- 7. disturbed ----------------------------------------------------------------------------------------------------
-# disturb DIR: the first worker seen draining loses its agent (SIGKILL); the next one is rebooted by hand mid-drain
-draining() {  # prints a worker that is Working, cordoned and Ready, other than $1
+# disturb DIR: the first worker seen draining loses its agent (SIGKILL); the next one is rebooted by hand mid-drain.
+# Mid-drain: Working, cordoned, Ready, its drain asked (desiredDrain drain-...) and not yet done (lastAppliedDrain).
+draining() {  # prints such a worker, other than $1
   K get nodes -l node-role.kubernetes.io/worker -o json | python3 -c '
 import json, sys
+M = "machineconfiguration.openshift.io/"
 for n in json.load(sys.stdin)["items"]:
     a = n["metadata"].get("annotations") or {}
     ready = any(c["type"] == "Ready" and c["status"] == "True" for c in n["status"]["conditions"])
-    if n["metadata"]["name"] != sys.argv[1] and a.get("machineconfiguration.openshift.io/state") == "Working" \
-            and n["spec"].get("unschedulable") and ready:
+    if n["metadata"]["name"] != sys.argv[1] and a.get(M + "state") == "Working" and n["spec"].get("unschedulable") \
+            and ready and a.get(M + "desiredDrain", "").startswith("drain-") \
+            and a.get(M + "desiredDrain") != a.get(M + "lastAppliedDrain"):
         print(n["metadata"]["name"]); break' "${1:-}"
 }
+node_facts() {  # NODE: its update annotations and the pods the drain still has to move
+  echo "   $1: $(K get node "$1" -o jsonpath='{.metadata.annotations.machineconfiguration\.openshift\.io/state} desiredDrain={.metadata.annotations.machineconfiguration\.openshift\.io/desiredDrain} lastAppliedDrain={.metadata.annotations.machineconfiguration\.openshift\.io/lastAppliedDrain}'); pods: $(K get pods -A --field-selector spec.nodeName="$1" -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name}{.metadata.deletionTimestamp} {end}' | tr ' ' '\n' | grep -v machine-config-daemon | paste -sd' ')"
+}
 disturb() {
-  local d=$1 first="" second="" pid
+  local d=$1 first="" second="" pid pod restarts
   for _ in $(seq 600); do first=$(draining); [ -n "$first" ] && break; sleep 0.5; done
   [ -n "$first" ] || { echo "no worker seen draining"; return; }
+  pod=$(K -n openshift-machine-config-operator get pod -l k8s-app=machine-config-daemon --field-selector spec.nodeName="$first" -o name)
+  restarts=$(K -n openshift-machine-config-operator get "$pod" -o jsonpath='{.status.containerStatuses[0].restartCount}')
   pid=$("$E2E_DIR/cluster.sh" exec "$first" -- pgrep -f 'upshift.* agent' | head -1)
   if [ -n "$pid" ]; then
+    node_facts "$first"
     "$E2E_DIR/cluster.sh" exec "$first" -- kill -KILL "$pid"
     echo "$(date -u +%T) killed the agent on $first (pid $pid in the node) mid-drain"
     echo "$first" > "$d/killed"
+    for _ in $(seq 120); do
+      [ "$(K -n openshift-machine-config-operator get "$pod" -o jsonpath='{.status.containerStatuses[0].restartCount}')" != "$restarts" ] && break
+      sleep 1
+    done
+    K -n openshift-machine-config-operator logs "$pod" --previous > "$d/agent-killed.log" 2>&1
+    echo "   the killed agent's last lines: $(grep -v '^\s*at \|vertx\|Vertx' "$d/agent-killed.log" | tail -2 | cut -c1-200 | paste -sd'|')"
+    sleep 20
+    K -n openshift-machine-config-operator logs "$pod" > "$d/agent-after-kill.log" 2>&1
+    echo "   the agent started after it: $(grep -v '^\s*at \|vertx\|Vertx' "$d/agent-after-kill.log" | grep nodes/ | head -3 | cut -c1-200 | paste -sd'|')"
   else
     echo "no agent process found on $first"
   fi
   for _ in $(seq 1200); do second=$(draining "$first"); [ -n "$second" ] && break; sleep 0.5; done
   [ -n "$second" ] || { echo "no second worker seen draining"; return; }
+  node_facts "$second"
+  echo "   $second's boot id: $("$E2E_DIR/cluster.sh" exec "$second" -- cat /proc/sys/kernel/random/boot_id)"
   "$E2E_DIR/cluster.sh" exec "$second" -- systemctl reboot
   echo "$(date -u +%T) rebooted $second by hand mid-drain"
   echo "$second" > "$d/rebooted"

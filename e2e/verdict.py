@@ -7,7 +7,7 @@
       Prints where it stands in one line.
   verdict.py update KUBECONFIG VERSION LOGS WATCH.jsonl FROM TO
       what an update did between FROM and TO (seconds since 1970), as shell assignments: UPDATED (nodes running their
-      pool's config of VERSION, Done), NODES, REBOOTS (the machines' reboots, from LOGS/node-*.boots), REBOOTS_BY_NODE,
+      pool's config of VERSION, Done), TOTAL (nodes), REBOOTS (the machines' reboots, from LOGS/node-*.boots), REBOOTS_BY_NODE,
       MAX_UNAVAILABLE (most nodes of one pool cordoned or not Ready at once) with MAX_UNAVAILABLE_BY_POOL, WORKLOAD
       (yes when every look found a pod of the workload answering and no look was missed for more than 5 s),
       WORKLOAD_DETAIL, PHASES (the node states seen, in order, per node).
@@ -15,7 +15,8 @@
       compares the node rows of `upshift status --details=nodes` and `oc adm upgrade status --details=nodes` taken
       one after the other (INDEX: lines "N T0 T1 T2", outputs DIR/N.oc, DIR/N.upshift): only pairs during which no
       node changed (its annotations, readiness, cordon or MachineConfigNode conditions, as WATCH.jsonl saw them) are
-      compared. Prints AGREE (yes/no), COMPARED, DIFFER, ASSESSMENTS (the node assessments and phases shown).
+      compared (nor those during which the update asked for, the last history entry or a pool's configs changed).
+      Prints AGREE (yes/no), COMPARED, DIFFER, ASSESSMENTS (the node assessments and phases shown).
   verdict.py refused AUDIT.log...
       requests of Upshift's identities (its ServiceAccounts; Upshift's clients by user agent for a 401, which names
       no user) refused with 401 or 403: prints the count, then one line per kind of refusal.
@@ -136,7 +137,7 @@ def update(kubeconfig, version, logs, watch, t0, t1):
     gap = max(gap, t1 - last_ok) if looks else t1 - t0
     workload = "yes" if failed_looks == 0 and answered_looks > 0 and gap <= 5.0 else "no"
     out = {
-        "UPDATED": updated, "NODES": total, "REBOOTS": sum(by_node.values()),
+        "UPDATED": updated, "TOTAL": total, "REBOOTS": sum(by_node.values()),
         "REBOOTS_BY_NODE": " ".join("%s=%d" % kv for kv in sorted(by_node.items())),
         "MAX_UNAVAILABLE": max(worst.values()) if worst else 0,
         "MAX_UNAVAILABLE_BY_POOL": " ".join("%s=%d" % kv for kv in sorted(worst.items())),
@@ -179,8 +180,10 @@ def changed(looks, t0, t1):
     seq = before[-1:] + inside
     if len(seq) < 2:
         return True
-    first = json.dumps(seq[0]["nodes"], sort_keys=True)
-    return any(json.dumps(w["nodes"], sort_keys=True) != first for w in seq[1:])
+    def seen(w):
+        return json.dumps([w["nodes"], w.get("cluster")], sort_keys=True)
+    first = seen(seq[0])
+    return any(seen(w) != first for w in seq[1:])
 
 
 def status_agree(index, folder, watch):

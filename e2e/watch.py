@@ -4,12 +4,14 @@
 usage: watch.py KUBECONFIG OUT.jsonl [NAMESPACE/SERVICE]
 
 Each line: {"t": seconds since 1970, "nodes": {NAME: {"pool", "ready", "cordoned", "state", "current", "desired",
-"mcn": its MachineConfigNode's conditions that are not False}},
+"mcn": its MachineConfigNode's conditions that are not False}}, "cluster": {the update asked for, the last history
+entry, each pool's target and current config and updated count},
 "workload": {"ready": pods the Service lists as ready, "answered": of those, how many answered HTTP within 2 s}}.
 The workload is asked directly at its pods' addresses (this machine routes every node's pods), so "answered" is what a
 client of the Service could reach. Stops when OUT.jsonl.stop appears.
 """
 import json, os, sys, time, urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 from kubeapi import Api
 
@@ -45,7 +47,7 @@ def nodes():
 def answers(ip, port):
     for _ in range(2):  # one retry: a single lost packet is not an outage
         try:
-            with urllib.request.urlopen("http://%s:%s/" % (ip, port), timeout=2) as r:
+            with urllib.request.urlopen("http://%s:%s/" % (ip, port), timeout=1.5) as r:
                 if r.status == 200:
                     return True
         except OSError:
@@ -56,13 +58,25 @@ def answers(ip, port):
 def workload():
     ns, name = service.split("/")
     ep = get("/api/v1/namespaces/%s/endpoints/%s" % (ns, name))
-    ready, answered = 0, 0
-    for subset in ep.get("subsets") or []:
-        port = subset["ports"][0]["port"]
-        for a in subset.get("addresses") or []:
-            ready += 1
-            answered += answers(a["ip"], port)
-    return {"ready": ready, "answered": answered}
+    targets = [(a["ip"], subset["ports"][0]["port"]) for subset in ep.get("subsets") or []
+               for a in subset.get("addresses") or []]
+    # all at once: a pod on a node going down costs its own timeout, not the look's
+    with ThreadPoolExecutor(max_workers=max(1, len(targets))) as pool:
+        answered = sum(pool.map(lambda t: answers(*t), targets))
+    return {"ready": len(targets), "answered": answered}
+
+
+def cluster():
+    """What the status readers also read besides the nodes: the update asked for and the pools' configs."""
+    cv = get("/apis/config.openshift.io/v1/clusterversions/version", {}) or {}
+    history = (cv.get("status") or {}).get("history") or [{}]
+    pools = get("/apis/machineconfiguration.openshift.io/v1/machineconfigpools", {"items": []})["items"]
+    return {"desired": ((cv.get("spec") or {}).get("desiredUpdate") or {}).get("image", ""),
+            "history": "%s=%s" % (history[0].get("version"), history[0].get("state")),
+            "pools": {p["metadata"]["name"]: [((p.get("spec") or {}).get("configuration") or {}).get("name", ""),
+                                              ((p.get("status") or {}).get("configuration") or {}).get("name", ""),
+                                              (p.get("status") or {}).get("updatedMachineCount", 0)]
+                      for p in pools}}
 
 
 with open(out, "a") as f:
@@ -71,6 +85,7 @@ with open(out, "a") as f:
         line = {"t": round(t, 3)}
         try:
             line["nodes"] = nodes()
+            line["cluster"] = cluster()
             if service:
                 line["workload"] = workload()
         except Exception as e:  # the API server busy for a moment: a look without answers, counted as such
