@@ -335,8 +335,11 @@ disturb() {
     done
     K -n openshift-machine-config-operator logs "$pod" --previous > "$d/agent-killed.log" 2>&1
     echo "   the killed agent's last lines: $(grep -v '^\s*at \|vertx\|Vertx' "$d/agent-killed.log" | tail -2 | cut -c1-200 | paste -sd'|')"
-    sleep 20
-    K -n openshift-machine-config-operator logs "$pod" > "$d/agent-after-kill.log" 2>&1
+    for _ in $(seq 120); do  # until the agent started after it says what it does
+      K -n openshift-machine-config-operator logs "$pod" > "$d/agent-after-kill.log" 2>&1
+      grep -q "nodes/$first" "$d/agent-after-kill.log" && break
+      sleep 1
+    done
     echo "   the agent started after it: $(grep -v '^\s*at \|vertx\|Vertx' "$d/agent-after-kill.log" | grep nodes/ | head -3 | cut -c1-200 | paste -sd'|')"
   else
     echo "no agent process found on $first"
