@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the payload of one release of the multi-node check (e2e/real-nodes.sh).
 
-usage: payload.py VERSION GENERATION DIR REPO [--beacon]
+usage: payload.py VERSION GENERATION DIR REPO [--beacon] [--drain-timeout DURATION]
 
 The machine-config component, as OpenShift's payload carries it (run-level 80), in release-manifests/ but for 03:
   00 the namespace openshift-machine-config-operator;
@@ -12,7 +12,8 @@ The machine-config component, as OpenShift's payload carries it (run-level 80), 
      (BEACON_RELEASE=<release>, changed by every release);
   02 the pools master (required for upgrade, as upstream's) and worker, create-only, maxUnavailable 1;
   03 the pool controller Deployment and the node agent DaemonSet exactly as REPO's deploy/pools.yaml defines them,
-     running the release image, the controller with --release-version VERSION: in manifests/, the one folder whose
+     running the release image, the controller with --release-version VERSION (the agent with --drain-timeout
+     DURATION when given: the check's release that waits for a drain no longer than that): in manifests/, the one folder whose
      manifests are templated, so that {{.ReleaseImage}} is this release's image (as the controller's own Deployment);
   09 the ClusterOperator machine-config, which the cluster-version controller waits on until it reports VERSION.
 The rest of manifests/ is left to `upshift release new --base --trust` (the controller's Deployment and the
@@ -23,6 +24,7 @@ import yaml
 
 version, generation, out, repo = sys.argv[1:5]
 beacon = "--beacon" in sys.argv[5:]
+drain_timeout = sys.argv[sys.argv.index("--drain-timeout") + 1] if "--drain-timeout" in sys.argv else ""
 INCLUDE = {"include.release.openshift.io/self-managed-high-availability": "true"}
 NS = "openshift-machine-config-operator"
 PREFIX = "0000_80_machine-config_"
@@ -95,6 +97,8 @@ for d in shipped:
         args = list(c["args"])
         args[args.index("--release-version") + 1] = version
         c["args"] = args
+    elif drain_timeout:
+        c["args"] = list(c["args"]) + ["--drain-timeout", drain_timeout]
 write("03_operator.yaml", *shipped, folder="manifests")
 
 write("09_clusteroperator.yaml", {"apiVersion": "config.openshift.io/v1", "kind": "ClusterOperator",

@@ -6,7 +6,7 @@
 #  1. brings up the multi-node cluster of e2e/cluster.sh (Kubernetes from $KUBE_BIN or ../shared/kube; a running one
 #     is stopped first): master-0 (the master pool), worker-0 and worker-1 (the worker pool), machines with their own
 #     systemd, containerd and kubelet;
-#  2. builds Upshift's image (./upshift image) and four signed releases on it (./upshift release new --base --trust,
+#  2. builds Upshift's image (./upshift image) and five signed releases on it (./upshift release new --base --trust,
 #     ./upshift release sign), whose payloads (e2e/payload.py) carry the machine-config component: the pool controller
 #     and the node agent as deploy/pools.yaml ships them, the master and worker pools (maxUnavailable 1) and the
 #     templates of the nodes' files and units:
@@ -15,6 +15,7 @@
 #               upshift-e2e-beacon.service (enabled) with its file /etc/upshift-e2e/beacon.conf
 #        1.0.2  only beacon.conf changes, under a Restart policy of the beacon unit: no drain, no reboot
 #        1.0.3  "generation 3" again a reboot, taken while the check disturbs it (below)
+#        1.0.4  "generation 4", and its node agents give up a drain after $DRAIN_TIMEOUT (2 minutes)
 #  3. installs 1.0.0 with `kubectl apply -k` of an overlay of deploy/ as shipped (the image, and --release for the
 #     controller: nothing else), publishes the signatures, waits until every node runs 1.0.0's config;
 #  4. runs a workload of two replicas on the workers (busybox httpd) under a PodDisruptionBudget of minAvailable 1, and
@@ -28,16 +29,21 @@
 #  7. updates to 1.0.3 and disturbs it: the agent of the first worker that drains is killed (SIGKILL) mid-drain, and
 #     the second worker is rebooted by hand mid-drain; both must end as an undisturbed node does, the update having
 #     rebooted each once;
-#  8. stops the cluster (E2E_KEEP=1 leaves it up) and prints one line per update, the 1.0.1 update's last:
+#  8. updates to 1.0.4 while the workload's budget allows no disruption (minAvailable 2): the first worker's drain
+#     gives up after 1.0.4's drain timeout and the node is Degraded, which both status commands must show; then the
+#     budget is relaxed and the update must finish;
+#  9. stops the cluster (E2E_KEEP=1 leaves it up) and prints one line per update, the 1.0.1 update's last:
 #     real nodes: update OK|FAIL <s> s, <u>/<n> nodes updated, <r> reboots, unit active on <a>/<n>, max unavailable <m>, workload available throughout yes|no, oc status agrees yes|no, <e> refused
 #     (<e>: requests of Upshift's identities refused with 401/403 over the whole run, from the API server's audit log).
 #     Exit 0 when every update and scenario is OK.
-# Env: KUBE_BIN, E2E_STATE (see cluster.sh); E2E_KEEP=1; E2E_SCENARIOS=0 skips step 7; E2E_UPDATE_TIMEOUT (s, 1200).
+# Env: KUBE_BIN, E2E_STATE (see cluster.sh); E2E_KEEP=1; E2E_SCENARIOS=0 skips steps 7 and 8; E2E_UPDATE_TIMEOUT (s,
+#      1200).
 # Everything a run writes is under $E2E_STATE/runs/<UTC time>/.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$REPO"
 UPDATE_TIMEOUT=${E2E_UPDATE_TIMEOUT:-1200}
+DRAIN_TIMEOUT=PT2M   # 1.0.4's agents give up a drain after this long
 export KUBECONFIG=$KUBECONFIG_PATH
 
 RUN_ID=$(date -u +%Y%m%dT%H%M%SZ)
@@ -113,16 +119,16 @@ say "   $(K get nodes --no-headers | awk '{print $1" "$2" "$3}' | paste -sd, | s
 for _ in $(seq 60); do K get serviceaccount default >/dev/null 2>&1 && break; sleep 1; done
 
 # ---- 2. image and releases -----------------------------------------------------------------------------------------
-say "2. Upshift's image and four signed releases"
+say "2. Upshift's image and five signed releases"
 up image --to "docker://$REGISTRY/upshift:e2e-$SHA" --insecure > "$W/image.log" 2>&1 || { tail -5 "$W/image.log" >&3; fail "./upshift image failed"; }
 IMG=$REGISTRY/upshift@$(digest_of "$REGISTRY/upshift:e2e-$SHA") || fail "cannot read the image's digest"
 say "   image $IMG"
 up release keygen --out "$W/signer" > "$W/keygen.log" 2>&1 || fail "./upshift release keygen failed"
 declare -A REL
 PREV=""
-for spec in 1.0.0:1: 1.0.1:2:--beacon 1.0.2:2:--beacon 1.0.3:3:--beacon; do
-  IFS=: read -r V GEN BEACON <<< "$spec"
-  python3 "$E2E_DIR/payload.py" "$V" "$GEN" "$W/payload-$V" "$REPO" $BEACON || fail "cannot write the payload of $V"
+for spec in 1.0.0:1: 1.0.1:2:--beacon 1.0.2:2:--beacon 1.0.3:3:--beacon "1.0.4:4:--beacon --drain-timeout $DRAIN_TIMEOUT"; do
+  IFS=: read -r V GEN OPTIONS <<< "$spec"
+  python3 "$E2E_DIR/payload.py" "$V" "$GEN" "$W/payload-$V" "$REPO" $OPTIONS || fail "cannot write the payload of $V"
   P=(); [ -n "$PREV" ] && P=(--previous "$PREV")
   up release new --from "$W/payload-$V" --version "$V" "${P[@]}" --trust "$W/signer.pub" --base "docker://$IMG" \
     --to "docker://$REGISTRY/e2e/release:$V-$SHA" --insecure > "$W/release-$V.log" 2>&1 || { tail -5 "$W/release-$V.log" >&3; fail "./upshift release new $V failed"; }
@@ -149,7 +155,7 @@ say "3. install 1.0.0: kubectl apply -k $W/install"
 T=$(now)
 K apply -k "$W/install" > "$W/install.log" 2>&1 || { tail -5 "$W/install.log" >&3; fail "kubectl apply -k failed"; }
 for _ in $(seq 120); do K get clusterversion version >/dev/null 2>&1 && break; sleep 2; done
-up release signatures "${REL[1.0.0]}" "${REL[1.0.1]}" "${REL[1.0.2]}" "${REL[1.0.3]}" --store "$W/signatures" --apply --insecure > "$W/signatures.log" 2>&1 \
+up release signatures "${REL[1.0.0]}" "${REL[1.0.1]}" "${REL[1.0.2]}" "${REL[1.0.3]}" "${REL[1.0.4]}" --store "$W/signatures" --apply --insecure > "$W/signatures.log" 2>&1 \
   || { tail -3 "$W/signatures.log" >&3; fail "./upshift release signatures failed"; }
 
 # wait_level VERSION TIMEOUT: until verdict.py says the cluster is level on VERSION; progress every 30 s
@@ -373,5 +379,34 @@ if [ "${E2E_SCENARIOS:-1}" = 1 ]; then
     LINES+=("real nodes: node rebooted by hand mid-drain: FAIL, no node rebooted"); ALL_OK=0
   fi
   for n in "${NODES[@]}"; do [ "$n" = "$killed" ] || [ "$n" = "$rebooted" ] || { r=$(reboots_of "$n"); [ "$r" = 1 ] || ALL_OK=0; }; done
+fi
+
+# ---- 8. held by a budget ---------------------------------------------------------------------------------------------
+# hold DIR: once a worker is Degraded for its drain, lets the status readers see it for a while, then relaxes the budget
+hold() {
+  local d=$1 node=""
+  for _ in $(seq 900); do
+    node=$(K get nodes -l node-role.kubernetes.io/worker -o jsonpath='{range .items[?(@.metadata.annotations.machineconfiguration\.openshift\.io/state=="Degraded")]}{.metadata.name}{"\n"}{end}' | head -1)
+    [ -n "$node" ] && break
+    sleep 1
+  done
+  [ -n "$node" ] || { echo "no worker became Degraded"; K -n e2e-app patch pdb web --type merge -p '{"spec":{"minAvailable":1}}' >/dev/null; return; }
+  echo "$(date -u +%T) $node Degraded: $(K get node "$node" -o jsonpath='{.metadata.annotations.machineconfiguration\.openshift\.io/reason}')"
+  echo "$node" > "$d/degraded"
+  sleep 60   # the status readers' pairs while it is Degraded
+  K -n e2e-app patch pdb web --type merge -p '{"spec":{"minAvailable":1}}' >/dev/null
+  echo "$(date -u +%T) PodDisruptionBudget e2e-app/web relaxed to minAvailable 1"
+}
+if [ "${E2E_SCENARIOS:-1}" = 1 ]; then
+  say "8. a node held by a PodDisruptionBudget: web's budget at minAvailable 2, 1.0.4's agents drain for at most $DRAIN_TIMEOUT"
+  K -n e2e-app patch pdb web --type merge -p '{"spec":{"minAvailable":2}}' > /dev/null || fail "cannot tighten the budget"
+  update 1.0.4 update-1.0.4 hold
+  LINES+=("$LINE")
+  degraded=$(cat "$W/update-1.0.4/degraded" 2>/dev/null)
+  shown=$(grep -l "^$degraded .*Degraded" "$W"/update-1.0.4/status/*.upshift 2>/dev/null | wc -l)
+  shown_oc=$(grep -l "^$degraded .*Degraded" "$W"/update-1.0.4/status/*.oc 2>/dev/null | wc -l)
+  s=OK
+  [ -n "$degraded" ] && [ "$shown" -gt 0 ] && [ "$shown_oc" -gt 0 ] && [ "$UP_RESULT" = OK ] && [ "$UP_UPDATED" = "$UP_NODES" ] || { s=FAIL; ALL_OK=0; }
+  LINES+=("real nodes: node held by a PodDisruptionBudget${degraded:+ ($degraded)}: $s, Degraded after the $DRAIN_TIMEOUT drain timeout, shown Degraded in $shown upshift and $shown_oc oc status samples, updated once the budget allowed it")
 fi
 exit 0
