@@ -171,7 +171,9 @@ wait_level() {
   done
 }
 wait_level 1.0.0 "$UPDATE_TIMEOUT" || fail "1.0.0 did not install"
-say "   installed in $(since "$T") s (every node rebooted once into its first config)"
+INSTALL_REBOOTS=$(python3 "$E2E_DIR/verdict.py" update "$KUBECONFIG_PATH" 1.0.0 "$LOGS" /dev/null "$T" "$(now)" | sed -n "s/^REBOOTS_BY_NODE='\(.*\)'/\1/p")
+say "   installed in $(since "$T") s; reboots into the first configs: $INSTALL_REBOOTS"
+for n in "${NODES[@]}"; do [[ " $INSTALL_REBOOTS " == *" $n=1 "* ]] || { say "   $n did not reboot exactly once into its first config"; ALL_OK=0; }; done
 
 # ---- 4. workload and policy ----------------------------------------------------------------------------------------
 say "4. the workload (2 replicas on the workers, PDB minAvailable 1) and the node disruption policy"
@@ -406,7 +408,8 @@ if [ "${E2E_SCENARIOS:-1}" = 1 ]; then
   shown=$(grep -l "^$degraded .*Degraded" "$W"/update-1.0.4/status/*.upshift 2>/dev/null | wc -l)
   shown_oc=$(grep -l "^$degraded .*Degraded" "$W"/update-1.0.4/status/*.oc 2>/dev/null | wc -l)
   s=OK
-  [ -n "$degraded" ] && [ "$shown" -gt 0 ] && [ "$shown_oc" -gt 0 ] && [ "$UP_RESULT" = OK ] && [ "$UP_UPDATED" = "$UP_NODES" ] || { s=FAIL; ALL_OK=0; }
+  [ -n "$degraded" ] && [ "$shown" -gt 0 ] && [ "$shown_oc" -gt 0 ] && [ "$UP_RESULT" = OK ] && [ "$UP_UPDATED" = "$UP_NODES" ] \
+    && [ "$UP_REBOOTS" = "$UP_NODES" ] || { s=FAIL; ALL_OK=0; }
   LINES+=("real nodes: node held by a PodDisruptionBudget${degraded:+ ($degraded)}: $s, Degraded after the $DRAIN_TIMEOUT drain timeout, shown Degraded in $shown upshift and $shown_oc oc status samples, updated once the budget allowed it")
 fi
 exit 0

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.pools.agent.AgentOptions;
 import io.upshift.pools.agent.HostAccess;
 import io.upshift.pools.agent.HostFiles;
+import io.upshift.pools.agent.HostLock;
 import io.upshift.pools.agent.NodeAgent;
 import io.upshift.pools.agent.SystemdHost;
 import io.upshift.runtime.cli.CheckFailedException;
@@ -13,6 +14,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,6 +30,8 @@ import picocli.CommandLine.Option;
             "evictions, write files under the host root, stage the OS image, reboot, uncordon)."
         })
 public final class AgentCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
+
     @Mixin KubeconfigOption kube;
 
     @Option(
@@ -55,7 +60,8 @@ public final class AgentCommand implements Callable<Integer> {
     /**
      * Checks first that the node gives the agent what it needs (root, the host's / writable at
      * --host-root, the host's systemd through chroot): one line naming what is missing and exit
-     * code 1 (a check that found something wrong), rather than a failure at each step later.
+     * code 1 (a check that found something wrong), rather than a failure at each step later. Then
+     * waits until no other agent runs on the host ({@link HostLock}), and runs until stopped.
      */
     @Override
     public Integer call() throws Exception {
@@ -73,7 +79,19 @@ public final class AgentCommand implements Callable<Integer> {
                         d.degradedRetry(),
                         d.poll());
         CountDownLatch stopped = new CountDownLatch(1);
-        try (KubernetesClient connected = kube.connect();
+        Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "agent-stop"));
+        try (HostLock lock =
+                        HostLock.acquire(
+                                hostRoot,
+                                Duration.ofSeconds(1),
+                                holder ->
+                                        LOG.info(
+                                                "nodes/{}: {} holds {} on this host: waiting for"
+                                                        + " it to stop",
+                                                nodeName,
+                                                holder,
+                                                HostLock.PATH));
+                KubernetesClient connected = kube.connect();
                 KubernetesClient client = NodeAgent.client(connected.getConfiguration());
                 NodeAgent agent =
                         new NodeAgent(
@@ -84,7 +102,6 @@ public final class AgentCommand implements Callable<Integer> {
                                         options,
                                         Clock.systemUTC())
                                 .start()) {
-            Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "agent-stop"));
             stopped.await();
         }
         return 0;
