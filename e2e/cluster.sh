@@ -409,19 +409,29 @@ stop_pid() {  # NAME
 }
 
 down() {
-  # the nodes: powered off by their own systemd; nspawn then ends and so does its supervisor
-  for n in "${NODES[@]}"; do
-    touch "$RUN/node-$n.stop" 2>/dev/null || true
-    local l; l=$(node_leader "$n")
-    [ -n "$l" ] && nsenter -t "$l" -a systemctl poweroff --no-block >/dev/null 2>&1 || true
+  # the nodes: powered off by their own systemd (asked again while one is between two boots); nspawn then ends and
+  # so does its supervisor, which the stop file keeps from booting it again
+  for n in "${NODES[@]}"; do touch "$RUN/node-$n.stop" 2>/dev/null || true; done
+  for _ in $(seq 60); do
+    local running=0
+    for n in "${NODES[@]}"; do
+      local f=$RUN/node-$n.pid l
+      [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null || continue
+      running=1
+      l=$(node_leader "$n")
+      [ -n "$l" ] && nsenter -t "$l" -a systemctl poweroff --no-block >/dev/null 2>&1 || true
+    done
+    [ "$running" = 0 ] && break
+    sleep 1
   done
   for n in "${NODES[@]}"; do
-    local f=$RUN/node-$n.pid
+    local f=$RUN/node-$n.pid l
     [ -f "$f" ] || continue
-    for _ in $(seq 120); do kill -0 "$(cat "$f")" 2>/dev/null || break; sleep 0.5; done
-    if kill -0 "$(cat "$f")" 2>/dev/null; then
-      [ -s "$RUN/node-$n.nspawn.pid" ] && kill -KILL "$(cat "$RUN/node-$n.nspawn.pid")" 2>/dev/null
+    if kill -0 "$(cat "$f")" 2>/dev/null; then  # it would not power off: its PID 1 (and so all of it), then nspawn
       kill -TERM "$(cat "$f")" 2>/dev/null
+      l=$(node_leader "$n")
+      [ -n "$l" ] && kill -KILL "$l" 2>/dev/null
+      [ -s "$RUN/node-$n.nspawn.pid" ] && kill -KILL "$(cat "$RUN/node-$n.nspawn.pid")" 2>/dev/null
     fi
     rm -f "$f"; say "stopped node $n"
   done

@@ -57,5 +57,5 @@ node_leader() {
   [ -s "$pidfile" ] || return 0
   pid=$(cat "$pidfile")
   kill -0 "$pid" 2>/dev/null || return 0
-  pgrep -P "$pid" -x systemd | head -1
+  pgrep -P "$pid" -x systemd | head -1 || true   # none while the node is between two boots
 }

@@ -11,12 +11,13 @@
       MAX_UNAVAILABLE (most nodes of one pool cordoned or not Ready at once) with MAX_UNAVAILABLE_BY_POOL, WORKLOAD
       (yes when every look found a pod of the workload answering and no look was missed for more than 5 s),
       WORKLOAD_DETAIL, PHASES (the node states seen, in order, per node).
-  verdict.py status-agree INDEX DIR WATCH.jsonl
-      compares the node rows of `upshift status --details=nodes` and `oc adm upgrade status --details=nodes` taken
-      one after the other (INDEX: lines "N T0 T1 T2", outputs DIR/N.oc, DIR/N.upshift): only pairs during which no
-      node changed (its annotations, readiness, cordon or MachineConfigNode conditions, as WATCH.jsonl saw them) are
-      compared (nor those during which the update asked for, the last history entry or a pool's configs changed).
-      Prints AGREE (yes/no), COMPARED, DIFFER, ASSESSMENTS (the node assessments and phases shown).
+  verdict.py status-agree INDEX DIR
+      compares the node rows of `upshift status --details=nodes` with those of `oc adm upgrade status
+      --details=nodes` taken just before and just after it (INDEX: a line per look, "N T0 T1 T2 T3"; outputs
+      DIR/N.oc, DIR/N.upshift, DIR/N.oc-after): a node's row is compared where oc showed the same row before and
+      after (the node, as oc reads it, stood still while upshift looked); a row one shows and the other does not
+      counts too. Prints AGREE (yes when some rows were compared and none differed), COMPARED (rows, looks), DIFFER,
+      ASSESSMENTS (the node assessments and phases upshift showed), EXAMPLES.
   verdict.py refused AUDIT.log...
       requests of Upshift's identities (its ServiceAccounts; Upshift's clients by user agent for a 401, which names
       no user) refused with 401 or 403: prints the count, then one line per kind of refusal.
@@ -173,43 +174,33 @@ def node_rows(text):
     return rows
 
 
-def changed(looks, t0, t1):
-    """Whether any node changed between t0 and t1 (the look before t0 included)."""
-    before = [w for w in looks if w["t"] <= t0 and "nodes" in w]
-    inside = [w for w in looks if t0 < w["t"] <= t1 + 1.0 and "nodes" in w]
-    seq = before[-1:] + inside
-    if len(seq) < 2:
-        return True
-    def seen(w):
-        return json.dumps([w["nodes"], w.get("cluster")], sort_keys=True)
-    first = seen(seq[0])
-    return any(seen(w) != first for w in seq[1:])
-
-
-def status_agree(index, folder, watch):
-    looks = read_watch(watch)
-    compared, differ, shown, examples = 0, 0, {}, []
+def status_agree(index, folder):
+    pairs, rows, differ, shown, examples = 0, 0, 0, {}, []
     with open(index) as f:
         for line in f:
-            n, t0, _, t2 = line.split()
+            n = line.split()[0]
             try:
-                oc = node_rows(open(os.path.join(folder, n + ".oc")).read())
+                before = node_rows(open(os.path.join(folder, n + ".oc")).read())
                 up = node_rows(open(os.path.join(folder, n + ".upshift")).read())
+                after = node_rows(open(os.path.join(folder, n + ".oc-after")).read())
             except FileNotFoundError:
                 continue
-            for (section, name), cols in up.items():
+            for cols in up.values():
                 if len(cols) > 2:
-                    shown.setdefault(cols[1] + "/" + cols[2], 0)
-                    shown[cols[1] + "/" + cols[2]] += 1
-            if changed(looks, float(t0), float(t2)):
-                continue
-            compared += 1
-            if oc != up:
-                differ += 1
-                if len(examples) < 3:
-                    examples.append("sample %s: oc %s | upshift %s" % (n, sorted(oc.values()), sorted(up.values())))
-    print("AGREE=%s" % ("yes" if compared > 0 and differ == 0 else "no"))
-    print("COMPARED=%d" % compared)
+                    shown[cols[1] + "/" + cols[2]] = shown.get(cols[1] + "/" + cols[2], 0) + 1
+            here = 0
+            for key in sorted(set(before) | set(up) | set(after)):
+                if before.get(key) != after.get(key):
+                    continue  # the node changed while upshift looked: nothing to compare
+                here += 1
+                if up.get(key) != before.get(key):
+                    differ += 1
+                    if len(examples) < 3:
+                        examples.append("sample %s %s: oc %s | upshift %s" % (n, key[1], before.get(key), up.get(key)))
+            rows += here
+            pairs += here > 0
+    print("AGREE=%s" % ("yes" if rows > 0 and differ == 0 else "no"))
+    print("COMPARED=%s" % shquote("%d rows in %d looks" % (rows, pairs)))
     print("DIFFER=%d" % differ)
     print("ASSESSMENTS=%s" % shquote(", ".join("%s (%d)" % kv for kv in sorted(shown.items()))))
     print("EXAMPLES=%s" % shquote(" || ".join(examples)))
@@ -251,7 +242,7 @@ if __name__ == "__main__":
     if cmd == "update":
         sys.exit(update(args[0], args[1], args[2], args[3], float(args[4]), float(args[5])))
     if cmd == "status-agree":
-        sys.exit(status_agree(*args))
+        sys.exit(status_agree(args[0], args[1]))
     if cmd == "refused":
         sys.exit(refused(args or sorted(glob.glob("audit*.log"))))
     sys.exit("unknown command " + cmd)
