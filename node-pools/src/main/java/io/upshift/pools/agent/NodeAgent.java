@@ -147,21 +147,15 @@ public final class NodeAgent implements AutoCloseable {
      */
     private Duration step() throws InterruptedException {
         Node n = node.latest();
-        Map<String, String> a =
-                n.getMetadata().getAnnotations() == null
-                        ? Map.of()
-                        : n.getMetadata().getAnnotations();
         Instant now = clock.instant();
-        HostMarker marker = HostMarker.parse(host.read(HostMarker.PATH));
-        AgentAction.Decision decision =
-                AgentAction.next(
-                        nodeName,
-                        a,
-                        marker,
-                        marker == null ? null : os.boot(),
-                        failure,
-                        now,
-                        options.degradedRetry());
+        AgentAction.Decision decision = decide(n, now);
+        if (decision.action() instanceof AgentAction.Update) {
+            // the one costly decision (a drain, a reboot) is taken on the node as the API holds it
+            // now: the informer may still show the node as it was before this agent's own last
+            // write (an update just finished, say, which it would otherwise start again)
+            n = node.read();
+            decision = decide(n, now);
+        }
         failure = decision.failure();
         AgentAction action = decision.action();
         if (action instanceof AgentAction.Finish finish) {
@@ -183,6 +177,23 @@ public final class NodeAgent implements AutoCloseable {
             return Duration.ZERO;
         }
         return options.poll(); // idle: no config told yet
+    }
+
+    /** What to do next on node {@code n}, with the marker on the host as it is now. */
+    private AgentAction.Decision decide(Node n, Instant now) {
+        Map<String, String> a =
+                n.getMetadata().getAnnotations() == null
+                        ? Map.of()
+                        : n.getMetadata().getAnnotations();
+        HostMarker marker = HostMarker.parse(host.read(HostMarker.PATH));
+        return AgentAction.next(
+                nodeName,
+                a,
+                marker,
+                marker == null ? null : os.boot(),
+                failure,
+                now,
+                options.degradedRetry());
     }
 
     /**
