@@ -31,6 +31,9 @@ public final class HostileServer implements AutoCloseable {
     /** A plain answer. */
     public record Plain(int status, String contentType, byte[] body) implements Answer {}
 
+    /** {@code answer}, once {@code delay} has passed: a server slow to think, not to send. */
+    public record Delayed(Duration delay, Plain answer) implements Answer {}
+
     /**
      * 200 with {@code bytes} of body, as fast as the client takes them; with a Content-Length that
      * says so when {@code declared}, else chunked.
@@ -122,6 +125,10 @@ public final class HostileServer implements AutoCloseable {
                             .max(Map.Entry.comparingByKey((a, b) -> a.length() - b.length()))
                             .map(Map.Entry::getValue)
                             .orElse(new Plain(404, "text/plain", "not found\n".getBytes()));
+            if (answer instanceof Delayed d) {
+                Thread.sleep(d.delay().toMillis());
+                answer = d.answer();
+            }
             if (answer instanceof Plain p) {
                 write(
                         out,

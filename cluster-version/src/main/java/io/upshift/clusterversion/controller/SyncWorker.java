@@ -259,9 +259,10 @@ final class SyncWorker implements AutoCloseable {
     }
 
     /**
-     * Runs the acceptance chain; false (and a retry after a backoff) when the target is refused.
+     * Runs the acceptance chain, over by the options' acceptance deadline; false (and a retry after
+     * a backoff) when the target is refused.
      */
-    private boolean accept(Work work) {
+    private boolean accept(Work work) throws InterruptedException {
         DesiredUpdates.Target target = work.target();
         ClusterVersion cv = caches.clusterVersion();
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
@@ -275,7 +276,8 @@ final class SyncWorker implements AutoCloseable {
                         && status.target().image().equals(target.image());
         if (!retry) publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending()));
         Acceptance.Step<Acceptance.Accepted> outcome =
-                acceptance.accept(
+                acceptance.acceptWithin(
+                        options.acceptanceDeadline(),
                         target,
                         cv,
                         work.capabilities(),

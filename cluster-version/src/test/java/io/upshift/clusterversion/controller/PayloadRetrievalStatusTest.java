@@ -9,8 +9,8 @@ import io.upshift.releases.inclusion.LoadRules;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
+import io.upshift.releases.signatures.ConfiguredStore;
 import io.upshift.releases.verify.SignatureVerifier;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +56,7 @@ class PayloadRetrievalStatusTest {
 
             @Override
             public SignatureVerifier.Verified verify(
-                    String pullspec, Payload trusted, List<URI> specStores)
+                    String pullspec, Payload trusted, List<ConfiguredStore> specStores)
                     throws ReleaseException {
                 return fake.verify(pullspec, trusted, specStores);
             }

@@ -63,7 +63,8 @@ public final class VerifyCommand implements Callable<Integer> {
                         Reason.KEY_INVALID, "cannot read keyring " + k + ": " + e.getMessage(), e);
             }
         }
-        SignatureStores open = new SignatureStores(HttpSignatureStore.defaultClient());
+        SignatureStores open =
+                new SignatureStores(HttpSignatureStore.defaultClient()).forOneVerification();
         List<SignatureStore> opened = new ArrayList<>();
         for (String s : stores)
             opened.add(

@@ -25,6 +25,14 @@ public record DirectoryStore(Path dir) implements SignatureStore {
         for (int n = 1; n <= MAX_SIGNATURES; n++) {
             Path file = base.resolve("signature-" + n);
             if (!Files.isRegularFile(file)) break;
+            if (Files.size(file) > MAX_SIGNATURE_BYTES)
+                throw new IOException(
+                        file
+                                + " is "
+                                + Files.size(file)
+                                + " bytes, larger than a signature may be ("
+                                + MAX_SIGNATURE_BYTES
+                                + ")");
             out.add(Files.readAllBytes(file));
         }
         return out;
