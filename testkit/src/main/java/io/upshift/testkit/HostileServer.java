@@ -28,17 +28,31 @@ public final class HostileServer implements AutoCloseable {
     /** How a path is answered. */
     public sealed interface Answer {}
 
-    /** A plain answer. */
-    public record Plain(int status, String contentType, byte[] body) implements Answer {}
+    /** A plain answer, with {@code headers} besides its type and length. */
+    public record Plain(int status, String contentType, byte[] body, Map<String, String> headers)
+            implements Answer {
+        public Plain(int status, String contentType, byte[] body) {
+            this(status, contentType, body, Map.of());
+        }
+    }
 
     /** {@code answer}, once {@code delay} has passed: a server slow to think, not to send. */
     public record Delayed(Duration delay, Plain answer) implements Answer {}
 
     /**
-     * 200 with {@code bytes} of body, as fast as the client takes them; with a Content-Length that
-     * says so when {@code declared}, else chunked.
+     * {@code status} (200 unless given) with {@code bytes} of body, as fast as the client takes
+     * them, {@code prefix} first (the start of a JSON string, say); with a Content-Length that says
+     * so when {@code declared}, else chunked.
      */
-    public record Huge(long bytes, boolean declared) implements Answer {}
+    public record Huge(long bytes, boolean declared, int status, String prefix) implements Answer {
+        public Huge(long bytes, boolean declared) {
+            this(bytes, declared, 200, "");
+        }
+
+        public Huge(long bytes, boolean declared, int status) {
+            this(bytes, declared, status, "");
+        }
+    }
 
     /**
      * 200 whose body (chunked, one byte a chunk) or, {@code inHeaders}, whose headers come one byte
@@ -138,7 +152,11 @@ public final class HostileServer implements AutoCloseable {
                                 + p.contentType()
                                 + "\r\nContent-Length: "
                                 + p.body().length
-                                + "\r\nConnection: close\r\n\r\n");
+                                + "\r\n"
+                                + p.headers().entrySet().stream()
+                                        .map(e -> e.getKey() + ": " + e.getValue() + "\r\n")
+                                        .reduce("", String::concat)
+                                + "Connection: close\r\n\r\n");
                 out.write(p.body());
                 sent.addAndGet(p.body().length);
                 out.flush();
@@ -157,18 +175,23 @@ public final class HostileServer implements AutoCloseable {
     private void huge(OutputStream out, Huge h) throws IOException {
         write(
                 out,
-                "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                "HTTP/1.1 "
+                        + h.status()
+                        + " X\r\nContent-Type: application/octet-stream\r\n"
                         + (h.declared()
                                 ? "Content-Length: " + h.bytes()
                                 : "Transfer-Encoding: chunked")
                         + "\r\nConnection: close\r\n\r\n");
         byte[] chunk = new byte[64 << 10];
         java.util.Arrays.fill(chunk, (byte) 'a');
+        byte[] first = chunk.clone();
+        byte[] prefix = h.prefix().getBytes(StandardCharsets.ISO_8859_1);
+        System.arraycopy(prefix, 0, first, 0, prefix.length);
         long left = h.bytes();
         while (left > 0) {
             int n = (int) Math.min(chunk.length, left);
             if (!h.declared()) write(out, Integer.toHexString(n) + "\r\n");
-            out.write(chunk, 0, n);
+            out.write(left == h.bytes() ? first : chunk, 0, n);
             if (!h.declared()) write(out, "\r\n");
             sent.addAndGet(n);
             left -= n;
@@ -204,6 +227,8 @@ public final class HostileServer implements AutoCloseable {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int state = 0;
         for (int b; (b = in.read()) >= 0; ) {
+            // a TLS handshake (a client trying HTTPS first): refused, as a plain server does
+            if (head.size() == 0 && b == 0x16) return null;
             head.write(b);
             state =
                     switch (state) {

@@ -26,17 +26,7 @@ public final class BoundExceeded extends IOException {
 
     /** More than {@code maxBytes} in the answer to {@code method uri}. */
     public static BoundExceeded tooLarge(String method, URI uri, long maxBytes) {
-        return new BoundExceeded(
-                Kind.TOO_LARGE,
-                uri.getHost(),
-                uri.getHost()
-                        + ": the answer to "
-                        + method
-                        + " "
-                        + uri
-                        + " is larger than "
-                        + bytes(maxBytes)
-                        + ", its limit");
+        return tooLarge(uri.getHost(), method + " " + uri, maxBytes);
     }
 
     /** The answer to {@code method uri} not complete before {@code deadline}. */
@@ -51,6 +41,27 @@ public final class BoundExceeded extends IOException {
                         + uri
                         + " within "
                         + deadline.describe());
+    }
+
+    /** {@code what}, an exchange with {@code host} or several, not over before {@code deadline}. */
+    public static BoundExceeded notDone(String host, String what, Deadline deadline) {
+        return new BoundExceeded(
+                Kind.TOO_SLOW,
+                host,
+                host + ": " + what + " did not finish within " + deadline.describe());
+    }
+
+    /** More than {@code maxBytes} in an answer of {@code host} to {@code request}. */
+    public static BoundExceeded tooLarge(String host, String request, long maxBytes) {
+        return new BoundExceeded(
+                Kind.TOO_LARGE,
+                host,
+                host
+                        + ": the answer to "
+                        + request
+                        + " is larger than "
+                        + bytes(maxBytes)
+                        + ", its limit");
     }
 
     /** Nothing more may be read of {@code what} at {@code host}: {@code deadline} has passed. */
