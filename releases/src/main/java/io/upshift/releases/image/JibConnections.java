@@ -72,6 +72,7 @@ final class JibConnections implements AutoCloseable {
     private final String registry;
     private final long maxAnswer;
     private final List<CloseableHttpClient> made = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
 
     JibConnections(String registry, long maxAnswer) {
         this.registry = registry;
@@ -149,6 +150,8 @@ final class JibConnections implements AutoCloseable {
         }
         CloseableHttpClient client = b.build();
         made.add(client);
+        // a transport jib makes after the deadline (a retry) starts closed: nothing outlives it
+        if (closed) close();
         return new ApacheHttpTransport(client);
     }
 
@@ -183,6 +186,7 @@ final class JibConnections implements AutoCloseable {
     /** Closes every connection made here: what jib waits on fails at once. */
     @Override
     public void close() {
+        closed = true;
         for (CloseableHttpClient c : made) {
             try {
                 c.close();

@@ -203,6 +203,22 @@ class HostileRegistryTest {
         assertThat(target).doesNotExist();
     }
 
+    @Test
+    void aTagListLargerThanItsLimitIsRefusedAtIt() throws Exception {
+        registry.answer("/v2/ocp/release/tags/list", new HostileServer.Huge(GIB, false));
+        ReleaseException e =
+                refusal(() -> new RegistryTags(DockerCredentials.none(), false).list(ref));
+        assertThat(e.getMessage())
+                .isEqualTo(
+                        "cannot list tags of "
+                                + ref.repositoryName()
+                                + ": 127.0.0.1: the answer to GET http://"
+                                + registry.host()
+                                + "/v2/ocp/release/tags/list?n=1000 is larger than 4194304 bytes (4"
+                                + " MiB), its limit");
+        readNoFurther();
+    }
+
     /** A small release image, built to be pushed. */
     BuiltImage built() throws Exception {
         Path payload = TestPayloads.write(dir.resolve("src"), "4.1.0", 1, 0);
