@@ -3,6 +3,7 @@ package io.upshift.clusterversion.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ConfigMapNameReference;
 import io.fabric8.openshift.api.model.config.v1.SignatureStore;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -204,6 +206,8 @@ class HostileSignatureStoreAcceptanceTest {
     @Test
     void configuredStoresThatCannotBeHonouredAreNamed() {
         install(QUICK, null);
+        caConfigMap("no-key", Map.of("other.crt", "x"));
+        caConfigMap("not-pem", Map.of("ca.crt", "not a certificate"));
         h.editSpec(
                 spec ->
                         spec.setSignatureStores(
@@ -212,8 +216,14 @@ class HostileSignatureStoreAcceptanceTest {
                                         new SignatureStore(null, "http://[not a url"),
                                         new SignatureStore(
                                                 new ConfigMapNameReference("absent"),
-                                                store.url("/sigs").toString()))));
-        ClusterOperatorStatusCondition c = refused("spec.signatureStores[2]");
+                                                store.url("/sigs").toString()),
+                                        new SignatureStore(
+                                                new ConfigMapNameReference("no-key"),
+                                                "https://sigs.example.com/a"),
+                                        new SignatureStore(
+                                                new ConfigMapNameReference("not-pem"),
+                                                "https://sigs.example.com/b"))));
+        ClusterOperatorStatusCondition c = refused("spec.signatureStores[4]");
         assertThat(c.getMessage())
                 .contains(
                         "spec.signatureStores[0] (file:///etc/signatures): not honoured: the"
@@ -224,7 +234,30 @@ class HostileSignatureStoreAcceptanceTest {
                         "spec.signatureStores[2] ("
                                 + store.url("/sigs")
                                 + "): not honoured: ConfigMap openshift-config/absent (its ca)"
-                                + " does not exist");
+                                + " does not exist")
+                .contains(
+                        "spec.signatureStores[3] (https://sigs.example.com/a): not honoured:"
+                                + " ConfigMap openshift-config/no-key (its ca) has no key ca.crt")
+                .contains(
+                        "spec.signatureStores[4] (https://sigs.example.com/b): not honoured:"
+                                + " ConfigMap openshift-config/not-pem (its ca) holds no PEM"
+                                + " certificate under ca.crt");
         assertThat(store.requests()).as("no store was read").isEmpty();
+    }
+
+    /** A ConfigMap in openshift-config, as an administrator makes one for a store's ca. */
+    void caConfigMap(String name, Map<String, String> data) {
+        h.client
+                .configMaps()
+                .inNamespace("openshift-config")
+                .resource(
+                        new ConfigMapBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .withNamespace("openshift-config")
+                                .endMetadata()
+                                .withData(data)
+                                .build())
+                .create();
     }
 }
