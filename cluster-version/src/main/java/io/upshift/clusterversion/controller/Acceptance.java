@@ -33,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -133,9 +134,11 @@ final class Acceptance {
         AtomicReference<Stage> stage =
                 new AtomicReference<>(new Stage("RetrievePayload", "starting"));
         CompletableFuture<Step<Accepted>> outcome = new CompletableFuture<>();
+        AtomicBoolean abandoned = new AtomicBoolean();
         Thread attempt =
                 new Thread(
                         () -> {
+                            ABANDONED.set(abandoned);
                             try {
                                 outcome.complete(
                                         accept(target, cv, enabled, rules, current, stage));
@@ -154,6 +157,7 @@ final class Acceptance {
         try {
             return outcome.get(limit.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
+            abandoned.set(true);
             attempt.interrupt();
             Stage at = stage.get();
             LOG.warn(
@@ -170,6 +174,7 @@ final class Acceptance {
                             + ", the limit for accepting a release: still "
                             + at.doing());
         } catch (InterruptedException e) {
+            abandoned.set(true);
             attempt.interrupt();
             throw e;
         } catch (ExecutionException e) {
@@ -197,7 +202,7 @@ final class Acceptance {
         ClusterVersionStatus status =
                 cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
         List<UpdateHistory> history = status.getHistory() == null ? List.of() : status.getHistory();
-        events.normal(
+        normal(
                 "RetrievePayload",
                 "Retrieving and verifying payload version=\""
                         + target.version()
@@ -252,7 +257,7 @@ final class Acceptance {
         }
         String arch = payload.metadata().clusterArchitecture(architecture);
         // as upstream's event, the same words as ReleaseAccepted
-        events.normal(
+        normal(
                 "PayloadLoaded",
                 "Payload loaded version=\""
                         + payload.version()
@@ -357,7 +362,7 @@ final class Acceptance {
                             + " cannot be verified, but continuing anyway because the update was"
                             + " forced: "
                             + e;
-            events.warning("RetrievePayload", risk);
+            warning("RetrievePayload", risk);
             return new Step.Passed<>(new Checked(false, List.of(risk)));
         }
     }
@@ -405,12 +410,12 @@ final class Acceptance {
         }
         List<String> risks = new ArrayList<>(so.risks());
         if (summary.isPresent()) {
-            events.warning(
+            warning(
                     "PreconditionWarn",
                     "precondition warning" + loaded + ": " + summary.get().message());
             risks.add(summary.get().message());
         }
-        events.normal("PreconditionsPassed", "preconditions passed" + loaded);
+        normal("PreconditionsPassed", "preconditions passed" + loaded);
         return new Step.Passed<>(new Checked(so.verified(), risks));
     }
 
@@ -472,13 +477,28 @@ final class Acceptance {
         return out;
     }
 
+    /**
+     * Set on an attempt's own thread: true once the attempt was given up at its deadline, after
+     * which what it finds is not reported (an Event saying it was interrupted would mislead).
+     */
+    private static final ThreadLocal<AtomicBoolean> ABANDONED =
+            ThreadLocal.withInitial(AtomicBoolean::new);
+
+    private void normal(String reason, String message) {
+        if (!ABANDONED.get().get()) events.normal(reason, message);
+    }
+
+    private void warning(String reason, String message) {
+        if (!ABANDONED.get().get()) events.warning(reason, message);
+    }
+
     private <T> Step<T> refuse(String reason, String message) {
         return refuse(reason, reason + "Failed", message);
     }
 
     /** Refused at step {@code reason}, said in an Event of reason {@code event}. */
     private <T> Step<T> refuse(String reason, String event, String message) {
-        events.warning(event, message);
+        warning(event, message);
         return new Step.Refused<>(new SyncStatus.Acceptance.Refused(reason, message));
     }
 
