@@ -26,6 +26,12 @@ public final class ManifestReader {
     private static final ObjectMapper YAML = Mappers.YAML;
     private static final ObjectMapper JSON = Mappers.JSON;
 
+    /**
+     * The most characters one document may hold: a Kubernetes API server refuses a request larger
+     * than 3 MiB, so a larger manifest could never be applied.
+     */
+    public static final long DOCUMENT_LIMIT = 3L << 20;
+
     private ManifestReader() {}
 
     /** True for the file names the payload loads: {@code .yaml}, {@code .yml} and {@code .json}. */
@@ -48,7 +54,19 @@ public final class ManifestReader {
             JsonToken token;
             while ((token = p.nextToken()) != null) {
                 int line = p.currentTokenLocation().getLineNr();
+                long start = p.currentTokenLocation().getCharOffset();
                 JsonNode node = mapper.readTree(p);
+                long size = p.currentLocation().getCharOffset() - start;
+                if (start >= 0 && size > DOCUMENT_LIMIT)
+                    throw invalid(
+                            file,
+                            line,
+                            "the document is "
+                                    + size
+                                    + " characters, over the limit of "
+                                    + DOCUMENT_LIMIT
+                                    + " (3 MiB, the largest request a Kubernetes API server"
+                                    + " accepts)");
                 // an empty document ("---" then "---") reads as null, or as an empty string
                 // depending on the YAML loader's options
                 if (token == JsonToken.VALUE_NULL
