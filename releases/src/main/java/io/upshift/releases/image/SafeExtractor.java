@@ -1,5 +1,6 @@
 package io.upshift.releases.image;
 
+import io.upshift.api.files.DiskErrors;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.PayloadLoader;
@@ -216,6 +217,8 @@ public final class SafeExtractor {
         Path blob = blobs.resolve(Integer.toString(budget.entries));
         try (OutputStream out = Files.newOutputStream(blob, StandardOpenOption.CREATE_NEW)) {
             tar.transferTo(out);
+        } catch (IOException failed) {
+            throw DiskErrors.naming(blob, failed);
         }
         return blob;
     }

@@ -1,6 +1,6 @@
 package io.upshift.releases.payload;
 
-import io.upshift.api.json.BoundedFiles;
+import io.upshift.api.files.BoundedFiles;
 import io.upshift.releases.inclusion.Inclusion;
 import io.upshift.releases.inclusion.InclusionRules;
 import io.upshift.releases.inclusion.LoadRules;

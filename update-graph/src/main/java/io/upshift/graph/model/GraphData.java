@@ -2,7 +2,7 @@ package io.upshift.graph.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.upshift.api.json.BoundedFiles;
+import io.upshift.api.files.BoundedFiles;
 import io.upshift.api.json.Mappers;
 import io.upshift.base.version.SemVer;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
-import io.upshift.api.json.BoundedFiles;
+import io.upshift.api.files.BoundedFiles;
 import io.upshift.status.model.Alert;
 import io.upshift.status.model.ClusterState;
 import io.upshift.status.model.Times;

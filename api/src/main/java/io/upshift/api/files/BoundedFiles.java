@@ -1,4 +1,4 @@
-package io.upshift.api.json;
+package io.upshift.api.files;
 
 import java.io.IOException;
 import java.io.InputStream;
