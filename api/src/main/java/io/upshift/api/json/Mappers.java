@@ -1,10 +1,12 @@
 package io.upshift.api.json;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.util.stream.Collectors;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
@@ -30,6 +32,26 @@ public final class Mappers {
                     .build();
 
     private Mappers() {}
+
+    /**
+     * A parser's explanation on one line, without its source excerpts and positions: "while parsing
+     * a flow sequence: expected ',' or ']', but got <stream end>" (the position is the exception's
+     * location).
+     */
+    public static String problem(JsonProcessingException e) {
+        String joined =
+                e.getOriginalMessage()
+                        .lines()
+                        .filter(
+                                l ->
+                                        !l.isBlank()
+                                                && !l.startsWith(" ")
+                                                && !l.contains(" in 'reader'")
+                                                && !l.contains("[Source:"))
+                        .map(String::strip)
+                        .collect(Collectors.joining(": "));
+        return joined.isEmpty() ? "unreadable" : joined;
+    }
 
     private static LoaderOptions documentLimit() {
         LoaderOptions options = new LoaderOptions();

@@ -57,10 +57,9 @@ import picocli.CommandLine.Option;
         name = "operator",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the Upshift controllers against a cluster while holding the leader Lease: the"
-                    + " UpdateStatus",
-            "controller, and with --release the cluster-version controller; /metrics with"
-                    + " --metrics-port."
+            "Run the Upshift controllers against a cluster.",
+            "While it holds the leader Lease: the UpdateStatus controller, and with --release the"
+                    + " cluster-version controller; /metrics with --metrics-port."
         })
 public final class OperatorCommand implements Callable<Integer> {
     @Mixin KubeconfigOption kube;

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Reads the manifests of one payload file: a YAML stream of documents separated by {@code ---}, or
@@ -100,26 +99,11 @@ public final class ManifestReader {
             }
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw invalid(file, line, parserMessage(e.getOriginalMessage()));
+            throw invalid(file, line, Mappers.problem(e));
         } catch (IOException e) {
             throw new ReleaseException(Reason.MANIFEST_INVALID, file + ": " + e.getMessage(), e);
         }
         return out;
-    }
-
-    /** The parser's explanation without its source excerpt and position lines, on one line. */
-    private static String parserMessage(String message) {
-        String joined =
-                message.lines()
-                        .filter(
-                                l ->
-                                        !l.isBlank()
-                                                && !l.startsWith(" ")
-                                                && !l.contains(" in 'reader'")
-                                                && !l.contains("[Source:"))
-                        .map(String::strip)
-                        .collect(Collectors.joining(": "));
-        return joined.isEmpty() ? "unreadable" : joined;
     }
 
     private static ReleaseException invalid(String file, int line, String why) {
