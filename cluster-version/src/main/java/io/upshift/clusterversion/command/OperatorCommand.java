@@ -29,6 +29,7 @@ import io.upshift.runtime.metrics.ServingCertificate;
 import io.upshift.runtime.metrics.TokenAccess;
 import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.status.model.Alert;
+import io.upshift.status.model.ControllerPresence;
 import io.upshift.status.reader.AlertsClient;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -66,13 +67,13 @@ public final class OperatorCommand implements Callable<Integer> {
 
     @Option(
             names = "--namespace",
-            defaultValue = "upshift",
+            defaultValue = ControllerPresence.NAMESPACE,
             description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
     String namespace;
 
     @Option(
             names = "--lease",
-            defaultValue = "upshift-operator",
+            defaultValue = ControllerPresence.LEASE,
             description = "Name of the leader Lease (default: ${DEFAULT-VALUE}).")
     String lease;
 
