@@ -84,6 +84,22 @@ class ErrorTableTest {
                         "upshift: cannot read clusterversions.config.openshift.io/version: cannot"
                                 + " connect to 127.0.0.1:1: connection refused"),
                 new Case(
+                        "a registry that refuses the connection",
+                        List.of("release", "info", "docker://127.0.0.1:1/ocp/release:4.18.2"),
+                        Map.of("HOME", home),
+                        "upshift: RegistryFailed: cannot reach registry 127.0.0.1:1 for the"
+                                + " manifest 4.18.2 of 127.0.0.1:1/ocp/release:4.18.2: GET"
+                                + " http://127.0.0.1:1/v2/ocp/release/manifests/4.18.2: connection"
+                                + " refused"),
+                new Case(
+                        "a registry whose host is unknown",
+                        List.of("release", "info", "docker://registry.invalid/ocp/release:4.18.2"),
+                        Map.of("HOME", home),
+                        "upshift: RegistryFailed: cannot reach registry registry.invalid for the"
+                            + " manifest 4.18.2 of registry.invalid/ocp/release:4.18.2: GET"
+                            + " https://registry.invalid/v2/ocp/release/manifests/4.18.2: unknown"
+                            + " host"),
+                new Case(
                         "a mistyped command",
                         List.of("statsu"),
                         Map.of("HOME", home),

@@ -177,7 +177,7 @@ final class RegistryPull {
                             + " of "
                             + at
                             + ": "
-                            + (e instanceof BoundExceeded ? e.getMessage() : e.toString()),
+                            + e.getMessage(),
                     e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -261,12 +261,7 @@ final class RegistryPull {
         } catch (IOException e) {
             throw new ReleaseException(
                     Reason.REGISTRY_FAILED,
-                    "cannot get a token for "
-                            + at
-                            + " from "
-                            + realm
-                            + ": "
-                            + (e instanceof BoundExceeded ? e.getMessage() : e.toString()),
+                    "cannot get a token for " + at + " from " + realm + ": " + e.getMessage(),
                     e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -85,10 +85,12 @@ public final class BoundedExchange implements Closeable {
         } catch (ExecutionException e) {
             body.cancel();
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            String what =
-                    cause.getMessage() == null || cause.getMessage().isBlank()
-                            ? cause.getClass().getSimpleName()
-                            : cause.getMessage();
+            String what = NetworkErrors.unanswered(cause);
+            if (what == null)
+                what =
+                        cause.getMessage() == null || cause.getMessage().isBlank()
+                                ? cause.getClass().getSimpleName()
+                                : cause.getMessage();
             throw new IOException(request.method() + " " + uri + ": " + what, cause);
         }
         BoundedExchange exchange = new BoundedExchange(response, body);
