@@ -203,8 +203,10 @@ public final class OperatorCommand implements Callable<Integer> {
             description = {
                 "Who may scrape /metrics. token: a bearer token that a TokenReview authenticates"
                     + " and whose user a SubjectAccessReview allows to get the non-resource URL"
-                    + " /metrics (as kube-rbac-proxy checks; grants kept 2 minutes); none: anyone"
-                    + " who reaches the port. Default: token inside a cluster, none outside one."
+                    + " /metrics (as kube-rbac-proxy checks; grants kept 2 minutes, tokens found"
+                    + " invalid 1 minute; at most 10 reviews a minute per client address and 300 in"
+                    + " all, 429 past them); none: anyone who reaches the port. Default: token"
+                    + " inside a cluster, none outside one."
             })
     String metricsAuth;
 
