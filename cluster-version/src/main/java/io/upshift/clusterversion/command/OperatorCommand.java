@@ -29,6 +29,7 @@ import io.upshift.runtime.metrics.ServingCertificate;
 import io.upshift.runtime.metrics.TokenAccess;
 import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.status.model.Alert;
+import io.upshift.status.model.ControllerPresence;
 import io.upshift.status.reader.AlertsClient;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -57,23 +58,23 @@ import picocli.CommandLine.Option;
         name = "operator",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the Upshift controllers against a cluster while holding the leader Lease: the"
-                    + " UpdateStatus",
-            "controller, and with --release the cluster-version controller; /metrics over HTTPS"
-                    + " with --metrics-port or --listen."
+            "Run the Upshift controllers against a cluster.",
+            "While it holds the leader Lease: the UpdateStatus controller, and with --release the"
+                    + " cluster-version controller; /metrics over HTTPS with --metrics-port or"
+                    + " --listen."
         })
 public final class OperatorCommand implements Callable<Integer> {
     @Mixin KubeconfigOption kube;
 
     @Option(
             names = "--namespace",
-            defaultValue = "upshift",
+            defaultValue = ControllerPresence.NAMESPACE,
             description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
     String namespace;
 
     @Option(
             names = "--lease",
-            defaultValue = "upshift-operator",
+            defaultValue = ControllerPresence.LEASE,
             description = "Name of the leader Lease (default: ${DEFAULT-VALUE}).")
     String lease;
 

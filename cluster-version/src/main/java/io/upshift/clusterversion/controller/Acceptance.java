@@ -120,7 +120,8 @@ final class Acceptance {
             if (!(verified instanceof Step.Passed<Checked> v)) return refused(verified);
             checked = v.value();
         }
-        Step<Payload> retrieved = retrieve(target, digest.value(), rules);
+        Step<Payload> retrieved =
+                retrieve(target, digest.value(), DesiredUpdates.knownVersion(target, cv), rules);
         if (!(retrieved instanceof Step.Passed<Payload> loaded)) return refused(retrieved);
         Payload payload = loaded.value();
         Step<Payload> versioned = verifyVersion(target, payload);
@@ -179,9 +180,14 @@ final class Acceptance {
         }
     }
 
-    private Step<Payload> retrieve(DesiredUpdates.Target target, String digest, LoadRules rules) {
+    /**
+     * @param known the version the cluster knows the target by before its payload says (names the
+     *     retrieval Job)
+     */
+    private Step<Payload> retrieve(
+            DesiredUpdates.Target target, String digest, String known, LoadRules rules) {
         try {
-            return new Step.Passed<>(payloads.load(digest, target.version(), rules));
+            return new Step.Passed<>(payloads.load(digest, known, rules));
         } catch (ReleaseException e) {
             String step = LOAD_FAILURES.contains(e.reason()) ? "LoadPayload" : "RetrievePayload";
             return refuse(

@@ -6,6 +6,7 @@ import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.clusterversion.model.Failing;
 import io.upshift.clusterversion.model.History;
 import io.upshift.clusterversion.model.OperatorLevel;
+import io.upshift.clusterversion.model.Progress;
 import io.upshift.clusterversion.model.SyncStatus;
 import io.upshift.releases.capability.Capabilities;
 import io.upshift.releases.inclusion.ComponentOverride;
@@ -223,6 +224,7 @@ final class SyncWorker implements AutoCloseable {
                         mode,
                         reconcileAttempt,
                         work.rules(),
+                        status.waitingOn(),
                         p ->
                                 publish(
                                         status.withProgress(
@@ -310,11 +312,22 @@ final class SyncWorker implements AutoCloseable {
             reconcileAttempt = 0;
             failures = 0;
         }
+        // a controller taking over an update (or loading its payload again) goes on from the count
+        // status reports of it, never back: its own count of what is already done runs beside its
+        // first pass and may come later than that pass's first report, or lower
+        Progress.Reported reported =
+                Progress.reported(
+                                cv.getStatus(),
+                                target.image(),
+                                accepted.payload().version(),
+                                accepted.payload().manifests().size())
+                        .orElse(new Progress.Reported(0, List.of()));
         publish(
                 status.withAcceptance(
                                 new SyncStatus.Target(target.image(), accepted.payload().version()),
                                 accepted.record())
-                        .withImplicitlyEnabled(accepted.implicitlyEnabled()));
+                        .withImplicitlyEnabled(accepted.implicitlyEnabled())
+                        .resumedFrom(reported.done(), reported.waitingOn()));
         return true;
     }
 

@@ -1,6 +1,14 @@
 package io.upshift.runtime.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 
 /**
  * Failed API requests and watches in one line each: the HTTP status and the server's own message
@@ -37,11 +45,48 @@ public final class ApiErrors {
                 return "HTTP " + k.getCode() + ": " + firstLine(message);
             }
         }
+        String unanswered = unanswered(t);
+        if (unanswered != null) return unanswered;
         String innermost = null;
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c.getMessage() != null && !c.getMessage().isBlank()) innermost = c.getMessage();
         }
         return innermost == null ? t.getClass().getSimpleName() : firstLine(innermost);
+    }
+
+    private static final Pattern REFUSED_AT = Pattern.compile("Connection refused: /?(\\S+)");
+
+    /**
+     * A request that got no answer, in words that name the address and what happened: "cannot
+     * connect to 127.0.0.1:6443: connection refused", "unknown host api.example"; null for any
+     * other failure.
+     */
+    private static String unanswered(Throwable t) {
+        String address = null;
+        Throwable refused = null, unknown = null, tls = null, timeout = null;
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            Matcher m = REFUSED_AT.matcher(String.valueOf(c.getMessage()));
+            if (address == null && m.find()) address = m.group(1);
+            if (c instanceof ConnectException) refused = c;
+            if (c instanceof UnknownHostException) unknown = c;
+            if (c instanceof SSLException && tls == null) tls = c;
+            if (c instanceof SocketTimeoutException
+                    || c instanceof HttpTimeoutException
+                    || c instanceof TimeoutException) timeout = c;
+        }
+        if (refused != null)
+            return "cannot connect to "
+                    + (address != null ? address : "the API server")
+                    + ": connection refused";
+        if (unknown != null) return "unknown host " + unknown.getMessage();
+        if (timeout != null)
+            return "no answer in time (" + firstLine(String.valueOf(timeout.getMessage())) + ")";
+        if (tls != null) {
+            Throwable root = tls;
+            while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+            return "TLS handshake failed: " + firstLine(String.valueOf(root.getMessage()));
+        }
+        return null;
     }
 
     private static String reasonOf(int code) {

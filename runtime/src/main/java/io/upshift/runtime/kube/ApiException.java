@@ -25,20 +25,11 @@ public class ApiException extends RuntimeException {
         String detail =
                 e.getStatus() != null && e.getStatus().getMessage() != null
                         ? e.getStatus().getMessage()
-                        : rootMessage(e);
+                        : ApiErrors.describe(e);
         return "cannot read "
                 + resource
                 + ": "
                 + (code > 0 ? "HTTP " + code + " " : "")
                 + (reason != null ? reason : detail);
-    }
-
-    private static String rootMessage(Throwable t) {
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return m.lines().findFirst().orElse(m);
     }
 }
