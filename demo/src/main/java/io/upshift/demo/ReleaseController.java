@@ -104,22 +104,44 @@ final class ReleaseController implements AutoCloseable {
     }
 
     /**
-     * The ConfigMaps of {@code server} as a kubelet reads them for configMap volumes (with the
-     * server's own credentials: a kubelet reads what its pods mount as the node, not as the pod).
+     * The ConfigMaps and Secrets of {@code server} as a kubelet reads them for configMap and secret
+     * volumes (with the server's own credentials: a kubelet reads what its pods mount as the node,
+     * not as the pod).
      */
     static ContainerLaunch.ConfigMaps configMaps(EmbeddedApiServer server) {
-        return (namespace, name) -> {
-            try (var client = server.client("kubelet")) {
-                var cm = client.configMaps().inNamespace(namespace).withName(name).get();
-                if (cm == null) return null;
-                Map<String, byte[]> files = new LinkedHashMap<>();
-                if (cm.getData() != null)
-                    cm.getData()
-                            .forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
-                if (cm.getBinaryData() != null)
-                    cm.getBinaryData()
-                            .forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
-                return files;
+        return new ContainerLaunch.ConfigMaps() {
+            @Override
+            public Map<String, byte[]> files(String namespace, String name) {
+                try (var client = server.client("kubelet")) {
+                    var cm = client.configMaps().inNamespace(namespace).withName(name).get();
+                    if (cm == null) return null;
+                    Map<String, byte[]> files = new LinkedHashMap<>();
+                    if (cm.getData() != null)
+                        cm.getData()
+                                .forEach(
+                                        (k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+                    if (cm.getBinaryData() != null)
+                        cm.getBinaryData()
+                                .forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
+                    return files;
+                }
+            }
+
+            @Override
+            public Map<String, byte[]> secret(String namespace, String name) {
+                try (var client = server.client("kubelet")) {
+                    var secret = client.secrets().inNamespace(namespace).withName(name).get();
+                    if (secret == null) return null;
+                    Map<String, byte[]> files = new LinkedHashMap<>();
+                    if (secret.getData() != null)
+                        secret.getData()
+                                .forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
+                    if (secret.getStringData() != null)
+                        secret.getStringData()
+                                .forEach(
+                                        (k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+                    return files;
+                }
             }
         };
     }
