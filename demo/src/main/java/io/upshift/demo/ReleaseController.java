@@ -26,16 +26,17 @@ import java.util.function.Consumer;
 /**
  * The pod of the controller's Deployment, as the demo's kubelet runs it on a simulated node: the
  * code the release image holds (its {@code /opt/upshift}, read out of the image) started as a
- * process of its own with the image's entry point ({@code java -XX:+UseParallelGC -jar
- * upshift.jar}, on this JDK, which linked the image's runtime) and exactly the container's args,
- * env, volumes and ports ({@link ContainerLaunch}: each containerPort a free port of this machine,
- * as a pod's own network namespace has it free), over what a kubelet gives every pod ({@link
- * #apiServerAccess}); its output, after the mounts, ports and command line it ran with, in {@code
- * work}/controller-N.log. Nothing rescues a pod whose Deployment lacks something: it fails as it
- * would on a cluster, and as a kubelet with {@code restartPolicy: Always} does, the container is
- * started again after a growing back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes
- * stops a pod (SIGTERM, then killed after the pod's grace period), so that it releases its Lease
- * and the next one takes over at once. Probes are not run.
+ * process of its own with the image's entry point ({@code java} with {@link
+ * UpshiftImage#JVM_OPTIONS} {@code -jar upshift.jar}, on this JDK, which linked the image's
+ * runtime) and exactly the container's args, env, volumes and ports ({@link ContainerLaunch}: each
+ * containerPort a free port of this machine, as a pod's own network namespace has it free), over
+ * what a kubelet gives every pod ({@link #apiServerAccess}); its output, after the mounts, ports
+ * and command line it ran with, in {@code work}/controller-N.log. Nothing rescues a pod whose
+ * Deployment lacks something: it fails as it would on a cluster, and as a kubelet with {@code
+ * restartPolicy: Always} does, the container is started again after a growing back-off (10 s,
+ * doubling, at most 5 min). Stopped as Kubernetes stops a pod (SIGTERM, then killed after the pod's
+ * grace period), so that it releases its Lease and the next one takes over at once. Probes are not
+ * run.
  */
 final class ReleaseController implements AutoCloseable {
 
@@ -241,13 +242,9 @@ final class ReleaseController implements AutoCloseable {
                                         Math.min(image.length(), image.lastIndexOf(':') + 13)));
         if (!Files.isRegularFile(code.resolve("upshift.jar")))
             releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
-        List<String> command =
-                new ArrayList<>(
-                        List.of(
-                                JAVA,
-                                "-XX:+UseParallelGC",
-                                "-jar",
-                                code.resolve("upshift.jar").toString()));
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(UpshiftImage.JVM_OPTIONS);
+        command.addAll(List.of("-jar", code.resolve("upshift.jar").toString()));
         command.addAll(launch.args());
         ReleaseController pc =
                 new ReleaseController(deployment, log, command, launch.env(), podDir, events);

@@ -100,7 +100,8 @@ class ReleaseControllerTest {
                     .contains("USER=null"); // nothing of this machine's environment
             assertThat(out)
                     .containsPattern(
-                            "\\$ \\S+/bin/java -XX:\\+UseParallelGC -jar \\S+/upshift.jar"
+                            "\\$ \\S+/bin/java -XX:\\+UseParallelGC -XX:MaxRAMPercentage=50"
+                                    + " -XX:\\+ExitOnOutOfMemoryError -jar \\S+/upshift.jar"
                                     + " operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();

@@ -267,6 +267,9 @@ record PayloadJobs(
                 // as another user)
                 .withNewSecurityContext()
                 .withRunAsUser(0L)
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
                 .endSecurityContext()
                 .withInitContainers(init)
                 .withContainers(

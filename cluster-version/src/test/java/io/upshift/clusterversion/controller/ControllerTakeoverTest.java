@@ -122,14 +122,14 @@ class ControllerTakeoverTest {
         assertThat(container.path("env").findValuesAsText("name"))
                 .containsExactly("NODE_NAME", "POD_NAME");
         assertThat(container.path("volumeMounts").findValuesAsText("name"))
-                .containsExactly("payloads", "service-ca", "serving-cert");
+                .containsExactly("payloads", "service-ca", "serving-cert", "tmp");
         List<String> volumes = new ArrayList<>();
         merged.path("spec")
                 .path("template")
                 .path("spec")
                 .path("volumes")
                 .forEach(v -> volumes.add(v.path("name").asText()));
-        assertThat(volumes).containsExactly("payloads", "service-ca", "serving-cert");
+        assertThat(volumes).containsExactly("payloads", "service-ca", "serving-cert", "tmp");
         assertThat(strings(container.path("args")))
                 .endsWith("--release", NEW_RELEASE)
                 .doesNotContain("old");
