@@ -1,6 +1,7 @@
 package io.upshift.bench;
 
 import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.UpshiftImage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.Writer;
@@ -11,6 +12,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -96,12 +99,17 @@ public final class GraphThroughput {
 
     /**
      * {@code upshift graph serve} in a JVM of its own, as Upshift's image runs it (its entry
-     * point's {@code -XX:+UseParallelGC}), with this JVM's class path; on a free port.
+     * point's JVM options), with this JVM's class path; on a free port.
      */
     private static Process serve(Path releases, Path data) throws Exception {
-        return new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-XX:+UseParallelGC",
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString()));
+        command.addAll(UpshiftImage.JVM_OPTIONS);
+        command.addAll(
+                List.of(
                         "-cp",
                         System.getProperty("java.class.path"),
                         "io.upshift.cli.Upshift",
@@ -114,9 +122,8 @@ public final class GraphThroughput {
                         "--port",
                         "0",
                         "--poll",
-                        "PT1H")
-                .redirectErrorStream(true)
-                .start();
+                        "PT1H"));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
     /** The port the service says it serves on, once it has built its graph. */

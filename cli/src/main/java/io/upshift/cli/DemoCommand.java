@@ -23,10 +23,10 @@ import picocli.CommandLine.Spec;
         name = "demo",
         mixinStandardHelpOptions = true,
         description = {
-            "Run Upshift on an embedded API server with a simulated cluster: build and sign two"
-                    + " releases,",
-            "install the first, update to the second with the real cluster-version controller, and"
-                    + " show the update live."
+            "Run the whole system on an embedded, simulated cluster.",
+            "Builds Upshift's image and two signed releases on it, installs the first, updates to"
+                    + " the second with the real cluster-version controller, pool controller and"
+                    + " node agents, and shows the update live."
         })
 public final class DemoCommand implements Callable<Integer> {
 

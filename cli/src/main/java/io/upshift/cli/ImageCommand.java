@@ -22,10 +22,10 @@ import picocli.CommandLine.Spec;
         name = "image",
         mixinStandardHelpOptions = true,
         description = {
-            "Build Upshift's own container image and publish it, without a container engine: a Java"
-                + " runtime linked from this JDK, the system libraries it loads, a non-root user"
-                + " (1001), Upshift's libraries and jar; the entry point runs upshift. The same"
-                + " build makes the same digest."
+            "Build Upshift's own container image and publish it.",
+            "No container engine is needed: a Java runtime linked from this JDK, the system"
+                + " libraries it loads, a non-root user (1001), Upshift's libraries and jar; the"
+                + " entry point runs upshift. The same build makes the same digest."
         })
 public final class ImageCommand implements Callable<Integer> {
 

@@ -10,9 +10,12 @@ import io.upshift.pools.command.PoolsCommand;
 import io.upshift.rehearsal.command.RehearseCommand;
 import io.upshift.releases.command.ReleaseCommand;
 import io.upshift.status.command.StatusCommand;
+import java.io.PrintWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -57,12 +60,59 @@ public final class Upshift {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Upshift(), new Factory());
         cl.setExecutionExceptionHandler(new Errors());
-        cl.setParameterExceptionHandler(
-                (e, a) -> {
-                    e.getCommandLine().getErr().println("upshift: " + e.getMessage());
-                    return 2;
-                });
+        cl.setParameterExceptionHandler(Upshift::usageError);
         return cl;
+    }
+
+    /**
+     * A command line that cannot run, in one line with what to do: a mistyped command with the
+     * closest ones, a missing one with the usage of the command that needs it; exit code 2.
+     */
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        PrintWriter err = cl.getErr();
+        String command = cl.getCommandSpec().qualifiedName();
+        if (e instanceof CommandLine.UnmatchedArgumentException u
+                && !u.isUnknownOption()
+                && !cl.getSubcommands().isEmpty()
+                && !u.getUnmatched().isEmpty()) {
+            List<String> close =
+                    CommandSuggestions.closest(
+                            u.getUnmatched().get(0), cl.getSubcommands().keySet());
+            err.println(
+                    "upshift: '"
+                            + u.getUnmatched().get(0)
+                            + "' is not a command of "
+                            + command
+                            + (close.isEmpty()
+                                    ? "; " + command + " --help lists them"
+                                    : "; did you mean " + String.join(" or ", close) + "?"));
+            return 2;
+        }
+        if (e instanceof CommandLine.UnmatchedArgumentException u
+                && u.isUnknownOption()
+                && !u.getUnmatched().isEmpty()) {
+            String option = u.getUnmatched().get(0).replaceFirst("=.*", "");
+            List<String> names = new ArrayList<>();
+            cl.getCommandSpec().options().forEach(o -> names.addAll(List.of(o.names())));
+            List<String> close = CommandSuggestions.closest(option, names);
+            err.println(
+                    "upshift: "
+                            + command
+                            + " has no option "
+                            + option
+                            + (close.isEmpty()
+                                    ? "; " + command + " --help lists them"
+                                    : "; did you mean " + String.join(" or ", close) + "?"));
+            return 2;
+        }
+        if (e.getMessage().startsWith("Missing required subcommand")) {
+            err.println("upshift: " + command + " needs a command:");
+            cl.usage(err);
+            return 2;
+        }
+        err.println("upshift: " + e.getMessage());
+        return 2;
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.upshift.api.json.Mappers;
+import io.upshift.rehearsal.command.RehearseCommand;
 import io.upshift.rehearsal.synthetic.LevelCluster;
 import io.upshift.rehearsal.synthetic.LevelReleases;
 import io.upshift.status.snapshot.SnapshotDump;
@@ -13,10 +14,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * {@code upshift rehearse --snapshot} on a mid-size cluster (3 control-plane nodes, 30 workers, 11
@@ -123,6 +128,74 @@ class RehearseSnapshotTest {
                                 + " Retrieving payload failed version=\"4.18.3\" image=\""
                                 + unsigned
                                 + "\" failure=The update cannot be verified: ");
+    }
+
+    /** The options rehearse's text names are options rehearse has. */
+    private static void namesOnlyRehearsesOptions(String text) {
+        Set<String> options =
+                new CommandLine(new RehearseCommand()).getCommandSpec().optionsMap().keySet();
+        Matcher named = Pattern.compile("--[a-z][a-z-]*[a-z]").matcher(text);
+        while (named.find()) assertThat(options).as("in:%n%s", text).contains(named.group());
+    }
+
+    @Test
+    void anImageNotAmongTheUpdatesIsRefusedNamingOptionsRehearseHasWhichLetItThrough() {
+        // a pullspec the request check judges (an OCI layout is no pullspec it takes)
+        String image = "registry.invalid/ocp/release@sha256:" + "3".repeat(64);
+        CliRun.Result r =
+                run(
+                        "rehearse",
+                        "--snapshot",
+                        snapshot.toString(),
+                        "--to-image",
+                        image,
+                        "--plan-only");
+        assertThat(r.out())
+                .as(r.err())
+                .contains(
+                        "upshift upgrade:\n  Reason: Refused\n  Message: the update is not one of"
+                                + " the possible targets: 4.18.2")
+                .contains("specify --allow-explicit-upgrade to continue with the update.");
+        namesOnlyRehearsesOptions(r.out());
+
+        CliRun.Result allowed =
+                run(
+                        "rehearse",
+                        "--snapshot",
+                        snapshot.toString(),
+                        "--to-image",
+                        image,
+                        "--allow-explicit-upgrade",
+                        "--plan-only");
+        assertThat(allowed.out())
+                .as(allowed.err())
+                .doesNotContain("Reason: Refused")
+                .contains(
+                        "You have used --allow-explicit-upgrade for the update to proceed anyway");
+        namesOnlyRehearsesOptions(allowed.out());
+    }
+
+    @Test
+    void forcedTheControllersFailedVerificationIsTheRiskItAccepts() {
+        CliRun.Result r =
+                run(
+                        "rehearse",
+                        "--snapshot",
+                        snapshot.toString(),
+                        "--to-image",
+                        unsigned,
+                        "--force",
+                        "--plan-only");
+        assertThat(r.out())
+                .as(r.err())
+                .doesNotContain("= Would refuse the update =")
+                .contains(
+                        "cluster-version controller:\n  Reason: RetrievePayload\n  Message: Target"
+                                + " release version=\"4.18.3\" image=\""
+                                + unsigned
+                                + "\" cannot be verified, but continuing anyway because the update"
+                                + " was forced: The update cannot be verified: ");
+        namesOnlyRehearsesOptions(r.out());
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HostPathVolumeSource;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecretVolumeSource;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.upshift.api.json.Mappers;
@@ -35,15 +36,16 @@ import java.util.regex.Pattern;
  * <p>Mounts. The process runs on this machine, in no mount namespace of its own, so it cannot see a
  * volume at its {@code mountPath}. A simulated node's filesystem is a directory of this machine,
  * its node root: hostPath {@code X} is {@code <node root>/X} (made when its type asks for it), an
- * emptyDir a directory of the pod's, a configMap one of the pod's holding the ConfigMap's keys as
- * files (read from the API server when the pod starts, not kept in step). The kubelet tells the
- * process where its volumes are through the only paths the pod spec gives it: each argument and
- * environment value that names a path at or under a {@code mountPath} {@code M} (alone, or after
- * {@code --option=}) names the volume's directory instead. So the controller's {@code
- * --payload-cache /var/lib/upshift/payloads}, mounted from hostPath {@code
- * /var/lib/upshift/payloads}, reaches it as {@code <node root>/var/lib/upshift/payloads}: the
- * directory every pod of that node mounting that hostPath sees, and the path its payload Jobs then
- * name. Paths the process makes up itself are this machine's, and {@code readOnly} is not enforced.
+ * emptyDir a directory of the pod's, a configMap (or secret) one of the pod's holding the
+ * ConfigMap's (Secret's) keys as files (read from the API server when the pod starts, not kept in
+ * step; an optional one that does not exist is an empty directory). The kubelet tells the process
+ * where its volumes are through the only paths the pod spec gives it: each argument and environment
+ * value that names a path at or under a {@code mountPath} {@code M} (alone, or after {@code
+ * --option=}) names the volume's directory instead. So the controller's {@code --payload-cache
+ * /var/lib/upshift/payloads}, mounted from hostPath {@code /var/lib/upshift/payloads}, reaches it
+ * as {@code <node root>/var/lib/upshift/payloads}: the directory every pod of that node mounting
+ * that hostPath sees, and the path its payload Jobs then name. Paths the process makes up itself
+ * are this machine's, and {@code readOnly} is not enforced.
  *
  * <p>Ports. The process runs in no network namespace of its own either, so the ports it listens on
  * are this machine's, shared with every other process here: another demo's or test's controller, a
@@ -87,14 +89,20 @@ public record ContainerLaunch(
 
     /**
      * The ConfigMaps a kubelet reads for configMap volumes: {@code data} and {@code binaryData}
-     * (base64) by key; null for one that does not exist.
+     * (base64) by key; null for one that does not exist. And the Secrets it reads for secret
+     * volumes, their {@code data} by key (none exists unless {@link #secret} says otherwise).
      */
     @FunctionalInterface
     public interface ConfigMaps {
-        /** No ConfigMap exists. */
+        /** No ConfigMap exists, nor Secret. */
         ConfigMaps NONE = (namespace, name) -> null;
 
         Map<String, byte[]> files(String namespace, String name);
+
+        /** A Secret's data by key; null for one that does not exist. */
+        default Map<String, byte[]> secret(String namespace, String name) {
+            return null;
+        }
     }
 
     /** Where the kubelet finds ports of this machine for a pod's containerPorts. */
@@ -273,18 +281,34 @@ public record ContainerLaunch(
                 createDirectories(dir);
             } else if (v.getConfigMap() != null) {
                 dir = podDir.resolve("volumes").resolve(v.getName());
-                configMap(
+                ConfigMapVolumeSource source = v.getConfigMap();
+                keyedFiles(
                         dir,
                         v.getName(),
-                        v.getConfigMap(),
-                        configMaps.files(
-                                pod.getMetadata().getNamespace(), v.getConfigMap().getName()));
+                        "configmap",
+                        source.getName(),
+                        Boolean.TRUE.equals(source.getOptional()),
+                        source.getItems(),
+                        configMaps.files(pod.getMetadata().getNamespace(), source.getName()));
+            } else if (v.getSecret() != null) {
+                dir = podDir.resolve("volumes").resolve(v.getName());
+                SecretVolumeSource source = v.getSecret();
+                keyedFiles(
+                        dir,
+                        v.getName(),
+                        "secret",
+                        source.getSecretName(),
+                        Boolean.TRUE.equals(source.getOptional()),
+                        source.getItems(),
+                        configMaps.secret(
+                                pod.getMetadata().getNamespace(), source.getSecretName()));
             } else {
                 throw new CannotStart(
                         "CreateContainerConfigError",
                         "volume "
                                 + v.getName()
-                                + ": only hostPath, emptyDir and configMap volumes are simulated");
+                                + ": only hostPath, emptyDir, configMap and secret volumes are"
+                                + " simulated");
             }
             if (m.getSubPath() != null && !m.getSubPath().isEmpty()) {
                 dir = dir.resolve(m.getSubPath());
@@ -296,33 +320,43 @@ public record ContainerLaunch(
     }
 
     /**
-     * A configMap volume as the kubelet writes it: each key a file (or only the {@code items} asked
-     * for, at their paths); a ConfigMap or item key that does not exist leaves an optional volume
-     * without it and keeps the pod from starting otherwise, in the kubelet's words.
+     * A configMap or secret volume as the kubelet writes it: each key a file (or only the {@code
+     * items} asked for, at their paths); a ConfigMap, Secret or item key that does not exist leaves
+     * an optional volume without it and keeps the pod from starting otherwise, in the kubelet's
+     * words.
+     *
+     * @param kind {@code configmap} or {@code secret}
      */
-    private static void configMap(
-            Path dir, String volume, ConfigMapVolumeSource source, Map<String, byte[]> files)
+    private static void keyedFiles(
+            Path dir,
+            String volume,
+            String kind,
+            String name,
+            boolean optional,
+            List<KeyToPath> items,
+            Map<String, byte[]> files)
             throws CannotStart {
-        boolean optional = Boolean.TRUE.equals(source.getOptional());
         createDirectories(dir);
         String setUp = "MountVolume.SetUp failed for volume \"" + volume + "\" : ";
         if (files == null) {
             if (optional) return;
             throw new CannotStart(
-                    "ContainerCreating",
-                    setUp + "configmap \"" + source.getName() + "\" not found");
+                    "ContainerCreating", setUp + kind + " \"" + name + "\" not found");
         }
         Map<String, String> paths = new LinkedHashMap<>();
-        if (source.getItems() == null || source.getItems().isEmpty()) {
+        if (items == null || items.isEmpty()) {
             files.keySet().forEach(k -> paths.put(k, k));
         } else {
-            for (KeyToPath item : source.getItems()) {
+            for (KeyToPath item : items) {
                 if (!files.containsKey(item.getKey())) {
                     if (optional) continue;
                     throw new CannotStart(
                             "ContainerCreating",
                             setUp
-                                    + "configmap references non-existent config key: "
+                                    + kind
+                                    + (kind.equals("secret")
+                                            ? " references non-existent secret key: "
+                                            : " references non-existent config key: ")
                                     + item.getKey());
                 }
                 paths.put(item.getKey(), item.getPath());

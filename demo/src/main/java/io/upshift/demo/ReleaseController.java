@@ -26,16 +26,17 @@ import java.util.function.Consumer;
 /**
  * The pod of the controller's Deployment, as the demo's kubelet runs it on a simulated node: the
  * code the release image holds (its {@code /opt/upshift}, read out of the image) started as a
- * process of its own with the image's entry point ({@code java -XX:+UseParallelGC -jar
- * upshift.jar}, on this JDK, which linked the image's runtime) and exactly the container's args,
- * env, volumes and ports ({@link ContainerLaunch}: each containerPort a free port of this machine,
- * as a pod's own network namespace has it free), over what a kubelet gives every pod ({@link
- * #apiServerAccess}); its output, after the mounts, ports and command line it ran with, in {@code
- * work}/controller-N.log. Nothing rescues a pod whose Deployment lacks something: it fails as it
- * would on a cluster, and as a kubelet with {@code restartPolicy: Always} does, the container is
- * started again after a growing back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes
- * stops a pod (SIGTERM, then killed after the pod's grace period), so that it releases its Lease
- * and the next one takes over at once. Probes are not run.
+ * process of its own with the image's entry point ({@code java} with {@link
+ * UpshiftImage#JVM_OPTIONS} {@code -jar upshift.jar}, on this JDK, which linked the image's
+ * runtime) and exactly the container's args, env, volumes and ports ({@link ContainerLaunch}: each
+ * containerPort a free port of this machine, as a pod's own network namespace has it free), over
+ * what a kubelet gives every pod ({@link #apiServerAccess}); its output, after the mounts, ports
+ * and command line it ran with, in {@code work}/controller-N.log. Nothing rescues a pod whose
+ * Deployment lacks something: it fails as it would on a cluster, and as a kubelet with {@code
+ * restartPolicy: Always} does, the container is started again after a growing back-off (10 s,
+ * doubling, at most 5 min). Stopped as Kubernetes stops a pod (SIGTERM, then killed after the pod's
+ * grace period), so that it releases its Lease and the next one takes over at once. Probes are not
+ * run.
  */
 final class ReleaseController implements AutoCloseable {
 
@@ -104,22 +105,44 @@ final class ReleaseController implements AutoCloseable {
     }
 
     /**
-     * The ConfigMaps of {@code server} as a kubelet reads them for configMap volumes (with the
-     * server's own credentials: a kubelet reads what its pods mount as the node, not as the pod).
+     * The ConfigMaps and Secrets of {@code server} as a kubelet reads them for configMap and secret
+     * volumes (with the server's own credentials: a kubelet reads what its pods mount as the node,
+     * not as the pod).
      */
     static ContainerLaunch.ConfigMaps configMaps(EmbeddedApiServer server) {
-        return (namespace, name) -> {
-            try (var client = server.client("kubelet")) {
-                var cm = client.configMaps().inNamespace(namespace).withName(name).get();
-                if (cm == null) return null;
-                Map<String, byte[]> files = new LinkedHashMap<>();
-                if (cm.getData() != null)
-                    cm.getData()
-                            .forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
-                if (cm.getBinaryData() != null)
-                    cm.getBinaryData()
-                            .forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
-                return files;
+        return new ContainerLaunch.ConfigMaps() {
+            @Override
+            public Map<String, byte[]> files(String namespace, String name) {
+                try (var client = server.client("kubelet")) {
+                    var cm = client.configMaps().inNamespace(namespace).withName(name).get();
+                    if (cm == null) return null;
+                    Map<String, byte[]> files = new LinkedHashMap<>();
+                    if (cm.getData() != null)
+                        cm.getData()
+                                .forEach(
+                                        (k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+                    if (cm.getBinaryData() != null)
+                        cm.getBinaryData()
+                                .forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
+                    return files;
+                }
+            }
+
+            @Override
+            public Map<String, byte[]> secret(String namespace, String name) {
+                try (var client = server.client("kubelet")) {
+                    var secret = client.secrets().inNamespace(namespace).withName(name).get();
+                    if (secret == null) return null;
+                    Map<String, byte[]> files = new LinkedHashMap<>();
+                    if (secret.getData() != null)
+                        secret.getData()
+                                .forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
+                    if (secret.getStringData() != null)
+                        secret.getStringData()
+                                .forEach(
+                                        (k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+                    return files;
+                }
             }
         };
     }
@@ -219,13 +242,9 @@ final class ReleaseController implements AutoCloseable {
                                         Math.min(image.length(), image.lastIndexOf(':') + 13)));
         if (!Files.isRegularFile(code.resolve("upshift.jar")))
             releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
-        List<String> command =
-                new ArrayList<>(
-                        List.of(
-                                JAVA,
-                                "-XX:+UseParallelGC",
-                                "-jar",
-                                code.resolve("upshift.jar").toString()));
+        List<String> command = new ArrayList<>(List.of(JAVA));
+        command.addAll(UpshiftImage.JVM_OPTIONS);
+        command.addAll(List.of("-jar", code.resolve("upshift.jar").toString()));
         command.addAll(launch.args());
         ReleaseController pc =
                 new ReleaseController(deployment, log, command, launch.env(), podDir, events);

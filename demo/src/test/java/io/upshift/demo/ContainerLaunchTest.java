@@ -80,6 +80,7 @@ class ContainerLaunchTest {
                         ports);
 
         Path payloads = node.resolve("var/lib/upshift/payloads");
+        Path servingCert = dir.resolve("pod/volumes/serving-cert");
         assertThat(launch.container()).isEqualTo("controller");
         assertThat(launch.args())
                 .containsExactly(
@@ -92,6 +93,11 @@ class ContainerLaunchTest {
                         "40001",
                         "--metrics-auth",
                         "token",
+                        "--serving-cert-file",
+                        servingCert.resolve("tls.crt").toString(),
+                        "--serving-key-file",
+                        servingCert.resolve("tls.key").toString(),
+                        "--serving-cert-optional",
                         "--health-port",
                         "40002",
                         "--payload-cache",
@@ -109,13 +115,18 @@ class ContainerLaunchTest {
         assertThat(launch.mounts())
                 .containsExactly(
                         Map.entry("/var/lib/upshift/payloads", payloads),
-                        Map.entry("/etc/tls/service-ca", serviceCa));
+                        Map.entry("/etc/tls/service-ca", serviceCa),
+                        Map.entry("/etc/tls/serving-cert", servingCert),
+                        Map.entry("/tmp", dir.resolve("pod/volumes/tmp")));
         assertThat(launch.ports())
                 .as("its metrics and health ports, on ports of this machine no one else asks for")
                 .containsExactly(Map.entry(9099, 40001), Map.entry(9098, 40002));
         assertThat(payloads).as("hostPath DirectoryOrCreate, made on the node").isDirectory();
         assertThat(serviceCa)
                 .as("the optional service CA ConfigMap, absent: an empty volume")
+                .isEmptyDirectory();
+        assertThat(servingCert)
+                .as("the optional serving certificate Secret, absent: an empty volume")
                 .isEmptyDirectory();
     }
 
@@ -275,6 +286,59 @@ class ContainerLaunchTest {
                                 + " 9099: no ports left");
     }
 
+    /**
+     * A secret volume as the kubelet writes it: the Secret's keys as files; an optional one whose
+     * Secret does not exist, an empty directory (the controller's serving certificate on a plain
+     * cluster).
+     */
+    @Test
+    void secretVolumesHoldTheSecretsKeysAsFiles() throws Exception {
+        Pod pod =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p, namespace: ns}
+                        spec:
+                          nodeName: n1
+                          containers:
+                          - name: c
+                            args: [--cert, /etc/tls/tls.crt, --none, /etc/none/tls.crt]
+                            volumeMounts:
+                            - {name: tls, mountPath: /etc/tls}
+                            - {name: none, mountPath: /etc/none}
+                          volumes:
+                          - {name: tls, secret: {secretName: serving}}
+                          - {name: none, secret: {secretName: absent, optional: true}}
+                        """,
+                        Pod.class);
+        ContainerLaunch.ConfigMaps secrets =
+                new ContainerLaunch.ConfigMaps() {
+                    @Override
+                    public Map<String, byte[]> files(String ns, String name) {
+                        return null;
+                    }
+
+                    @Override
+                    public Map<String, byte[]> secret(String ns, String name) {
+                        return ns.equals("ns") && name.equals("serving")
+                                ? Map.of("tls.crt", "CERT".getBytes(), "tls.key", "KEY".getBytes())
+                                : null;
+                    }
+                };
+        ContainerLaunch launch =
+                ContainerLaunch.of(
+                        pod, GIVEN, dir.resolve("node"), dir.resolve("pod"), secrets, ports);
+        Path tls = dir.resolve("pod/volumes/tls"), none = dir.resolve("pod/volumes/none");
+        assertThat(launch.args())
+                .containsExactly(
+                        "--cert",
+                        tls.resolve("tls.crt").toString(),
+                        "--none",
+                        none.resolve("tls.crt").toString());
+        assertThat(tls.resolve("tls.crt")).hasContent("CERT");
+        assertThat(tls.resolve("tls.key")).hasContent("KEY");
+        assertThat(none).isEmptyDirectory();
+    }
+
     @Test
     void configMapVolumesHoldTheConfigMapsKeysAsFiles() throws Exception {
         Pod pod =
@@ -398,8 +462,26 @@ class ContainerLaunchTest {
                                 ContainerLaunch.of(
                                         secretVolume, GIVEN, dir.resolve("n"), dir.resolve("p")))
                 .isInstanceOf(ContainerLaunch.CannotStart.class)
+                .hasMessage("MountVolume.SetUp failed for volume \"s\" : secret \"x\" not found");
+
+        Pod claim =
+                Mappers.YAML.readValue(
+                        """
+                        metadata: {name: p, namespace: ns}
+                        spec:
+                          nodeName: n1
+                          containers:
+                          - name: c
+                            volumeMounts: [{name: v, mountPath: /etc/v}]
+                          volumes: [{name: v, persistentVolumeClaim: {claimName: x}}]
+                        """,
+                        Pod.class);
+        assertThatThrownBy(
+                        () -> ContainerLaunch.of(claim, GIVEN, dir.resolve("n"), dir.resolve("p")))
+                .isInstanceOf(ContainerLaunch.CannotStart.class)
                 .hasMessage(
-                        "volume s: only hostPath, emptyDir and configMap volumes are simulated");
+                        "volume v: only hostPath, emptyDir, configMap and secret volumes are"
+                                + " simulated");
 
         Pod existing =
                 Mappers.YAML.readValue(

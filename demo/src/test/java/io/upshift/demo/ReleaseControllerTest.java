@@ -74,16 +74,24 @@ class ReleaseControllerTest {
                     .contains(
                             "upshift.jar operator --namespace upshift --identity"
                                     + " upshift-controller-")
-                    .contains(
-                            " --metrics-port "
-                                    + metrics
-                                    + " --metrics-auth token --health-port "
-                                    + health
-                                    + " --payload-cache "
-                                    + payloads
-                                    + " --always-enable-capabilities=Ingress --release "
-                                    + image
-                                    + "\n")
+                    .containsPattern(
+                            Pattern.quote(
+                                            " --metrics-port "
+                                                    + metrics
+                                                    + " --metrics-auth token --serving-cert-file "
+                                                    + work.resolve("pods"))
+                                    // the optional Secret's volume, in the pod's own directory
+                                    + "/upshift-controller-[0-9a-f]+-1/volumes/serving-cert/tls.crt"
+                                    + " --serving-key-file \\S+/volumes/serving-cert/tls.key"
+                                    + Pattern.quote(
+                                            " --serving-cert-optional --health-port "
+                                                    + health
+                                                    + " --payload-cache "
+                                                    + payloads
+                                                    + " --always-enable-capabilities=Ingress"
+                                                    + " --release "
+                                                    + image
+                                                    + "\n"))
                     .contains("NODE_NAME=control-plane-0")
                     .contains("KUBERNETES_MASTER=http://127.0.0.1:1")
                     .contains("SA=upshift")
@@ -92,7 +100,8 @@ class ReleaseControllerTest {
                     .contains("USER=null"); // nothing of this machine's environment
             assertThat(out)
                     .containsPattern(
-                            "\\$ \\S+/bin/java -XX:\\+UseParallelGC -jar \\S+/upshift.jar"
+                            "\\$ \\S+/bin/java -XX:\\+UseParallelGC -XX:MaxRAMPercentage=50"
+                                    + " -XX:\\+ExitOnOutOfMemoryError -jar \\S+/upshift.jar"
                                     + " operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();

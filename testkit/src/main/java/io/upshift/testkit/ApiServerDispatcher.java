@@ -74,10 +74,13 @@ import java.util.regex.Pattern;
  *       system:masters}, discovery for the authenticated).
  * </ul>
  *
- * Finding one object by name takes an index ({@link NameIndex}), not a scan of every object stored.
- * It also records every request ({@link #requests()}), can drop fields of a kind on every write, as
- * an older API server drops fields it does not know ({@link #dropOnWrite}), and can put a faulty
- * network in front of one client ({@link #faults}).
+ * On request ({@link #validateStatusAgainstCrds}), an update of a custom resource's {@code /status}
+ * is validated against its CRD as stored, as kube-apiserver validates it ({@link StatusSchemas}).
+ *
+ * <p>Finding one object by name takes an index ({@link NameIndex}), not a scan of every object
+ * stored. It also records every request ({@link #requests()}), can drop fields of a kind on every
+ * write, as an older API server drops fields it does not know ({@link #dropOnWrite}), and can put a
+ * faulty network in front of one client ({@link #faults}).
  */
 public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private static final Pattern EVICTION =
@@ -114,6 +117,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private final Object writes = new Object();
 
     private final List<String> refusals = new CopyOnWriteArrayList<>();
+    private volatile StatusSchemas statusSchemas;
     private volatile Duration evictionGrace = Duration.ofMillis(300);
     private final ScheduledExecutorService terminations =
             Executors.newSingleThreadScheduledExecutor(
@@ -160,6 +164,22 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     /** The messages of the writes refused so far for changing an immutable field, oldest first. */
     public List<String> immutableRefusals() {
         return List.copyOf(refusals);
+    }
+
+    /**
+     * From now on, an update of a custom resource's {@code /status} that its CRD (as stored now,
+     * whatever version is installed at the time of the write) rejects is refused with 422, in
+     * kube-apiserver's words ({@link StatusSchemas}).
+     */
+    public ApiServerDispatcher validateStatusAgainstCrds() {
+        statusSchemas = new StatusSchemas(name -> super.handleGet(CRDS + "/" + name));
+        return this;
+    }
+
+    /** The messages of the status writes refused so far by a CRD's schema, oldest first. */
+    public List<String> schemaRefusals() {
+        StatusSchemas s = statusSchemas;
+        return s == null ? List.of() : s.refusals();
     }
 
     /**
@@ -429,6 +449,8 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             if (path.endsWith("/status")) {
                 MockResponse conflict = statusConflict(path, request);
                 if (conflict != null) return conflict;
+                MockResponse invalid = invalidStatus(path, request);
+                if (invalid != null) return invalid;
             } else {
                 MockResponse refused = immutableChange(path, request, false);
                 if (refused != null) return refused;
@@ -529,6 +551,27 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             return status(422, "Invalid", refusal);
         } catch (KubernetesCrudDispatcherException e) {
             return null; // not JSON: the write itself will refuse it
+        }
+    }
+
+    /** 422 when the status written is one the resource's CRD rejects; null to go on. */
+    private MockResponse invalidStatus(String path, RecordedRequest request) {
+        StatusSchemas schemas = statusSchemas;
+        if (schemas == null) return null;
+        String resourcePath = path.substring(0, path.length() - "/status".length());
+        MockResponse current = handleGet(resourcePath);
+        if (current.code() != 200) return null;
+        try {
+            String refusal =
+                    schemas.refusal(
+                            resourcePath,
+                            asNode(current.getBody().readUtf8()),
+                            asNode(
+                                    new String(
+                                            request.getBody().getBytes(), StandardCharsets.UTF_8)));
+            return refusal == null ? null : status(422, "Invalid", refusal);
+        } catch (KubernetesCrudDispatcherException e) {
+            return null; // not JSON: the update itself will refuse it
         }
     }
 

@@ -8,6 +8,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -43,6 +45,10 @@ public final class RawImages {
 
         public static Entry symlink(String name, String target) {
             return new Entry(name, null, target);
+        }
+
+        public static Entry directory(String name) {
+            return new Entry(name.endsWith("/") ? name : name + "/", null, null);
         }
     }
 
@@ -90,10 +96,55 @@ public final class RawImages {
      */
     public Pushed image(String repository, String tag, String arch, List<byte[]> layers)
             throws IOException, InterruptedException {
-        StringBuilder diffIds = new StringBuilder(), descriptors = new StringBuilder();
-        for (byte[] l : layers) {
-            blob(repository, l);
+        for (byte[] l : layers) blob(repository, l);
+        byte[] config = config(arch, layers);
+        blob(repository, config);
+        return manifest(repository, tag, IMAGE_MANIFEST, imageManifest(config, layers));
+    }
+
+    /**
+     * The same image written into the OCI image layout {@code layout} (made when missing), tagged
+     * {@code tag}; {@code oci:LAYOUT@DIGEST} names it.
+     */
+    public static Pushed layout(Path layout, String tag, String arch, List<byte[]> layers)
+            throws IOException {
+        Path blobs = Files.createDirectories(layout.resolve("blobs/sha256"));
+        byte[] config = config(arch, layers);
+        byte[] manifest = imageManifest(config, layers);
+        for (byte[] b : concat(layers, List.of(config, manifest)))
+            Files.write(blobs.resolve(sha256(b).substring("sha256:".length())), b);
+        Files.writeString(layout.resolve("oci-layout"), "{\"imageLayoutVersion\":\"1.0.0\"}");
+        Files.writeString(
+                layout.resolve("index.json"),
+                "{\"schemaVersion\":2,\"manifests\":[{\"mediaType\":\""
+                        + IMAGE_MANIFEST
+                        + "\",\"digest\":\""
+                        + sha256(manifest)
+                        + "\",\"size\":"
+                        + manifest.length
+                        + ",\"annotations\":{\"org.opencontainers.image.ref.name\":\""
+                        + tag
+                        + "\"}}]}");
+        return new Pushed(sha256(manifest), manifest.length, IMAGE_MANIFEST);
+    }
+
+    private static final String IMAGE_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
+
+    private static byte[] config(String arch, List<byte[]> layers) {
+        StringBuilder diffIds = new StringBuilder();
+        for (byte[] l : layers)
             diffIds.append(diffIds.isEmpty() ? "" : ",").append('"').append(sha256(l)).append('"');
+        return ("{\"architecture\":\""
+                        + arch
+                        + "\",\"os\":\"linux\",\"rootfs\":{\"type\":\"layers\",\"diff_ids\":["
+                        + diffIds
+                        + "]}}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] imageManifest(byte[] config, List<byte[]> layers) {
+        StringBuilder descriptors = new StringBuilder();
+        for (byte[] l : layers)
             descriptors
                     .append(descriptors.isEmpty() ? "" : ",")
                     .append(
@@ -102,29 +153,23 @@ public final class RawImages {
                     .append("\",\"size\":")
                     .append(l.length)
                     .append('}');
-        }
-        byte[] config =
-                ("{\"architecture\":\""
-                                + arch
-                                + "\",\"os\":\"linux\",\"rootfs\":{\"type\":\"layers\",\"diff_ids\":["
-                                + diffIds
-                                + "]}}")
-                        .getBytes(StandardCharsets.UTF_8);
-        blob(repository, config);
-        String manifest =
-                "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.manifest.v1+json\",\"config\":{\"mediaType\":"
-                    + "\"application/vnd.oci.image.config.v1+json\",\"digest\":\""
+        return ("{\"schemaVersion\":2,\"mediaType\":\""
+                        + IMAGE_MANIFEST
+                        + "\",\"config\":{\"mediaType\":"
+                        + "\"application/vnd.oci.image.config.v1+json\",\"digest\":\""
                         + sha256(config)
                         + "\",\"size\":"
                         + config.length
                         + "},\"layers\":["
                         + descriptors
-                        + "]}";
-        return manifest(
-                repository,
-                tag,
-                "application/vnd.oci.image.manifest.v1+json",
-                manifest.getBytes(StandardCharsets.UTF_8));
+                        + "]}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static List<byte[]> concat(List<byte[]> a, List<byte[]> b) {
+        List<byte[]> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     /**

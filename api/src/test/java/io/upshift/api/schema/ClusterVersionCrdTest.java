@@ -115,4 +115,62 @@ class ClusterVersionCrdTest {
         assertThat(CrdSchema.bundled("clusterversions.config.openshift.io", "v1").violations(cv))
                 .isEmpty();
     }
+
+    /**
+     * spec.signatureStores carries openshift/api's validation (config/v1 types_cluster_version.go:
+     * {@code MaxItems=32}, {@code listType=map} keyed by url, {@code isURL(self)} on url, {@code
+     * ca.name} required); the schema validator here checks the count and the ca, the API server the
+     * CEL rule and the keys.
+     */
+    @Test
+    void signatureStoresAreValidatedAsUpstreamValidatesThem() throws Exception {
+        JsonNode crd;
+        try (InputStream in =
+                CrdSchema.class.getResourceAsStream(
+                        "/crds/clusterversions.config.openshift.io.yaml")) {
+            crd = YAML.readTree(in);
+        }
+        JsonNode stores =
+                crd.at(
+                        "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/signatureStores");
+        assertThat(stores.path("maxItems").asInt()).isEqualTo(32);
+        assertThat(stores.path("x-kubernetes-list-type").asText()).isEqualTo("map");
+        assertThat(stores.path("x-kubernetes-list-map-keys").toString()).isEqualTo("[\"url\"]");
+        JsonNode url = stores.at("/items/properties/url");
+        assertThat(url.path("x-kubernetes-validations").get(0).path("rule").asText())
+                .isEqualTo("isURL(self)");
+        assertThat(url.path("x-kubernetes-validations").get(0).path("message").asText())
+                .isEqualTo("url must be a valid absolute URL");
+        assertThat(stores.at("/items/required").toString()).isEqualTo("[\"url\"]");
+        assertThat(stores.at("/items/properties/ca/required").toString()).isEqualTo("[\"name\"]");
+
+        CrdSchema ours = CrdSchema.bundled("clusterversions.config.openshift.io", "v1");
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 33; i++)
+            many.append(i == 0 ? "" : ", ")
+                    .append("{url: 'https://sigs.example.com/")
+                    .append(i)
+                    .append("'}");
+        String head =
+                "apiVersion: config.openshift.io/v1\n"
+                        + "kind: ClusterVersion\n"
+                        + "metadata: {name: version}\n"
+                        + "spec:\n"
+                        + "  clusterID: 0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11\n"
+                        + "  signatureStores: ";
+        assertThat(ours.violations(YAML.readTree(head + "[" + many + "]\n")))
+                .anyMatch(v -> v.contains("signatureStores") && v.contains("32"));
+        assertThat(
+                        ours.violations(
+                                YAML.readTree(
+                                        head
+                                                + "[{url: 'https://sigs.example.com', ca: {name:"
+                                                + " sigs-ca}}]\n")))
+                .isEmpty();
+        assertThat(
+                        ours.violations(
+                                YAML.readTree(
+                                        head + "[{url: 'https://sigs.example.com', ca: {}}]\n")))
+                .anyMatch(v -> v.contains("name"));
+    }
 }

@@ -29,6 +29,7 @@ import io.upshift.runtime.metrics.ServingCertificate;
 import io.upshift.runtime.metrics.TokenAccess;
 import io.upshift.status.controller.UpdateStatusController;
 import io.upshift.status.model.Alert;
+import io.upshift.status.model.ControllerPresence;
 import io.upshift.status.reader.AlertsClient;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -57,23 +58,23 @@ import picocli.CommandLine.Option;
         name = "operator",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the Upshift controllers against a cluster while holding the leader Lease: the"
-                    + " UpdateStatus",
-            "controller, and with --release the cluster-version controller; /metrics with"
-                    + " --metrics-port."
+            "Run the Upshift controllers against a cluster.",
+            "While it holds the leader Lease: the UpdateStatus controller, and with --release the"
+                    + " cluster-version controller; /metrics over HTTPS with --metrics-port or"
+                    + " --listen."
         })
 public final class OperatorCommand implements Callable<Integer> {
     @Mixin KubeconfigOption kube;
 
     @Option(
             names = "--namespace",
-            defaultValue = "upshift",
+            defaultValue = ControllerPresence.NAMESPACE,
             description = "Namespace of the leader Lease (default: ${DEFAULT-VALUE}).")
     String namespace;
 
     @Option(
             names = "--lease",
-            defaultValue = "upshift-operator",
+            defaultValue = ControllerPresence.LEASE,
             description = "Name of the leader Lease (default: ${DEFAULT-VALUE}).")
     String lease;
 
@@ -184,8 +185,18 @@ public final class OperatorCommand implements Callable<Integer> {
     @Option(
             names = "--metrics-port",
             defaultValue = "0",
-            description = "Serve /metrics on this port (0: off).")
+            description =
+                    "Serve /metrics on this port of every address, over HTTPS (0: off, unless"
+                            + " --listen).")
     int metricsPort;
+
+    @Option(
+            names = "--listen",
+            paramLabel = "[HOST]:PORT",
+            description =
+                    "Serve /metrics on this address, over HTTPS, as upstream's flag (no HOST: every"
+                            + " address; empty: off); instead of --metrics-port.")
+    String listen;
 
     @Option(
             names = "--metrics-auth",
@@ -193,26 +204,44 @@ public final class OperatorCommand implements Callable<Integer> {
             description = {
                 "Who may scrape /metrics. token: a bearer token that a TokenReview authenticates"
                     + " and whose user a SubjectAccessReview allows to get the non-resource URL"
-                    + " /metrics (as kube-rbac-proxy checks; grants kept 2 minutes); none: anyone"
-                    + " who reaches the port. Default: token inside a cluster, none outside one."
+                    + " /metrics (as kube-rbac-proxy checks; grants kept 2 minutes, tokens found"
+                    + " invalid 1 minute; at most 10 reviews a minute per client address and 300 in"
+                    + " all, 429 past them); none: anyone who reaches the port. Default: token"
+                    + " inside a cluster, none outside one."
             })
     String metricsAuth;
 
     @Option(
-            names = "--metrics-tls-cert",
+            names = {"--serving-cert-file", "--metrics-tls-cert"},
             paramLabel = "FILE",
             description =
-                    "Serve /metrics over HTTPS with this PEM certificate (chain, leaf first), read"
-                            + " again when it changes; with --metrics-tls-key.")
+                    "The PEM certificate (chain, leaf first) /metrics is served with, read again"
+                        + " when it changes; with --serving-key-file. Without them: a self-signed"
+                        + " certificate made at start.")
     Path metricsTlsCert;
 
     @Option(
-            names = "--metrics-tls-key",
+            names = {"--serving-key-file", "--metrics-tls-key"},
             paramLabel = "FILE",
             description =
-                    "The PEM private key of --metrics-tls-cert (PKCS#8, PKCS#1 RSA or SEC 1 EC;"
+                    "The PEM private key of --serving-cert-file (PKCS#8, PKCS#1 RSA or SEC 1 EC;"
                             + " unencrypted).")
     Path metricsTlsKey;
+
+    @Option(
+            names = "--serving-cert-optional",
+            description =
+                    "The files of --serving-cert-file and --serving-key-file may be absent (an"
+                        + " optional Secret volume, empty where nothing makes the Secret): a"
+                        + " self-signed certificate is served until both are there, then theirs.")
+    boolean servingCertOptional;
+
+    @Option(
+            names = "--metrics-plain-http",
+            description =
+                    "Serve /metrics over plain HTTP instead of HTTPS: scrapers' bearer tokens and"
+                            + " the metrics cross the network readable.")
+    boolean metricsPlainHttp;
 
     @Option(
             names = "--health-port",
@@ -234,11 +263,9 @@ public final class OperatorCommand implements Callable<Integer> {
                 release == null ? null : jobRetrieval(); // refused before anything starts
         PromQLTarget risks = promql.target(spec);
         MetricsOptions metricsOptions = metricsOptions();
-        ServingCertificate certificate =
-                metricsOptions.port() > 0 && metricsOptions.tls()
-                        ? servingCertificate(metricsOptions)
-                        : null;
         String me = identity != null ? identity : InetAddress.getLocalHost().getHostName();
+        ServingCertificate certificate =
+                metricsOptions.served() ? servingCertificate(metricsOptions, me) : null;
         Supplier<Optional<List<Alert>>> alerts = alertsSource();
         AtomicReference<UpdateStatusController> controller = new AtomicReference<>();
         AtomicReference<ClusterVersionController> cvo = new AtomicReference<>();
@@ -257,7 +284,7 @@ public final class OperatorCommand implements Callable<Integer> {
                 // every replica serves metrics, leading or not: its client is not fenced (token
                 // reviews are POSTs)
                 KubernetesClient metricsClient =
-                        metricsOptions.port() > 0 ? kube.connectAs("upshift-metrics") : null;
+                        metricsOptions.served() ? kube.connectAs("upshift-metrics") : null;
                 ClusterMetrics metrics =
                         metricsClient == null
                                 ? null
@@ -338,26 +365,81 @@ public final class OperatorCommand implements Callable<Integer> {
                                     "--metrics-auth must be none or token, not \"" + mode + "\"");
                 };
         if ((metricsTlsCert == null) != (metricsTlsKey == null)) {
-            throw new picocli.CommandLine.ParameterException(
-                    spec.commandLine(), "--metrics-tls-cert and --metrics-tls-key go together");
+            throw usage("--serving-cert-file and --serving-key-file go together");
         }
-        return new MetricsOptions(metricsPort, auth, metricsTlsCert, metricsTlsKey);
+        if (metricsPlainHttp && metricsTlsCert != null) {
+            throw usage(
+                    "--metrics-plain-http serves no certificate: leave out --serving-cert-file"
+                            + " and --serving-key-file, or it");
+        }
+        if (servingCertOptional && metricsTlsCert == null) {
+            throw usage(
+                    "--serving-cert-optional goes with --serving-cert-file and --serving-key-file");
+        }
+        MetricsOptions.Transport transport =
+                metricsPlainHttp
+                        ? new MetricsOptions.Transport.PlainHttp()
+                        : metricsTlsCert != null
+                                ? new MetricsOptions.Transport.Files(
+                                        metricsTlsCert, metricsTlsKey, servingCertOptional)
+                                : new MetricsOptions.Transport.SelfSigned();
+        return new MetricsOptions(metricsAddress(), auth, transport);
+    }
+
+    /** Where /metrics is served: --listen or --metrics-port; null when neither asks for it. */
+    private InetSocketAddress metricsAddress() {
+        if (metricsPort < 0 || metricsPort > 65535)
+            throw usage("--metrics-port must be a port, 0 for none");
+        if (listen == null) return metricsPort == 0 ? null : new InetSocketAddress(metricsPort);
+        if (metricsPort != 0) throw usage("--listen and --metrics-port say the same: give one");
+        if (listen.isBlank()) return null; // upstream's way of turning metrics off
+        int colon = listen.lastIndexOf(':');
+        String host = colon < 0 ? "" : listen.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+        int port;
+        try {
+            port = colon < 0 ? -1 : Integer.parseInt(listen.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 0 || port > 65535)
+            throw usage(
+                    "--listen must be [HOST]:PORT (:9099, 0.0.0.0:9099), not \"" + listen + "\"");
+        return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
+    }
+
+    private picocli.CommandLine.ParameterException usage(String message) {
+        return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
     }
 
     /**
-     * The serving certificate, read before anything starts: a pair that does not read is refused in
-     * one line.
+     * The serving certificate, read (or made) before anything starts: a pair that does not read is
+     * refused in one line. A self-signed one is for this replica's names and the Service deploy/
+     * gives the metrics ({@code upshift-metrics} in the Lease's namespace), though a scraper cannot
+     * verify it whatever its names.
      */
-    private ServingCertificate servingCertificate(MetricsOptions o) {
+    private ServingCertificate servingCertificate(MetricsOptions o, String me) {
+        String service = "upshift-metrics";
+        List<String> names =
+                List.of(
+                        me,
+                        service + "." + namespace + ".svc",
+                        service + "." + namespace + ".svc.cluster.local",
+                        service + "." + namespace,
+                        service,
+                        "localhost",
+                        "127.0.0.1",
+                        "::1");
         try {
-            return ServingCertificate.load(o.tlsCert(), o.tlsKey());
+            return o.certificate(names, Clock.systemUTC().instant());
         } catch (NoSuchFileException e) {
-            throw new picocli.CommandLine.ParameterException(
-                    spec.commandLine(),
-                    e.getFile() + ": no such file (--metrics-tls-cert/--metrics-tls-key)");
+            throw usage(
+                    e.getFile()
+                            + ": no such file (--serving-cert-file/--serving-key-file; with"
+                            + " --serving-cert-optional a self-signed certificate is served until"
+                            + " both are there)");
         } catch (IOException | GeneralSecurityException e) {
-            throw new picocli.CommandLine.ParameterException(
-                    spec.commandLine(), "--metrics-tls-cert/--metrics-tls-key: " + e.getMessage());
+            throw usage("--serving-cert-file/--serving-key-file: " + e.getMessage());
         }
     }
 
@@ -373,19 +455,36 @@ public final class OperatorCommand implements Callable<Integer> {
                         ? new TokenAccess(client, Clock.systemUTC())
                         : ScrapeAccess.ANYONE;
         MetricsServer server =
-                MetricsServer.start(
-                        new InetSocketAddress(o.port()), metrics::scrape, access, certificate);
-        log.info(
-                "serving /metrics over {} on port {} ({})",
-                o.tls() ? "HTTPS" : "HTTP",
-                server.port(),
+                certificate == null
+                        ? MetricsServer.startPlainHttp(o.address(), metrics::scrape, access)
+                        : MetricsServer.start(o.address(), metrics::scrape, access, certificate);
+        String who =
                 o.auth() == MetricsOptions.Auth.TOKEN
                         ? "bearer tokens reviewed by the API server"
-                        : "no authentication");
-        if (o.auth() == MetricsOptions.Auth.TOKEN && !o.tls()) {
+                        : "no authentication";
+        String where = o.address().getHostString() + ":" + server.port();
+        if (certificate == null) {
             log.warn(
-                    "metrics: scrapers' bearer tokens cross the network unencrypted; give"
-                            + " --metrics-tls-cert and --metrics-tls-key");
+                    "serving /metrics over plain HTTP on {} ({}), as --metrics-plain-http asks:"
+                            + " scrapers' bearer tokens and the metrics cross the network"
+                            + " readable",
+                    where,
+                    who);
+        } else if (certificate.isSelfSigned()) {
+            log.info(
+                    "serving /metrics over HTTPS on {} ({}) with a self-signed certificate made at"
+                            + " start, SHA-256 fingerprint {}: scrapers skip verification or pin"
+                            + " it; --serving-cert-file and --serving-key-file give one they can"
+                            + " verify",
+                    where,
+                    who,
+                    certificate.fingerprint());
+        } else {
+            log.info(
+                    "serving /metrics over HTTPS on {} ({}) with the certificate of {}",
+                    where,
+                    who,
+                    ((MetricsOptions.Transport.Files) o.transport()).cert());
         }
         return server;
     }

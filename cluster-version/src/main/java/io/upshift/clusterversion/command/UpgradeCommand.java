@@ -10,6 +10,8 @@ import io.upshift.runtime.cli.KubeconfigOption;
 import io.upshift.runtime.cli.UsageError;
 import io.upshift.runtime.cli.VerboseOption;
 import io.upshift.status.command.StatusCommand;
+import io.upshift.status.model.ControllerPresence;
+import io.upshift.status.reader.ControllerLeaseReader;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,7 +175,17 @@ public final class UpgradeCommand implements Callable<Integer> {
         try (KubernetesClient client = kube.connect()) {
             ClusterVersion cv = ClusterVersions.require(client, NO_CLUSTER_VERSION);
             if (flags.viewOnly()) {
-                UpgradeView.Output view = UpgradeView.render(cv, includeNotRecommended);
+                UpgradeView.Output view =
+                        UpgradeView.render(
+                                cv,
+                                includeNotRecommended,
+                                ControllerLeaseReader.read(client)
+                                        .flatMap(
+                                                lease ->
+                                                        ControllerPresence.notRunning(
+                                                                cv,
+                                                                lease,
+                                                                StatusCommand.clock.instant())));
                 out.print(view.out());
                 err.print(view.err());
                 out.flush();

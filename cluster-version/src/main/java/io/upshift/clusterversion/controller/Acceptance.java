@@ -2,8 +2,10 @@ package io.upshift.clusterversion.controller;
 
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
+import io.fabric8.openshift.api.model.config.v1.SignatureStore;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.base.conditions.Conditions;
+import io.upshift.base.gofmt.GoDuration;
 import io.upshift.base.gofmt.GoQuote;
 import io.upshift.base.version.SemVer;
 import io.upshift.clusterversion.model.DesiredUpdates;
@@ -15,15 +17,24 @@ import io.upshift.clusterversion.model.SyncStatus;
 import io.upshift.releases.capability.Capabilities;
 import io.upshift.releases.capability.ImplicitCapabilities;
 import io.upshift.releases.inclusion.LoadRules;
+import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
+import io.upshift.releases.signatures.ConfiguredStore;
+import io.upshift.releases.verify.VerifierConfig;
 import io.upshift.runtime.kube.Events;
-import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,10 +106,103 @@ final class Acceptance {
             Capabilities enabled,
             LoadRules rules,
             Optional<Payload> current) {
+        return accept(target, cv, enabled, rules, current, new AtomicReference<>());
+    }
+
+    /**
+     * Where an attempt stands, for the message of a deadline reached: the ReleaseAccepted reason
+     * its step fails with, and what it is doing ("verifying its signature ...").
+     */
+    record Stage(String reason, String doing) {}
+
+    /**
+     * As {@link #accept(DesiredUpdates.Target, ClusterVersion, Capabilities, LoadRules, Optional)},
+     * over by {@code limit}: the chain runs on a thread of its own, and when it has not finished in
+     * time the target is refused at the step it was at, the message naming the step and the limit,
+     * and the thread is interrupted (every read from the network ends on an interrupt, and at its
+     * own bound anyway). A failure the chain did not expect refuses the target in the same way
+     * rather than leave it pending.
+     */
+    Step<Accepted> acceptWithin(
+            Duration limit,
+            DesiredUpdates.Target target,
+            ClusterVersion cv,
+            Capabilities enabled,
+            LoadRules rules,
+            Optional<Payload> current)
+            throws InterruptedException {
+        AtomicReference<Stage> stage =
+                new AtomicReference<>(new Stage("RetrievePayload", "starting"));
+        CompletableFuture<Step<Accepted>> outcome = new CompletableFuture<>();
+        AtomicBoolean abandoned = new AtomicBoolean();
+        Thread attempt =
+                new Thread(
+                        () -> {
+                            ABANDONED.set(abandoned);
+                            try {
+                                outcome.complete(
+                                        accept(target, cv, enabled, rules, current, stage));
+                            } catch (Throwable e) {
+                                outcome.completeExceptionally(e);
+                            }
+                        },
+                        "cluster-version-acceptance");
+        attempt.setDaemon(true);
+        attempt.start();
+        String release =
+                "version="
+                        + GoQuote.quote(target.version())
+                        + " image="
+                        + GoQuote.quote(target.image());
+        try {
+            return outcome.get(limit.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            abandoned.set(true);
+            attempt.interrupt();
+            Stage at = stage.get();
+            LOG.warn(
+                    "clusterversion/version: accepting {} did not finish within {}: still {}",
+                    release,
+                    GoDuration.format(limit.toNanos()),
+                    at.doing());
+            return refuse(
+                    at.reason(),
+                    "Accepting the release "
+                            + release
+                            + " did not finish within "
+                            + GoDuration.format(limit.toNanos())
+                            + ", the limit for accepting a release: still "
+                            + at.doing());
+        } catch (InterruptedException e) {
+            abandoned.set(true);
+            attempt.interrupt();
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            Stage at = stage.get();
+            LOG.warn("clusterversion/version: accepting {} failed unexpectedly", release, cause);
+            return refuse(
+                    at.reason(),
+                    "Accepting the release "
+                            + release
+                            + " failed while "
+                            + at.doing()
+                            + ": "
+                            + cause);
+        }
+    }
+
+    private Step<Accepted> accept(
+            DesiredUpdates.Target target,
+            ClusterVersion cv,
+            Capabilities enabled,
+            LoadRules rules,
+            Optional<Payload> current,
+            AtomicReference<Stage> stage) {
         ClusterVersionStatus status =
                 cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
         List<UpdateHistory> history = status.getHistory() == null ? List.of() : status.getHistory();
-        events.normal(
+        normal(
                 "RetrievePayload",
                 "Retrieving and verifying payload version=\""
                         + target.version()
@@ -106,6 +210,7 @@ final class Acceptance {
                         + target.image()
                         + "\"");
 
+        stage.set(new Stage("RetrievePayload", "resolving " + target.image() + " to a digest"));
         Step<String> pinned = resolve(target);
         if (!(pinned instanceof Step.Passed<String> digest)) return refused(pinned);
         boolean install = history.isEmpty();
@@ -115,12 +220,24 @@ final class Acceptance {
         Optional<Payload> running = Optional.empty();
         if (!install && !resume) {
             // as upstream: the signature is checked before anything of the release is pulled
+            stage.set(
+                    new Stage(
+                            "RetrievePayload",
+                            "loading the payload of the running release, to verify with"));
             running = runningPayload(history, current, rules);
+            stage.set(
+                    new Stage(
+                            "RetrievePayload",
+                            "verifying its signature (signature stores "
+                                    + storesNamed(cv, running)
+                                    + ")"));
             Step<Checked> verified = verifySignature(target, digest.value(), running, cv);
             if (!(verified instanceof Step.Passed<Checked> v)) return refused(verified);
             checked = v.value();
         }
-        Step<Payload> retrieved = retrieve(target, digest.value(), rules);
+        stage.set(new Stage("RetrievePayload", "retrieving its payload"));
+        Step<Payload> retrieved =
+                retrieve(target, digest.value(), DesiredUpdates.knownVersion(target, cv), rules);
         if (!(retrieved instanceof Step.Passed<Payload> loaded)) return refused(retrieved);
         Payload payload = loaded.value();
         Step<Payload> versioned = verifyVersion(target, payload);
@@ -134,13 +251,14 @@ final class Acceptance {
                                             ImplicitCapabilities.of(
                                                     r.manifests(), payload.manifests(), enabled))
                             .orElse(Set.of());
+            stage.set(new Stage("PreconditionChecks", "checking the preconditions"));
             Step<Checked> preconditions = checkPreconditions(target, payload, status, cv, checked);
             if (!(preconditions instanceof Step.Passed<Checked> p)) return refused(preconditions);
             checked = p.value();
         }
         String arch = payload.metadata().clusterArchitecture(architecture);
         // as upstream's event, the same words as ReleaseAccepted
-        events.normal(
+        normal(
                 "PayloadLoaded",
                 "Payload loaded version=\""
                         + payload.version()
@@ -179,9 +297,14 @@ final class Acceptance {
         }
     }
 
-    private Step<Payload> retrieve(DesiredUpdates.Target target, String digest, LoadRules rules) {
+    /**
+     * @param known the version the cluster knows the target by before its payload says (names the
+     *     retrieval Job)
+     */
+    private Step<Payload> retrieve(
+            DesiredUpdates.Target target, String digest, String known, LoadRules rules) {
         try {
-            return new Step.Passed<>(payloads.load(digest, target.version(), rules));
+            return new Step.Passed<>(payloads.load(digest, known, rules));
         } catch (ReleaseException e) {
             String step = LOAD_FAILURES.contains(e.reason()) ? "LoadPayload" : "RetrievePayload";
             return refuse(
@@ -245,7 +368,7 @@ final class Acceptance {
                             + " cannot be verified, but continuing anyway because the update was"
                             + " forced: "
                             + e;
-            events.warning("RetrievePayload", risk);
+            warning("RetrievePayload", risk);
             return new Step.Passed<>(new Checked(false, List.of(risk)));
         }
     }
@@ -293,12 +416,12 @@ final class Acceptance {
         }
         List<String> risks = new ArrayList<>(so.risks());
         if (summary.isPresent()) {
-            events.warning(
+            warning(
                     "PreconditionWarn",
                     "precondition warning" + loaded + ": " + summary.get().message());
             risks.add(summary.get().message());
         }
-        events.normal("PreconditionsPassed", "preconditions passed" + loaded);
+        normal("PreconditionsPassed", "preconditions passed" + loaded);
         return new Step.Passed<>(new Checked(so.verified(), risks));
     }
 
@@ -327,11 +450,52 @@ final class Acceptance {
         }
     }
 
-    private static List<URI> signatureStores(ClusterVersion cv) {
-        List<URI> out = new ArrayList<>();
-        if (cv.getSpec().getSignatureStores() != null)
-            cv.getSpec().getSignatureStores().forEach(s -> out.add(URI.create(s.getUrl())));
+    /**
+     * The stores a verification reads after the cluster's ConfigMaps, as messages name them: those
+     * {@code spec.signatureStores} configures, else those of the running release's verification
+     * ConfigMap.
+     */
+    private static String storesNamed(ClusterVersion cv, Optional<Payload> running) {
+        List<ConfiguredStore> configured = signatureStores(cv);
+        if (!configured.isEmpty())
+            return configured.stream().map(ConfiguredStore::url).toList().toString();
+        if (running.isEmpty()) return "unknown: the running release's payload is not loaded";
+        List<Manifest> all = new ArrayList<>(running.get().manifests());
+        running.get().excluded().forEach(e -> all.add(e.manifest()));
+        try {
+            return VerifierConfig.fromPayload(all).stores().toString();
+        } catch (ReleaseException e) {
+            return "none: " + e.getMessage();
+        }
+    }
+
+    /**
+     * The stores {@code spec.signatureStores} configures, as written: whether each can be read is
+     * the verification's to say, naming the entry.
+     */
+    static List<ConfiguredStore> signatureStores(ClusterVersion cv) {
+        List<ConfiguredStore> out = new ArrayList<>();
+        if (cv.getSpec() != null && cv.getSpec().getSignatureStores() != null)
+            for (SignatureStore s : cv.getSpec().getSignatureStores())
+                out.add(
+                        new ConfiguredStore(
+                                s.getUrl(), s.getCa() == null ? "" : s.getCa().getName()));
         return out;
+    }
+
+    /**
+     * Set on an attempt's own thread: true once the attempt was given up at its deadline, after
+     * which what it finds is not reported (an Event saying it was interrupted would mislead).
+     */
+    private static final ThreadLocal<AtomicBoolean> ABANDONED =
+            ThreadLocal.withInitial(AtomicBoolean::new);
+
+    private void normal(String reason, String message) {
+        if (!ABANDONED.get().get()) events.normal(reason, message);
+    }
+
+    private void warning(String reason, String message) {
+        if (!ABANDONED.get().get()) events.warning(reason, message);
     }
 
     private <T> Step<T> refuse(String reason, String message) {
@@ -340,7 +504,7 @@ final class Acceptance {
 
     /** Refused at step {@code reason}, said in an Event of reason {@code event}. */
     private <T> Step<T> refuse(String reason, String event, String message) {
-        events.warning(event, message);
+        warning(event, message);
         return new Step.Refused<>(new SyncStatus.Acceptance.Refused(reason, message));
     }
 

@@ -1,6 +1,7 @@
 package io.upshift.clusterversion.controller;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
@@ -8,6 +9,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.upshift.clusterversion.metrics.ControllerFacts;
 import io.upshift.clusterversion.model.DesiredUpdates;
+import io.upshift.clusterversion.model.KeptCapabilities;
 import io.upshift.clusterversion.model.SyncStatus;
 import io.upshift.clusterversion.model.UpdatesReport;
 import io.upshift.clusterversion.model.Upgradeable;
@@ -70,6 +72,7 @@ public final class ClusterVersionController implements AutoCloseable {
     private final Deletions deletions;
     private final StatusRecorder recorder;
     private final TimesAnnotation timesAnnotation;
+    private final CapabilitiesAnnotation capabilitiesAnnotation;
     private final RunLevelClock levels;
     private final SyncWorker worker;
     private final ExecutorService pool;
@@ -176,6 +179,7 @@ public final class ClusterVersionController implements AutoCloseable {
                             return t;
                         });
         this.timesAnnotation = new TimesAnnotation(client);
+        this.capabilitiesAnnotation = new CapabilitiesAnnotation(client);
         GraphPass graphPass = new GraphPass(applier, liveCache, changes, pool, options, clock);
         this.levels = graphPass.levels();
         this.worker =
@@ -292,7 +296,12 @@ public final class ClusterVersionController implements AutoCloseable {
                                 capabilities,
                                 now,
                                 caches.unreadable()));
-        Duration held = recorder.record(cv, next, caches.clusterVersionCrd());
+        GenericKubernetesResource crd = caches.clusterVersionCrd();
+        // before a status that leaves an enabled capability out: its watch event brings the next
+        // sync, which writes the status
+        if (capabilitiesAnnotation.write(cv, capabilities.enabled(), recorder.capabilityNames(crd)))
+            return;
+        Duration held = recorder.record(cv, next, crd);
         // after the status: a status write computed from the object read must not follow a write of
         // that object
         timesAnnotation.write(cv, levels.current());
@@ -360,20 +369,18 @@ public final class ClusterVersionController implements AutoCloseable {
     }
 
     /**
-     * Capabilities the spec asks for, plus those enabled before (never disabled again), those the
-     * payload implicitly enables and those this controller always enables ({@code
-     * --always-enable-capabilities}), less those whose feature gates are off: as upstream, the
-     * gates of the FeatureGate {@code cluster}'s entry for the version the cluster is at (status
-     * desired; none: every gated capability left out).
+     * Capabilities the spec asks for, plus those enabled before (never disabled again: what status
+     * lists and what the annotation {@value KeptCapabilities#ANNOTATION} keeps where the installed
+     * CRD could not hold them), those the payload implicitly enables and those this controller
+     * always enables ({@code --always-enable-capabilities}), less those whose feature gates are
+     * off: as upstream, the gates of the FeatureGate {@code cluster}'s entry for the version the
+     * cluster is at (status desired; none: every gated capability left out).
      */
     private Capabilities enabledCapabilities(ClusterVersion cv, Set<String> implicitly) {
         var spec = cv.getSpec().getCapabilities();
         var status = cv.getStatus();
         Set<String> ensured = new TreeSet<>(implicitly);
-        if (status != null
-                && status.getCapabilities() != null
-                && status.getCapabilities().getEnabledCapabilities() != null)
-            ensured.addAll(status.getCapabilities().getEnabledCapabilities());
+        ensured.addAll(KeptCapabilities.enabledBefore(cv));
         ensured.addAll(options.alwaysEnabledCapabilities());
         String version =
                 status == null || status.getDesired() == null
@@ -444,7 +451,10 @@ public final class ClusterVersionController implements AutoCloseable {
      * no-write-when-level tests.
      */
     public long writes() {
-        return applier.writes.get() + recorder.writes.get() + timesAnnotation.writes.get();
+        return applier.writes.get()
+                + recorder.writes.get()
+                + timesAnnotation.writes.get()
+                + capabilitiesAnnotation.writes.get();
     }
 
     /** As kill -9 would: stop at once, mid-write or not, with no last word. */

@@ -4,6 +4,7 @@ import io.upshift.clusterversion.model.Failing;
 import io.upshift.graph.updates.UpdatesRequest;
 import io.upshift.releases.image.Architectures;
 import io.upshift.releases.inclusion.InclusionRules;
+import io.upshift.releases.signatures.SignatureStores;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,9 @@ import java.util.Set;
  *     (RetrievedUpdates=False NoUpstream)
  * @param alwaysEnabledCapabilities capabilities enabled whatever the spec asks, implicitly
  *     (upstream's {@code --always-enable-capabilities})
+ * @param acceptanceTimeout how long accepting a target may take (resolving, verifying, retrieving,
+ *     preconditions) before it is refused at the step it was at; null: {@link
+ *     #acceptanceDeadline()} derives it
  */
 public record ControllerOptions(
         String ownRelease,
@@ -53,7 +57,14 @@ public record ControllerOptions(
         JobRetrieval jobRetrieval,
         String architecture,
         String defaultUpstream,
-        Set<String> alwaysEnabledCapabilities) {
+        Set<String> alwaysEnabledCapabilities,
+        Duration acceptanceTimeout) {
+
+    /** As upstream's payload retriever bounds a retrieval without a deadline of its own. */
+    static final Duration IN_PROCESS_RETRIEVAL = Duration.ofMinutes(4);
+
+    /** Resolving the target's tag, loading the running payload, preconditions: the rest. */
+    static final Duration ACCEPTANCE_REST = Duration.ofMinutes(2);
 
     public ControllerOptions {
         alwaysEnabledCapabilities =
@@ -87,7 +98,8 @@ public record ControllerOptions(
                 null,
                 Architectures.current(),
                 UpdatesRequest.DEFAULT_UPSTREAM,
-                Set.of());
+                Set.of(),
+                null);
     }
 
     public ControllerOptions withTiming(Duration wait, Duration reconcile, Duration progress) {
@@ -106,7 +118,8 @@ public record ControllerOptions(
                 jobRetrieval,
                 architecture,
                 defaultUpstream,
-                alwaysEnabledCapabilities);
+                alwaysEnabledCapabilities,
+                acceptanceTimeout);
     }
 
     public ControllerOptions withPrometheus(URI uri) {
@@ -125,7 +138,8 @@ public record ControllerOptions(
                 jobRetrieval,
                 architecture,
                 defaultUpstream,
-                alwaysEnabledCapabilities);
+                alwaysEnabledCapabilities,
+                acceptanceTimeout);
     }
 
     public ControllerOptions withThresholds(Failing.Thresholds t) {
@@ -144,7 +158,8 @@ public record ControllerOptions(
                 jobRetrieval,
                 architecture,
                 defaultUpstream,
-                alwaysEnabledCapabilities);
+                alwaysEnabledCapabilities,
+                acceptanceTimeout);
     }
 
     /** Payloads retrieved through Jobs. */
@@ -164,7 +179,8 @@ public record ControllerOptions(
                 jobs,
                 architecture,
                 defaultUpstream,
-                alwaysEnabledCapabilities);
+                alwaysEnabledCapabilities,
+                acceptanceTimeout);
     }
 
     /** Another cluster profile and exclude id. */
@@ -184,7 +200,8 @@ public record ControllerOptions(
                 jobRetrieval,
                 architecture,
                 defaultUpstream,
-                alwaysEnabledCapabilities);
+                alwaysEnabledCapabilities,
+                acceptanceTimeout);
     }
 
     /** A controller on another architecture (GOARCH names). */
@@ -204,7 +221,8 @@ public record ControllerOptions(
                 jobRetrieval,
                 arch,
                 defaultUpstream,
-                alwaysEnabledCapabilities);
+                alwaysEnabledCapabilities,
+                acceptanceTimeout);
     }
 
     /** Another update graph for clusters without {@code spec.upstream}; null or empty: none. */
@@ -224,7 +242,8 @@ public record ControllerOptions(
                 jobRetrieval,
                 architecture,
                 upstream,
-                alwaysEnabledCapabilities);
+                alwaysEnabledCapabilities,
+                acceptanceTimeout);
     }
 
     /** Capabilities enabled whatever the spec asks (upstream's --always-enable-capabilities). */
@@ -244,6 +263,44 @@ public record ControllerOptions(
                 jobRetrieval,
                 architecture,
                 defaultUpstream,
-                capabilities);
+                capabilities,
+                acceptanceTimeout);
+    }
+
+    /**
+     * How long accepting a target may take: as set, else the verification's limit ({@link
+     * SignatureStores.Limits#DEFAULT}: 2 minutes) and the retrieval's (the payload Job's timeout,
+     * or upstream's 4 minutes for a pull in this process), and 2 minutes for the rest: 6 minutes
+     * with the default Job timeout. Every step bounds its own reads within this; reaching it
+     * refuses the target naming the step.
+     */
+    public Duration acceptanceDeadline() {
+        if (acceptanceTimeout != null) return acceptanceTimeout;
+        Duration retrieval = jobRetrieval == null ? IN_PROCESS_RETRIEVAL : jobRetrieval.timeout();
+        return SignatureStores.Limits.DEFAULT
+                .perVerification()
+                .plus(retrieval)
+                .plus(ACCEPTANCE_REST);
+    }
+
+    /** Accepting a target over by {@code timeout} (tests: short). */
+    public ControllerOptions withAcceptanceTimeout(Duration timeout) {
+        return new ControllerOptions(
+                ownRelease,
+                payloadCache,
+                updatingWorkers,
+                reconcilingWorkers,
+                taskWait,
+                reconcileInterval,
+                progressInterval,
+                thresholds,
+                prometheus,
+                profile,
+                excludeIdentifier,
+                jobRetrieval,
+                architecture,
+                defaultUpstream,
+                alwaysEnabledCapabilities,
+                timeout);
     }
 }

@@ -18,7 +18,6 @@ import io.upshift.runtime.kube.Changes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -104,11 +103,19 @@ final class GraphPass {
         unlevelSince.clear();
     }
 
+    /**
+     * Runs one pass. {@code carried}: what the last report of this target said it waits on; each
+     * name stays in the reports of this pass until its task is done here (or the pass ends and says
+     * anew), so that a pass that has not yet reached an operator it waited on does not report it
+     * level, then waiting again when it gets there: a message that would change and change back
+     * within a pass, and a status write each way.
+     */
     Outcome run(
             Payload payload,
             Mode mode,
             int attempt,
             InclusionRules rules,
+            List<String> carried,
             Consumer<Progress> progress,
             BooleanSupplier cancelled)
             throws InterruptedException {
@@ -142,28 +149,38 @@ final class GraphPass {
             counter.start();
         }
         AtomicInteger done = new AtomicInteger();
+        Set<String> stillWaiting = ConcurrentHashMap.newKeySet();
+        stillWaiting.addAll(carried);
         GraphRun.Result result =
                 GraphRun.run(
                         graph,
                         Math.max(1, workers),
                         pool,
                         node -> precreateOperators(node, included, cancelled),
-                        t ->
-                                timed(
-                                        t,
-                                        () ->
-                                                cancelled.getAsBoolean()
-                                                        ? Optional.of(cancelledError(t))
-                                                        : included.contains(t.manifest())
-                                                                ? runTask(
-                                                                        t, payload, mode, cancelled)
-                                                                : Optional.empty()),
-                        () ->
-                                progress.accept(
-                                        new Progress(
-                                                Math.max(floor.get(), done.incrementAndGet()),
-                                                graph.taskCount(),
-                                                sorted(waitingOn))));
+                        t -> {
+                            Optional<TaskError> e =
+                                    timed(
+                                            t,
+                                            () ->
+                                                    cancelled.getAsBoolean()
+                                                            ? Optional.of(cancelledError(t))
+                                                            : included.contains(t.manifest())
+                                                                    ? runTask(
+                                                                            t, payload, mode,
+                                                                            cancelled)
+                                                                    : Optional.empty());
+                            if (e.isEmpty()) stillWaiting.remove(name(t.manifest()));
+                            return e;
+                        },
+                        () -> {
+                            Set<String> shown = new TreeSet<>(waitingOn);
+                            shown.addAll(stillWaiting);
+                            progress.accept(
+                                    new Progress(
+                                            Math.max(floor.get(), done.incrementAndGet()),
+                                            graph.taskCount(),
+                                            List.copyOf(shown)));
+                        });
         long ms = (System.nanoTime() - start) / 1_000_000;
         if (result.complete()) {
             LOG.info(
@@ -262,7 +279,7 @@ final class GraphPass {
     private Optional<TaskError> runTask(
             Task t, Payload payload, Mode mode, BooleanSupplier cancelled) {
         Manifest m = t.manifest();
-        String name = "ClusterOperator".equals(m.kind()) ? m.name() : Readiness.describe(m);
+        String name = name(m);
         // As the reference's per-task backoff: a failed API call (a conflict included: the next try
         // reads again and
         // recomputes) is tried a few times before the task fails.
@@ -326,6 +343,11 @@ final class GraphPass {
         return awaitReady(m, name, mode, written, cancelled);
     }
 
+    /** How a task's object is named where the pass waits on it: a ClusterOperator by its name. */
+    private static String name(Manifest m) {
+        return "ClusterOperator".equals(m.kind()) ? m.name() : Readiness.describe(m);
+    }
+
     /**
      * Waits, woken by each change of its object in the cache, until the object is ready, fails, or
      * {@code taskWait} passes.
@@ -336,7 +358,9 @@ final class GraphPass {
             Mode mode,
             GenericKubernetesResource written,
             BooleanSupplier cancelled) {
-        long deadline = System.nanoTime() + options.taskWait().toNanos();
+        // the injected clock's time: a test's runs faster than the wall's
+        Instant deadline = clock.instant().plus(options.taskWait());
+        long started = System.nanoTime();
         boolean isOperator = "ClusterOperator".equals(m.kind());
         if (isOperator) waitingOn.add(m.name());
         try {
@@ -363,11 +387,10 @@ final class GraphPass {
                     LOG.debug(
                             "{}: ready after {} ms",
                             name,
-                            (System.nanoTime() - deadline + options.taskWait().toNanos())
-                                    / 1_000_000);
+                            (System.nanoTime() - started) / 1_000_000);
                     return e;
                 }
-                long left = deadline - System.nanoTime();
+                long left = Duration.between(clock.instant(), deadline).toNanos();
                 if (left <= 0
                         || cancelled.getAsBoolean()
                         || e.get().effect() == OperatorLevel.Effect.FAIL && !isOperator) return e;
@@ -459,9 +482,5 @@ final class GraphPass {
                 .sorted()
                 .distinct()
                 .toList();
-    }
-
-    private static List<String> sorted(Set<String> names) {
-        return new ArrayList<>(new TreeSet<>(names));
     }
 }

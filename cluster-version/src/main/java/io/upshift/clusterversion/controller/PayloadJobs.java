@@ -186,12 +186,14 @@ record PayloadJobs(
                 && Files.isDirectory(root.resolve(PayloadLoader.OPERATOR_DIR));
     }
 
-    /** {@code version-<version>-<hash>}, within a Kubernetes name's 63 characters. */
+    /**
+     * {@code version-<version>-<hash>}, within a Kubernetes name's 63 characters, as upstream names
+     * its Job after the version; {@code version-<hash>} when the version is not known yet (an image
+     * asked for alone that the cluster lists nowhere).
+     */
     static String name(String version, String hash) {
-        String v =
-                (version == null || version.isEmpty() ? "unknown" : version)
-                        .toLowerCase(Locale.ROOT)
-                        .replaceAll("[^a-z0-9.-]", "-");
+        if (version == null || version.isEmpty()) return "version-" + hash;
+        String v = version.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
         if (v.length() > 63 - 9 - hash.length()) v = v.substring(0, 63 - 9 - hash.length());
         return "version-"
                 + v.replaceAll("[.-]+$", "")
@@ -265,6 +267,9 @@ record PayloadJobs(
                 // as another user)
                 .withNewSecurityContext()
                 .withRunAsUser(0L)
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
                 .endSecurityContext()
                 .withInitContainers(init)
                 .withContainers(

@@ -3,8 +3,8 @@ package io.upshift.clusterversion.controller;
 import io.upshift.releases.inclusion.LoadRules;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
+import io.upshift.releases.signatures.ConfiguredStore;
 import io.upshift.releases.verify.SignatureVerifier;
-import java.net.URI;
 import java.util.List;
 
 /**
@@ -32,8 +32,10 @@ interface PayloadSource {
 
     /**
      * Verifies {@code pullspec} with the verification ConfigMap of {@code trusted}, the release the
-     * cluster runs.
+     * cluster runs, reading the stores ClusterVersion {@code spec.signatureStores} configures when
+     * there are any.
      */
-    SignatureVerifier.Verified verify(String pullspec, Payload trusted, List<URI> specStores)
+    SignatureVerifier.Verified verify(
+            String pullspec, Payload trusted, List<ConfiguredStore> specStores)
             throws ReleaseException;
 }

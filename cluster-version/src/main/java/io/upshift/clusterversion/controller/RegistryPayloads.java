@@ -1,6 +1,8 @@
 package io.upshift.clusterversion.controller;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.upshift.releases.image.Egress;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.ImageStore;
@@ -14,16 +16,17 @@ import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
 import io.upshift.releases.signatures.ConfigMapSignatureStore;
+import io.upshift.releases.signatures.ConfiguredStore;
 import io.upshift.releases.signatures.SignatureStores;
 import io.upshift.releases.verify.SignatureStore;
 import io.upshift.releases.verify.SignatureVerifier;
 import io.upshift.releases.verify.VerifierConfig;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +46,7 @@ final class RegistryPayloads implements PayloadSource {
 
     private final Path cache;
     private final SignatureStores stores;
+    private final KubernetesClient client;
     private final ClusterRegistryAccess cluster;
     private final ConfigMapSignatureStore kept;
 
@@ -63,6 +67,7 @@ final class RegistryPayloads implements PayloadSource {
         this.releases = releases;
         this.cache = cache;
         this.stores = stores;
+        this.client = client;
         this.cluster = new ClusterRegistryAccess(client);
         this.kept = new ConfigMapSignatureStore(client, ConfigMapSignatureStore.NAMESPACE);
     }
@@ -110,22 +115,26 @@ final class RegistryPayloads implements PayloadSource {
 
     /**
      * Cluster ConfigMaps first, then {@code specStores} when set, else the verification ConfigMap's
-     * own stores.
+     * own stores; every store on the network read within one verification's limits.
      */
     @Override
-    public SignatureVerifier.Verified verify(String pullspec, Payload trusted, List<URI> specStores)
+    public SignatureVerifier.Verified verify(
+            String pullspec, Payload trusted, List<ConfiguredStore> specStores)
             throws ReleaseException {
         List<Manifest> all = new ArrayList<>(trusted.manifests());
         trusted.excluded().forEach(e -> all.add(e.manifest()));
         VerifierConfig config = VerifierConfig.fromPayload(all);
         SignatureStores reachable;
         try {
-            reachable = stores.through(egress.get());
+            reachable = stores.through(egress.get()).forOneVerification();
         } catch (IOException e) {
             throw new ReleaseException(Reason.CLUSTER_CONFIG_UNREADABLE, e.getMessage(), e);
         }
         SignatureVerifier.Verified verified =
-                config.verifier(List.<SignatureStore>of(kept), specStores, reachable::open)
+                config.verifier(
+                                List.<SignatureStore>of(kept),
+                                reachable.openConfigured(specStores, this::caBundle),
+                                reachable::open)
                         .verify(pullspec);
         try {
             if (kept.keep(verified.digest(), verified.signatures()))
@@ -141,6 +150,25 @@ final class RegistryPayloads implements PayloadSource {
                     e.getMessage());
         }
         return verified;
+    }
+
+    /**
+     * The {@code ca.crt} of ConfigMap {@code openshift-config/<name>}, read when a verification
+     * needs it (rarely: no informer is kept for it).
+     */
+    private Optional<String> caBundle(String name) throws IOException {
+        String where = "ConfigMap " + ConfiguredStore.CA_NAMESPACE + "/" + name + " (its ca)";
+        ConfigMap cm;
+        try {
+            cm = client.configMaps().inNamespace(ConfiguredStore.CA_NAMESPACE).withName(name).get();
+        } catch (KubernetesClientException e) {
+            throw new IOException(
+                    "cannot read " + where + ": HTTP " + e.getCode() + " " + e.getMessage(), e);
+        }
+        if (cm == null) throw new IOException(where + " does not exist");
+        String pem = cm.getData() == null ? null : cm.getData().get(ConfiguredStore.CA_KEY);
+        if (pem == null) throw new IOException(where + " has no key " + ConfiguredStore.CA_KEY);
+        return Optional.of(pem);
     }
 
     private RegistryAccess access() throws ReleaseException {

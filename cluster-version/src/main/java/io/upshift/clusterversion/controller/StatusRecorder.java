@@ -11,6 +11,7 @@ import io.upshift.api.json.Mappers;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.base.conditions.StatusConditions;
 import io.upshift.clusterversion.merge.Semantic;
+import io.upshift.clusterversion.model.KeptCapabilities;
 import io.upshift.runtime.kube.Events;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -118,13 +119,31 @@ final class StatusRecorder {
     }
 
     /**
-     * Capability names the installed CRD's enum does not know, left out and named in a condition.
+     * The capability names the installed ClusterVersion CRD {@code crd} accepts in status; null
+     * when it accepts any.
+     */
+    Set<String> capabilityNames(GenericKubernetesResource crd) {
+        useSchemaOf(crd);
+        return capabilityEnum == null ? null : Set.copyOf(capabilityEnum);
+    }
+
+    /**
+     * Capability names the installed CRD's enum does not know, left out and named in a condition;
+     * the enabled ones among them stay enabled, kept in the annotation {@value
+     * KeptCapabilities#ANNOTATION}.
      */
     private ClusterVersionStatus capabilitiesFitted(ClusterVersionStatus status, Instant now) {
         ClusterVersionStatus s =
                 Mappers.JSON.convertValue(
                         Mappers.JSON.valueToTree(status), ClusterVersionStatus.class);
         Set<String> dropped = new TreeSet<>();
+        Set<String> enabledDropped = new TreeSet<>();
+        if (capabilityEnum != null
+                && s.getCapabilities() != null
+                && s.getCapabilities().getEnabledCapabilities() != null) {
+            for (String c : s.getCapabilities().getEnabledCapabilities())
+                if (!capabilityEnum.contains(c)) enabledDropped.add(c);
+        }
         if (capabilityEnum != null && s.getCapabilities() != null) {
             for (List<String> list :
                     List.of(
@@ -145,8 +164,13 @@ final class StatusRecorder {
                         : "The ClusterVersion CRD installed in the cluster does not accept the"
                                 + " capability names "
                                 + String.join(", ", dropped)
-                                + "; they stay as they are in the cluster but are left out of"
-                                + " status.capabilities";
+                                + ": left out of status.capabilities"
+                                + (enabledDropped.isEmpty()
+                                        ? ""
+                                        : "; "
+                                                + String.join(", ", enabledDropped)
+                                                + " stay enabled, kept in the annotation "
+                                                + KeptCapabilities.ANNOTATION);
         s.setConditions(
                 StatusConditions.set(
                         s.getConditions(),

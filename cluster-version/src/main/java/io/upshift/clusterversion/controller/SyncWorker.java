@@ -6,6 +6,7 @@ import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.clusterversion.model.Failing;
 import io.upshift.clusterversion.model.History;
 import io.upshift.clusterversion.model.OperatorLevel;
+import io.upshift.clusterversion.model.Progress;
 import io.upshift.clusterversion.model.SyncStatus;
 import io.upshift.releases.capability.Capabilities;
 import io.upshift.releases.inclusion.ComponentOverride;
@@ -223,6 +224,7 @@ final class SyncWorker implements AutoCloseable {
                         mode,
                         reconcileAttempt,
                         work.rules(),
+                        status.waitingOn(),
                         p ->
                                 publish(
                                         status.withProgress(
@@ -259,9 +261,10 @@ final class SyncWorker implements AutoCloseable {
     }
 
     /**
-     * Runs the acceptance chain; false (and a retry after a backoff) when the target is refused.
+     * Runs the acceptance chain, over by the options' acceptance deadline; false (and a retry after
+     * a backoff) when the target is refused.
      */
-    private boolean accept(Work work) {
+    private boolean accept(Work work) throws InterruptedException {
         DesiredUpdates.Target target = work.target();
         ClusterVersion cv = caches.clusterVersion();
         SyncStatus.Target t = new SyncStatus.Target(target.image(), target.version());
@@ -275,7 +278,8 @@ final class SyncWorker implements AutoCloseable {
                         && status.target().image().equals(target.image());
         if (!retry) publish(status.withAcceptance(t, new SyncStatus.Acceptance.Pending()));
         Acceptance.Step<Acceptance.Accepted> outcome =
-                acceptance.accept(
+                acceptance.acceptWithin(
+                        options.acceptanceDeadline(),
                         target,
                         cv,
                         work.capabilities(),
@@ -310,11 +314,22 @@ final class SyncWorker implements AutoCloseable {
             reconcileAttempt = 0;
             failures = 0;
         }
+        // a controller taking over an update (or loading its payload again) goes on from the count
+        // status reports of it, never back: its own count of what is already done runs beside its
+        // first pass and may come later than that pass's first report, or lower
+        Progress.Reported reported =
+                Progress.reported(
+                                cv.getStatus(),
+                                target.image(),
+                                accepted.payload().version(),
+                                accepted.payload().manifests().size())
+                        .orElse(new Progress.Reported(0, List.of()));
         publish(
                 status.withAcceptance(
                                 new SyncStatus.Target(target.image(), accepted.payload().version()),
                                 accepted.record())
-                        .withImplicitlyEnabled(accepted.implicitlyEnabled()));
+                        .withImplicitlyEnabled(accepted.implicitlyEnabled())
+                        .resumedFrom(reported.done(), reported.waitingOn()));
         return true;
     }
 

@@ -9,6 +9,7 @@ import io.fabric8.openshift.api.model.config.v1.Update;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.clusterversion.model.History;
+import io.upshift.clusterversion.model.KeptCapabilities;
 import io.upshift.graph.risk.RiskCondition;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -135,7 +136,7 @@ public final class ClusterVersionSamples {
                                 seconds(updating.getStartedTime())));
             }
             availableUpdates(cv, status, out);
-            capabilities(status, out);
+            capabilities(cv, status, out);
             versionConditions(status, completedVersion, out);
             conditionalUpdates(status, out);
             risks(facts.risks(), out);
@@ -253,13 +254,14 @@ public final class ClusterVersionSamples {
                         cv.getSpec().getChannel()));
     }
 
-    /** 1 for each enabled capability, 0 for each known one that is not. */
-    private static void capabilities(ClusterVersionStatus status, List<Sample> out) {
+    /**
+     * 1 for each enabled capability (those the installed CRD kept out of status too: {@link
+     * KeptCapabilities}), 0 for each known one that is not.
+     */
+    private static void capabilities(
+            ClusterVersion cv, ClusterVersionStatus status, List<Sample> out) {
         if (status.getCapabilities() == null) return;
-        List<String> enabled =
-                status.getCapabilities().getEnabledCapabilities() == null
-                        ? List.of()
-                        : status.getCapabilities().getEnabledCapabilities();
+        Set<String> enabled = KeptCapabilities.enabledBefore(cv);
         List<String> known =
                 status.getCapabilities().getKnownCapabilities() == null
                         ? List.of()

@@ -79,6 +79,43 @@ public final class DesiredUpdates {
     }
 
     /**
+     * The version the cluster already knows {@code image} by, for naming what works on it before
+     * its payload says (the payload-retrieval Job): the target's own version, else that of the
+     * release status names with this image or its digest (status.desired, an available or
+     * conditional update, a history entry: a rollback asked by image). Empty when none does.
+     */
+    public static String knownVersion(Target target, ClusterVersion cv) {
+        if (!target.version().isEmpty()) return target.version();
+        var s = cv == null ? null : cv.getStatus();
+        if (s == null) return "";
+        List<Release> known = new ArrayList<>();
+        if (s.getDesired() != null) known.add(s.getDesired());
+        known.addAll(nonNull(s.getAvailableUpdates()));
+        for (var c : nonNull(s.getConditionalUpdates()))
+            if (c.getRelease() != null) known.add(c.getRelease());
+        for (var h : nonNull(s.getHistory())) {
+            Release r = new Release();
+            r.setVersion(h.getVersion());
+            r.setImage(h.getImage());
+            known.add(r);
+        }
+        for (Release r : known) {
+            if (!empty(r.getVersion()) && sameImage(target.image(), r.getImage()))
+                return r.getVersion();
+        }
+        return "";
+    }
+
+    /** The same pullspec, or the same digest. */
+    private static boolean sameImage(String a, String b) {
+        if (empty(b)) return false;
+        String x = bare(a), y = bare(b);
+        if (x.equals(y)) return true;
+        int i = x.indexOf("@sha256:"), j = y.indexOf("@sha256:");
+        return i >= 0 && j >= 0 && x.substring(i).equals(y.substring(j));
+    }
+
+    /**
      * The pullspec a kubelet can pull: {@code docker://HOST/REPO@…} without its scheme, which is
      * how the image is written to the cluster (status, history, the controller's own Deployment).
      */

@@ -102,6 +102,25 @@ public record SyncStatus(
                 implicitlyEnabled);
     }
 
+    /**
+     * The same, going on from what status already reports of this target: at least {@code reported}
+     * tasks done (the count never goes back) and, when nothing else is known yet, waiting on what
+     * it says.
+     */
+    public SyncStatus resumedFrom(int reported, List<String> waiting) {
+        return new SyncStatus(
+                target,
+                acceptance,
+                mode,
+                Math.max(done, reported),
+                total,
+                waitingOn.isEmpty() ? waiting : waitingOn,
+                failing,
+                completed,
+                completedAt,
+                implicitlyEnabled);
+    }
+
     /** A pass ended: complete, or with the Failing condition its errors make. */
     public SyncStatus afterPass(
             Mode m,

@@ -15,6 +15,7 @@ import io.upshift.base.gofmt.GoQuote;
 import io.upshift.base.gofmt.Tabwriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What bare {@code upshift upgrade} prints, byte for byte what bare {@code oc adm upgrade} prints
@@ -31,6 +32,16 @@ public final class UpgradeView {
     private UpgradeView() {}
 
     public static Output render(ClusterVersion cv, boolean includeNotRecommended) {
+        return render(cv, includeNotRecommended, Optional.empty());
+    }
+
+    /**
+     * As oc prints it, and, when {@code controllerDown} says why (no cluster-version controller
+     * holds its Lease during the update: {@code ControllerPresence}), a warning line saying so
+     * before the progress, which does not move meanwhile.
+     */
+    public static Output render(
+            ClusterVersion cv, boolean includeNotRecommended, Optional<String> controllerDown) {
         StringBuilder out = new StringBuilder(), err = new StringBuilder();
         var s = cv.getStatus();
         List<ClusterOperatorStatusCondition> cs = s == null ? null : s.getConditions();
@@ -49,6 +60,7 @@ public final class UpgradeView {
                     .append("\n\n");
         }
         ClusterOperatorStatusCondition progressing = Conditions.CLUSTER.find(cs, "Progressing");
+        controllerDown.ifPresent(why -> out.append("warning: ").append(why).append('\n'));
         if (progressing != null && !nz(progressing.getMessage()).isEmpty()) {
             out.append(
                             "True".equals(progressing.getStatus())

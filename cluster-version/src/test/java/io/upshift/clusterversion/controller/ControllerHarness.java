@@ -60,6 +60,9 @@ final class ControllerHarness implements AutoCloseable {
     KubernetesClient controllerClient;
     ClusterVersionController controller;
 
+    /** The controller's clock (and its update graph's), the wall's unless a test sets another. */
+    Clock clock = Clock.systemUTC();
+
     ControllerHarness(Path dir) {
         this(dir, true);
     }
@@ -172,10 +175,10 @@ final class ControllerHarness implements AutoCloseable {
                         new AvailableUpdatesSync(
                                 new UpdateClient(Duration.ofSeconds(1), new SplittableRandom(1)),
                                 noPrometheus,
-                                Clock.systemUTC(),
+                                clock,
                                 options.architecture(),
                                 options.defaultUpstream()),
-                        Clock.systemUTC());
+                        clock);
         controller.start();
         return controller;
     }

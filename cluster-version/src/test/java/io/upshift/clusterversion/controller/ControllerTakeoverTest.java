@@ -61,6 +61,11 @@ class ControllerTakeoverTest {
                         "9099",
                         "--metrics-auth",
                         "token",
+                        "--serving-cert-file",
+                        "/etc/tls/serving-cert/tls.crt",
+                        "--serving-key-file",
+                        "/etc/tls/serving-cert/tls.key",
+                        "--serving-cert-optional",
                         "--health-port",
                         "9098",
                         "--payload-cache",
@@ -117,14 +122,14 @@ class ControllerTakeoverTest {
         assertThat(container.path("env").findValuesAsText("name"))
                 .containsExactly("NODE_NAME", "POD_NAME");
         assertThat(container.path("volumeMounts").findValuesAsText("name"))
-                .containsExactly("payloads", "service-ca");
+                .containsExactly("payloads", "service-ca", "serving-cert", "tmp");
         List<String> volumes = new ArrayList<>();
         merged.path("spec")
                 .path("template")
                 .path("spec")
                 .path("volumes")
                 .forEach(v -> volumes.add(v.path("name").asText()));
-        assertThat(volumes).containsExactly("payloads", "service-ca");
+        assertThat(volumes).containsExactly("payloads", "service-ca", "serving-cert", "tmp");
         assertThat(strings(container.path("args")))
                 .endsWith("--release", NEW_RELEASE)
                 .doesNotContain("old");

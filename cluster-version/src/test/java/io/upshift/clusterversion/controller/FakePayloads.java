@@ -5,10 +5,10 @@ import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
+import io.upshift.releases.signatures.ConfiguredStore;
 import io.upshift.releases.verify.SignatureVerifier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -131,7 +131,8 @@ final class FakePayloads implements PayloadSource {
     }
 
     @Override
-    public SignatureVerifier.Verified verify(String pullspec, Payload trusted, List<URI> specStores)
+    public SignatureVerifier.Verified verify(
+            String pullspec, Payload trusted, List<ConfiguredStore> specStores)
             throws ReleaseException {
         if (!signed.contains(pullspec))
             throw new ReleaseException(Reason.SIGNATURE_MISSING, "no signature for " + pullspec);

@@ -240,7 +240,7 @@ class PayloadJobsTest {
                             Duration.ofSeconds(60),
                             null);
             CompletableFuture<Object> failed = retrieving(jobs, "");
-            String name = "version-unknown-" + PayloadJobs.hash(IMAGE);
+            String name = "version-" + PayloadJobs.hash(IMAGE);
             awaitJob(client, name);
             // the first init container is the first to need the image: the runtime says so there
             client.pods()
@@ -582,6 +582,7 @@ class PayloadJobsTest {
     void namesFitKubernetes() {
         assertThat(PayloadJobs.name("4.19.0-rc.3", "0a1b2c3d4e"))
                 .isEqualTo("version-4.19.0-rc.3-0a1b2c3d4e");
+        assertThat(PayloadJobs.name("", "0a1b2c3d4e")).isEqualTo("version-0a1b2c3d4e");
         assertThat(PayloadJobs.name("1.0.0+Build_7", "0a1b2c3d4e"))
                 .isEqualTo("version-1.0.0-build-7-0a1b2c3d4e");
         assertThat(PayloadJobs.name("1.0.0-" + "x".repeat(80), "0a1b2c3d4e"))

@@ -9,8 +9,8 @@ import io.upshift.releases.inclusion.LoadRules;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
+import io.upshift.releases.signatures.ConfiguredStore;
 import io.upshift.releases.verify.SignatureVerifier;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +56,7 @@ class PayloadRetrievalStatusTest {
 
             @Override
             public SignatureVerifier.Verified verify(
-                    String pullspec, Payload trusted, List<URI> specStores)
+                    String pullspec, Payload trusted, List<ConfiguredStore> specStores)
                     throws ReleaseException {
                 return fake.verify(pullspec, trusted, specStores);
             }
@@ -159,6 +159,75 @@ class PayloadRetrievalStatusTest {
             await("4.1.1 completed")
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> h.completed("4.1.1"));
+        }
+    }
+
+    @Test
+    void aReleaseAskedForByImageAloneIsRetrievedByAJobNamedAfterTheVersionTheClusterKnowsItBy()
+            throws Exception {
+        try (ControllerHarness h = new ControllerHarness(dir.resolve("releases"))) {
+            String a = h.payloads.release("4.1.0", "4.1.0", true);
+            String b = h.payloads.release("4.1.1", "4.1.1", true);
+            Path node = dir.resolve("node-payloads");
+            // 4.1.0's payload is on the node from its install
+            copy(dir.resolve("releases/4.1.0"), node.resolve(PayloadJobs.hash(a)));
+            h.startWith(
+                    ControllerHarness.options(a, dir.resolve("cache")),
+                    (client, egress) ->
+                            throughJobs(
+                                    h.payloads,
+                                    a,
+                                    new PayloadJobs(
+                                            client,
+                                            "upshift",
+                                            "node-0",
+                                            node,
+                                            Duration.ofSeconds(60),
+                                            null)));
+            await("4.1.0 installed")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> h.completed("4.1.0"));
+            h.requestUpdate("4.1.1", b, false);
+            await("4.1.1 installed")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> h.completed("4.1.1"));
+
+            // its payload since removed from the node, 4.1.0 asked for again by its image alone:
+            // history knows its version
+            try (var files = Files.walk(node.resolve(PayloadJobs.hash(a)))) {
+                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList())
+                    Files.delete(p);
+            }
+            h.requestUpdate(null, a, false);
+            String name = PayloadJobs.name("4.1.0", PayloadJobs.hash(a));
+            assertThat(name).isEqualTo("version-4.1.0-" + PayloadJobs.hash(a));
+            await("the Job named after 4.1.0")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(
+                            () ->
+                                    h.client
+                                                    .batch()
+                                                    .v1()
+                                                    .jobs()
+                                                    .inNamespace("upshift")
+                                                    .withName(name)
+                                                    .get()
+                                            != null);
+            copy(dir.resolve("releases/4.1.0"), node.resolve(PayloadJobs.hash(a)));
+            h.client
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace("upshift")
+                    .withName(name)
+                    .editStatus(
+                            j -> {
+                                j.setStatus(new JobStatusBuilder().withSucceeded(1).build());
+                                return j;
+                            });
+            await("rolled back to 4.1.0")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> h.completed("4.1.0"));
         }
     }
 

@@ -15,6 +15,7 @@ import io.upshift.releases.image.RegistryAccess;
 import io.upshift.releases.image.Releases;
 import io.upshift.releases.signatures.HttpSignatureStore;
 import io.upshift.releases.signatures.SignatureStores;
+import io.upshift.testkit.HostileImages;
 import io.upshift.testkit.LocalRegistry;
 import io.upshift.testkit.RawImages;
 import io.upshift.testkit.RawImages.Entry;
@@ -229,6 +230,34 @@ class RegistryRetrievalTest {
                 .contains("RegistryUnauthorized")
                 .contains(locked.host())
                 .contains("HTTP 401");
+    }
+
+    @Test
+    void hostileImagesAreRefusedAndNothingOutsideTheCacheChanges() throws Exception {
+        install(publish(open, "4.1.0", "4.1.0", releases));
+        Path outside = Files.createDirectories(dir.resolve(HostileImages.OUTSIDE));
+        Files.writeString(outside.resolve(HostileImages.DELETED), "keep\n");
+        RawImages raw = new RawImages(open.host(), null, null);
+        int patch = 5; // refused before their version is read: one version for the three
+        for (HostileImages.Attack attack : HostileImages.attacks("4.1.5")) {
+            String version = "4.1." + patch++;
+            RawImages.Pushed image =
+                    raw.image("ocp/release", "hostile-" + version, "amd64", attack.layers());
+            ClusterOperatorStatusCondition c =
+                    refused(
+                            version,
+                            open.host() + "/ocp/release@" + image.digest(),
+                            "RetrievePayload",
+                            "UnsafeLayerEntry");
+            assertThat(c.getMessage()).as(attack.name()).contains(attack.entry());
+        }
+        assertThat(outside.resolve(HostileImages.DELETED)).hasContent("keep");
+        assertThat(outside.resolve(HostileImages.CREATED)).doesNotExist();
+        try (var left = Files.list(dir.resolve("cache"))) {
+            assertThat(left.map(p -> p.getFileName().toString()))
+                    .as("only 4.1.0's payload in the cache")
+                    .hasSize(1);
+        }
     }
 
     @Test

@@ -94,6 +94,41 @@ class DesiredUpdatesTest {
     }
 
     @Test
+    void anImageAloneIsKnownByTheVersionStatusListsItUnder() {
+        ClusterVersion c = cv(null, "img-4.18.0");
+        java.util.function.Function<String, String> known =
+                image ->
+                        DesiredUpdates.knownVersion(
+                                new DesiredUpdates.Target("", image, false, List.of()), c);
+        assertThat(known.apply("img-4.18.0")).as("history: a rollback").isEqualTo("4.18.0");
+        assertThat(known.apply("img-4.18.2")).as("an available update").isEqualTo("4.18.2");
+        assertThat(known.apply("img-4.18.3")).as("a conditional update").isEqualTo("4.18.3");
+        assertThat(known.apply("elsewhere.example/img@sha256:00")).isEmpty();
+        assertThat(
+                        DesiredUpdates.knownVersion(
+                                new DesiredUpdates.Target("4.18.9", "img-4.18.0", false, List.of()),
+                                c))
+                .as("the version asked for wins")
+                .isEqualTo("4.18.9");
+        ClusterVersion byDigest =
+                new ClusterVersionBuilder(c)
+                        .editStatus()
+                        .addNewAvailableUpdate()
+                        .withVersion("4.18.4")
+                        .withImage("quay.example/ocp/release@sha256:4444")
+                        .endAvailableUpdate()
+                        .endStatus()
+                        .build();
+        assertThat(
+                        DesiredUpdates.knownVersion(
+                                new DesiredUpdates.Target(
+                                        "", "mirror.example/ocp@sha256:4444", false, List.of()),
+                                byDigest))
+                .as("the same digest from a mirror")
+                .isEqualTo("4.18.4");
+    }
+
+    @Test
     void invalidRequestsAreWordedAsUpstreamsFieldErrors() {
         assertThat(DesiredUpdates.resolve(cv("four", null), null).invalidMessage())
                 .isEqualTo(

@@ -25,9 +25,10 @@ import picocli.CommandLine.Option;
         name = "agent",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the node agent: bring this node to the config its pool controller set (cordon,"
-                    + " drain through",
-            "evictions, write files under the host root, stage the OS image, reboot, uncordon)."
+            "Run the node agent of one node.",
+            "Brings this node to the config its pool controller set: cordon, drain through"
+                    + " evictions, write files under the host root, stage the OS image, reboot,"
+                    + " uncordon."
         })
 public final class AgentCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);

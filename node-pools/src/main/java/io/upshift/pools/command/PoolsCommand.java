@@ -24,9 +24,9 @@ import picocli.CommandLine.Option;
         name = "pools",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the machine-config pool controller: render each MachineConfigPool's config, roll"
-                    + " it across the",
-            "pool's nodes (maxUnavailable, paused pools, maintenance windows) and report the"
+            "Run the machine-config pool controller.",
+            "Renders each MachineConfigPool's config, rolls it across the pool's nodes"
+                    + " (maxUnavailable, paused pools, maintenance windows) and reports the"
                     + " machine-config ClusterOperator."
         })
 public final class PoolsCommand implements Callable<Integer> {

@@ -133,6 +133,33 @@ public final class RehearseCommand implements Callable<Integer> {
             description = "Give the simulation up after this long (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Option(
+            names = "--allow-explicit-upgrade",
+            description =
+                    "As upshift upgrade's: with --to-image, rehearse the update even if the image"
+                            + " is not among the cluster's updates.")
+    boolean allowExplicitUpgrade;
+
+    @Option(
+            names = "--allow-not-recommended",
+            description = "As upshift upgrade's: rehearse a conditional update whose risks apply.")
+    boolean allowNotRecommended;
+
+    @Option(
+            names = "--allow-upgrade-with-warnings",
+            description =
+                    "As upshift upgrade's: rehearse the update though the cluster is Invalid,"
+                            + " Failing or already updating.")
+    boolean allowUpgradeWithWarnings;
+
+    @Option(
+            names = "--force",
+            description =
+                    "As upshift upgrade's: rehearse the update forced (a by-tag image allowed; the"
+                            + " controller's failed verification and preconditions become the"
+                            + " risks it accepts).")
+    boolean force;
+
     @Mixin RegistryOptions registry;
 
     public RehearseCommand() {
@@ -188,7 +215,12 @@ public final class RehearseCommand implements Callable<Integer> {
                                                             + " not in this build of Upshift",
                                             simulationTime,
                                             timeout,
-                                            (d, target) -> d));
+                                            (d, target) -> d,
+                                            new Rehearse.Allow(
+                                                    allowExplicitUpgrade,
+                                                    allowNotRecommended,
+                                                    allowUpgradeWithWarnings,
+                                                    force)));
             switch (format.kind) {
                 case "json" -> out.print(JsonReport.render(r));
                 case "html" -> {

@@ -36,8 +36,8 @@ public final class Refusals {
     public static List<Blocker> of(ClusterFacts facts, Target target, UpgradeFlags asked) {
         List<Blocker> out = new ArrayList<>();
         request(facts.clusterVersion(), asked, out);
-        verification(target, out);
-        preconditions(facts, target, out);
+        verification(target, asked.force(), out);
+        preconditions(facts, target, asked.force(), out);
         return out;
     }
 
@@ -70,21 +70,41 @@ public final class Refusals {
         return w.strip().replaceFirst("^warning: ", "");
     }
 
-    private static void verification(Target target, List<Blocker> out) {
+    /**
+     * A signature that does not verify refuses the update, or, forced, is the risk the controller
+     * records as accepted (in its words).
+     */
+    private static void verification(Target target, boolean force, List<Blocker> out) {
         Target.Verification v = target.verification();
         switch (v.outcome()) {
             case VERIFIED -> {}
-            case FAILED ->
+            case FAILED -> {
+                if (force) {
                     out.add(
-                            Blocker.refuses(
+                            Blocker.warns(
                                     CONTROLLER,
                                     "RetrievePayload",
-                                    "Retrieving payload failed version=\""
+                                    "Target release version=\""
                                             + target.version()
                                             + "\" image=\""
                                             + target.image()
-                                            + "\" failure=The update cannot be verified: "
+                                            + "\" cannot be verified, but continuing anyway"
+                                            + " because the update was forced: The update cannot"
+                                            + " be verified: "
                                             + v.detail()));
+                    return;
+                }
+                out.add(
+                        Blocker.refuses(
+                                CONTROLLER,
+                                "RetrievePayload",
+                                "Retrieving payload failed version=\""
+                                        + target.version()
+                                        + "\" image=\""
+                                        + target.image()
+                                        + "\" failure=The update cannot be verified: "
+                                        + v.detail()));
+            }
             case NOT_CHECKED ->
                     out.add(
                             Blocker.warns(
@@ -101,7 +121,8 @@ public final class Refusals {
      * The controller's preconditions, on the Upgradeable condition it would compute now: blocking
      * ones as its ReleaseAccepted message words each, the others as the risks it would record.
      */
-    private static void preconditions(ClusterFacts facts, Target target, List<Blocker> out) {
+    private static void preconditions(
+            ClusterFacts facts, Target target, boolean force, List<Blocker> out) {
         ClusterVersion cv = facts.clusterVersion();
         ClusterVersionStatus status = cv.getStatus();
         String current = facts.currentVersion();
@@ -139,7 +160,18 @@ public final class Refusals {
                                                         o -> Boolean.TRUE.equals(o.getUnmanaged())),
                                 Conditions.CLUSTER.find(status.getConditions(), "Progressing")));
         for (Precondition p : results) {
-            if (p.blocking()) {
+            if (p.blocking() && force) {
+                out.add(
+                        Blocker.warns(
+                                CONTROLLER,
+                                p.reason(),
+                                "Forced through blocking failures: Precondition \""
+                                        + p.name()
+                                        + "\" failed because of \""
+                                        + p.reason()
+                                        + "\": "
+                                        + p.message()));
+            } else if (p.blocking()) {
                 out.add(
                         Blocker.refuses(
                                 CONTROLLER,

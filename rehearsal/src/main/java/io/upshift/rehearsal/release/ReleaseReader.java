@@ -18,12 +18,12 @@ import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
 import io.upshift.releases.signatures.ConfigMapSignatureStore;
+import io.upshift.releases.signatures.ConfiguredStore;
 import io.upshift.releases.signatures.SignatureStores;
 import io.upshift.releases.verify.SignatureStore;
 import io.upshift.releases.verify.VerifierConfig;
 import io.upshift.status.estimate.RunLevelTimes;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -154,11 +154,14 @@ public final class ReleaseReader {
             running.excluded().forEach(e -> all.add(e.manifest()));
             VerifierConfig config = VerifierConfig.fromPayload(all);
             String pinned = releases.resolve(ref).pullspec();
+            SignatureStores reading = stores.forOneVerification();
             var verified =
                     config.verifier(
                                     List.of(kept(facts)),
-                                    specStores(facts.clusterVersion()),
-                                    stores::open)
+                                    reading.openConfigured(
+                                            specStores(facts.clusterVersion()),
+                                            name -> Optional.empty()),
+                                    reading::open)
                             .verify(pinned);
             return Target.Verification.verified(
                     "signed by "
@@ -201,10 +204,22 @@ public final class ReleaseReader {
         return "";
     }
 
-    private static List<URI> specStores(ClusterVersion cv) {
-        List<URI> out = new ArrayList<>();
+    /**
+     * The stores {@code spec.signatureStores} configures. The rehearsal reads no ConfigMap of
+     * {@code openshift-config}: a store's {@code ca} is not known here, and the store is trusted as
+     * it would be without one.
+     */
+    private static List<ConfiguredStore> specStores(ClusterVersion cv) {
+        List<ConfiguredStore> out = new ArrayList<>();
         if (cv.getSpec() != null && cv.getSpec().getSignatureStores() != null)
-            cv.getSpec().getSignatureStores().forEach(s -> out.add(URI.create(s.getUrl())));
+            cv.getSpec()
+                    .getSignatureStores()
+                    .forEach(
+                            s ->
+                                    out.add(
+                                            new ConfiguredStore(
+                                                    s.getUrl(),
+                                                    s.getCa() == null ? "" : s.getCa().getName())));
         return out;
     }
 

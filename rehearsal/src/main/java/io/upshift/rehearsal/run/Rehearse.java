@@ -44,6 +44,8 @@ public final class Rehearse {
      *     the planned update fits in it (never slower than real time)
      * @param timeout give the simulation up after this long
      * @param durations adjusts the durations learned (a demo gives its simulated world's)
+     * @param allow what the update would be asked with beyond its target, as {@code upshift
+     *     upgrade}'s flags of the same names
      */
     public record Ask(
             String to,
@@ -52,7 +54,43 @@ public final class Rehearse {
             String noSimulation,
             Duration simulationTime,
             Duration timeout,
-            BiFunction<Durations, Target, Durations> durations) {}
+            BiFunction<Durations, Target, Durations> durations,
+            Allow allow) {
+
+        /** Asked with none of the flags that allow more. */
+        public Ask(
+                String to,
+                String toImage,
+                Optional<Simulator> simulator,
+                String noSimulation,
+                Duration simulationTime,
+                Duration timeout,
+                BiFunction<Durations, Target, Durations> durations) {
+            this(
+                    to,
+                    toImage,
+                    simulator,
+                    noSimulation,
+                    simulationTime,
+                    timeout,
+                    durations,
+                    Allow.NONE);
+        }
+    }
+
+    /**
+     * The flags of {@code upshift upgrade} that let it (and the controller) go further, which
+     * {@code upshift rehearse} takes under the same names, so that what a refusal tells to use can
+     * be rehearsed: {@code --allow-explicit-upgrade}, {@code --allow-not-recommended}, {@code
+     * --allow-upgrade-with-warnings}, {@code --force}.
+     */
+    public record Allow(
+            boolean explicitUpgrade,
+            boolean notRecommended,
+            boolean upgradeWithWarnings,
+            boolean force) {
+        public static final Allow NONE = new Allow(false, false, false, false);
+    }
 
     /** Where the cluster was read: a phrase for the report, and when it was as read (RFC 3339). */
     public record Source(ClusterFacts facts, String where, String at) {}
@@ -165,7 +203,16 @@ public final class Rehearse {
 
     /** The rehearsal's ask as {@code upshift upgrade}'s flags. */
     private static UpgradeFlags flags(Ask ask) {
+        Allow a = ask.allow();
         return new UpgradeFlags(
-                ask.to(), ask.toImage(), false, false, false, false, false, false, false);
+                ask.to(),
+                ask.toImage(),
+                false,
+                false,
+                false,
+                a.force(),
+                a.explicitUpgrade(),
+                a.upgradeWithWarnings(),
+                a.notRecommended());
     }
 }

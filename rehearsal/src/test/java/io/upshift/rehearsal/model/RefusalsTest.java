@@ -71,6 +71,36 @@ class RefusalsTest {
     }
 
     @Test
+    void forcedAndAllowedNotRecommendedAMinorUpdateIsWarnedOfNotRefused() {
+        List<Blocker> r =
+                Refusals.of(
+                        Facts.of(6),
+                        Facts.target(LevelCluster.MINOR),
+                        new UpgradeFlags(
+                                LevelCluster.MINOR,
+                                "",
+                                false,
+                                false,
+                                false,
+                                true,
+                                false,
+                                false,
+                                true));
+        assertThat(r).extracting(Blocker::kind).doesNotContain(Blocker.Kind.REFUSES);
+        assertThat(r)
+                .extracting(Blocker::message)
+                .anyMatch(
+                        m ->
+                                m.equals(
+                                        "Forced through blocking failures: Precondition"
+                                                + " \"ClusterVersionUpgradeable\" failed because of"
+                                                + " \"AdminAckRequired\": Kubernetes 1.32 and"
+                                                + " therefore OpenShift 4.19 remove several APIs"
+                                                + " which require admin consideration."))
+                .anyMatch(m -> m.startsWith("with --allow-not-recommended you have accepted"));
+    }
+
+    @Test
     void theAckGivenSinceTheControllerLastLookedLiftsTheRefusal() {
         ClusterFacts acked =
                 Facts.of(

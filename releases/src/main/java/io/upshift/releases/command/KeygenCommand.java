@@ -1,6 +1,7 @@
 package io.upshift.releases.command;
 
 import io.upshift.releases.verify.SigningKeys;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -42,11 +43,18 @@ public final class KeygenCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(p + " already exists; not overwriting a key");
         }
         SigningKeys keys = SigningKeys.generate(name, Instant.now());
-        Files.writeString(pub, keys.publicArmored());
-        Files.createFile(
-                secret,
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(secret, keys.secretArmored());
+        try {
+            Files.writeString(pub, keys.publicArmored());
+            Files.createFile(
+                    secret,
+                    PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(secret, keys.secretArmored());
+        } catch (IOException e) { // neither key, rather than half a pair
+            Files.deleteIfExists(pub);
+            Files.deleteIfExists(secret);
+            throw e;
+        }
         spec.commandLine().getOut().println("Wrote " + secret + " and " + pub);
         return 0;
     }

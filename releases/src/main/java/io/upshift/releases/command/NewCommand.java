@@ -1,5 +1,6 @@
 package io.upshift.releases.command;
 
+import io.upshift.api.files.DiskErrors;
 import io.upshift.releases.image.FileTrees;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.ReleaseTime;
@@ -182,7 +183,7 @@ public final class NewCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new ReleaseException(
                         Reason.KEY_INVALID,
-                        "cannot read --trust " + key + ": " + e.getMessage(),
+                        "cannot read --trust " + key + ": " + DiskErrors.reason(e),
                         e);
             }
             Keyring.parse(

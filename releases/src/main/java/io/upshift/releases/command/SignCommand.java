@@ -1,5 +1,6 @@
 package io.upshift.releases.command;
 
+import io.upshift.api.files.DiskErrors;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
@@ -71,7 +72,9 @@ public final class SignCommand implements Callable<Integer> {
             keyBytes = Files.readAllBytes(key);
         } catch (IOException e) {
             throw new ReleaseException(
-                    Reason.KEY_INVALID, "cannot read key file " + key + ": " + e.getMessage(), e);
+                    Reason.KEY_INVALID,
+                    "cannot read key file " + key + ": " + DiskErrors.reason(e),
+                    e);
         }
         Signer signer = Signer.load(keyBytes, passphrase);
         String digest =

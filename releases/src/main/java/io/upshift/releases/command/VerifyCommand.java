@@ -1,5 +1,6 @@
 package io.upshift.releases.command;
 
+import io.upshift.api.files.DiskErrors;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.signatures.HttpSignatureStore;
@@ -60,10 +61,13 @@ public final class VerifyCommand implements Callable<Integer> {
                 rings.add(Keyring.parse(k.getFileName().toString(), Files.readAllBytes(k)));
             } catch (IOException e) {
                 throw new ReleaseException(
-                        Reason.KEY_INVALID, "cannot read keyring " + k + ": " + e.getMessage(), e);
+                        Reason.KEY_INVALID,
+                        "cannot read keyring " + k + ": " + DiskErrors.reason(e),
+                        e);
             }
         }
-        SignatureStores open = new SignatureStores(HttpSignatureStore.defaultClient());
+        SignatureStores open =
+                new SignatureStores(HttpSignatureStore.defaultClient()).forOneVerification();
         List<SignatureStore> opened = new ArrayList<>();
         for (String s : stores)
             opened.add(

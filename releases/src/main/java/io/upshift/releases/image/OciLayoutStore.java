@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.upshift.api.files.DiskErrors;
 import io.upshift.api.json.Mappers;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
@@ -28,21 +29,42 @@ public final class OciLayoutStore implements ImageStore {
 
     private static final ObjectMapper JSON = Mappers.JSON;
 
+    /**
+     * Writes the image's blobs, then {@code oci-layout}, then the index that names it: all of it or
+     * nothing (on a failure, the blobs and directories this push made are removed, and the index is
+     * as it was).
+     */
     @Override
     public String push(BuiltImage image, ImageRef ref, Progress progress) throws ReleaseException {
         Path root = ref.path();
+        Path made = null; // the outermost directory this push creates
+        for (Path p = root.resolve("blobs/sha256").toAbsolutePath();
+                p != null && !Files.exists(p);
+                p = p.getParent()) made = p;
+        List<Path> written = new ArrayList<>();
         try {
             Files.createDirectories(root.resolve("blobs/sha256"));
-            writeBlob(root, image.configDescriptor().digest(), out -> out.write(image.config()));
-            long written = 0;
+            writeBlob(
+                    root,
+                    image.configDescriptor().digest(),
+                    out -> out.write(image.config()),
+                    written);
+            long bytes = 0;
             for (BuiltImage.LayerFile layer : image.layers()) {
-                writeBlob(root, layer.descriptor().digest(), out -> Files.copy(layer.file(), out));
-                written += layer.descriptor().size();
-                progress.bytes(written, image.size());
+                writeBlob(
+                        root,
+                        layer.descriptor().digest(),
+                        out -> Files.copy(layer.file(), out),
+                        written);
+                bytes += layer.descriptor().size();
+                progress.bytes(bytes, image.size());
             }
-            writeBlob(root, image.digest(), out -> out.write(image.manifest()));
-            writeAtomically(
-                    root.resolve("oci-layout"), "{\"imageLayoutVersion\":\"1.0.0\"}".getBytes());
+            writeBlob(root, image.digest(), out -> out.write(image.manifest()), written);
+            Path layout = root.resolve("oci-layout");
+            if (!Files.exists(layout)) {
+                writeAtomically(layout, "{\"imageLayoutVersion\":\"1.0.0\"}".getBytes());
+                written.add(layout);
+            }
             ObjectNode index = readIndex(root);
             ArrayNode manifests = (ArrayNode) index.withArray("manifests");
             String tag = ref.tag() != null ? ref.tag() : image.defaultTag();
@@ -60,9 +82,11 @@ public final class OciLayoutStore implements ImageStore {
                     JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(index));
             return image.digest();
         } catch (IOException e) {
+            for (Path p : written) FileTrees.deleteQuietly(p);
+            if (made != null) FileTrees.deleteQuietly(made);
             throw new ReleaseException(
-                    Reason.IMAGE_INVALID,
-                    "cannot write the OCI layout " + root + ": " + e.getMessage(),
+                    Reason.WRITE_FAILED,
+                    "cannot write the OCI layout " + root + ": " + DiskErrors.describe(e),
                     e);
         }
     }
@@ -157,7 +181,9 @@ public final class OciLayoutStore implements ImageStore {
         void write(OutputStream out) throws IOException;
     }
 
-    private static void writeBlob(Path root, String digest, Writer writer) throws IOException {
+    /** Writes a blob the layout lacks, adding it to {@code written}. */
+    private static void writeBlob(Path root, String digest, Writer writer, List<Path> written)
+            throws IOException {
         Path target = blobPath(root, digest);
         if (Files.exists(target)) return;
         Path tmp = Files.createTempFile(target.getParent(), ".blob-", ".tmp");
@@ -166,6 +192,9 @@ public final class OciLayoutStore implements ImageStore {
                 writer.write(out);
             }
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            written.add(target);
+        } catch (IOException e) {
+            throw DiskErrors.naming(target, e);
         } finally {
             Files.deleteIfExists(tmp);
         }
@@ -177,6 +206,8 @@ public final class OciLayoutStore implements ImageStore {
             Files.write(tmp, content);
             Files.move(
                     tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw DiskErrors.naming(file, e);
         } finally {
             Files.deleteIfExists(tmp);
         }

@@ -4,16 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.upshift.api.json.Mappers;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
+import io.upshift.runtime.fetch.BoundExceeded;
+import io.upshift.runtime.fetch.BoundedExchange;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,9 +22,11 @@ import java.util.regex.Pattern;
 
 /**
  * Reads manifests and blobs from one repository of an OCI distribution registry, over the JDK's
- * HTTP client (so that each pull has the cluster's proxy, not a process-wide one). Authenticates as
- * registries ask in their 401 answer: basic, or a bearer token from the realm named, with the login
- * the pull secret holds for the host.
+ * HTTP client (so that each pull has the cluster's proxy, not a process-wide one), every answer
+ * bounded in bytes and its whole exchange in time: a manifest 4 MiB and a minute, a token 1 MiB and
+ * a minute, a blob the size its manifest gives and a minute more than that size takes at 1 Mbit/s.
+ * Authenticates as registries ask in their 401 answer: basic, or a bearer token from the realm
+ * named, with the login the pull secret holds for the host.
  */
 final class RegistryPull {
 
@@ -38,21 +39,25 @@ final class RegistryPull {
                     "application/vnd.docker.distribution.manifest.list.v2+json");
     private static final Pattern PARAM = Pattern.compile("(\\w+)=\"([^\"]*)\"");
 
-    /** Manifests are small; a larger answer is not one. */
-    private static final int MAX_MANIFEST = 4 << 20;
-
     /** A manifest as the registry sent it, and the digest of those bytes. */
     record Manifest(String digest, String mediaType, byte[] body) {}
 
     private final ImageRef at;
+    private final RegistryLimits limits;
     private final Optional<DockerCredentials.Login> login;
     private final HttpClient http;
     private final String base;
     private String authorization;
 
-    RegistryPull(ImageRef at, DockerCredentials credentials, HttpClient http, boolean insecure)
+    RegistryPull(
+            ImageRef at,
+            DockerCredentials credentials,
+            HttpClient http,
+            boolean insecure,
+            RegistryLimits limits)
             throws ReleaseException {
         this.at = at;
+        this.limits = limits;
         this.login = credentials.forRegistry(at.registry());
         this.http = http;
         this.base =
@@ -63,11 +68,31 @@ final class RegistryPull {
     }
 
     Manifest manifest(String reference) throws ReleaseException {
-        HttpResponse<InputStream> r =
-                get(URI.create(base + "/manifests/" + reference), ACCEPT, "manifest " + reference);
+        String what = "manifest " + reference;
         byte[] body;
-        try (InputStream in = r.body()) {
-            body = in.readNBytes(MAX_MANIFEST + 1);
+        String type;
+        try (BoundedExchange x =
+                get(
+                        URI.create(base + "/manifests/" + reference),
+                        ACCEPT,
+                        what,
+                        new BoundedExchange.Bounds(limits.maxManifest(), limits.exchange()))) {
+            type = x.headers().firstValue("Content-Type").orElse("").replaceFirst(";.*", "").trim();
+            body = x.readAll();
+        } catch (BoundExceeded e) {
+            throw new ReleaseException(
+                    e.kind() == BoundExceeded.Kind.TOO_LARGE
+                            ? Reason.IMAGE_INVALID
+                            : Reason.REGISTRY_FAILED,
+                    "registry "
+                            + at.registry()
+                            + ": the "
+                            + what
+                            + " of "
+                            + at
+                            + ": "
+                            + e.getMessage(),
+                    e);
         } catch (IOException e) {
             throw new ReleaseException(
                     Reason.REGISTRY_FAILED,
@@ -79,32 +104,38 @@ final class RegistryPull {
                             + e.getMessage(),
                     e);
         }
-        if (body.length > MAX_MANIFEST)
-            throw new ReleaseException(
-                    Reason.IMAGE_INVALID,
-                    at + ": the manifest is larger than " + MAX_MANIFEST + " bytes");
-        String type =
-                r.headers().firstValue("Content-Type").orElse("").replaceFirst(";.*", "").trim();
         return new Manifest(Digests.of(body), type, body);
     }
 
-    /** The body of blob {@code digest}, streamed: the caller checks its size and digest. */
-    InputStream blob(String digest) throws ReleaseException {
-        return get(URI.create(base + "/blobs/" + digest), "*/*", "blob " + digest).body();
+    /**
+     * The body of blob {@code digest}, streamed: no more than {@code size} bytes (the size its
+     * manifest gives; negative: unknown) are read, all within {@link
+     * RegistryLimits#blobDeadline(long)}; the caller checks its size and digest. Closing the stream
+     * ends the exchange.
+     */
+    InputStream blob(String digest, long size) throws ReleaseException {
+        return get(
+                        URI.create(base + "/blobs/" + digest),
+                        "*/*",
+                        "blob " + digest,
+                        new BoundedExchange.Bounds(
+                                size < 0 ? RegistryLimits.MAX_UNSIZED_BLOB : size,
+                                limits.blobDeadline(size)))
+                .body();
     }
 
-    private HttpResponse<InputStream> get(URI uri, String accept, String what)
+    private BoundedExchange get(URI uri, String accept, String what, BoundedExchange.Bounds bounds)
             throws ReleaseException {
-        HttpResponse<InputStream> r = send(uri, accept, what);
-        if (r.statusCode() == 401 && authorization == null) {
+        BoundedExchange r = send(uri, accept, what, bounds);
+        if (r.status() == 401 && authorization == null) {
             String challenge = r.headers().firstValue("WWW-Authenticate").orElse("");
-            discard(r);
+            r.close();
             authorization = authenticate(challenge);
-            r = send(uri, accept, what);
+            r = send(uri, accept, what, bounds);
         }
-        if (r.statusCode() == 200) return r;
-        discard(r);
-        int status = r.statusCode();
+        if (r.status() == 200) return r;
+        r.close();
+        int status = r.status();
         if (status == 401 || status == 403) throw unauthorized(status, what);
         if (status == 404)
             throw new ReleaseException(
@@ -127,16 +158,15 @@ final class RegistryPull {
                         + at);
     }
 
-    private HttpResponse<InputStream> send(URI uri, String accept, String what)
+    private BoundedExchange send(URI uri, String accept, String what, BoundedExchange.Bounds bounds)
             throws ReleaseException {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(uri)
-                        .timeout(Duration.ofMinutes(5))
                         .header("Accept", accept)
                         .header("User-Agent", "upshift");
         if (authorization != null) request.header("Authorization", authorization);
         try {
-            return http.send(request.GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            return BoundedExchange.send(http, request.GET().build(), bounds);
         } catch (IOException e) {
             throw new ReleaseException(
                     Reason.REGISTRY_FAILED,
@@ -147,7 +177,7 @@ final class RegistryPull {
                             + " of "
                             + at
                             + ": "
-                            + e,
+                            + e.getMessage(),
                     e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -200,17 +230,15 @@ final class RegistryPull {
                                         : "")
                                 + "scope="
                                 + URLEncoder.encode(scope, StandardCharsets.UTF_8));
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(token)
-                        .timeout(Duration.ofSeconds(30))
-                        .header("User-Agent", "upshift");
+        HttpRequest.Builder request = HttpRequest.newBuilder(token).header("User-Agent", "upshift");
         basic.ifPresent(b -> request.header("Authorization", b));
-        try {
-            HttpResponse<byte[]> r =
-                    http.send(request.GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (r.statusCode() == 401 || r.statusCode() == 403)
-                throw unauthorized(r.statusCode(), "token");
-            if (r.statusCode() != 200)
+        try (BoundedExchange r =
+                BoundedExchange.send(
+                        http,
+                        request.GET().build(),
+                        new BoundedExchange.Bounds(limits.maxToken(), limits.exchange()))) {
+            if (r.status() == 401 || r.status() == 403) throw unauthorized(r.status(), "token");
+            if (r.status() != 200)
                 throw new ReleaseException(
                         Reason.REGISTRY_FAILED,
                         "the token service "
@@ -218,8 +246,8 @@ final class RegistryPull {
                                 + " of registry "
                                 + at.registry()
                                 + " answered HTTP "
-                                + r.statusCode());
-            JsonNode json = Mappers.JSON.readTree(r.body());
+                                + r.status());
+            JsonNode json = Mappers.JSON.readTree(r.readAll());
             String value = json.path("token").asText(json.path("access_token").asText(""));
             if (value.isEmpty())
                 throw new ReleaseException(
@@ -233,7 +261,7 @@ final class RegistryPull {
         } catch (IOException e) {
             throw new ReleaseException(
                     Reason.REGISTRY_FAILED,
-                    "cannot get a token for " + at + " from " + realm + ": " + e,
+                    "cannot get a token for " + at + " from " + realm + ": " + e.getMessage(),
                     e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -261,13 +289,5 @@ final class RegistryPull {
                                 : ": the pull secret or docker config.json holds no credentials for"
                                         + " "
                                         + at.registry()));
-    }
-
-    private static void discard(HttpResponse<InputStream> r) {
-        try (InputStream in = r.body()) {
-            in.transferTo(OutputStream.nullOutputStream());
-        } catch (IOException ignored) {
-            // the connection is dropped instead of reused
-        }
     }
 }

@@ -13,6 +13,7 @@ import com.google.cloud.tools.jib.json.JsonTemplateMapper;
 import com.google.cloud.tools.jib.registry.RegistryClient;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
+import io.upshift.runtime.fetch.BoundExceeded;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -36,10 +37,16 @@ import java.util.List;
 public final class RegistryStore implements ImageStore {
 
     private final RegistryAccess access;
+    private final RegistryLimits limits;
     private final HttpClient http;
 
     public RegistryStore(RegistryAccess access) {
+        this(access, RegistryLimits.DEFAULT);
+    }
+
+    RegistryStore(RegistryAccess access, RegistryLimits limits) {
         this.access = access;
+        this.limits = limits;
         this.http =
                 HttpClient.newBuilder()
                         .proxy(access.proxy())
@@ -50,34 +57,58 @@ public final class RegistryStore implements ImageStore {
 
     @Override
     public String push(BuiltImage image, ImageRef ref, Progress progress) throws ReleaseException {
-        RegistryClient client = client(ref, true);
-        try {
+        try (JibConnections connections = new JibConnections(ref.registry(), limits.maxAnswer())) {
+            RegistryClient client = client(ref, connections);
             DescriptorDigest configDigest =
                     DescriptorDigest.fromDigest(image.configDescriptor().digest());
-            if (client.checkBlob(configDigest).isEmpty()) {
-                client.pushBlob(
-                        configDigest,
-                        Blobs.from(new ByteArrayInputStream(image.config())),
-                        null,
-                        sent -> {});
+            if (connections
+                    .within(
+                            limits.exchange(),
+                            "checking blob " + configDigest,
+                            () -> client.checkBlob(configDigest))
+                    .isEmpty()) {
+                connections.within(
+                        limits.blobDeadline(image.config().length),
+                        "pushing blob " + configDigest,
+                        () ->
+                                client.pushBlob(
+                                        configDigest,
+                                        Blobs.from(new ByteArrayInputStream(image.config())),
+                                        null,
+                                        sent -> {}));
             }
             long before = 0;
             for (BuiltImage.LayerFile layer : image.layers()) {
                 DescriptorDigest digest = DescriptorDigest.fromDigest(layer.descriptor().digest());
                 long offset = before;
-                if (client.checkBlob(digest).isEmpty()) {
-                    client.pushBlob(
-                            digest,
-                            Blobs.from(layer.file()),
-                            null,
-                            sent -> progress.bytes(offset + sent, image.size()));
+                if (connections
+                        .within(
+                                limits.exchange(),
+                                "checking blob " + digest,
+                                () -> client.checkBlob(digest))
+                        .isEmpty()) {
+                    connections.within(
+                            limits.blobDeadline(layer.descriptor().size()),
+                            "pushing blob " + digest,
+                            () ->
+                                    client.pushBlob(
+                                            digest,
+                                            Blobs.from(layer.file()),
+                                            null,
+                                            sent -> progress.bytes(offset + sent, image.size())));
                 }
                 before += layer.descriptor().size();
             }
             OciManifestTemplate manifest =
                     JsonTemplateMapper.readJson(image.manifest(), OciManifestTemplate.class);
             String tag = ref.tag() != null ? ref.tag() : image.defaultTag();
-            String digest = client.pushManifest(manifest, tag).toString();
+            String digest =
+                    connections
+                            .within(
+                                    limits.exchange(),
+                                    "pushing the manifest of " + ref,
+                                    () -> client.pushManifest(manifest, tag))
+                            .toString();
             if (!digest.equals(image.digest())) {
                 throw new ReleaseException(
                         Reason.REGISTRY_FAILED,
@@ -122,7 +153,8 @@ public final class RegistryStore implements ImageStore {
     }
 
     private ResolvedImage resolveAt(ImageRef ref, ImageRef at) throws ReleaseException {
-        RegistryPull pull = new RegistryPull(at, access.credentials(), http, access.insecure());
+        RegistryPull pull =
+                new RegistryPull(at, access.credentials(), http, access.insecure(), limits);
         RegistryPull.Manifest top = pull.manifest(at.reference());
         if (ref.digest() != null && !ref.digest().equals(top.digest())) {
             throw new ReleaseException(
@@ -152,8 +184,8 @@ public final class RegistryStore implements ImageStore {
         ImageRef at = image.location();
         Digests.Counting counted = null;
         try (InputStream in =
-                        new RegistryPull(at, access.credentials(), http, access.insecure())
-                                .blob(blob.digest());
+                        new RegistryPull(at, access.credentials(), http, access.insecure(), limits)
+                                .blob(blob.digest(), blob.size());
                 OutputStream out =
                         new BufferedOutputStream(Files.newOutputStream(target), 1 << 16)) {
             counted = new Digests.Counting(out);
@@ -162,6 +194,14 @@ public final class RegistryStore implements ImageStore {
                 counted.write(buffer, 0, n);
                 progress.bytes(counted.count, blob.size());
             }
+        } catch (BoundExceeded e) {
+            FileTrees.deleteQuietly(target);
+            throw new ReleaseException(
+                    e.kind() == BoundExceeded.Kind.TOO_LARGE
+                            ? Reason.BLOB_DIGEST_MISMATCH
+                            : Reason.REGISTRY_FAILED,
+                    at + ": blob " + blob.digest() + ": " + e.getMessage(),
+                    e);
         } catch (IOException e) {
             FileTrees.deleteQuietly(target);
             long got = counted == null ? 0 : counted.count;
@@ -196,9 +236,11 @@ public final class RegistryStore implements ImageStore {
         }
     }
 
-    private RegistryClient client(ImageRef ref, boolean push) throws ReleaseException {
+    /** jib's client for pushing {@code ref}, over {@code connections}, authenticated. */
+    private RegistryClient client(ImageRef ref, JibConnections connections)
+            throws ReleaseException {
         boolean plain = access.insecure() || ref.isLoopback();
-        FailoverHttpClient http = new FailoverHttpClient(plain, plain, log -> {});
+        FailoverHttpClient http = connections.client(plain);
         RegistryClient.Factory factory =
                 RegistryClient.factory(EventHandlers.NONE, ref.registry(), ref.repository(), http);
         var login = access.credentials().forRegistry(ref.registry());
@@ -206,7 +248,11 @@ public final class RegistryStore implements ImageStore {
         factory.setUserAgent("upshift");
         RegistryClient client = factory.newRegistryClient();
         try {
-            boolean bearer = push ? client.doPushBearerAuth() : client.doPullBearerAuth();
+            boolean bearer =
+                    connections.within(
+                            limits.exchange(),
+                            "authenticating with " + ref.registry(),
+                            client::doPushBearerAuth);
             if (!bearer && login.isPresent()) client.configureBasicAuth();
         } catch (IOException | RegistryException e) {
             throw failure(ref, "authenticate with", e);
@@ -219,6 +265,12 @@ public final class RegistryStore implements ImageStore {
         if (e instanceof ReleaseException r) return r;
         String registry = ref.registry();
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BoundExceeded b) {
+                return new ReleaseException(
+                        Reason.REGISTRY_FAILED,
+                        "cannot " + action + " " + registry + " (" + ref + "): " + b.getMessage(),
+                        e);
+            }
             if (t instanceof RegistryUnauthorizedException) {
                 return new ReleaseException(
                         Reason.REGISTRY_UNAUTHORIZED,

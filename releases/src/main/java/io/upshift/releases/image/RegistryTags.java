@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.upshift.api.json.Mappers;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
+import io.upshift.runtime.fetch.BoundedExchange;
+import io.upshift.runtime.fetch.Deadline;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +26,15 @@ import java.util.List;
 public final class RegistryTags {
 
     private static final ObjectMapper JSON = Mappers.JSON;
+
+    /** One page of tags: 4 MiB and 30 s at most, from the request to its last byte. */
+    static final BoundedExchange.Bounds PAGE =
+            new BoundedExchange.Bounds(4 << 20, Duration.ofSeconds(30));
+
+    /** Every page of one repository. */
+    static final Duration LISTING = Duration.ofMinutes(5);
+
+    private record Page(int statusCode, HttpHeaders headers, byte[] body) {}
 
     private final DockerCredentials credentials;
     private final boolean insecure;
@@ -47,9 +58,10 @@ public final class RegistryTags {
                                 + "/tags/list?n=1000");
         List<String> tags = new ArrayList<>();
         var login = credentials.forRegistry(repository.registry());
+        Deadline listing =
+                Deadline.in(LISTING, "listing the tags of " + repository.repositoryName());
         for (int page = 0; next != null && page < 1000; page++) {
-            HttpRequest.Builder req =
-                    HttpRequest.newBuilder(next).timeout(Duration.ofSeconds(30)).GET();
+            HttpRequest.Builder req = HttpRequest.newBuilder(next).GET();
             login.ifPresent(
                     l ->
                             req.header(
@@ -61,9 +73,9 @@ public final class RegistryTags {
                                                                     .getBytes(
                                                                             StandardCharsets
                                                                                     .UTF_8))));
-            HttpResponse<byte[]> r;
-            try {
-                r = http.send(req.build(), HttpResponse.BodyHandlers.ofByteArray());
+            Page r;
+            try (BoundedExchange x = BoundedExchange.send(http, req.build(), PAGE, listing)) {
+                r = new Page(x.status(), x.headers(), x.status() == 200 ? x.readAll() : null);
             } catch (IOException e) {
                 throw new ReleaseException(
                         Reason.REGISTRY_FAILED,

@@ -46,6 +46,15 @@ public final class UpshiftImage {
     public static final String JAR = HOME + "/upshift.jar";
     public static final String JAVA = HOME + "/jre/bin/java";
 
+    /**
+     * The JVM's options in the entry point: the heap sized from the container's memory limit (half
+     * of it, leaving the rest to metaspace, threads, direct buffers and the page cache the payload
+     * reads go through), and a process that ends on running out of memory, so that the kubelet
+     * restarts it from cluster state instead of leaving it half alive.
+     */
+    public static final List<String> JVM_OPTIONS =
+            List.of("-XX:+UseParallelGC", "-XX:MaxRAMPercentage=50", "-XX:+ExitOnOutOfMemoryError");
+
     /** The user the image runs as: not root. */
     public static final String USER = "1001:1001";
 
@@ -210,7 +219,9 @@ public final class UpshiftImage {
         config.put("architecture", Architectures.current()).put("os", "linux");
         ObjectNode c = config.putObject("config");
         c.put("User", USER).put("WorkingDir", "/tmp");
-        c.putArray("Entrypoint").add(JAVA).add("-XX:+UseParallelGC").add("-jar").add(JAR);
+        ArrayNode entrypoint = c.putArray("Entrypoint").add(JAVA);
+        JVM_OPTIONS.forEach(entrypoint::add);
+        entrypoint.add("-jar").add(JAR);
         ArrayNode env = c.putArray("Env");
         ENV.forEach((k, v) -> env.add(k + "=" + v));
         c.putObject("Labels")

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Reads the manifests of one payload file: a YAML stream of documents separated by {@code ---}, or
@@ -25,6 +24,12 @@ public final class ManifestReader {
 
     private static final ObjectMapper YAML = Mappers.YAML;
     private static final ObjectMapper JSON = Mappers.JSON;
+
+    /**
+     * The most characters one document may hold: a Kubernetes API server refuses a request larger
+     * than 3 MiB, so a larger manifest could never be applied.
+     */
+    public static final long DOCUMENT_LIMIT = 3L << 20;
 
     private ManifestReader() {}
 
@@ -48,7 +53,19 @@ public final class ManifestReader {
             JsonToken token;
             while ((token = p.nextToken()) != null) {
                 int line = p.currentTokenLocation().getLineNr();
+                long start = p.currentTokenLocation().getCharOffset();
                 JsonNode node = mapper.readTree(p);
+                long size = p.currentLocation().getCharOffset() - start;
+                if (start >= 0 && size > DOCUMENT_LIMIT)
+                    throw invalid(
+                            file,
+                            line,
+                            "the document is "
+                                    + size
+                                    + " characters, over the limit of "
+                                    + DOCUMENT_LIMIT
+                                    + " (3 MiB, the largest request a Kubernetes API server"
+                                    + " accepts)");
                 // an empty document ("---" then "---") reads as null, or as an empty string
                 // depending on the YAML loader's options
                 if (token == JsonToken.VALUE_NULL
@@ -82,26 +99,11 @@ public final class ManifestReader {
             }
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw invalid(file, line, parserMessage(e.getOriginalMessage()));
+            throw invalid(file, line, Mappers.problem(e));
         } catch (IOException e) {
             throw new ReleaseException(Reason.MANIFEST_INVALID, file + ": " + e.getMessage(), e);
         }
         return out;
-    }
-
-    /** The parser's explanation without its source excerpt and position lines, on one line. */
-    private static String parserMessage(String message) {
-        String joined =
-                message.lines()
-                        .filter(
-                                l ->
-                                        !l.isBlank()
-                                                && !l.startsWith(" ")
-                                                && !l.contains(" in 'reader'")
-                                                && !l.contains("[Source:"))
-                        .map(String::strip)
-                        .collect(Collectors.joining(": "));
-        return joined.isEmpty() ? "unreadable" : joined;
     }
 
     private static ReleaseException invalid(String file, int line, String why) {

@@ -37,7 +37,10 @@ public enum Reason {
     CLUSTER_CONFIG_UNREADABLE("ClusterConfigUnreadable"),
     // Extraction
     UNSAFE_LAYER_ENTRY("UnsafeLayerEntry"),
-    TARGET_NOT_EMPTY("TargetNotEmpty");
+    PAYLOAD_TOO_LARGE("PayloadTooLarge"),
+    TARGET_NOT_EMPTY("TargetNotEmpty"),
+    // The local disk: full, read-only, not ours
+    WRITE_FAILED("WriteFailed");
 
     private final String code;
 

@@ -1,5 +1,6 @@
 package io.upshift.releases.payload;
 
+import io.upshift.api.files.BoundedFiles;
 import io.upshift.releases.inclusion.Inclusion;
 import io.upshift.releases.inclusion.InclusionRules;
 import io.upshift.releases.inclusion.LoadRules;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -34,6 +36,12 @@ public final class PayloadLoader {
     public static final String RELEASE_DIR = "release-manifests";
 
     private static final int ERRORS_SHOWN = 5;
+
+    /**
+     * The largest payload file read: a file may hold several documents, each of them at most {@link
+     * ManifestReader#DOCUMENT_LIMIT}.
+     */
+    public static final long FILE_LIMIT = 16L << 20;
 
     private PayloadLoader() {}
 
@@ -76,13 +84,16 @@ public final class PayloadLoader {
             throws ReleaseException {
         Path operatorDir = dir.resolve(OPERATOR_DIR), releaseDir = dir.resolve(RELEASE_DIR);
         for (Path required : List.of(operatorDir, releaseDir)) {
-            if (!Files.isDirectory(required)) {
+            if (!Files.isDirectory(required, LinkOption.NOFOLLOW_LINKS)) {
                 throw new ReleaseException(
                         Reason.PAYLOAD_NOT_FOUND,
                         dir
                                 + " is not a release payload: "
                                 + required.getFileName()
-                                + "/ is missing");
+                                + "/ is missing"
+                                + (Files.isSymbolicLink(required)
+                                        ? " (it is a symbolic link)"
+                                        : ""));
             }
         }
         ReleaseMetadata metadata =
@@ -122,7 +133,14 @@ public final class PayloadLoader {
                 String where = sub.getFileName() + "/" + file.getFileName();
                 String text;
                 try {
-                    text = Files.readString(file, StandardCharsets.UTF_8);
+                    text =
+                            new String(
+                                    BoundedFiles.readNoLink(
+                                            file, where, FILE_LIMIT, "a payload manifest file"),
+                                    StandardCharsets.UTF_8);
+                } catch (BoundedFiles.Refused e) {
+                    errors.add(e.getMessage());
+                    continue;
                 } catch (IOException e) {
                     errors.add(where + ": " + e.getMessage());
                     continue;
@@ -178,11 +196,11 @@ public final class PayloadLoader {
 
     /**
      * The manifest files of one payload directory, sorted by name; hidden files and subdirectories
-     * are ignored.
+     * are ignored, a link named as a manifest is kept (and refused when read).
      */
     static List<Path> manifestFiles(Path dir) throws ReleaseException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(Files::isRegularFile)
+            return files.filter(p -> !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
                     .filter(p -> ManifestReader.isManifestFile(p.getFileName().toString()))
                     .sorted()
                     .toList();
@@ -193,13 +211,19 @@ public final class PayloadLoader {
 
     private static byte[] readRequired(Path releaseDir, String name) throws ReleaseException {
         Path file = releaseDir.resolve(name);
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new ReleaseException(
                     Reason.PAYLOAD_NOT_FOUND,
                     RELEASE_DIR + "/" + name + " is missing from " + releaseDir.getParent());
         }
         try {
-            return Files.readAllBytes(file);
+            return BoundedFiles.readNoLink(
+                    file, RELEASE_DIR + "/" + name, FILE_LIMIT, "a release metadata file");
+        } catch (BoundedFiles.Refused e) {
+            throw new ReleaseException(
+                    e.tooLarge() ? Reason.PAYLOAD_TOO_LARGE : Reason.UNSAFE_LAYER_ENTRY,
+                    e.getMessage(),
+                    e);
         } catch (IOException e) {
             throw new ReleaseException(
                     Reason.PAYLOAD_NOT_FOUND, RELEASE_DIR + "/" + name + ": " + e.getMessage(), e);

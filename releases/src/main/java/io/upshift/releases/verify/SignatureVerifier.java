@@ -77,30 +77,32 @@ public final class SignatureVerifier {
         List<byte[]> signedWith = new ArrayList<>();
         List<ReleaseException> failures = new ArrayList<>();
         List<String> storeErrors = new ArrayList<>();
-        int seen = 0;
+        int[] seen = {0};
         for (SignatureStore store : stores) {
-            List<byte[]> signatures;
+            int[] n = {0};
             try {
-                signatures = store.signatures(digest);
+                store.forEach(
+                        digest,
+                        signature -> {
+                            seen[0]++;
+                            String source = store.name() + " signature-" + (++n[0]);
+                            try {
+                                String keyring = check(signature, digest, source);
+                                if (satisfied.putIfAbsent(keyring, source) == null)
+                                    signedWith.add(signature);
+                            } catch (ReleaseException e) {
+                                failures.add(e);
+                            }
+                            return satisfied.size() == keyrings.size();
+                        });
             } catch (IOException e) {
+                // what the store gave before failing counts: a good signature-1 stands
                 storeErrors.add(store.name() + ": " + e.getMessage());
-                continue;
             }
-            for (int i = 0; i < signatures.size(); i++) {
-                seen++;
-                String source = store.name() + " signature-" + (i + 1);
-                try {
-                    String keyring = check(signatures.get(i), digest, source);
-                    if (satisfied.putIfAbsent(keyring, source) == null)
-                        signedWith.add(signatures.get(i));
-                } catch (ReleaseException e) {
-                    failures.add(e);
-                }
-                if (satisfied.size() == keyrings.size())
-                    return new Verified(digest, satisfied, signedWith);
-            }
+            if (satisfied.size() == keyrings.size())
+                return new Verified(digest, satisfied, signedWith);
         }
-        throw failure(digest, seen, satisfied, failures, storeErrors);
+        throw failure(digest, seen[0], satisfied, failures, storeErrors);
     }
 
     /** Checks one signature; returns the keyring that signed it. */

@@ -84,14 +84,15 @@ public record VerifierConfig(String source, List<Keyring> keyrings, List<URI> st
     /**
      * A verifier reading, in order, {@code clusterStores} (ConfigMaps in the cluster), then {@code
      * overrideStores} when given (ClusterVersion {@code spec.signatureStores} replaces the
-     * payload's defaults), else this config's.
+     * payload's defaults), else this config's, opened with {@code open}.
      */
     public SignatureVerifier verifier(
             List<SignatureStore> clusterStores,
-            List<URI> overrideStores,
+            List<SignatureStore> overrideStores,
             Function<URI, SignatureStore> open) {
         List<SignatureStore> all = new ArrayList<>(clusterStores);
-        (overrideStores.isEmpty() ? stores : overrideStores).forEach(u -> all.add(open.apply(u)));
+        if (overrideStores.isEmpty()) stores.forEach(u -> all.add(open.apply(u)));
+        else all.addAll(overrideStores);
         return new SignatureVerifier(keyrings, all);
     }
 

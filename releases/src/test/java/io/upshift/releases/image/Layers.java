@@ -33,6 +33,17 @@ final class Layers {
         static Entry hardlink(String name, String target) {
             return new Entry(name, null, target, true);
         }
+
+        static Entry directory(String name) {
+            return new Entry(name.endsWith("/") ? name : name + "/", null, null, false);
+        }
+
+        @Override
+        public String toString() {
+            return name
+                    + (link == null ? "" : (hard ? " => " : " -> ") + link)
+                    + (content == null ? "" : " (file)");
+        }
     }
 
     private Layers() {}
@@ -52,6 +63,8 @@ final class Layers {
                                             ? TarArchiveEntry.LF_LINK
                                             : TarArchiveEntry.LF_SYMLINK);
                     t.setLinkName(e.link());
+                } else if (e.content() == null) {
+                    t = new TarArchiveEntry(e.name(), TarArchiveEntry.LF_DIR, true);
                 } else {
                     t =
                             new TarArchiveEntry(

@@ -130,7 +130,8 @@ class UpshiftImageTest {
         assertThat(config.at("/config/User").asText()).isEqualTo("1001:1001");
         assertThat(config.at("/config/Entrypoint").toString())
                 .isEqualTo(
-                        "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseParallelGC\",\"-jar\",\"/opt/upshift/upshift.jar\"]");
+                        "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseParallelGC\",\"-XX:MaxRAMPercentage=50\","
+                            + "\"-XX:+ExitOnOutOfMemoryError\",\"-jar\",\"/opt/upshift/upshift.jar\"]");
         assertThat(config.at("/config/Labels/org.opencontainers.image.version").asText())
                 .isEqualTo("1.2.3");
         assertThat(config.at("/rootfs/diff_ids")).hasSize(4);
@@ -200,7 +201,8 @@ class UpshiftImageTest {
         JsonNode config =
                 Mappers.JSON.readTree(
                         Files.readAllBytes(blobs.resolve(release.config().digest().substring(7))));
-        assertThat(config.at("/config/Entrypoint/3").asText()).isEqualTo(UpshiftImage.JAR);
+        JsonNode entrypoint = config.at("/config/Entrypoint");
+        assertThat(entrypoint.get(entrypoint.size() - 1).asText()).isEqualTo(UpshiftImage.JAR);
         assertThat(config.at("/config/User").asText()).isEqualTo(UpshiftImage.USER);
         assertThat(config.at("/config/Labels/io.openshift.release").asText()).isEqualTo("2.0.0");
         assertThat(config.at("/rootfs/diff_ids")).hasSize(5);

@@ -1,6 +1,7 @@
 package io.upshift.runtime.health;
 
 import io.upshift.runtime.http.HttpServer;
+import io.upshift.runtime.http.Limits;
 import io.upshift.runtime.http.Reply;
 import io.upshift.runtime.http.Request;
 import io.upshift.runtime.http.ServerOptions;
@@ -18,6 +19,9 @@ public final class HealthServer implements AutoCloseable {
     public static final String LIVE = "/healthz";
     public static final String READY = "/readyz";
 
+    /** The kubelet holds one or two; more are answered 503 ({@link Limits#maxConnections()}). */
+    static final int MAX_CONNECTIONS = 64;
+
     private final HttpServer server;
 
     private HealthServer(HttpServer server) {
@@ -31,7 +35,10 @@ public final class HealthServer implements AutoCloseable {
     public static HealthServer start(InetSocketAddress address, Supplier<String> unready)
             throws IOException {
         ServerOptions options =
-                ServerOptions.of("health-http", address).withEventLoops(1).withBlockingThreads(1);
+                ServerOptions.of("health-http", address)
+                        .withEventLoops(1)
+                        .withBlockingThreads(1)
+                        .withLimits(Limits.DEFAULT.withMaxConnections(MAX_CONNECTIONS));
         return new HealthServer(HttpServer.start(options, r -> answer(r, unready)));
     }
 

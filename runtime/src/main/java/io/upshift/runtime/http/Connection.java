@@ -14,6 +14,8 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -25,8 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One connection of an {@link HttpServer}, on its event loop: keeps the {@link Limits} (a request
  * head within the idle timeout, a request budget), answers what the decoder could not read (414,
- * 431, 400) and asks the endpoint for the rest, in order; a connection whose client would send more
- * than the server reads (a body, a request too long) is answered, then closed.
+ * 431, 400, 505) and what {@link Framing} refuses (400, 501), and asks the endpoint for the rest,
+ * in order; a connection whose client would send more than the server reads (a body, a request too
+ * long, a request it cannot frame) is answered, then closed.
  */
 final class Connection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
@@ -37,6 +40,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private final long idleNanos;
 
     private RequestRate rate;
+
+    /** The client's address (null when the channel has none, as an embedded one). */
+    private InetAddress source;
 
     /** When the connection started waiting for a request head; -1 while one is being answered. */
     private long waitingSince;
@@ -61,6 +67,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().remoteAddress() instanceof InetSocketAddress a) source = a.getAddress();
         long now = System.nanoTime();
         rate = new RequestRate(limits.requestsPerSecond(), now);
         waitingSince = now;
@@ -127,11 +134,17 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     private void started(ChannelHandlerContext ctx, HttpRequest head) {
         waitingSince = -1;
-        // a body is not read: the connection is closed after the answer rather than drained
+        RequestDecoder.Refused refused = Framing.check(head);
+        // a body is not read: the connection is closed after the answer rather than drained; so
+        // too after a request that cannot be framed, whose next bytes cannot be told apart from a
+        // request
         boolean body =
-                HttpUtil.isTransferEncodingChunked(head) || HttpUtil.getContentLength(head, 0L) > 0;
-        Request request = new Request(head, HttpUtil.isKeepAlive(head) && !body);
-        if (!rate.take(System.nanoTime())) {
+                refused != null
+                        || HttpUtil.isTransferEncodingChunked(head)
+                        || HttpUtil.getContentLength(head, 0L) > 0;
+        Request request = new Request(head, HttpUtil.isKeepAlive(head) && !body, source);
+        if (refused != null) request.refusal = refusal(refused);
+        if (refused == null && !rate.take(System.nanoTime())) {
             send(
                     ctx,
                     request,
@@ -152,6 +165,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     private Reply answer(Request request) {
+        if (request.refusal != null) return request.refusal;
         try {
             return endpoint.answer(request);
         } catch (Request.MalformedRequest e) {
@@ -208,12 +222,18 @@ final class Connection extends ChannelInboundHandlerAdapter {
                             "the request headers are larger than "
                                     + limits.maxHeaderSize()
                                     + " bytes\n");
+        } else if (cause instanceof RequestDecoder.Refused r) {
+            reply = refusal(r);
         } else {
             reply = Reply.text(400, "not an HTTP/1.x request: " + cause.getMessage() + "\n");
         }
         finished = true;
         write(ctx, false, false, false, reply).addListener(f -> halfClose(ctx));
         ctx.flush();
+    }
+
+    private static Reply refusal(RequestDecoder.Refused r) {
+        return Reply.text(r.status, r.getMessage() + "\n");
     }
 
     private void send(ChannelHandlerContext ctx, Request request, Reply reply, boolean flush) {

@@ -12,7 +12,6 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
@@ -24,10 +23,11 @@ import javax.net.ssl.SSLEngine;
 
 /**
  * An HTTP/1.1 server on Netty for Upshift's endpoints (the update graph, metrics, probes): event
- * loops as {@link ServerOptions} says, keep-alive, the {@link Limits} kept for every connection,
- * and a plain answer to what is not a request (400, 414, 431, 429) before the endpoint sees it.
- * Requests are read by Netty's HTTP/1.x decoder; answers are written as the bytes their {@link
- * Reply} encoded once (no header map per answer).
+ * loops as {@link ServerOptions} says, keep-alive, the {@link Limits} kept for every connection and
+ * for the server ({@link ConnectionCap}), and a plain answer to what is not a request or not one it
+ * may answer (400, 414, 431, 429, 501, 505: {@link RequestDecoder}, {@link Framing}) before the
+ * endpoint sees it. Requests are read by Netty's HTTP/1.x decoder; answers are written as the bytes
+ * their {@link Reply} encoded once (no header map per answer).
  */
 public final class HttpServer implements AutoCloseable {
     /** As upstream's SecureTLSConfig: nothing older. */
@@ -36,11 +36,14 @@ public final class HttpServer implements AutoCloseable {
     private final EventLoopGroup loops;
     private final ExecutorService blocking;
     private final Channel listening;
+    private final ConnectionCap cap;
 
-    private HttpServer(EventLoopGroup loops, ExecutorService blocking, Channel listening) {
+    private HttpServer(
+            EventLoopGroup loops, ExecutorService blocking, Channel listening, ConnectionCap cap) {
         this.loops = loops;
         this.blocking = blocking;
         this.listening = listening;
+        this.cap = cap;
     }
 
     public static HttpServer start(ServerOptions options, Endpoint endpoint) throws IOException {
@@ -57,6 +60,7 @@ public final class HttpServer implements AutoCloseable {
                                 options.blockingThreads(),
                                 new DefaultThreadFactory(options.name() + "-answer", true));
         Limits limits = options.limits();
+        ConnectionCap cap = new ConnectionCap(options.name(), limits.maxConnections());
         HttpDecoderConfig decoding =
                 new HttpDecoderConfig()
                         .setMaxInitialLineLength(limits.maxRequestLine())
@@ -79,14 +83,19 @@ public final class HttpServer implements AutoCloseable {
                                 new ChannelInitializer<Channel>() {
                                     @Override
                                     protected void initChannel(Channel ch) {
+                                        boolean admitted = cap.admit(ch);
                                         if (options.tls() != null) {
                                             SSLEngine engine = options.tls().createSSLEngine();
                                             engine.setUseClientMode(false);
                                             engine.setEnabledProtocols(TLS_PROTOCOLS);
                                             ch.pipeline().addLast(new SslHandler(engine));
                                         }
+                                        if (!admitted) {
+                                            ch.pipeline().addLast(cap.refusal());
+                                            return;
+                                        }
                                         ch.pipeline()
-                                                .addLast(new HttpRequestDecoder(decoding))
+                                                .addLast(new RequestDecoder(decoding))
                                                 .addLast(
                                                         new Connection(endpoint, limits, blocking));
                                     }
@@ -105,11 +114,26 @@ public final class HttpServer implements AutoCloseable {
                             + cause.getMessage(),
                     cause);
         }
-        return new HttpServer(loops, blocking, bound.channel());
+        return new HttpServer(loops, blocking, bound.channel(), cap);
     }
 
     public int port() {
         return ((InetSocketAddress) listening.localAddress()).getPort();
+    }
+
+    /** Connections open now (those refused over the cap left out). */
+    public int openConnections() {
+        return cap.open();
+    }
+
+    /** Connections refused since the start because the server held its cap. */
+    public long refusedConnections() {
+        return cap.refused();
+    }
+
+    /** Lines logged about the cap (for tests: not one per refused connection). */
+    int capLines() {
+        return cap.lines();
     }
 
     /** Stops listening and closes every connection. */

@@ -14,15 +14,23 @@ import java.time.Duration;
  * @param idleTimeout how long a connection may take to send a whole request head, from its opening
  *     or from its last answer: a keep-alive connection left idle and a client trickling its headers
  *     (slowloris) are both closed after it
+ * @param maxConnections connections the server holds at once; one more is answered 503 and closed
+ *     ({@link ConnectionCap}); 0 for no cap
  */
 public record Limits(
-        int maxRequestLine, int maxHeaderSize, int requestsPerSecond, Duration idleTimeout) {
+        int maxRequestLine,
+        int maxHeaderSize,
+        int requestsPerSecond,
+        Duration idleTimeout,
+        int maxConnections) {
 
     /**
      * 8 KiB request lines and 16 KiB header blocks (nginx's large header buffers, twice for
-     * headers: bearer tokens), 5,000 requests a second on one connection, 30 s idle.
+     * headers: bearer tokens), 5,000 requests a second on one connection, 30 s idle, 16,384
+     * connections (a file each, well under a container's usual limit of open files).
      */
-    public static final Limits DEFAULT = new Limits(8192, 16384, 5000, Duration.ofSeconds(30));
+    public static final Limits DEFAULT =
+            new Limits(8192, 16384, 5000, Duration.ofSeconds(30), 16384);
 
     public Limits {
         if (maxRequestLine < 64 || maxHeaderSize < 256)
@@ -32,13 +40,20 @@ public record Limits(
             throw new IllegalArgumentException("requests a second cannot be negative");
         if (idleTimeout.isNegative() || idleTimeout.isZero())
             throw new IllegalArgumentException("the idle timeout must be positive");
+        if (maxConnections < 0)
+            throw new IllegalArgumentException("the connection cap cannot be negative");
     }
 
     public Limits withRequestsPerSecond(int perSecond) {
-        return new Limits(maxRequestLine, maxHeaderSize, perSecond, idleTimeout);
+        return new Limits(maxRequestLine, maxHeaderSize, perSecond, idleTimeout, maxConnections);
     }
 
     public Limits withIdleTimeout(Duration timeout) {
-        return new Limits(maxRequestLine, maxHeaderSize, requestsPerSecond, timeout);
+        return new Limits(
+                maxRequestLine, maxHeaderSize, requestsPerSecond, timeout, maxConnections);
+    }
+
+    public Limits withMaxConnections(int max) {
+        return new Limits(maxRequestLine, maxHeaderSize, requestsPerSecond, idleTimeout, max);
     }
 }

@@ -3,6 +3,7 @@ package io.upshift.runtime.http;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
+import java.net.InetAddress;
 
 /** A request's head as an endpoint sees it (bodies are not read: none of the servers takes one). */
 public final class Request {
@@ -10,10 +11,14 @@ public final class Request {
     private final String path;
     private final String rawQuery;
     boolean keepAlive; // false once the request is found malformed
+    Reply refusal; // the answer when the server refuses the request itself, else null
     final boolean http10;
 
-    Request(HttpRequest head, boolean keepAlive) {
+    private final InetAddress source;
+
+    Request(HttpRequest head, boolean keepAlive, InetAddress source) {
         this.head = head;
+        this.source = source;
         this.keepAlive = keepAlive;
         this.http10 = head.protocolVersion().equals(HttpVersion.HTTP_1_0);
         String uri = head.uri();
@@ -27,6 +32,11 @@ public final class Request {
         int q = uri.indexOf('?');
         this.path = q < 0 ? uri : uri.substring(0, q);
         this.rawQuery = q < 0 ? null : uri.substring(q + 1);
+    }
+
+    /** The client's address, as this server sees it (a proxy's, behind one); null when unknown. */
+    public InetAddress source() {
+        return source;
     }
 
     /** GET, HEAD, POST... as sent. */

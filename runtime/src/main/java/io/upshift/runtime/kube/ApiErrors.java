@@ -1,6 +1,7 @@
 package io.upshift.runtime.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.upshift.runtime.fetch.NetworkErrors;
 
 /**
  * Failed API requests and watches in one line each: the HTTP status and the server's own message
@@ -37,6 +38,8 @@ public final class ApiErrors {
                 return "HTTP " + k.getCode() + ": " + firstLine(message);
             }
         }
+        String unanswered = NetworkErrors.unanswered(t);
+        if (unanswered != null) return unanswered;
         String innermost = null;
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c.getMessage() != null && !c.getMessage().isBlank()) innermost = c.getMessage();

@@ -2,21 +2,25 @@ package io.upshift.runtime.metrics;
 
 import io.upshift.runtime.http.Body;
 import io.upshift.runtime.http.HttpServer;
+import io.upshift.runtime.http.Limits;
 import io.upshift.runtime.http.Reply;
 import io.upshift.runtime.http.Request;
 import io.upshift.runtime.http.ServerOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
+import java.util.Objects;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@code GET /metrics} in the Prometheus text format, over HTTPS when given a serving
- * certificate, to whom {@link ScrapeAccess} lets in (401 without a valid token, 403 when its user
- * may not read it). Token reviews wait on the API server, so answers are made on threads of their
- * own, not the event loop.
+ * Serves {@code GET /metrics} in the Prometheus text format, over HTTPS with a serving certificate
+ * ({@link #start}), or over plain HTTP only when asked by name ({@link #startPlainHttp}), to whom
+ * {@link ScrapeAccess} lets in (401 without a valid token, 403 when its user may not read it, 429
+ * when its token reviews are over budget). Token reviews wait on the API server, so answers are
+ * made on threads of their own, not the event loop; at most {@link #MAX_CONNECTIONS} connections
+ * are held.
  */
 public final class MetricsServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsServer.class);
@@ -25,6 +29,9 @@ public final class MetricsServer implements AutoCloseable {
     /** What the Prometheus registry writes. */
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
+    /** Scrapers hold one connection each: a Prometheus pair, a person with curl. */
+    static final int MAX_CONNECTIONS = 64;
+
     private final HttpServer server;
 
     private MetricsServer(HttpServer server) {
@@ -32,8 +39,10 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
+     * Over HTTPS (TLS 1.3 and 1.2).
+     *
      * @param scrape the exposition text, computed at each scrape
-     * @param certificate the serving certificate; null serves plain HTTP
+     * @param certificate the serving certificate
      */
     public static MetricsServer start(
             InetSocketAddress address,
@@ -41,10 +50,29 @@ public final class MetricsServer implements AutoCloseable {
             ScrapeAccess access,
             ServingCertificate certificate)
             throws IOException, GeneralSecurityException {
-        ServerOptions options =
-                ServerOptions.of("metrics-http", address).withEventLoops(1).withBlockingThreads(2);
-        if (certificate != null) options = options.withTls(certificate.context());
-        return new MetricsServer(HttpServer.start(options, r -> answer(r, scrape, access)));
+        Objects.requireNonNull(certificate, "a serving certificate (else startPlainHttp)");
+        return new MetricsServer(
+                HttpServer.start(
+                        options("metrics-https", address).withTls(certificate.context()),
+                        r -> answer(r, scrape, access)));
+    }
+
+    /**
+     * Over plain HTTP: bearer tokens and the metrics cross the network readable. Only where asked
+     * for by name (the operator's {@code --metrics-plain-http}).
+     */
+    public static MetricsServer startPlainHttp(
+            InetSocketAddress address, Supplier<String> scrape, ScrapeAccess access)
+            throws IOException {
+        return new MetricsServer(
+                HttpServer.start(options("metrics-http", address), r -> answer(r, scrape, access)));
+    }
+
+    private static ServerOptions options(String name, InetSocketAddress address) {
+        return ServerOptions.of(name, address)
+                .withEventLoops(1)
+                .withBlockingThreads(2)
+                .withLimits(Limits.DEFAULT.withMaxConnections(MAX_CONNECTIONS));
     }
 
     public int port() {
@@ -57,9 +85,12 @@ public final class MetricsServer implements AutoCloseable {
         if (!"GET".equals(x.method()) && !x.isHead())
             return Reply.text(405, "only GET is supported\n").with("Allow", "GET, HEAD");
         // Kubernetes authorization's verb for a GET or HEAD of a non-resource URL is "get"
-        ScrapeAccess.Verdict verdict = access.check(x.header("Authorization"), "get", PATH);
+        ScrapeAccess.Verdict verdict =
+                access.check(x.header("Authorization"), "get", PATH, x.source());
         if (!verdict.allowed()) {
             Reply refused = Reply.text(verdict.status(), verdict.message() + "\n");
+            if (verdict.retryAfter() > 0)
+                refused = refused.with("Retry-After", String.valueOf(verdict.retryAfter()));
             return verdict.status() == 401 ? refused.with("WWW-Authenticate", "Bearer") : refused;
         }
         String body;

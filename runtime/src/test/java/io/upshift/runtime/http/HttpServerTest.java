@@ -224,4 +224,210 @@ class HttpServerTest {
             assertThat(c.send(RawHttp.get("/")).read().status()).isEqualTo(500);
         }
     }
+
+    /**
+     * The request-smuggling shape: a transfer coding the server cannot frame a body by, with a
+     * second request behind it. One refusal (501, RFC 9112 §6.1), the connection closed, the second
+     * never answered; a request pipelined before it is answered as usual.
+     */
+    @Test
+    void aTransferCodingItCannotFrameIs501AndWhatFollowsIsNeverAnswered() throws Exception {
+        HttpServer s = echo(Limits.DEFAULT);
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            c.send(
+                    RawHttp.get("/before")
+                            + "GET /a HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Transfer-Encoding: xchunked\r\n\r\n"
+                            + RawHttp.get("/smuggled"));
+            assertThat(c.read().text()).isEqualTo("GET /before null\n");
+            RawHttp.Response r = c.read();
+            assertThat(r.status()).isEqualTo(501);
+            assertThat(r.header("Connection")).isEqualTo("close");
+            assertThat(r.text())
+                    .isEqualTo(
+                            "transfer coding \"xchunked\" is not implemented: chunked alone is\n");
+            assertThat(c.closedByServer()).isTrue();
+        }
+        for (String codings :
+                List.of("gzip, chunked", "chunked, identity", "chunked;q=1", "CHUNKED, x")) {
+            RawHttp.Response r = once(s, "Transfer-Encoding: " + codings);
+            assertThat(r.status()).as(codings).isEqualTo(501);
+        }
+        // two lines of it are one list
+        assertThat(once(s, "Transfer-Encoding: chunked", "Transfer-Encoding: xchunked").status())
+                .isEqualTo(501);
+        assertThat(answered).hasValue(1); // only /before reached the endpoint
+    }
+
+    /**
+     * What RFC 9112 §6 says cannot be framed reliably is 400, then the connection closed: both
+     * Transfer-Encoding and Content-Length, chunked twice, Transfer-Encoding in HTTP/1.0, white
+     * space before a header's colon (so "Transfer-Encoding :" is not a header of its own).
+     */
+    @Test
+    void requestsThatCannotBeFramedReliablyAre400AndClosed() throws Exception {
+        HttpServer s = echo(Limits.DEFAULT);
+        RawHttp.Response both = once(s, "Transfer-Encoding: chunked", "Content-Length: 5");
+        assertThat(both.status()).isEqualTo(400);
+        assertThat(both.text())
+                .isEqualTo(
+                        "a request with both Transfer-Encoding and Content-Length cannot be framed"
+                                + " reliably\n");
+        assertThat(once(s, "Transfer-Encoding: chunked, chunked").text())
+                .isEqualTo("chunked is applied more than once\n");
+        assertThat(once(s, "Transfer-Encoding: ,").status()).isEqualTo(400);
+        RawHttp.Response space = once(s, "Transfer-Encoding : chunked");
+        assertThat(space.status()).isEqualTo(400);
+        assertThat(space.text()).startsWith("a header name holds white space");
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            RawHttp.Response r =
+                    c.send("GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n").read();
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.text()).isEqualTo("an HTTP/1.0 request cannot carry Transfer-Encoding\n");
+            assertThat(c.closedByServer()).isTrue();
+        }
+        assertThat(answered).hasValue(0);
+        // a chunked body, which is not read: answered, then the connection closed
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            RawHttp.Response r =
+                    c.send(
+                                    "POST /p HTTP/1.1\r\nHost: localhost\r\n"
+                                            + "Transfer-Encoding: chunked\r\n\r\n"
+                                            + "5\r\nhello\r\n0\r\n\r\n"
+                                            + RawHttp.get("/next"))
+                            .read();
+            assertThat(r.text()).isEqualTo("POST /p null\n");
+            assertThat(c.closedByServer()).isTrue();
+        }
+    }
+
+    /**
+     * HTTP/1.0 and 1.1 are served; another major version is 505 (RFC 9112 §2.3), a later 1.x read
+     * as 1.1 (RFC 9110 §6.2), what is not {@code HTTP/} DIGIT {@code .} DIGIT (the name is
+     * case-sensitive) 400; each refusal closes the connection.
+     */
+    @Test
+    void versionsOtherThanHttp1Are505() throws Exception {
+        HttpServer s = echo(Limits.DEFAULT);
+        for (String version : List.of("HTTP/9.9", "HTTP/2.0", "HTTP/0.9", "HTTP/3.0")) {
+            try (RawHttp c = RawHttp.connect(s.port())) {
+                RawHttp.Response r =
+                        c.send("GET / " + version + "\r\nHost: localhost\r\n\r\n").read();
+                assertThat(r.status()).as(version).isEqualTo(505);
+                assertThat(r.text())
+                        .isEqualTo("HTTP/1.1 and HTTP/1.0 are served, not " + version + "\n");
+                assertThat(c.closedByServer()).isTrue();
+            }
+        }
+        for (String version :
+                List.of("http/1.1", "HTTP/1.10", "HTTP/01.1", "HTTP/1", "HTTPS/1.1")) {
+            try (RawHttp c = RawHttp.connect(s.port())) {
+                RawHttp.Response r =
+                        c.send("GET / " + version + "\r\nHost: localhost\r\n\r\n").read();
+                assertThat(r.status()).as(version).isEqualTo(400);
+                assertThat(r.text()).startsWith("not an HTTP/1.x request: ");
+                assertThat(c.closedByServer()).isTrue();
+            }
+        }
+        assertThat(answered).hasValue(0);
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            RawHttp.Response r = c.send("GET /v HTTP/1.2\r\nHost: localhost\r\n\r\n").read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("Connection")).isNull(); // kept alive, as 1.1
+            assertThat(c.send(RawHttp.get("/next")).read().status()).isEqualTo(200);
+        }
+    }
+
+    /** RFC 9112 §3.2: exactly one valid Host in HTTP/1.1, at most one in HTTP/1.0; else 400. */
+    @Test
+    void exactlyOneHostInHttp11() throws Exception {
+        HttpServer s = echo(Limits.DEFAULT);
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            RawHttp.Response r = c.send("GET / HTTP/1.1\r\n\r\n").read();
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.text()).isEqualTo("an HTTP/1.1 request needs a Host header\n");
+            assertThat(c.closedByServer()).isTrue();
+        }
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            RawHttp.Response r = c.send("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n").read();
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.text()).isEqualTo("more than one Host header\n");
+            assertThat(c.closedByServer()).isTrue();
+        }
+        for (String host : List.of("a b", "a:b", "[::1", "a/b", "a@b", "%zz")) {
+            try (RawHttp c = RawHttp.connect(s.port())) {
+                RawHttp.Response r = c.send("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n").read();
+                assertThat(r.status()).as(host).isEqualTo(400);
+                assertThat(r.text()).isEqualTo("the Host header is not a host[:port]\n");
+            }
+        }
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            RawHttp.Response r = c.send("GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n").read();
+            assertThat(r.status()).isEqualTo(400);
+        }
+        assertThat(answered).hasValue(0);
+        for (String host :
+                List.of("", "localhost", "127.0.0.1:8080", "[::1]:8080", "graph.example.com:")) {
+            try (RawHttp c = RawHttp.connect(s.port())) {
+                RawHttp.Response r = c.send("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n").read();
+                assertThat(r.status()).as("Host: %s", host).isEqualTo(200);
+            }
+        }
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            assertThat(c.send("GET / HTTP/1.0\r\n\r\n").read().status()).isEqualTo(200);
+        }
+    }
+
+    /**
+     * Connections over the cap are answered 503 with Retry-After and closed, never reaching the
+     * endpoint; they are counted, and logged once for the whole episode, not once each. Once
+     * connections close, new ones are served again.
+     */
+    @Test
+    void connectionsOverTheCapAre503AndClosedAndLoggedOnce() throws Exception {
+        HttpServer s = echo(Limits.DEFAULT.withMaxConnections(3));
+        List<RawHttp> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                RawHttp c = RawHttp.connect(s.port());
+                assertThat(c.send(RawHttp.get("/held")).read().status()).isEqualTo(200);
+                held.add(c);
+            }
+            for (int i = 0; i < 20; i++) {
+                try (RawHttp over = RawHttp.connect(s.port())) {
+                    RawHttp.Response r = over.send(RawHttp.get("/over")).read();
+                    assertThat(r.status()).isEqualTo(503);
+                    assertThat(r.header("Retry-After")).isEqualTo("1");
+                    assertThat(r.header("Connection")).isEqualTo("close");
+                    assertThat(over.closedByServer()).isTrue();
+                }
+            }
+            assertThat(s.refusedConnections()).isEqualTo(20);
+            assertThat(s.openConnections()).isEqualTo(3);
+            assertThat(answered).hasValue(3);
+            // the held ones are still served
+            assertThat(held.get(0).send(RawHttp.get("/still")).read().status()).isEqualTo(200);
+        } finally {
+            for (RawHttp c : held) c.close();
+        }
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> s.openConnections() == 0);
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            assertThat(c.send(RawHttp.get("/again")).read().status()).isEqualTo(200);
+        }
+        assertThat(s.capLines())
+                .as("one line at the cap, one back under it: not one per refusal")
+                .isEqualTo(2);
+    }
+
+    /** A request with {@code headers} and no body on a connection of its own, which must close. */
+    private static RawHttp.Response once(HttpServer s, String... headers) throws IOException {
+        try (RawHttp c = RawHttp.connect(s.port())) {
+            RawHttp.Response r = c.send(RawHttp.get("/once", headers)).read();
+            assertThat(r.header("Connection")).isEqualTo("close");
+            assertThat(c.closedByServer()).as("closed after %s", r.status()).isTrue();
+            return r;
+        }
+    }
 }

@@ -123,8 +123,112 @@ class MetricsTlsTest {
                 .hasMessageContaining("an encrypted key");
     }
 
-    private static HttpResponse<String> get(MetricsServer server, Certificate trusted)
-            throws Exception {
+    /**
+     * Without a certificate, HTTPS is still served, with one made at start for the names given and
+     * signed by its own key; a client that trusts nothing else refuses it, one that pins it reads
+     * the metrics.
+     */
+    @Test
+    void withoutACertificateASelfSignedOneIsServed() throws Exception {
+        ServingCertificate self =
+                ServingCertificate.selfSigned(
+                        List.of("upshift-metrics.upshift.svc", "localhost", "127.0.0.1", "::1"),
+                        Instant.now());
+        assertThat(self.isSelfSigned()).isTrue();
+        assertThat(self.certificate().getSubjectX500Principal().getName())
+                .isEqualTo("O=upshift self-signed,CN=upshift-metrics.upshift.svc");
+        assertThat(self.certificate().getSubjectAlternativeNames())
+                .extracting(n -> (Object) n.get(1))
+                .containsExactly(
+                        (Object) "upshift-metrics.upshift.svc",
+                        "localhost",
+                        "127.0.0.1",
+                        "0:0:0:0:0:0:0:1");
+        assertThat(self.fingerprint()).matches("([0-9A-F]{2}:){31}[0-9A-F]{2}");
+        try (MetricsServer server =
+                MetricsServer.start(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        () -> "up 1\n",
+                        ScrapeAccess.ANYONE,
+                        self)) {
+            assertThat(get(server, self.certificate()).body()).isEqualTo("up 1\n");
+            assertThatThrownBy(() -> get(server, keytool("RSA", "RSA").certificate()))
+                    .isInstanceOf(SSLHandshakeException.class);
+            // plain HTTP to the TLS port is not answered in the clear
+            try (io.upshift.testkit.RawHttp raw =
+                    io.upshift.testkit.RawHttp.connect(server.port())) {
+                raw.send(io.upshift.testkit.RawHttp.get("/metrics"));
+                assertThatThrownBy(raw::read).isInstanceOf(java.io.IOException.class);
+            }
+        }
+    }
+
+    /**
+     * An optional Secret volume, empty on a plain cluster: a self-signed certificate until both
+     * files are there, then theirs from the next connection on; one file without the other at start
+     * is refused.
+     */
+    @Test
+    void untilMountedServesASelfSignedCertificateUntilTheFilesAreThere() throws Exception {
+        Path cert = dir.resolve("serving/tls.crt"), key = dir.resolve("serving/tls.key");
+        ServingCertificate serving =
+                ServingCertificate.untilMounted(cert, key, List.of("127.0.0.1"), Instant.now());
+        assertThat(serving.isSelfSigned()).isTrue();
+        Certificate self = serving.certificate();
+        try (MetricsServer server =
+                MetricsServer.start(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        () -> "up 1\n",
+                        ScrapeAccess.ANYONE,
+                        serving)) {
+            assertThat(get(server, self).statusCode()).isEqualTo(200);
+            KeyPair mounted = keytool("RSA", "RSA");
+            Files.createDirectories(cert.getParent());
+            mounted.write(cert, key, "PKCS#1");
+            assertThat(get(server, mounted.certificate()).statusCode()).isEqualTo(200);
+            assertThat(serving.isSelfSigned()).isFalse();
+            assertThatThrownBy(() -> get(server, self)).isInstanceOf(SSLHandshakeException.class);
+        }
+        Files.delete(key);
+        assertThatThrownBy(
+                        () ->
+                                ServingCertificate.untilMounted(
+                                        cert, key, List.of("127.0.0.1"), Instant.now()))
+                .isInstanceOf(java.nio.file.NoSuchFileException.class);
+    }
+
+    /** Plain HTTP is served only when asked for by name: HTTPS wants a certificate. */
+    @Test
+    void plainHttpOnlyByName() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                MetricsServer.start(
+                                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                                        () -> "up 1\n",
+                                        ScrapeAccess.ANYONE,
+                                        null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("startPlainHttp");
+        try (MetricsServer server =
+                MetricsServer.startPlainHttp(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                        () -> "up 1\n",
+                        ScrapeAccess.ANYONE)) {
+            HttpResponse<String> r =
+                    HttpClient.newHttpClient()
+                            .send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create(
+                                                            "http://127.0.0.1:"
+                                                                    + server.port()
+                                                                    + "/metrics"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.body()).isEqualTo("up 1\n");
+        }
+    }
+
+    static HttpResponse<String> get(MetricsServer server, Certificate trusted) throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         trust.setCertificateEntry("serving", trusted);

@@ -4,14 +4,14 @@ import io.upshift.graph.model.Risk;
 import io.upshift.graph.risk.PromQLResult;
 import io.upshift.graph.risk.RiskEvaluation;
 import io.upshift.graph.risk.RuleMatcher;
+import io.upshift.runtime.fetch.BoundExceeded;
+import io.upshift.runtime.fetch.BoundedExchange;
 import io.upshift.runtime.tls.CaBundle;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -30,10 +30,17 @@ import javax.net.ssl.SSLParameters;
  * ("failure determine thanos IP: ...", "executing PromQL query: client_error: client error: 401",
  * ...), which the risk's Applies condition quotes.
  *
- * <p>The wait is bounded by {@code timeout}, shorter than upstream's five minutes: risks are
- * evaluated on the controller's sync, whose status writes must not wait on a hung Prometheus.
+ * <p>The whole exchange, its answer's body included, is bounded by {@code timeout}, shorter than
+ * upstream's five minutes: risks are evaluated on the controller's sync, whose status writes must
+ * not wait on a hung Prometheus; the answer is streamed and refused past {@link #MAX_BYTES}.
  */
 public final class PrometheusMatcher implements RuleMatcher {
+
+    /**
+     * A risk's query answers one sample; an answer larger than this is refused where it stands, not
+     * read whole.
+     */
+    public static final int MAX_BYTES = 1 << 20;
 
     private final PromQLTarget target;
     private final ServiceLookup services;
@@ -59,7 +66,7 @@ public final class PrometheusMatcher implements RuleMatcher {
             throw new RuleException("not a PromQL rule: " + rule.type());
         URI uri = queryUri(host(), RiskEvaluation.injectClusterId(rule.promql(), clusterId));
         HttpClient http = http();
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).GET();
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
         String get = "executing PromQL query: Get \"" + uri + "\": ";
         if (target.tokenFile() != null) {
             try {
@@ -69,18 +76,22 @@ public final class PrometheusMatcher implements RuleMatcher {
                         get + "unable to read authorization credentials: " + e.getMessage(), e);
             }
         }
-        HttpResponse<byte[]> response;
-        try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-        } catch (HttpTimeoutException e) {
-            throw new RuleException(get + "timed out after " + timeout.toMillis() + " ms", e);
+        int status;
+        byte[] body;
+        try (BoundedExchange x =
+                BoundedExchange.send(
+                        http, request.build(), new BoundedExchange.Bounds(MAX_BYTES, timeout))) {
+            status = x.status();
+            body = x.readAll();
+        } catch (BoundExceeded e) {
+            throw new RuleException(get + e.getMessage(), e);
         } catch (IOException e) {
             throw new RuleException(get + describe(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RuleException("PromQL query interrupted", e);
         }
-        return PromQLResult.parse(response.statusCode(), response.body());
+        return PromQLResult.parse(status, body);
     }
 
     /** Where the query goes: the Service's cluster IP, or the URL's own host with DNS. */

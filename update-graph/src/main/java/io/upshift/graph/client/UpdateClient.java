@@ -10,11 +10,11 @@ import io.upshift.graph.updates.RetrievedUpdates;
 import io.upshift.graph.updates.UpdatesException;
 import io.upshift.graph.updates.UpdatesRequest;
 import io.upshift.releases.image.Egress;
+import io.upshift.runtime.fetch.BoundExceeded;
+import io.upshift.runtime.fetch.BoundedExchange;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * Asks the graph service for the cluster's updates and keeps {@link AvailableUpdates} current: one
  * attempt per {@link #refresh} call when due, the cluster's way out ({@link Egress}: its proxy and
  * trusted CA bundle, as each attempt finds them, as upstream's transport is built for each fetch),
- * a bounded wait, a bounded answer size, and the reference's failure reasons (RemoteFailed,
- * ResponseFailed, ResponseInvalid, VersionNotFound, or why no request could be made).
+ * the whole exchange within the timeout and the answer within {@link #MAX_BYTES} (streamed, refused
+ * at the limit), and the reference's failure reasons (RemoteFailed, ResponseFailed,
+ * ResponseInvalid, VersionNotFound, or why no request could be made).
  */
 public final class UpdateClient {
 
@@ -89,39 +90,43 @@ public final class UpdateClient {
     }
 
     RetrievedUpdates fetch(UpdatesRequest request, HttpClient http) throws UpdatesException {
-        HttpResponse<InputStream> response;
-        try {
-            response =
-                    http.send(
-                            HttpRequest.newBuilder(request.uri())
-                                    .timeout(timeout)
-                                    .header("Accept", "application/json")
-                                    .GET()
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofInputStream());
+        byte[] body;
+        int status;
+        // the whole exchange, not just its headers, within the timeout; the body streamed and
+        // refused past MAX_BYTES
+        try (BoundedExchange x =
+                BoundedExchange.send(
+                        http,
+                        HttpRequest.newBuilder(request.uri())
+                                .header("Accept", "application/json")
+                                .GET()
+                                .build(),
+                        new BoundedExchange.Bounds(MAX_BYTES, timeout))) {
+            status = x.status();
+            try {
+                body = x.readAll();
+            } catch (IOException e) {
+                throw new UpdatesException("ResponseFailed", e.getMessage(), e);
+            }
         } catch (IOException e) {
             throw new UpdatesException(
                     "RemoteFailed",
-                    request.uri()
-                            + ": "
-                            + (e.getMessage() == null
-                                    ? e.getClass().getSimpleName()
-                                    : e.getMessage()),
+                    e instanceof BoundExceeded
+                            ? e.getMessage()
+                            : request.uri()
+                                    + ": "
+                                    + (e.getMessage() == null
+                                            ? e.getClass().getSimpleName()
+                                            : e.getMessage()),
                     e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UpdatesException("RemoteFailed", "interrupted", e);
         }
-        byte[] body;
-        try (InputStream in = response.body()) {
-            body = in.readNBytes(MAX_BYTES + 1);
-        } catch (IOException e) {
-            throw new UpdatesException("ResponseFailed", e.getMessage(), e);
-        }
-        if (response.statusCode() != 200) {
+        if (status != 200) {
             throw new UpdatesException(
                     "ResponseFailed",
-                    "unexpected HTTP status: " + response.statusCode() + " from " + request.uri());
+                    "unexpected HTTP status: " + status + " from " + request.uri());
         }
         Graph graph;
         try {

@@ -32,7 +32,7 @@ public final class GraphCommand {
             description = {
                 "Serve the update graph of releases and graph data, Cincinnati-compatible:",
                 "GET <prefix>/graph and <prefix>/v1/graph?channel=C[&arch=A], /openapi, /healthz,"
-                        + " /readyz, /metrics.",
+                        + " /readyz; /metrics on --metrics-port.",
                 "Each channel's answer is made when the graph is built: gzip to clients that take"
                         + " it, 304 to clients holding its ETag.",
                 "Inputs are polled; an invalid change keeps the last good graph and is reported."
@@ -132,6 +132,30 @@ public final class GraphCommand {
                                 + " ${DEFAULT-VALUE}).")
         Duration idleTimeout = Limits.DEFAULT.idleTimeout();
 
+        @Option(
+                names = "--max-connections",
+                paramLabel = "N",
+                description =
+                        "Connections the graph's port holds at once; more are answered 503 and"
+                                + " closed, counted in upshift_graph_connections_refused_total"
+                                + " (default: ${DEFAULT-VALUE}; 0: no cap).")
+        int maxConnections = Limits.DEFAULT.maxConnections();
+
+        @Option(
+                names = "--metrics-port",
+                paramLabel = "PORT",
+                description =
+                        "Serve /metrics on this port, plain HTTP, apart from the graph's; 0 picks"
+                                + " a free one (default: not served; the graph's port answers"
+                                + " /metrics 404).")
+        int metricsPort = -1;
+
+        @Option(
+                names = "--metrics-address",
+                paramLabel = "ADDRESS",
+                description = "Address the --metrics-port listens on (default: --address's).")
+        String metricsAddress;
+
         @Override
         public Integer call() throws Exception {
             var err = spec.commandLine().getErr();
@@ -140,6 +164,15 @@ public final class GraphCommand {
             if (idleTimeout.isNegative() || idleTimeout.isZero())
                 throw usage("--idle-timeout must be positive");
             if (poll.isNegative() || poll.isZero()) throw usage("--poll must be positive");
+            if (maxConnections < 0) throw usage("--max-connections cannot be negative");
+            if (metricsPort < -1 || metricsPort > 65535)
+                throw usage("--metrics-port must be a port (0 picks a free one)");
+            if (metricsPort > 0
+                    && metricsPort == port
+                    && (metricsAddress == null || metricsAddress.equals(address)))
+                throw usage("--metrics-port must differ from --port: /metrics is served apart");
+            if (metricsAddress != null && metricsPort < 0)
+                throw usage("--metrics-address goes with --metrics-port");
             if (cacheMaxAge != null && cacheMaxAge.isNegative())
                 throw usage("--cache-max-age cannot be negative");
             CountDownLatch stopped = new CountDownLatch(1);
@@ -162,7 +195,15 @@ public final class GraphCommand {
                             .withLimits(
                                     Limits.DEFAULT
                                             .withRequestsPerSecond(maxRequestRate)
-                                            .withIdleTimeout(idleTimeout));
+                                            .withIdleTimeout(idleTimeout)
+                                            .withMaxConnections(maxConnections));
+            if (metricsPort >= 0) {
+                options =
+                        options.withMetrics(
+                                new InetSocketAddress(
+                                        metricsAddress != null ? metricsAddress : address,
+                                        metricsPort));
+            }
             try (GraphService service =
                     GraphService.start(
                             source,

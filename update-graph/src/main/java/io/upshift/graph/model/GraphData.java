@@ -2,9 +2,11 @@ package io.upshift.graph.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.upshift.api.files.BoundedFiles;
 import io.upshift.api.json.Mappers;
 import io.upshift.base.version.SemVer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,6 +48,9 @@ public record GraphData(
     private static final ObjectMapper YAML = Mappers.YAML;
     private static final ObjectMapper JSON = Mappers.JSON;
     private static final Pattern YAML_FILE = Pattern.compile(".*\\.ya+ml$");
+
+    /** The largest graph-data file read (upstream's are a few kilobytes). */
+    public static final long FILE_LIMIT = 16L << 20;
 
     /**
      * Loads and validates {@code dir}.
@@ -117,7 +122,7 @@ public record GraphData(
         Path rawFile = dir.resolve("raw/metadata.json");
         if (Files.exists(rawFile)) {
             try {
-                JsonNode doc = JSON.readTree(rawFile.toFile());
+                JsonNode doc = JSON.readTree(bytes(rawFile));
                 for (var e = doc.fields(); e.hasNext(); ) {
                     var entry = e.next();
                     semver(rawFile, "key", entry.getKey());
@@ -127,6 +132,8 @@ public record GraphData(
                             .forEachRemaining(kv -> m.put(kv.getKey(), kv.getValue().asText()));
                     raw.put(entry.getKey(), m);
                 }
+            } catch (BoundedFiles.Refused e) {
+                throw new GraphException("invalid_graph_data", e.getMessage(), e);
             } catch (IOException e) {
                 throw invalid(
                         rawFile,
@@ -150,9 +157,11 @@ public record GraphData(
 
     private static JsonNode yaml(Path f) throws GraphException {
         try {
-            JsonNode doc = YAML.readTree(f.toFile());
+            JsonNode doc = YAML.readTree(bytes(f));
             if (doc == null || !doc.isObject()) throw invalid(f, "expected a YAML mapping");
             return doc;
+        } catch (BoundedFiles.Refused e) {
+            throw new GraphException("invalid_graph_data", e.getMessage(), e);
         } catch (IOException e) {
             throw invalid(
                     f,
@@ -163,11 +172,17 @@ public record GraphData(
 
     private static String read(Path f) throws GraphException {
         try {
-            return Files.readString(f);
+            return new String(bytes(f), StandardCharsets.UTF_8);
+        } catch (BoundedFiles.Refused e) {
+            throw new GraphException("invalid_graph_data", e.getMessage(), e);
         } catch (IOException e) {
             throw new GraphException(
                     "invalid_graph_data", f + ": cannot read: " + e.getMessage(), e);
         }
+    }
+
+    private static byte[] bytes(Path f) throws IOException {
+        return BoundedFiles.read(f, f.toString(), FILE_LIMIT, "a graph-data file");
     }
 
     private static String semver(Path f, String field, String v) throws GraphException {

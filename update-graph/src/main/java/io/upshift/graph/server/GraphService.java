@@ -2,6 +2,7 @@ package io.upshift.graph.server;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -32,12 +33,13 @@ import java.util.regex.Pattern;
 /**
  * The update graph service: {@code GET <prefix>/graph} and {@code <prefix>/v1/graph} with {@code
  * channel} (required), {@code arch} (default amd64), {@code version} and {@code id}; {@code
- * /openapi}; {@code /healthz}, {@code /readyz} and {@code /metrics}. Inputs are polled; a change is
- * rebuilt off the request path, every channel's answers prepared, and swapped in whole; an invalid
- * change keeps the last good graph and is reported in the log, {@code /readyz} and metrics. A graph
- * is answered gzipped to a client that takes gzip, 304 to one that holds its ETag, always with
- * {@code Cache-Control} and {@code Vary: Accept-Encoding}; on the event loops, as nothing is left
- * to compute.
+ * /openapi}; {@code /healthz} and {@code /readyz}; {@code /metrics} on a port of its own, apart
+ * from the public one (what the service counts is not every client's to read). Inputs are polled; a
+ * change is rebuilt off the request path, every channel's answers prepared, and swapped in whole;
+ * an invalid change keeps the last good graph and is reported in the log, {@code /readyz} and
+ * metrics. A graph is answered gzipped to a client that takes gzip, 304 to one that holds its ETag,
+ * always with {@code Cache-Control} and {@code Vary: Accept-Encoding}; on the event loops, as
+ * nothing is left to compute.
  */
 public final class GraphService implements AutoCloseable {
 
@@ -50,6 +52,16 @@ public final class GraphService implements AutoCloseable {
     /** What {@link PrometheusMeterRegistry#scrape()} writes. */
     private static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
+    /** {@code /metrics} asked of the graph's port. */
+    private static final Reply METRICS_ELSEWHERE =
+            Reply.text(
+                    404,
+                    "not found: /metrics is not served on the graph's port, but on a port of its"
+                            + " own (--metrics-port)\n");
+
+    /** Scrapers hold one connection each: a few. */
+    private static final int METRICS_CONNECTIONS = 64;
+
     /**
      * How the service serves.
      *
@@ -57,36 +69,50 @@ public final class GraphService implements AutoCloseable {
      * @param prefix the graph's path prefix
      * @param poll how often inputs are checked
      * @param cacheMaxAge the {@code max-age} of the graph's {@code Cache-Control}
+     * @param metrics where {@code /metrics} is served, plain HTTP; null: nowhere
      */
     public record Options(
-            ServerOptions server, String prefix, Duration poll, Duration cacheMaxAge) {
-        /** Default prefix, a 30 s poll, answers cacheable as long, default limits. */
+            ServerOptions server,
+            String prefix,
+            Duration poll,
+            Duration cacheMaxAge,
+            InetSocketAddress metrics) {
+        /**
+         * Default prefix, a 30 s poll, answers cacheable as long, default limits, no metrics
+         * served.
+         */
         public static Options of(InetSocketAddress address) {
             return new Options(
                     ServerOptions.of("graph-http", address),
                     DEFAULT_PREFIX,
                     Duration.ofSeconds(30),
-                    Duration.ofSeconds(30));
+                    Duration.ofSeconds(30),
+                    null);
         }
 
         public Options withPoll(Duration d) {
-            return new Options(server, prefix, d, cacheMaxAge);
+            return new Options(server, prefix, d, cacheMaxAge, metrics);
         }
 
         public Options withPrefix(String p) {
-            return new Options(server, p, poll, cacheMaxAge);
+            return new Options(server, p, poll, cacheMaxAge, metrics);
         }
 
         public Options withCacheMaxAge(Duration d) {
-            return new Options(server, prefix, poll, d);
+            return new Options(server, prefix, poll, d, metrics);
         }
 
         public Options withLimits(Limits limits) {
-            return new Options(server.withLimits(limits), prefix, poll, cacheMaxAge);
+            return new Options(server.withLimits(limits), prefix, poll, cacheMaxAge, metrics);
         }
 
         public Options withEventLoops(int n) {
-            return new Options(server.withEventLoops(n), prefix, poll, cacheMaxAge);
+            return new Options(server.withEventLoops(n), prefix, poll, cacheMaxAge, metrics);
+        }
+
+        /** {@code /metrics} served at {@code address}, apart from the graph's port. */
+        public Options withMetrics(InetSocketAddress address) {
+            return new Options(server, prefix, poll, cacheMaxAge, address);
         }
 
         String cacheControl() {
@@ -102,6 +128,7 @@ public final class GraphService implements AutoCloseable {
     private final String graphPath;
     private final String v1GraphPath;
     private HttpServer server;
+    private HttpServer metricsServer;
     private final ScheduledExecutorService poller =
             Executors.newSingleThreadScheduledExecutor(
                     r -> {
@@ -165,6 +192,32 @@ public final class GraphService implements AutoCloseable {
         s.fingerprint = s.source.fingerprint();
         s.current.set(new GraphState(s.source.build(), clock.instant(), options.cacheControl()));
         s.server = HttpServer.start(options.server(), s::answer);
+        Gauge.builder("upshift.graph.connections", s.server, HttpServer::openConnections)
+                .description("Connections open to the graph's port.")
+                .register(s.metrics);
+        FunctionCounter.builder(
+                        "upshift.graph.connections.refused",
+                        s.server,
+                        HttpServer::refusedConnections)
+                .description(
+                        "Connections to the graph's port answered 503 and closed: the server held"
+                                + " its --max-connections.")
+                .register(s.metrics);
+        if (options.metrics() != null) {
+            try {
+                s.metricsServer =
+                        HttpServer.start(
+                                ServerOptions.of("graph-metrics", options.metrics())
+                                        .withEventLoops(1)
+                                        .withLimits(
+                                                Limits.DEFAULT.withMaxConnections(
+                                                        METRICS_CONNECTIONS)),
+                                s::answerMetrics);
+            } catch (IOException e) {
+                s.close();
+                throw e;
+            }
+        }
         long poll = options.poll().toMillis();
         s.poller.scheduleWithFixedDelay(s::reloadIfChanged, poll, poll, TimeUnit.MILLISECONDS);
         InetSocketAddress address = options.server().address();
@@ -177,11 +230,24 @@ public final class GraphService implements AutoCloseable {
                         + s.port()
                         + options.prefix()
                         + "/graph");
+        if (s.metricsServer != null) {
+            log.accept(
+                    "serving /metrics on http://"
+                            + options.metrics().getHostString()
+                            + ":"
+                            + s.metricsPort()
+                            + "/metrics");
+        }
         return s;
     }
 
     public int port() {
         return server.port();
+    }
+
+    /** The port {@code /metrics} is served on; -1 when it is not. */
+    public int metricsPort() {
+        return metricsServer == null ? -1 : metricsServer.port();
     }
 
     /**
@@ -221,14 +287,23 @@ public final class GraphService implements AutoCloseable {
         if (path.equals("/openapi") || path.equals(prefix + "/openapi")) return openApi;
         if (path.equals("/healthz")) return Reply.of(200, "text/plain", Body.of("ok\n"));
         if (path.equals("/readyz")) return ready();
-        if (path.equals("/metrics")) return Reply.of(200, METRICS_TYPE, Body.of(metrics.scrape()));
+        if (path.equals("/metrics")) return METRICS_ELSEWHERE;
         return Reply.text(
                 404,
                 "not found: "
                         + prefix
                         + "/graph, "
                         + prefix
-                        + "/v1/graph, /openapi, /healthz, /readyz and /metrics are served\n");
+                        + "/v1/graph, /openapi, /healthz and /readyz are served\n");
+    }
+
+    /** The metrics port: {@code GET /metrics} alone. */
+    private Reply answerMetrics(Request x) {
+        if (!x.path().equals("/metrics"))
+            return Reply.text(404, "not found: only /metrics is served on this port\n");
+        if (!"GET".equals(x.method()) && !x.isHead())
+            return Reply.text(405, "only GET is supported\n").with("Allow", "GET, HEAD");
+        return Reply.of(200, METRICS_TYPE, Body.of(metrics.scrape()));
     }
 
     private Reply graph(Request x) {
@@ -354,5 +429,6 @@ public final class GraphService implements AutoCloseable {
     public void close() {
         poller.shutdownNow();
         if (server != null) server.close();
+        if (metricsServer != null) metricsServer.close();
     }
 }

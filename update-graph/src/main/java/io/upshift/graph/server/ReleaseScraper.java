@@ -14,6 +14,7 @@ import io.upshift.releases.image.ResolvedImage;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.metadata.ReleaseMetadata;
+import io.upshift.releases.payload.PayloadLoader;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -137,6 +138,14 @@ public final class ReleaseScraper {
             while ((e = tar.getNextEntry()) != null) {
                 String name = e.getName().replaceFirst("^\\./", "").replaceFirst("^/", "");
                 if (e.isFile() && name.equals("release-manifests/" + ReleaseMetadata.FILE)) {
+                    if (e.getSize() > PayloadLoader.FILE_LIMIT)
+                        throw new ReleaseException(
+                                Reason.PAYLOAD_TOO_LARGE,
+                                name
+                                        + " is "
+                                        + e.getSize()
+                                        + " bytes, over the limit of "
+                                        + PayloadLoader.FILE_LIMIT);
                     return ReleaseMetadata.parse(tar.readAllBytes(), name);
                 }
             }

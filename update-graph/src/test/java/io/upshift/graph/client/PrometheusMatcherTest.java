@@ -148,7 +148,11 @@ class PrometheusMatcherTest {
                             Duration.ofMillis(300));
             assertThatThrownBy(() -> m.match(promql("up")))
                     .hasMessageStartingWith("executing PromQL query: Get \"http://127.0.0.1:")
-                    .hasMessageEndingWith("\": timed out after 300 ms");
+                    .hasMessageEndingWith(
+                            "127.0.0.1: no complete answer to GET http://127.0.0.1:"
+                                    + silent.getAddress().getPort()
+                                    + "/api/v1/query?query=up within 300ms, the limit for one"
+                                    + " answer");
         } finally {
             silent.stop(0);
         }

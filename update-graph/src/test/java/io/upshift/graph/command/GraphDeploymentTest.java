@@ -14,7 +14,8 @@ import picocli.CommandLine;
 /**
  * deploy/graph-service/'s Deployment runs {@code upshift graph serve} as the command reads its
  * arguments: several replicas, releases from a registry, graph data from the checkout git-sync
- * keeps in the volume, listening on all addresses on the port its probes ask, no API token.
+ * keeps in the volume, listening on all addresses on the port its probes ask, its metrics on
+ * another port the Service does not publish, no API token.
  */
 class GraphDeploymentTest {
 
@@ -44,6 +45,14 @@ class GraphDeploymentTest {
                 .isEqualTo("http");
         assertThat(graph.path("livenessProbe").path("httpGet").path("path").asText())
                 .isEqualTo("/healthz");
+        // /metrics on a port of its own, which the Service does not publish
+        int metrics = named(graph.path("ports"), "metrics").path("containerPort").asInt();
+        assertThat(serve.metricsPort).isEqualTo(metrics).isNotEqualTo(port);
+        JsonNode service =
+                Mappers.YAML.readTree(
+                        Files.readString(Path.of("../deploy/graph-service/service.yaml")));
+        for (JsonNode p : service.path("spec").path("ports"))
+            assertThat(p.path("targetPort").asText()).isNotIn("metrics", String.valueOf(metrics));
 
         // the graph data is the link git-sync publishes in the volume both containers mount
         JsonNode sync = named(pod.path("containers"), "graph-data-sync");

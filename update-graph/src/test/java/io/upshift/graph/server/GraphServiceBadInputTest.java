@@ -27,8 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a client may throw at the service, each while other clients keep being answered: a query
- * string of 20 MB, clients trickling their headers (slowloris), Accept headers it cannot serve, and
- * 10,000 idle connections. Loops are bounded; nothing is timed but by generous bounds.
+ * string of 20 MB, clients trickling their headers (slowloris), Accept headers it cannot serve,
+ * requests it cannot frame (the request-smuggling shape), versions and Hosts RFC 9112 refuses, more
+ * connections than its cap, and 10,000 idle connections. Loops are bounded; nothing is timed but by
+ * generous bounds.
  */
 class GraphServiceBadInputTest {
     static final String GRAPH = "/api/upgrades_info/v1/graph?channel=stable-1.0";
@@ -42,7 +44,8 @@ class GraphServiceBadInputTest {
                         SmallGraph.write(dir),
                         GraphService.Options.of(new InetSocketAddress("127.0.0.1", 0))
                                 .withPoll(Duration.ofHours(1))
-                                .withLimits(limits),
+                                .withLimits(limits)
+                                .withMetrics(new InetSocketAddress("127.0.0.1", 0)),
                         Clock.systemUTC(),
                         line -> {});
     }
@@ -206,6 +209,118 @@ class GraphServiceBadInputTest {
             for (Socket s : idle) s.close();
             server.destroy();
             if (!server.waitFor(20, TimeUnit.SECONDS)) server.destroyForcibly();
+        }
+    }
+
+    /**
+     * {@code Transfer-Encoding: xchunked} with a second request behind it: one 501, the connection
+     * closed, the second request never answered (behind a proxy that framed it otherwise, it would
+     * have been answered as a request of its own); the other shapes RFC 9112 §6 refuses alike.
+     */
+    @Test
+    void requestsItCannotFrameAreRefusedAndTheirConnectionClosed() throws Exception {
+        start(Limits.DEFAULT);
+        try (RawHttp c = RawHttp.connect(service.port())) {
+            RawHttp.Response r =
+                    c.send(
+                                    "GET "
+                                            + GRAPH
+                                            + " HTTP/1.1\r\nHost: localhost\r\n"
+                                            + "Transfer-Encoding: xchunked\r\n\r\n"
+                                            + RawHttp.get(GRAPH + "&smuggled=1"))
+                            .read();
+            assertThat(r.status()).isEqualTo(501);
+            assertThat(r.header("Connection")).isEqualTo("close");
+            assertThat(c.closedByServer()).isTrue();
+        }
+        for (String[] bad :
+                new String[][] {
+                    {"Transfer-Encoding: chunked", "Content-Length: 4"},
+                    {"Transfer-Encoding : chunked"},
+                    {"Transfer-Encoding: chunked, chunked"},
+                    {"Transfer-Encoding: gzip"}
+                }) {
+            try (RawHttp c = RawHttp.connect(service.port())) {
+                RawHttp.Response r = c.send(RawHttp.get(GRAPH, bad) + RawHttp.get(GRAPH)).read();
+                assertThat(r.status()).as(String.join(", ", bad)).isIn(400, 501);
+                assertThat(c.closedByServer()).isTrue();
+            }
+            othersAreAnswered(service.port());
+        }
+        // none of them reached the service: only the others' requests are counted
+        assertThat(scrape())
+                .contains("upshift_graph_requests_total{code=\"200\"} 4.0\n")
+                .doesNotContain("code=\"501\"");
+    }
+
+    /**
+     * {@code HTTP/9.9} is 505; an HTTP/1.1 request without a Host, or with two, 400; each closes
+     * its connection while others are answered.
+     */
+    @Test
+    void otherVersionsAndAnythingButOneHostAreRefused() throws Exception {
+        start(Limits.DEFAULT);
+        String[][] cases = {
+            {"GET " + GRAPH + " HTTP/9.9\r\nHost: localhost\r\n\r\n", "505"},
+            {"GET " + GRAPH + " HTTP/2.0\r\nHost: localhost\r\n\r\n", "505"},
+            {"GET " + GRAPH + " HTTP/1.1\r\n\r\n", "400"},
+            {"GET " + GRAPH + " HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "400"},
+            {"GET " + GRAPH + " HTTP/1.1\r\nHost: a b\r\n\r\n", "400"},
+        };
+        for (String[] x : cases) {
+            try (RawHttp c = RawHttp.connect(service.port())) {
+                RawHttp.Response r = c.send(x[0]).read();
+                assertThat(r.status()).as(x[0]).isEqualTo(Integer.parseInt(x[1]));
+                assertThat(c.closedByServer()).isTrue();
+            }
+            othersAreAnswered(service.port());
+        }
+        try (RawHttp c = RawHttp.connect(service.port())) {
+            // HTTP/1.0 needs no Host
+            assertThat(c.send("GET " + GRAPH + " HTTP/1.0\r\n\r\n").read().status()).isEqualTo(200);
+        }
+    }
+
+    /**
+     * Past {@code --max-connections} a connection is answered 503 with Retry-After and closed,
+     * counted in {@code upshift_graph_connections_refused_total}; those held are still served, and
+     * once they close new ones are again.
+     */
+    @Test
+    void connectionsOverTheCapAre503AndCounted() throws Exception {
+        start(Limits.DEFAULT.withMaxConnections(10));
+        List<RawHttp> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) held.add(RawHttp.connect(service.port()));
+            // the server has taken the ten (accepting is asynchronous)
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> scrape().contains("upshift_graph_connections 10.0\n"));
+            for (int i = 0; i < 5; i++) {
+                try (RawHttp over = RawHttp.connect(service.port())) {
+                    RawHttp.Response r = over.send(RawHttp.get(GRAPH)).read();
+                    assertThat(r.status()).isEqualTo(503);
+                    assertThat(r.header("Retry-After")).isEqualTo("1");
+                    assertThat(over.closedByServer()).isTrue();
+                }
+            }
+            assertThat(scrape()).contains("upshift_graph_connections_refused_total 5.0\n");
+            for (RawHttp c : held)
+                assertThat(c.send(RawHttp.get(GRAPH)).read().status()).isEqualTo(200);
+        } finally {
+            for (RawHttp c : held) c.close();
+        }
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> othersAreAnswered(service.port()));
+    }
+
+    /** The metrics port's text. */
+    private String scrape() throws IOException {
+        try (RawHttp c = RawHttp.connect(service.metricsPort())) {
+            RawHttp.Response r = c.send(RawHttp.get("/metrics")).read();
+            assertThat(r.status()).isEqualTo(200);
+            return r.text();
         }
     }
 

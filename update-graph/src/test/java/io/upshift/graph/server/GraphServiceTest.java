@@ -63,7 +63,8 @@ class GraphServiceTest {
                 GraphService.start(
                         GraphSource.files(dir.resolve("releases"), dir.resolve("data")),
                         GraphService.Options.of(new InetSocketAddress("127.0.0.1", 0))
-                                .withPoll(Duration.ofHours(1)),
+                                .withPoll(Duration.ofHours(1))
+                                .withMetrics(new InetSocketAddress("127.0.0.1", 0)),
                         Clock.systemUTC(),
                         log::add);
     }
@@ -152,7 +153,7 @@ class GraphServiceTest {
         assertThat(JSON.readTree(still.body()).path("nodes")).hasSize(3);
         assertThat(JSON.readTree(get("/readyz", null).body()).path("lastReloadError").asText())
                 .contains("stable-1.0.yaml: invalid YAML");
-        String metrics = get("/metrics", null).body();
+        String metrics = metrics();
         assertThat(metrics)
                 .contains("upshift_graph_reload_errors_total 1.0\n")
                 .contains("upshift_graph_last_reload_failed 1.0\n")
@@ -175,6 +176,56 @@ class GraphServiceTest {
                                 .path("nodes"))
                 .hasSize(1);
         assertThat(JSON.readTree(get("/readyz", null).body()).has("lastReloadError")).isFalse();
+    }
+
+    /** What the metrics port answers. */
+    String metrics() throws Exception {
+        HttpResponse<String> r =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create(
+                                                "http://127.0.0.1:"
+                                                        + service.metricsPort()
+                                                        + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        return r.body();
+    }
+
+    /**
+     * {@code /metrics} is served on a port of its own, not the graph's public one, which answers it
+     * 404 saying where; the metrics port serves nothing else.
+     */
+    @Test
+    void metricsAreServedApartFromTheGraphsPort() throws Exception {
+        assertThat(service.metricsPort()).isPositive().isNotEqualTo(service.port());
+        HttpResponse<String> publicPort = get("/metrics", null);
+        assertThat(publicPort.statusCode()).isEqualTo(404);
+        assertThat(publicPort.body())
+                .isEqualTo(
+                        "not found: /metrics is not served on the graph's port, but on a port of"
+                                + " its own (--metrics-port)\n");
+        assertThat(get(GRAPH, null).statusCode()).isEqualTo(200);
+        assertThat(metrics())
+                .contains("upshift_graph_requests_total{code=\"200\"} 1.0\n")
+                .contains("upshift_graph_connections_refused_total 0.0\n")
+                .contains("# TYPE upshift_graph_connections gauge\n");
+        HttpResponse<String> graphOnMetricsPort =
+                http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create(
+                                                "http://127.0.0.1:"
+                                                        + service.metricsPort()
+                                                        + GRAPH))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(graphOnMetricsPort.statusCode()).isEqualTo(404);
+        assertThat(log)
+                .contains(
+                        "serving /metrics on http://127.0.0.1:"
+                                + service.metricsPort()
+                                + "/metrics");
     }
 
     HttpResponse<byte[]> fetch(String path, String... headers) throws Exception {
@@ -246,8 +297,7 @@ class GraphServiceTest {
         HttpResponse<byte[]> changed = fetch(GRAPH, "If-None-Match", tag);
         assertThat(changed.statusCode()).isEqualTo(200);
         assertThat(changed.headers().firstValue("ETag")).isNotEqualTo(Optional.of(tag));
-        assertThat(fetch("/metrics").body())
-                .asString()
+        assertThat(metrics())
                 .contains("upshift_graph_requests_total{code=\"304\"} 3.0\n")
                 .contains("upshift_graph_requests_total{code=\"406\"} 1.0\n");
     }

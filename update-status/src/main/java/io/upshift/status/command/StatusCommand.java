@@ -1,6 +1,7 @@
 package io.upshift.status.command;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.runtime.cli.KubeconfigOption;
@@ -8,9 +9,11 @@ import io.upshift.runtime.cli.VerboseOption;
 import io.upshift.status.controller.UpdateStatusReader;
 import io.upshift.status.model.Alert;
 import io.upshift.status.model.ClusterState;
+import io.upshift.status.model.ControllerPresence;
 import io.upshift.status.model.UpdateAssessment;
 import io.upshift.status.reader.AlertsClient;
 import io.upshift.status.reader.ClusterReader;
+import io.upshift.status.reader.ControllerLeaseReader;
 import io.upshift.status.render.Details;
 import io.upshift.status.render.EstimateSource;
 import io.upshift.status.render.StatusRenderer;
@@ -120,7 +123,9 @@ public final class StatusCommand implements Callable<Integer> {
             text = StatusRenderer.render(UpdateAssessment.assess(state, at, wallNow), at, d, e);
         } else {
             try (KubernetesClient client = kube.connect()) {
+                ClusterVersion cv;
                 if (source.fromApi) {
+                    cv = client.resources(ClusterVersion.class).withName("version").get();
                     UpdateStatusStatus status = UpdateStatusReader.read(client);
                     if (status == null) {
                         throw new IllegalStateException(
@@ -133,6 +138,7 @@ public final class StatusCommand implements Callable<Integer> {
                     ClusterState state =
                             new ClusterReader(client)
                                     .read(alertsUrl == null ? Optional.empty() : alerts());
+                    cv = state.clusterVersion();
                     text =
                             StatusRenderer.render(
                                     UpdateAssessment.assess(state, wallNow, wallNow),
@@ -140,6 +146,12 @@ public final class StatusCommand implements Callable<Integer> {
                                     d,
                                     e);
                 }
+                // the progress shown does not move while no controller runs: say so first
+                Optional<String> down =
+                        ControllerLeaseReader.read(client)
+                                .flatMap(
+                                        lease -> ControllerPresence.notRunning(cv, lease, wallNow));
+                if (down.isPresent()) text = down.get() + "\n\n" + text;
             }
         }
         out.print(text);

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads {@code kubectl get -o yaml|json} dumps: a single object, a {@code List}, a typed list such
@@ -54,13 +53,6 @@ public final class ResourceFiles {
     private static final ObjectMapper YAML = Mappers.YAML;
 
     private ResourceFiles() {}
-
-    private static LoaderOptions largeDocuments() {
-        LoaderOptions options = new LoaderOptions();
-        // Snapshots of large clusters run to tens of megabytes; the default limit is 3 MB.
-        options.setCodePointLimit(Integer.MAX_VALUE);
-        return options;
-    }
 
     /**
      * Every object in the text, lists expanded, in file order.

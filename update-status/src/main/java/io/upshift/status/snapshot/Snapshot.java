@@ -10,6 +10,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.api.files.BoundedFiles;
 import io.upshift.status.model.Alert;
 import io.upshift.status.model.ClusterState;
 import io.upshift.status.model.Times;
@@ -27,6 +28,10 @@ import java.util.stream.Stream;
 
 /** A cluster read from files instead of an API server. */
 public final class Snapshot {
+
+    /** The largest snapshot file read (a dump of every pod of a large cluster fits). */
+    public static final long FILE_LIMIT = 256L << 20;
+
     public static final String MCO_NAMESPACE = "openshift-machine-config-operator";
     public static final String MCO_NAME = "machine-config-operator";
     private static final String CV_SUFFIX = "-cv.yaml";
@@ -214,7 +219,9 @@ public final class Snapshot {
 
     private static byte[] bytes(String path) {
         try {
-            return Files.readAllBytes(Path.of(path));
+            return BoundedFiles.read(Path.of(path), path, FILE_LIMIT, "a snapshot file");
+        } catch (BoundedFiles.Refused e) {
+            throw new SnapshotException(e.getMessage(), e);
         } catch (NoSuchFileException e) {
             throw new SnapshotException(path + ": no such file", e);
         } catch (IOException e) {
