@@ -96,7 +96,7 @@ finish() {
 T_START=$(date +%s)
 REFUSED=-
 trap finish EXIT
-trap 'say "interrupted"; exit 130' INT TERM
+trap 'say "interrupted"; ALL_OK=0; exit 130' INT TERM
 fail() { say "FAILED: $*"; ALL_OK=0; exit 1; }
 
 [ "$(id -u)" = 0 ] || fail "run as root (the cluster's machines need it)"
@@ -330,39 +330,43 @@ node_facts() {  # NODE: its update annotations and the pods the drain still has 
   echo "   $1: $(K get node "$1" -o jsonpath='{.metadata.annotations.machineconfiguration\.openshift\.io/state} desiredDrain={.metadata.annotations.machineconfiguration\.openshift\.io/desiredDrain} lastAppliedDrain={.metadata.annotations.machineconfiguration\.openshift\.io/lastAppliedDrain}'); pods: $(K get pods -A --field-selector spec.nodeName="$1" -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name}{.metadata.deletionTimestamp} {end}' | tr ' ' '\n' | grep -v machine-config-daemon | paste -sd' ')"
 }
 disturb() {
-  local d=$1 first="" second="" pid pod restarts
-  for _ in $(seq 600); do first=$(draining); [ -n "$first" ] && break; sleep 0.5; done
-  [ -n "$first" ] || { echo "no worker seen draining"; return; }
-  pod=$(K -n openshift-machine-config-operator get pod -l k8s-app=machine-config-daemon --field-selector spec.nodeName="$first" -o name)
-  restarts=$(K -n openshift-machine-config-operator get "$pod" -o jsonpath='{.status.containerStatuses[0].restartCount}')
-  pid=$("$E2E_DIR/cluster.sh" exec "$first" -- pgrep -f 'upshift.* agent' | head -1)
-  if [ -n "$pid" ]; then
-    node_facts "$first"
-    "$E2E_DIR/cluster.sh" exec "$first" -- kill -KILL "$pid"
-    echo "$(date -u +%T) killed the agent on $first (pid $pid in the node) mid-drain"
-    echo "$first" > "$d/killed"
-    for _ in $(seq 120); do
-      [ "$(K -n openshift-machine-config-operator get "$pod" -o jsonpath='{.status.containerStatuses[0].restartCount}')" != "$restarts" ] && break
-      sleep 1
-    done
-    K -n openshift-machine-config-operator logs "$pod" --previous > "$d/agent-killed.log" 2>&1
-    echo "   the killed agent's last lines: $(grep -v '^\s*at \|vertx\|Vertx' "$d/agent-killed.log" | tail -2 | cut -c1-200 | paste -sd'|')"
-    for _ in $(seq 120); do  # until the agent started after it says what it does
-      K -n openshift-machine-config-operator logs "$pod" > "$d/agent-after-kill.log" 2>&1
-      grep -q "nodes/$first" "$d/agent-after-kill.log" && break
-      sleep 1
-    done
-    echo "   the agent started after it: $(grep -v '^\s*at \|vertx\|Vertx' "$d/agent-after-kill.log" | grep nodes/ | head -3 | cut -c1-200 | paste -sd'|')"
-  else
-    echo "no agent process found on $first"
-  fi
+  local d=$1 first="" second="" pid="" pod="" facts
+  # the agent that acts on the node is the one holding its host's lock (a DaemonSet rollout may have started a next
+  # one, waiting for it): its pid, in the node's PID namespace, is in the lock's file
+  for _ in $(seq 1200); do
+    first=$(draining)
+    if [ -n "$first" ]; then
+      pid=$("$E2E_DIR/cluster.sh" exec "$first" -- cat /run/upshift/agent.lock 2>/dev/null | tr -dc '0-9')
+      pod=$(K -n openshift-machine-config-operator get pod -l k8s-app=machine-config-daemon --field-selector spec.nodeName="$first" -o name 2>/dev/null | head -1)
+      facts=$(node_facts "$first")
+      if [ -n "$pid" ] && "$E2E_DIR/cluster.sh" exec "$first" -- sh -c "grep -q agent /proc/$pid/cmdline && kill -KILL $pid" 2>/dev/null; then
+        echo "$facts"
+        echo "$(date -u +%T) killed the agent on $first mid-drain (pid $pid in the node, the holder of /run/upshift/agent.lock; $pod)"
+        echo "$first" > "$d/killed"
+        break
+      fi
+    fi
+    first=""
+    sleep 0.5
+  done
+  [ -n "$first" ] || { echo "no agent seen mid-drain to kill"; return; }
   for _ in $(seq 1200); do second=$(draining "$first"); [ -n "$second" ] && break; sleep 0.5; done
-  [ -n "$second" ] || { echo "no second worker seen draining"; return; }
-  node_facts "$second"
-  echo "   $second's boot id: $("$E2E_DIR/cluster.sh" exec "$second" -- cat /proc/sys/kernel/random/boot_id)"
-  "$E2E_DIR/cluster.sh" exec "$second" -- systemctl reboot
-  echo "$(date -u +%T) rebooted $second by hand mid-drain"
-  echo "$second" > "$d/rebooted"
+  if [ -n "$second" ]; then
+    node_facts "$second"
+    echo "   $second's boot id: $("$E2E_DIR/cluster.sh" exec "$second" -- cat /proc/sys/kernel/random/boot_id)"
+    "$E2E_DIR/cluster.sh" exec "$second" -- systemctl reboot
+    echo "$(date -u +%T) rebooted $second by hand mid-drain"
+    echo "$second" > "$d/rebooted"
+  else
+    echo "no second worker seen mid-drain"
+  fi
+  # what the agents on the first node said: the killed one (its pod's previous container, when the pod is still
+  # there), the ones after it
+  K -n openshift-machine-config-operator logs "$pod" --previous > "$d/agent-killed.log" 2>&1
+  echo "   the killed agent's last lines: $(grep -v '^\s*at \|vertx\|Vertx' "$d/agent-killed.log" | tail -2 | cut -c1-200 | paste -sd'|')"
+  pod=$(K -n openshift-machine-config-operator get pod -l k8s-app=machine-config-daemon --field-selector spec.nodeName="$first" -o name 2>/dev/null | head -1)
+  K -n openshift-machine-config-operator logs "$pod" > "$d/agent-after-kill.log" 2>&1
+  echo "   $first's agent now ($pod): $(grep -v '^\s*at \|vertx\|Vertx' "$d/agent-after-kill.log" | grep "nodes/$first" | head -3 | cut -c1-200 | paste -sd'|')"
 }
 if [ "${E2E_SCENARIOS:-1}" = 1 ]; then
   say "7. the update disturbed: an agent killed mid-drain, a node rebooted by hand mid-drain"
