@@ -78,7 +78,7 @@ public final class DemoReleases {
                                     Path.of(System.getProperty("java.home")),
                                     "demo"),
                             Files.createDirectories(work.resolve("upshift-image")),
-                            s -> {});
+                            step -> log.accept("Upshift's image: " + step));
             base = ImageRef.parse("oci:" + work.resolve("releases") + ":upshift");
             new Releases(DockerCredentials.none(), false, w -> {})
                     .publish(image, base, ImageStore.Progress.NONE);

@@ -230,8 +230,14 @@ public final class DemoRun implements AutoCloseable {
         releases =
                 DemoReleases.create(
                         settings.workDir(), clock, payloads, settings.selfHosting(), log);
+        long t0 = System.nanoTime();
         releaseA = releases.publish(from(), List.of(), true);
         releaseB = releases.publish(to(), List.of(from()), true);
+        log.accept(
+                String.format(
+                        "built and signed %s and %s in %.1f s; starting the embedded API server and"
+                                + " the simulated cluster",
+                        from(), to(), (System.nanoTime() - t0) / 1e9));
         cluster =
                 DemoCluster.start(
                         new DemoCluster.Settings(

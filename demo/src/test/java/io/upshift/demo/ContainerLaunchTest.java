@@ -116,7 +116,8 @@ class ContainerLaunchTest {
                 .containsExactly(
                         Map.entry("/var/lib/upshift/payloads", payloads),
                         Map.entry("/etc/tls/service-ca", serviceCa),
-                        Map.entry("/etc/tls/serving-cert", servingCert));
+                        Map.entry("/etc/tls/serving-cert", servingCert),
+                        Map.entry("/tmp", dir.resolve("pod/volumes/tmp")));
         assertThat(launch.ports())
                 .as("its metrics and health ports, on ports of this machine no one else asks for")
                 .containsExactly(Map.entry(9099, 40001), Map.entry(9098, 40002));

@@ -66,6 +66,7 @@ public final class LiveDemo implements Demo {
         if (!options.controllerLog()) ControllerLogs.errorsOnly();
         boolean refresh = !options.plain() && System.console() != null;
         Path work = Files.createTempDirectory("upshift-demo-");
+        Heartbeat beat = new Heartbeat(out, Duration.ofSeconds(8));
         try {
             DemoRun.Settings settings =
                     new DemoRun.Settings(
@@ -78,16 +79,10 @@ public final class LiveDemo implements Demo {
                                     options.workers())
                             .withPayload(options.payload())
                             .withSelfHosting(options.selfHosting().orElse(null));
-            DemoRun demo =
-                    new DemoRun(
-                            settings,
-                            line -> {
-                                out.println("  " + line);
-                                out.flush();
-                            });
+            DemoRun demo = new DemoRun(settings, line -> beat.println("  " + line));
             if (options.payload() == null) {
                 nodes = options.masters() + options.workers();
-                out.println(
+                beat.println(
                         "Building and signing releases "
                                 + demo.from()
                                 + " and "
@@ -107,7 +102,7 @@ public final class LiveDemo implements Demo {
                                 + ") in "
                                 + work);
             } else {
-                out.println(
+                beat.println(
                         "Building and signing releases "
                                 + demo.from()
                                 + " and "
@@ -117,9 +112,10 @@ public final class LiveDemo implements Demo {
                                 + " (every ClusterOperator it declares simulated; no nodes) in "
                                 + work);
             }
-            out.flush();
-            return run(out, refresh, demo, work);
+            beat.step(() -> "building the releases");
+            return run(out, beat, refresh, demo, work);
         } finally {
+            beat.close();
             if (options.keepWorkDir()) {
                 out.println(
                         "Kept " + work + " (releases, signatures, the simulated hosts' files).");
@@ -131,10 +127,11 @@ public final class LiveDemo implements Demo {
         }
     }
 
-    private int run(PrintWriter out, boolean refresh, DemoRun started, Path work) throws Exception {
+    private int run(PrintWriter out, Heartbeat beat, boolean refresh, DemoRun started, Path work)
+            throws Exception {
         Duration timeout = options.timeout();
         try (DemoRun demo = started.start()) {
-            out.println(
+            beat.println(
                     "Embedded API server at "
                             + demo.cluster().client().getMasterUrl()
                             + "; installing "
@@ -149,20 +146,23 @@ public final class LiveDemo implements Demo {
                                 + options.kubeconfigOut()
                                 + " get clusterversion)");
             }
-            out.flush();
+            beat.step(() -> "installing " + demo.from() + ": " + progress(demo));
             Instant installStart = Instant.now();
             if (!demo.admin().await(demo.from(), timeout, () -> {})
                     || !demo.admin().awaitNodes(demo.from(), timeout, () -> {})) {
                 throw new IllegalStateException(
                         "install of " + demo.from() + " did not complete in " + timeout);
             }
-            out.printf(
-                    "Installed %s in %.1f s%s.%s%n%n",
-                    demo.from(),
-                    seconds(installStart),
-                    nodes > 0 ? ", all " + nodes + " nodes on it" : "",
-                    options.rehearse() ? "" : " Requesting the update to " + demo.to() + ".");
-            out.flush();
+            beat.println(
+                    String.format(
+                            "Installed %s in %.1f s%s.%s%n",
+                            demo.from(),
+                            seconds(installStart),
+                            nodes > 0 ? ", all " + nodes + " nodes on it" : "",
+                            options.rehearse()
+                                    ? ""
+                                    : " Requesting the update to " + demo.to() + "."));
+            beat.close(); // from here the status view shows every change
             Rehearsal rehearsal = null;
             if (options.rehearse()) {
                 out.println("Rehearsing the update first (read only) ...");
@@ -339,6 +339,17 @@ public final class LiveDemo implements Demo {
 
     private static double seconds(Instant since) {
         return Duration.between(since, Instant.now()).toMillis() / 1000.0;
+    }
+
+    /** Where an install stands, in a few words: the cluster version's progress, the nodes on it. */
+    private static String progress(DemoRun demo) {
+        ClusterVersion cv = demo.admin().clusterVersion();
+        ClusterOperatorStatusCondition p =
+                cv == null || cv.getStatus() == null
+                        ? null
+                        : Conditions.CLUSTER.find(cv.getStatus().getConditions(), "Progressing");
+        return (p == null ? "the controller is starting" : p.getMessage())
+                + pools(demo).replace("\n", "; ").replace("MachineConfigPool ", "pool ");
     }
 
     /**

@@ -20,7 +20,9 @@ public final class ClusterVersions {
     /** The ClusterVersion, or null when it does not exist. */
     static ClusterVersion get(KubernetesClient client) {
         return ClusterReader.call(
-                NAME, () -> client.resources(ClusterVersion.class).withName("version").get());
+                client,
+                NAME,
+                () -> client.resources(ClusterVersion.class).withName("version").get());
     }
 
     /**

@@ -106,7 +106,7 @@ public final class LiveCluster {
             return cm == null ? null : cm.getData() == null ? Map.of() : cm.getData();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 403)
-                throw new ApiException("configmaps/" + namespace + "/" + name, e);
+                throw new ApiException(client, "configmaps/" + namespace + "/" + name, e);
             lacking.add(what + " (ConfigMap " + namespace + "/" + name + ": forbidden)");
             return Map.of();
         }
@@ -117,7 +117,7 @@ public final class LiveCluster {
             return request.get();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) return null;
-            if (e.getCode() != 403) throw new ApiException(resource, e);
+            if (e.getCode() != 403) throw new ApiException(client, resource, e);
             lacking.add(what + " (" + resource + ": forbidden)");
             return null;
         }
@@ -127,7 +127,8 @@ public final class LiveCluster {
         try {
             return request.get();
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 403 && e.getCode() != 404) throw new ApiException(resource, e);
+            if (e.getCode() != 403 && e.getCode() != 404)
+                throw new ApiException(client, resource, e);
             lacking.add(
                     what
                             + " ("

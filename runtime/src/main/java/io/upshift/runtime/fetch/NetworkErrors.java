@@ -27,11 +27,15 @@ public final class NetworkErrors {
      * other failure.
      */
     public static String unanswered(Throwable t) {
-        String address = null;
+        return unanswered(t, null);
+    }
+
+    /** As {@link #unanswered(Throwable)}, naming {@code address} where the failure names none. */
+    public static String unanswered(Throwable t, String address) {
         Throwable refused = null, unknown = null, tls = null, timeout = null;
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             Matcher m = REFUSED_AT.matcher(String.valueOf(c.getMessage()));
-            if (address == null && m.find()) address = m.group(1);
+            if (m.find()) address = m.group(1);
             if (c instanceof ConnectException) refused = c;
             if (c instanceof UnknownHostException || c instanceof UnresolvedAddressException)
                 unknown = c;

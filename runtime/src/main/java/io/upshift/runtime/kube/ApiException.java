@@ -1,6 +1,9 @@
 package io.upshift.runtime.kube;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.upshift.runtime.fetch.NetworkErrors;
+import java.net.URL;
 
 /**
  * An API request failed; the message names the resource, the HTTP status and the server's reason in
@@ -8,10 +11,25 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  */
 public class ApiException extends RuntimeException {
     public ApiException(String resource, KubernetesClientException e) {
-        super(describe(resource, e), e);
+        super(describe(resource, e, null), e);
     }
 
-    private static String describe(String resource, KubernetesClientException e) {
+    /**
+     * A request to {@code client}'s API server failed: a request that got no answer names the
+     * server's address, which the failure itself may not.
+     */
+    public ApiException(KubernetesClient client, String resource, KubernetesClientException e) {
+        super(describe(resource, e, address(client)), e);
+    }
+
+    private static String address(KubernetesClient client) {
+        URL url = client.getMasterUrl();
+        return url == null
+                ? null
+                : url.getHost() + ":" + (url.getPort() > 0 ? url.getPort() : url.getDefaultPort());
+    }
+
+    private static String describe(String resource, KubernetesClientException e, String server) {
         int code = e.getCode();
         String reason =
                 switch (code) {
@@ -25,7 +43,9 @@ public class ApiException extends RuntimeException {
         String detail =
                 e.getStatus() != null && e.getStatus().getMessage() != null
                         ? e.getStatus().getMessage()
-                        : ApiErrors.describe(e);
+                        : code <= 0 && server != null && NetworkErrors.unanswered(e) != null
+                                ? NetworkErrors.unanswered(e, server)
+                                : ApiErrors.describe(e);
         return "cannot read "
                 + resource
                 + ": "

@@ -21,6 +21,7 @@ public final class UpdateStatusReader {
     public static UpdateStatusStatus read(KubernetesClient client) {
         UpdateStatus us =
                 ClusterReader.call(
+                        client,
                         "updatestatuses.update.openshift.io/" + UpdateStatus.NAME,
                         () ->
                                 client.resources(UpdateStatus.class)
@@ -33,6 +34,7 @@ public final class UpdateStatusReader {
         for (Class<? extends HasMetadata> kind : InsightKinds.ALL) {
             objects.addAll(
                     ClusterReader.call(
+                            client,
                             HasMetadata.getFullResourceName(kind),
                             () -> client.resources(kind).list().getItems()));
         }

@@ -38,6 +38,7 @@ public final class ClusterReader {
     public ClusterState read(Optional<List<Alert>> alerts) {
         ClusterVersion cv =
                 call(
+                        client,
                         "clusterversions.config.openshift.io/version",
                         () -> client.resources(ClusterVersion.class).withName("version").get());
         if (cv == null) {
@@ -47,13 +48,15 @@ public final class ClusterReader {
         }
         List<ClusterOperator> operators =
                 call(
+                        client,
                         "clusteroperators.config.openshift.io",
                         () -> client.resources(ClusterOperator.class).list().getItems());
         List<MachineConfigPool> pools =
                 call(
+                        client,
                         "machineconfigpools.machineconfiguration.openshift.io",
                         () -> client.resources(MachineConfigPool.class).list().getItems());
-        List<Node> nodes = call("nodes", () -> client.nodes().list().getItems());
+        List<Node> nodes = call(client, "nodes", () -> client.nodes().list().getItems());
         // Only the configs nodes refer to: rendered configs are large, and clusters keep many old
         // ones.
         Set<String> names = new LinkedHashSet<>();
@@ -72,6 +75,7 @@ public final class ClusterReader {
         for (String name : names) {
             MachineConfig mc =
                     call(
+                            client,
                             "machineconfigs.machineconfiguration.openshift.io/" + name,
                             () -> client.resources(MachineConfig.class).withName(name).get());
             if (mc != null) {
@@ -80,6 +84,7 @@ public final class ClusterReader {
         }
         Deployment mco =
                 call(
+                        client,
                         "deployments.apps/" + Snapshot.MCO_NAMESPACE + "/" + Snapshot.MCO_NAME,
                         () ->
                                 client.apps()
@@ -108,7 +113,8 @@ public final class ClusterReader {
             return client.resources(MachineConfigNode.class).list().getItems();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404 || e.getCode() == 403) return List.of();
-            throw new ApiException("machineconfignodes.machineconfiguration.openshift.io", e);
+            throw new ApiException(
+                    client, "machineconfignodes.machineconfiguration.openshift.io", e);
         }
     }
 
@@ -116,6 +122,7 @@ public final class ClusterReader {
     public static List<Event> drainEvents(KubernetesClient client) {
         return DrainBlocks.events(
                 call(
+                        client,
                         "events/default",
                         () -> client.v1().events().inNamespace("default").list().getItems()));
     }
@@ -123,11 +130,11 @@ public final class ClusterReader {
     /**
      * Runs one API call; a refusal becomes one line naming the resource and what the server said.
      */
-    public static <T> T call(String resource, Supplier<T> request) {
+    public static <T> T call(KubernetesClient client, String resource, Supplier<T> request) {
         try {
             return request.get();
         } catch (KubernetesClientException e) {
-            throw new ApiException(resource, e);
+            throw new ApiException(client, resource, e);
         }
     }
 }
