@@ -70,7 +70,7 @@ class ReleaseCommandTest {
         CliRun.Result info = run("release", "info", layout);
         assertThat(info.out())
                 .contains("Name:      2.1.0\nDigest:    " + digest)
-                .contains("Upgrades:  2.0.0")
+                .contains("  Upgrades: 2.0.0\n")
                 .contains("  run-level 10: 1\n  run-level 20: 2\n");
 
         CliRun.Result graph = run("release", "graph", layout);
@@ -276,7 +276,9 @@ class ReleaseCommandTest {
         assertThat(info.out())
                 .contains("Name:      4.19.0")
                 .contains("\nCreated:   " + created + "\n")
-                .contains("Upgrades:  4.18.13, 4.18.14");
+                .contains("  Upgrades: 4.18.13, 4.18.14")
+                .contains("\nManifests: 434\n")
+                .contains("\nComponent Versions:\n  kubernetes 1.32.5 \n");
         assertThat(run("release", "info", "--commits", layout).out())
                 .contains("\nImages:\n  NAME ")
                 .containsPattern(

@@ -1,19 +1,24 @@
 package io.upshift.demo;
 
+import io.upshift.releases.image.BuiltImage;
 import io.upshift.releases.image.DockerCredentials;
 import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.ImageBuilder;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.ImageStore;
 import io.upshift.releases.image.Releases;
 import io.upshift.releases.image.ResolvedImage;
 import io.upshift.releases.image.UpshiftImage;
+import io.upshift.releases.metadata.ReleaseMetadata;
 import io.upshift.releases.verify.DirectoryStore;
 import io.upshift.releases.verify.SigningKeys;
+import io.upshift.testkit.RawImages;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -114,6 +119,60 @@ public final class DemoReleases {
                                             clock.instant()));
         }
         return image.pullspec();
+    }
+
+    /**
+     * Release {@code version} as a multi-architecture release, as OpenShift publishes its {@code
+     * multi} releases: a manifest list in the registry {@code registry} (an OCI registry reached
+     * over plain HTTP, e.g. a test's {@code docker-registry}), repository {@code repository}, of
+     * one image per architecture in {@code architectures} (the same payload in each, its metadata
+     * saying {@code release.openshift.io/architecture: multi}), signed by the list's digest;
+     * returns its pullspec by that digest. The payload only, on no base.
+     */
+    public String publishMultiArch(
+            String version,
+            List<String> previous,
+            String registry,
+            String repository,
+            List<String> architectures)
+            throws Exception {
+        Path dir = work.resolve("payload-" + version + "-multi-" + System.nanoTime());
+        payloads.write(dir, version, keys.publicArmored(), store);
+        Path file = dir.resolve("release-manifests").resolve(ReleaseMetadata.FILE);
+        // the payloads the demo writes leave their metadata to the build, which keeps what is there
+        ReleaseMetadata written =
+                Files.exists(file)
+                        ? ReleaseMetadata.parse(Files.readAllBytes(file), ReleaseMetadata.FILE)
+                        : new ReleaseMetadata(version, previous, List.of(), Map.of());
+        Map<String, String> metadata = new TreeMap<>(written.metadata());
+        metadata.put(ReleaseMetadata.ARCHITECTURE, "multi");
+        Files.createDirectories(file.getParent());
+        Files.write(
+                file, new ReleaseMetadata(version, previous, written.next(), metadata).toJson());
+        BuiltImage built =
+                ImageBuilder.build(
+                        dir,
+                        version,
+                        previous,
+                        Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-build")),
+                        w -> {});
+        byte[] layer = Files.readAllBytes(built.layer());
+        RawImages raw = new RawImages(registry, null, null);
+        Map<String, RawImages.Pushed> images = new TreeMap<>();
+        for (String arch : architectures)
+            images.put(arch, raw.image(repository, version + "-" + arch, arch, List.of(layer)));
+        RawImages.Pushed list = raw.index(repository, version + "-multi", images);
+        ImageRef ref = ImageRef.parse(registry + "/" + repository + "@" + list.digest());
+        new DirectoryStore(store)
+                .add(
+                        list.digest(),
+                        keys.signer()
+                                .signRelease(
+                                        ref.repositoryName(),
+                                        list.digest(),
+                                        "upshift demo",
+                                        clock.instant()));
+        return ref.repositoryName() + "@" + list.digest();
     }
 
     /**

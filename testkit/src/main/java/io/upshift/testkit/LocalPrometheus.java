@@ -29,6 +29,15 @@ public final class LocalPrometheus implements AutoCloseable {
     }
 
     public static LocalPrometheus start(Path dir, String metrics) throws Exception {
+        return start(dir, metrics, null);
+    }
+
+    /**
+     * As {@link #start(Path, String)}, evaluating {@code rules} (a Prometheus rule file's YAML,
+     * e.g. alerting rules) every second; null: none. With rules, it is started once they are
+     * evaluated.
+     */
+    public static LocalPrometheus start(Path dir, String metrics, String rules) throws Exception {
         HttpServer exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         exporter.createContext(
                 "/metrics",
@@ -44,12 +53,16 @@ public final class LocalPrometheus implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
+        if (rules != null) Files.writeString(dir.resolve("rules.yml"), rules);
         Path config =
                 Files.writeString(
                         dir.resolve("prometheus.yml"),
                         "global:\n"
                                 + "  scrape_interval: 1s\n"
                                 + "  evaluation_interval: 1s\n"
+                                + (rules == null
+                                        ? ""
+                                        : "rule_files:\n- " + dir.resolve("rules.yml") + "\n")
                                 + "scrape_configs:\n"
                                 + "- job_name: cluster\n"
                                 + "  static_configs:\n"
@@ -74,7 +87,8 @@ public final class LocalPrometheus implements AutoCloseable {
                 throw new IOException(
                         "prometheus exited: " + Files.readString(dir.resolve("prometheus.log")));
             }
-            if (prometheus.hasScraped()) return prometheus;
+            if (prometheus.hasScraped() && (rules == null || prometheus.hasEvaluatedRules()))
+                return prometheus;
             Thread.sleep(200);
         }
         prometheus.close();
@@ -90,6 +104,18 @@ public final class LocalPrometheus implements AutoCloseable {
             if (c.getResponseCode() != 200) return false;
             return new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
                     .contains("\"value\"");
+        } catch (IOException notYet) {
+            return false;
+        }
+    }
+
+    private boolean hasEvaluatedRules() {
+        try {
+            HttpURLConnection c =
+                    (HttpURLConnection) new URL(url() + "/api/v1/rules").openConnection();
+            if (c.getResponseCode() != 200) return false;
+            return new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .contains("\"lastEvaluation\":\"2");
         } catch (IOException notYet) {
             return false;
         }

@@ -10,7 +10,7 @@ import io.upshift.clusterversion.recommend.Recommendation;
 import io.upshift.runtime.cli.CheckFailedException;
 import io.upshift.runtime.cli.KubeconfigOption;
 import io.upshift.runtime.cli.VerboseOption;
-import io.upshift.status.reader.AlertsClient;
+import io.upshift.status.reader.MonitoringAlerts;
 import io.upshift.status.snapshot.AlertsFile;
 import io.upshift.status.snapshot.ResourceFiles;
 import java.io.IOException;
@@ -86,7 +86,11 @@ public final class RecommendCommand implements Callable<Integer> {
     @Option(
             names = "--alerts-url",
             paramLabel = "URL",
-            description = "Prometheus or Alertmanager to read firing alerts from.")
+            description =
+                    "Prometheus (/api/v1/alerts) or Alertmanager (/api/v2/alerts) to read firing"
+                            + " alerts from, in place of the cluster's monitoring (the Route"
+                            + " openshift-monitoring/thanos-querier, read with the kubeconfig's"
+                            + " token as oc reads it); read as given, with no credentials.")
     String alertsUrl;
 
     @Mixin VerboseOption verbose;
@@ -120,21 +124,23 @@ public final class RecommendCommand implements Callable<Integer> {
         } else {
             try (KubernetesClient client = kube.connect()) {
                 cv = ClusterVersions.get(client);
-            }
-            if (cv == null) {
-                throw new IllegalStateException(
-                        "No cluster version information available: "
-                                + ClusterVersions.NAME
-                                + " does not exist");
-            }
-            if (alertsUrl == null) {
-                precheckError = "no alerts source: pass --alerts-url to check firing alerts";
-            } else {
-                try {
-                    prechecks = AlertPrechecks.of(new AlertsClient(alertsUrl).fetch());
-                } catch (IOException | RuntimeException e) {
-                    precheckError = "reading alerts from " + alertsUrl + ": " + e.getMessage();
+                if (cv == null) {
+                    throw new IllegalStateException(
+                            "No cluster version information available: "
+                                    + ClusterVersions.NAME
+                                    + " does not exist");
                 }
+                // as oc: the cluster's monitoring, found by its Route and read as the user
+                MonitoringAlerts.Outcome alerts =
+                        alertsUrl == null
+                                ? MonitoringAlerts.read(client)
+                                : MonitoringAlerts.read(alertsUrl);
+                if (alerts instanceof MonitoringAlerts.Outcome.Read read)
+                    prechecks = AlertPrechecks.of(read.alerts());
+                else
+                    precheckError =
+                            (alertsUrl == null ? "" : "reading alerts from " + alertsUrl + ": ")
+                                    + ((MonitoringAlerts.Outcome.NotRead) alerts).why();
             }
         }
         Recommendation.Output result =

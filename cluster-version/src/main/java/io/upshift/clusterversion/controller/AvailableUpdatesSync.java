@@ -8,6 +8,7 @@ import io.fabric8.openshift.api.model.config.v1.ConditionalUpdate;
 import io.fabric8.openshift.api.model.config.v1.ConditionalUpdateRisk;
 import io.fabric8.openshift.api.model.config.v1.PromQLClusterCondition;
 import io.fabric8.openshift.api.model.config.v1.Release;
+import io.fabric8.openshift.api.model.config.v1.Update;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.clusterversion.model.UpdatesReport;
@@ -52,8 +53,8 @@ final class AvailableUpdatesSync {
     private volatile Map<String, RiskCondition> risks = Map.of();
 
     /**
-     * @param architecture the controller's own (GOARCH names), asked for unless the cluster runs a
-     *     multi-architecture release
+     * @param architecture the controller's own (GOARCH names), asked for unless the cluster runs,
+     *     or asks for, a multi-architecture release
      * @param defaultUpstream the update graph asked when {@code spec.upstream} is unset; empty or
      *     null: none
      */
@@ -80,17 +81,22 @@ final class AvailableUpdatesSync {
         ClusterVersionStatus status =
                 cv.getStatus() == null ? new ClusterVersionStatus() : cv.getStatus();
         String version = status.getDesired() == null ? "" : status.getDesired().getVersion();
-        String arch =
+        // as upstream: the graph of the architecture asked for, which differs from the one run
+        // while a single-architecture cluster asks for its multi-architecture release
+        String running =
                 UpdatesRequest.architecture(
                         status.getDesired() == null ? null : status.getDesired().getArchitecture(),
                         architecture);
+        Update asked = cv.getSpec().getDesiredUpdate();
         UpdatesRequest request =
                 new UpdatesRequest(
                         UpdatesRequest.upstream(cv.getSpec().getUpstream(), defaultUpstream),
                         cv.getSpec().getChannel(),
-                        arch,
+                        UpdatesRequest.desiredArchitecture(
+                                asked == null ? null : asked.getArchitecture(), running),
                         cv.getSpec().getClusterID(),
-                        version == null ? "" : version);
+                        version == null ? "" : version,
+                        running);
         if (state == null)
             state =
                     AvailableUpdates.seed(

@@ -12,14 +12,18 @@ import java.util.Optional;
  * What the administrator asked for, as upstream resolves it (pkg/cvo/cvo.go sync, updatepayload.go
  * findUpdateFromConfig): {@code spec.desiredUpdate} by image, or by version looked up among the
  * available updates only (a conditional update is there when Recommended=True; any other one must
- * be named by image); otherwise, or when nothing is asked, the current release (or the release the
- * controller runs when none was applied yet). A request {@link ClusterVersionValidation} finds
- * invalid is reported (Invalid=True, InvalidClusterVersion) and the current release stays the
- * target.
+ * be named by image), or, when a cluster of one architecture asks for Multi, its own version looked
+ * up there (where the graph offers the multi-architecture release of it alone); otherwise, or when
+ * nothing is asked, the current release (or the release the controller runs when none was applied
+ * yet). A request {@link ClusterVersionValidation} finds invalid is reported (Invalid=True,
+ * InvalidClusterVersion) and the current release stays the target.
  */
 public final class DesiredUpdates {
 
     public static final String INVALID = "InvalidClusterVersion";
+
+    /** The architecture of a multi-architecture release, as ClusterVersion names it. */
+    public static final String MULTI = "Multi";
 
     /** A resolved target. {@code version} may be empty for an image given alone. */
     public record Target(String version, String image, boolean force, List<String> acceptRisks) {}
@@ -51,15 +55,18 @@ public final class DesiredUpdates {
                             bare(d.getImage()),
                             Boolean.TRUE.equals(d.getForce()),
                             accept));
-        if (d != null && !empty(d.getVersion())) {
-            Optional<String> image = available(cv, d.getVersion());
+        // a cluster of one architecture asking for Multi moves to its own version's
+        // multi-architecture release, the only update the graph offers it then
+        String version =
+                d != null && migratingToMulti(d, cv)
+                        ? nz(cv.getStatus().getDesired().getVersion())
+                        : d == null ? "" : nz(d.getVersion());
+        if (!version.isEmpty()) {
+            Optional<String> image = available(cv, version);
             if (image.isPresent())
                 return ok(
                         new Target(
-                                d.getVersion(),
-                                image.get(),
-                                Boolean.TRUE.equals(d.getForce()),
-                                accept));
+                                version, image.get(), Boolean.TRUE.equals(d.getForce()), accept));
         }
         if (current == null)
             return new Resolution(
@@ -67,6 +74,18 @@ public final class DesiredUpdates {
                     "NoDesiredRelease",
                     "No release is running and spec.desiredUpdate names none");
         return ok(current);
+    }
+
+    /**
+     * As upstream's {@code findUpdateFromConfig}: Multi asked for, by no image, while the release
+     * status names is not a multi-architecture one.
+     */
+    static boolean migratingToMulti(Update d, ClusterVersion cv) {
+        Release desired = cv.getStatus() == null ? null : cv.getStatus().getDesired();
+        return MULTI.equals(d.getArchitecture())
+                && empty(d.getImage())
+                && desired != null
+                && !MULTI.equals(desired.getArchitecture());
     }
 
     /** The release status names, else the controller's own; null when neither. */

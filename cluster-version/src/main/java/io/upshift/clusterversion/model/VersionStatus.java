@@ -154,6 +154,9 @@ public final class VersionStatus {
         if (!a.url().isEmpty()) desired.setUrl(a.url());
         if (!a.channels().isEmpty())
             desired.setChannels(new ArrayList<>(new TreeSet<>(a.channels())));
+        // a multi-architecture release says so, as upstream's status does (its only value)
+        if (DesiredUpdates.MULTI.equals(a.architecture()))
+            desired.setArchitecture(DesiredUpdates.MULTI);
         s.setDesired(desired);
         s.setHistory(
                 History.begin(

@@ -73,6 +73,44 @@ class DesiredUpdatesTest {
                 .build();
     }
 
+    /**
+     * --to-multi-arch (architecture Multi, the current version): the current version's release
+     * among the available updates, the multi-architecture one the graph offers alone; none there
+     * yet (or the graph has none): the current release stays; a cluster already Multi is asked
+     * nothing new.
+     */
+    @Test
+    void multiAskedForIsTheCurrentVersionsMultiArchitectureRelease() {
+        ClusterVersion cv = cv("4.18.1", null);
+        cv.getSpec().getDesiredUpdate().setArchitecture("Multi");
+        // before the graph answered for multi: the current release
+        assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-4.18.1");
+        assertThat(DesiredUpdates.resolve(cv, null).valid()).isTrue();
+
+        cv.getStatus()
+                .setAvailableUpdates(
+                        List.of(
+                                new ReleaseBuilder()
+                                        .withVersion("4.18.1")
+                                        .withImage("img-4.18.1-multi")
+                                        .withArchitecture("Multi")
+                                        .build()));
+        var target = DesiredUpdates.resolve(cv, null).target();
+        assertThat(target.version()).isEqualTo("4.18.1");
+        assertThat(target.image()).isEqualTo("img-4.18.1-multi");
+        // once the cluster runs the multi-architecture release, its graph's edges are the updates
+        cv.getStatus().getDesired().setImage("img-4.18.1-multi");
+        cv.getStatus().getDesired().setArchitecture("Multi");
+        cv.getStatus()
+                .setAvailableUpdates(
+                        List.of(
+                                new ReleaseBuilder()
+                                        .withVersion("4.18.2")
+                                        .withImage("img-4.18.2-multi")
+                                        .build()));
+        assertThat(DesiredUpdates.resolve(cv, null).target().image()).isEqualTo("img-4.18.1-multi");
+    }
+
     @Test
     void aVersionAloneIsLookedUpAmongTheAvailableUpdatesOnly() {
         assertThat(DesiredUpdates.resolve(cv("4.18.2", null), null).target().image())

@@ -86,6 +86,10 @@ class VersionStatusTest {
                 .startsWith("True PayloadLoaded Payload loaded version=\"4.1.1\"");
         assertThat(s1.getObservedGeneration()).isEqualTo(3L);
 
+        // a single-architecture release records no architecture (upstream's status has only
+        // Multi to say)
+        assertThat(s1.getDesired().getArchitecture()).isNull();
+
         // progress: the same entry, Progressing counts
         sync = sync.withProgress(Mode.UPDATING, 5, 10, List.of("etcd"));
         ClusterVersionStatus s2 = next(s1, sync, T0.plusSeconds(10));
@@ -128,6 +132,30 @@ class VersionStatusTest {
         // level: the same inputs later give the same status, so nothing is written
         assertThat(next(s4, sync, T0.plusSeconds(300)))
                 .isEqualTo(next(s4, sync, T0.plusSeconds(600)));
+    }
+
+    /**
+     * The multi-architecture release of the same version: status.desired says Multi, a new history
+     * entry for its image (the same version: oc's status reads it as a migration), the acceptance
+     * names the architecture.
+     */
+    @Test
+    void theMultiArchitectureReleaseOfTheSameVersionIsRecordedAsMulti() {
+        ClusterVersionStatus installed = new ClusterVersionStatus();
+        installed.setHistory(List.of(entry("4.1.1", A, "Completed")));
+        SyncStatus.Acceptance.Accepted accepted =
+                new SyncStatus.Acceptance.Accepted("4.1.1", B, "", List.of(), true, "", "Multi");
+        ClusterVersionStatus s =
+                next(
+                        installed,
+                        SyncStatus.IDLE.withAcceptance(new SyncStatus.Target(B, "4.1.1"), accepted),
+                        T0);
+        assertThat(s.getDesired().getArchitecture()).isEqualTo("Multi");
+        assertThat(s.getHistory())
+                .extracting(UpdateHistory::getVersion, UpdateHistory::getImage)
+                .containsExactly(Tuple.tuple("4.1.1", B), Tuple.tuple("4.1.1", A));
+        assertThat(condition(s, "ReleaseAccepted"))
+                .endsWith("image=\"" + B + "\" architecture=\"Multi\"");
     }
 
     @Test

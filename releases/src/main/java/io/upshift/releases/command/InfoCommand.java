@@ -15,8 +15,10 @@ import picocli.CommandLine.Spec;
         name = "info",
         mixinStandardHelpOptions = true,
         description =
-                "Show a release image: version, digest, creation time, metadata, component images"
-                        + " and manifests per run-level.")
+                "Show a release image as oc adm release info does (name, digest, creation time,"
+                        + " OS/arch, manifest files, release metadata, component versions, images),"
+                        + " then what Upshift adds: its base image, its layers and the payload's"
+                        + " documents per run-level.")
 public final class InfoCommand implements Callable<Integer> {
 
     @Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -48,7 +50,7 @@ public final class InfoCommand implements Callable<Integer> {
         ReleaseInfo.Images images() {
             return commits
                     ? ReleaseInfo.Images.COMMITS
-                    : pullspecs ? ReleaseInfo.Images.PULLSPECS : ReleaseInfo.Images.COMPONENTS;
+                    : pullspecs ? ReleaseInfo.Images.PULLSPECS : ReleaseInfo.Images.DIGESTS;
         }
     }
 

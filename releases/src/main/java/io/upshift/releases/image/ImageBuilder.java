@@ -30,6 +30,7 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
 
 /**
  * Builds a release image from a payload directory. The image's release-metadata and
@@ -310,11 +311,28 @@ public final class ImageBuilder {
         return JSON.writeValueAsBytes(config);
     }
 
+    /**
+     * The payload's layer, laid out as {@code oc adm release new} lays out its own, so that {@code
+     * oc adm release info} and {@code extract} read it exactly as theirs: each payload directory's
+     * entry named as Go's tar writer names it ({@code release-manifests}, no trailing slash: oc
+     * reads {@code release-manifests/} and would count an entry of that name as a metadata file),
+     * then its files. What oc's layer has not, and reads not, is a whiteout of each directory at
+     * the top of the layer ({@code .wh.release-manifests}), before the directory: it hides whatever
+     * lower layers put there (the OCI image spec applies a whiteout to lower layers only), so a
+     * reader of this layer alone reads the payload whole ({@link SafeExtractor#sealedDirs}). An
+     * opaque whiteout inside the directory would do the same but is an entry under {@code
+     * release-manifests/}, which oc counts.
+     */
     private static void writeTar(Path root, OutputStream out, Instant time) throws IOException {
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
             for (String top : List.of(PayloadLoader.OPERATOR_DIR, PayloadLoader.RELEASE_DIR)) {
+                TarArchiveEntry whiteout = new TarArchiveEntry(SafeExtractor.WHITEOUT + top);
+                whiteout.setModTime(time.toEpochMilli());
+                whiteout.setMode(0644);
+                tar.putArchiveEntry(whiteout);
+                tar.closeArchiveEntry();
                 List<Path> paths;
                 try (Stream<Path> walk = Files.walk(root.resolve(top))) {
                     paths = walk.sorted().toList();
@@ -322,23 +340,16 @@ public final class ImageBuilder {
                 for (Path p : paths) {
                     String name = root.relativize(p).toString().replace('\\', '/');
                     boolean dir = Files.isDirectory(p);
-                    TarArchiveEntry e = new TarArchiveEntry(dir ? name + "/" : name);
+                    TarArchiveEntry e =
+                            dir
+                                    ? new TarArchiveEntry(name, TarConstants.LF_DIR)
+                                    : new TarArchiveEntry(name);
                     e.setModTime(time.toEpochMilli());
                     e.setMode(dir ? 0755 : 0644);
                     if (!dir) e.setSize(Files.size(p));
                     tar.putArchiveEntry(e);
                     if (!dir) Files.copy(p, tar);
                     tar.closeArchiveEntry();
-                    if (name.equals(top)) {
-                        // opaque whiteout: this layer alone makes the directory, so readers need no
-                        // layer below it
-                        TarArchiveEntry opaque =
-                                new TarArchiveEntry(top + "/" + SafeExtractor.OPAQUE);
-                        opaque.setModTime(time.toEpochMilli());
-                        opaque.setMode(0644);
-                        tar.putArchiveEntry(opaque);
-                        tar.closeArchiveEntry();
-                    }
                 }
             }
         }

@@ -106,13 +106,18 @@ final class PayloadTree {
         put(path, new File(f.blob(), f.size(), layer), layer);
     }
 
-    /** An OCI whiteout: {@code path} and all beneath it removed. */
+    /**
+     * An OCI whiteout: what lower layers put at {@code path} (and beneath it) removed; what {@code
+     * layer} itself wrote there is kept, whether it came before the whiteout or after it (the image
+     * spec applies a whiteout to lower layers only, so a layer may whiteout a directory and make it
+     * anew).
+     */
     void remove(List<String> path, int layer) throws Refused {
-        if (path.size() == 1) {
-            root.children.remove(path.get(0));
-            return;
-        }
-        parentOf(path, layer).children.remove(last(path));
+        Dir parent = path.size() == 1 ? root : parentOf(path, layer);
+        Node node = parent.children.get(last(path));
+        if (node == null) return;
+        if (layerOf(node) < layer) parent.children.remove(last(path));
+        else if (node instanceof Dir d) clearBelow(d, layer);
     }
 
     /**

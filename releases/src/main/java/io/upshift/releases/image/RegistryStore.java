@@ -162,7 +162,8 @@ public final class RegistryStore implements ImageStore {
                     at + ": the registry answered with manifest " + top.digest());
         }
         RegistryPull.Manifest image = top;
-        if (ManifestJson.isList(top.body())) {
+        boolean listed = ManifestJson.isList(top.body());
+        if (listed) {
             String entry = ManifestJson.platformEntry(ref, top.body(), access.architecture());
             image = pull.manifest(entry);
             if (!image.digest().equals(entry))
@@ -174,8 +175,10 @@ public final class RegistryStore implements ImageStore {
                                 + " with manifest "
                                 + image.digest());
         }
-        return ManifestJson.parse(ref, top.digest(), image.body())
-                .locatedAt(at.withDigest(top.digest()));
+        ResolvedImage resolved =
+                ManifestJson.parse(ref, top.digest(), image.body())
+                        .locatedAt(at.withDigest(top.digest()));
+        return listed ? resolved.asListEntry() : resolved;
     }
 
     @Override

@@ -265,13 +265,26 @@ public final class Releases {
                             payloadDir, image.pullspec(), InclusionRules.defaults(), warnings);
             JsonNode config = Mappers.JSON.readTree(readConfig(ref, image, work));
             String base = config.at("/config/Labels").path(ImageBuilder.BASE_LABEL).asText("");
-            return new ReleaseInfo(image, payload, base, created(config.path("created")));
+            return new ReleaseInfo(
+                    image,
+                    payload,
+                    base,
+                    created(config.path("created")),
+                    orUnknown(config.path("os").asText(""))
+                            + "/"
+                            + orUnknown(config.path("architecture").asText("")),
+                    ManifestFiles.count(payloadDir.resolve(PayloadLoader.RELEASE_DIR)));
         } catch (IOException e) {
             throw new ReleaseException(
                     Reason.IMAGE_INVALID, ref + ": unreadable image config: " + e.getMessage(), e);
         } finally {
             FileTrees.deleteQuietly(work);
         }
+    }
+
+    /** As oc names what an image config does not say. */
+    private static String orUnknown(String s) {
+        return s.isEmpty() ? "unknown" : s;
     }
 
     /** The config's {@code created}; null when it has none or not an RFC 3339 time. */

@@ -46,7 +46,7 @@ public final class SafeExtractor {
             List.of(PayloadLoader.OPERATOR_DIR, PayloadLoader.RELEASE_DIR);
 
     static final String OPAQUE = ".wh..wh..opq";
-    private static final String WHITEOUT = ".wh.";
+    static final String WHITEOUT = ".wh.";
     private static final String BLOBS = ".blobs";
 
     /**

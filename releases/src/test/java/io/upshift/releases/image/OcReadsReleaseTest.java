@@ -2,9 +2,12 @@ package io.upshift.releases.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.upshift.api.json.Mappers;
 import io.upshift.releases.metadata.ImageReferences;
+import io.upshift.releases.metadata.ReleaseMetadata;
 import io.upshift.releases.payload.PayloadDir;
 import io.upshift.testkit.LocalRegistry;
+import io.upshift.testkit.RawImages;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -124,6 +127,93 @@ class OcReadsReleaseTest {
                         Files.readAllBytes(FIXTURE.resolve("release-manifests/release-metadata")));
     }
 
+    /**
+     * oc reads an Upshift release of the 4.19 payload exactly as the release {@code oc adm release
+     * new} builds from the same payload on the same base: {@code oc adm release info} (plain,
+     * {@code --commits}, {@code --pullspecs}) prints the same lines, but the digests and the
+     * creation time (oc stamps its release with its clock).
+     */
+    @Test
+    void ocPrintsTheSameForUpshiftsReleaseOfTheRealPayloadAsForItsOwn() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(FIXTURE), "shared fixtures not present");
+        RawImages.Pushed base =
+                new RawImages(registry.host(), null, null)
+                        .image(
+                                "upshift/base",
+                                "plain",
+                                "amd64",
+                                List.of(
+                                        RawImages.layer(
+                                                List.of(
+                                                        RawImages.Entry.file(
+                                                                "etc/os-release", "ID=base\n")))));
+        String baseRef = registry.host() + "/upshift/base@" + base.digest();
+        releases.publish(
+                FIXTURE,
+                "4.19.0",
+                null,
+                null,
+                ImageRef.parse("docker://" + baseRef),
+                ref("upshift/release:4.19.0"),
+                (n, t) -> {});
+
+        // oc's input: the payload's manifests as one image's, which names every tag of the
+        // release's image-references (so oc keeps them all and changes no pull spec)
+        Path from = dir.resolve("oc-input"), manifests = from.resolve("payload");
+        Files.createDirectories(manifests);
+        Path refs = FIXTURE.resolve("release-manifests/image-references");
+        Files.copy(refs, from.resolve("image-references"));
+        try (var files = Files.list(FIXTURE.resolve("release-manifests"))) {
+            for (Path f : files.toList()) Files.copy(f, manifests.resolve(f.getFileName()));
+        }
+        Files.delete(manifests.resolve("release-metadata"));
+        ReleaseMetadata metadata =
+                ReleaseMetadata.parse(
+                        Files.readAllBytes(FIXTURE.resolve("release-manifests/release-metadata")),
+                        "release-metadata");
+        oc(
+                "adm",
+                "release",
+                "new",
+                "--insecure=true",
+                "--from-dir",
+                from.toString(),
+                "--name",
+                "4.19.0",
+                "--previous",
+                String.join(",", metadata.previous()),
+                "--include",
+                "cluster-version-operator",
+                "--metadata",
+                Mappers.JSON.writeValueAsString(metadata.metadata()),
+                "--to-image-base",
+                baseRef,
+                "--to-image",
+                registry.host() + "/upshift/release:oc-4.19.0");
+
+        for (String listing : List.of("", "--commits", "--pullspecs")) {
+            List<String> args =
+                    new ArrayList<>(List.of("adm", "release", "info", "--insecure=true"));
+            if (!listing.isEmpty()) args.add(listing);
+            List<String> ours = new ArrayList<>(args), theirs = new ArrayList<>(args);
+            ours.add(registry.host() + "/upshift/release:4.19.0");
+            theirs.add(registry.host() + "/upshift/release:oc-4.19.0");
+            String upshiftsRelease = oc(ours.toArray(String[]::new));
+            assertThat(masked(upshiftsRelease))
+                    .as("oc adm release info " + listing)
+                    .isEqualTo(masked(oc(theirs.toArray(String[]::new))));
+            assertThat(upshiftsRelease)
+                    .contains("\nManifests: 434\n")
+                    .contains("kubernetes 1.32.5");
+        }
+    }
+
+    /** oc's release info with its digests and its creation time masked. */
+    private static String masked(String info) {
+        return info.replaceAll("sha256:[0-9a-f]{64}", "sha256:…")
+                .replaceAll("(?m)^(Created: +)\\S+$", "$1…");
+    }
+
     /** Runs oc's info (plain, --commits, --pullspecs) and extract on the release; the extracted. */
     private Path checkWithOc(ResolvedImage release, String tag, Instant created) throws Exception {
         String byTag = registry.host() + "/" + tag;
@@ -134,11 +224,14 @@ class OcReadsReleaseTest {
         String info = oc("adm", "release", "info", "--insecure=true", byTag);
         assertThat(info)
                 .containsPattern("(?m)^Digest: +" + Pattern.quote(release.digest()) + "$")
-                .containsPattern("(?m)^Created: +" + Pattern.quote(time) + "$");
-        assertThat(images(oc("adm", "release", "info", "--insecure=true", "--commits", byTag)))
-                .isEqualTo(images(upshift.render(ReleaseInfo.Images.COMMITS)));
-        assertThat(images(oc("adm", "release", "info", "--insecure=true", "--pullspecs", byTag)))
-                .isEqualTo(images(upshift.render(ReleaseInfo.Images.PULLSPECS)));
+                .containsPattern("(?m)^Created: +" + Pattern.quote(time) + "$")
+                .doesNotContain("Metadata files:");
+        // upshift release info prints oc's text first, byte for byte, then its own sections
+        assertThat(upshift.render()).startsWith(info);
+        assertThat(upshift.render(ReleaseInfo.Images.COMMITS))
+                .startsWith(oc("adm", "release", "info", "--insecure=true", "--commits", byTag));
+        assertThat(upshift.render(ReleaseInfo.Images.PULLSPECS))
+                .startsWith(oc("adm", "release", "info", "--insecure=true", "--pullspecs", byTag));
 
         Path extracted = dir.resolve("extracted-" + release.digest().substring(7, 15));
         assertThat(
@@ -184,14 +277,6 @@ class OcReadsReleaseTest {
                     .as(name)
                     .hasSameBinaryContentAs(ours.resolve("release-manifests").resolve(name));
         return extracted;
-    }
-
-    /** The "Images:" section of a release info, up to the blank line after it. */
-    private static String images(String info) {
-        int start = info.indexOf("\nImages:\n");
-        assertThat(start).as(info).isNotNegative();
-        int end = info.indexOf("\n\n", start + 1);
-        return info.substring(start + 1, end < 0 ? info.length() : end + 1);
     }
 
     private static ImageRef ref(String tag) throws Exception {

@@ -84,8 +84,10 @@ class RegistryRoundTripTest {
                         Map.entry("30", 2));
         assertThat(info.render())
                 .contains("Name:      4.15.2\nDigest:    " + pushed.digest())
-                .contains("cluster-version-operator  quay.example/cvo@sha256:")
+                .containsPattern("\n  cluster-version-operator +sha256:[0-9a-f]{64}\n")
                 .contains("  run-level 10: 2\n");
+        assertThat(info.render(ReleaseInfo.Images.PULLSPECS))
+                .containsPattern("\n  cluster-version-operator +quay.example/cvo@sha256:");
         // the operator's own manifests are templated with the pullspec by digest at load time
         assertThat(info.payload().manifests().get(0).object().toString())
                 .contains(open.host() + "/upshift/release@" + pushed.digest());

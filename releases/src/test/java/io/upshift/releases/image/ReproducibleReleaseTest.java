@@ -88,6 +88,39 @@ class ReproducibleReleaseTest {
         assertThat(files.get("release-manifests/release-metadata")).isEqualTo(metadata.toJson());
     }
 
+    /**
+     * The payload layer as oc lays out its own: under {@code release-manifests/} only files, which
+     * oc reads as manifests and metadata (an entry named {@code release-manifests/} or a whiteout
+     * inside would be a "Metadata files" count oc does not print for its own); each directory
+     * sealed by a whiteout of it at the top of the layer, before its entries.
+     */
+    @Test
+    void theLayerHoldsUnderReleaseManifestsOnlyFilesAndIsSealedFromAbove() throws Exception {
+        BuiltImage image = build(payload(dir.resolve("p"), STREAM_TIME), null);
+        Map<String, TarArchiveEntry> entries = new LinkedHashMap<>();
+        readLayer(image.layer(), entries, new LinkedHashMap<>());
+        // (the directories are written without a trailing slash, as Go's tar writer writes oc's;
+        // commons-compress reads a directory's name with one: OcReadsReleaseTest runs oc on it)
+        List<String> names = List.copyOf(entries.keySet());
+        assertThat(names.subList(0, 2)).containsExactly(".wh.manifests", "manifests/");
+        assertThat(names.indexOf(".wh.release-manifests"))
+                .isNotNegative()
+                .isEqualTo(names.indexOf("release-manifests/") - 1);
+        assertThat(entries.get("manifests/").isDirectory()).isTrue();
+        assertThat(entries.get("release-manifests/").isDirectory()).isTrue();
+        assertThat(names)
+                .filteredOn(
+                        n -> n.startsWith("release-manifests/") && !n.equals("release-manifests/"))
+                .isNotEmpty()
+                .allSatisfy(
+                        n -> {
+                            assertThat(entries.get(n).isFile()).as(n).isTrue();
+                            assertThat(n).doesNotContain(".wh.");
+                        });
+        assertThat(SafeExtractor.sealedDirs(image.layer()))
+                .containsExactlyInAnyOrder("manifests", "release-manifests");
+    }
+
     @Test
     void aTimeGivenIsTheReleasesAndChangesTheDigest() throws Exception {
         Path p = payload(dir.resolve("p"), STREAM_TIME);

@@ -131,6 +131,57 @@ class RetrievalTest {
         assertThat(dir.resolve("p/release-manifests/0000_90_low_x.yaml")).exists();
     }
 
+    /**
+     * A whiteout of a payload directory hides what lower layers put there, never what its own layer
+     * puts there, before it or after it (the image spec's rule); it seals the directory, so the
+     * layer is read alone.
+     */
+    @Test
+    void aWhiteoutOfTheDirectoryHidesLowerLayersOnlyWhereverItStandsInItsLayer() throws Exception {
+        byte[] lower =
+                RawImages.layer(
+                        List.of(
+                                Entry.file(
+                                        "release-manifests/0000_90_low_x.yaml",
+                                        "apiVersion: v1\n"
+                                                + "kind: Namespace\n"
+                                                + "metadata:\n"
+                                                + "  name: low\n"),
+                                Entry.file("manifests/0000_00_low.yaml", "kind: ConfigMap\n")));
+        String metadata =
+                "{\"kind\":\"cincinnati-metadata-v0\",\"version\":\"1.0.1\",\"previous\":[],\"metadata\":{}}";
+        byte[] whiteoutFirst =
+                RawImages.layer(
+                        List.of(
+                                Entry.file(".wh.release-manifests", ""),
+                                Entry.directory("release-manifests"),
+                                Entry.file("release-manifests/release-metadata", metadata),
+                                Entry.file(".wh.manifests", "")));
+        byte[] whiteoutLast =
+                RawImages.layer(
+                        List.of(
+                                Entry.file("release-manifests/release-metadata", metadata),
+                                Entry.file(".wh.release-manifests", ""),
+                                Entry.file(".wh.manifests", "")));
+        int n = 0;
+        for (byte[] top : List.of(whiteoutFirst, whiteoutLast)) {
+            raw.image("upshift/release", "sealed-" + n, "amd64", List.of(base, lower, top));
+            Path to = dir.resolve("sealed-" + n);
+            Releases.Pulled pulled =
+                    releases(AMD64)
+                            .pull(
+                                    ImageRef.parse(
+                                            registry.host() + "/upshift/release:sealed-" + n),
+                                    to,
+                                    ImageStore.Progress.NONE);
+            assertThat(pulled.layersRead()).as("layers read").isEqualTo(1);
+            assertThat(to.resolve("release-manifests/release-metadata")).exists();
+            assertThat(to.resolve("release-manifests/0000_90_low_x.yaml")).doesNotExist();
+            assertThat(to.resolve("manifests/0000_00_low.yaml")).doesNotExist();
+            n++;
+        }
+    }
+
     @Test
     void anImageWithoutReleaseManifestsIsNotARelease() throws Exception {
         raw.image(

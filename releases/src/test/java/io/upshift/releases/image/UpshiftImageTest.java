@@ -225,7 +225,7 @@ class UpshiftImageTest {
                                         ImageRef.parse(
                                                 "oci:" + layouts.resolve("release") + ":2.0.0"))
                                 .render())
-                .contains("Base:      " + base.pullspec() + "\nSize:      ");
+                .contains("\nBase Image:   " + base.pullspec() + "\nImage Layers: ");
     }
 
     /**

@@ -89,6 +89,56 @@ public record CaBundle(List<X509Certificate> certificates) {
         }
     }
 
+    /**
+     * A context that checks neither the server's certificate nor its name: what a kubeconfig's
+     * {@code insecure-skip-tls-verify: true} asks of every connection made with its credentials, as
+     * Go's {@code tls.Config{InsecureSkipVerify: true}}. For nothing else.
+     */
+    public static SSLContext unverified() {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {new Unverified()}, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot make a TLS context: " + e.getMessage(), e);
+        }
+    }
+
+    /** Trusts any server, as a kubeconfig's insecure-skip-tls-verify asks. */
+    private static final class Unverified extends X509ExtendedTrustManager {
+        @Override
+        public void checkServerTrusted(X509Certificate[] certs, String authType) {}
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] certs, String authType, Socket s) {}
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] certs, String authType, SSLEngine e) {}
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] certs, String authType)
+                throws CertificateException {
+            throw new CertificateException("a client's trust does not check clients");
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] certs, String authType, Socket s)
+                throws CertificateException {
+            checkClientTrusted(certs, authType);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] certs, String authType, SSLEngine e)
+                throws CertificateException {
+            checkClientTrusted(certs, authType);
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+        }
+    }
+
     /** The PKIX trust manager of {@code roots}; the system's for null. */
     private static X509TrustManager pkix(List<X509Certificate> roots)
             throws GeneralSecurityException {

@@ -138,6 +138,7 @@ public final class UpdateClient {
                 graph,
                 SemVer.parse(request.version()),
                 request.channel(),
+                request.migratingToMulti(),
                 w -> LOG.warn("update graph {}: {}", request.uri(), w));
     }
 }

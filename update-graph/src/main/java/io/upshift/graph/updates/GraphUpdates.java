@@ -29,6 +29,21 @@ public final class GraphUpdates {
     public static RetrievedUpdates compute(
             Graph graph, SemVer current, String channel, Consumer<String> warnings)
             throws UpdatesException {
+        return compute(graph, current, channel, false, warnings);
+    }
+
+    /**
+     * As {@link #compute(Graph, SemVer, String, Consumer)}; {@code migratingToMulti}: the graph is
+     * the multi-architecture one and the cluster runs a single architecture, so the only update is
+     * its own version's node, as upstream's client answers then (pkg/cincinnati GetUpdates).
+     */
+    public static RetrievedUpdates compute(
+            Graph graph,
+            SemVer current,
+            String channel,
+            boolean migratingToMulti,
+            Consumer<String> warnings)
+            throws UpdatesException {
         Integer at = null;
         for (int i = 0; i < graph.nodes().size(); i++) {
             String v = graph.nodes().get(i).version();
@@ -47,6 +62,8 @@ public final class GraphUpdates {
                             + "\" channel");
         }
         Target currentTarget = Target.of(graph.nodes().get(at));
+        if (migratingToMulti)
+            return new RetrievedUpdates(currentTarget, List.of(currentTarget), List.of());
         List<Target> available = new ArrayList<>();
         for (int[] e : graph.edges())
             if (e[0] == at) available.add(Target.of(graph.nodes().get(e[1])));

@@ -11,9 +11,26 @@ import java.util.regex.Pattern;
 /**
  * What the cluster asks the graph service: {@code <upstream>?arch=&channel=&id=&version=}. {@link
  * #problem} says, with the reference's RetrievedUpdates reason, why no request can be made.
+ *
+ * @param arch the architecture asked for: the one the cluster is to run ({@code multi} once {@code
+ *     spec.desiredUpdate.architecture} asks for Multi)
+ * @param currentArch the architecture the cluster runs: when it is not {@code multi} and {@code
+ *     arch} is, the cluster moves to the multi-architecture release of its own version, the only
+ *     update the answer offers then ({@link #migratingToMulti})
  */
 public record UpdatesRequest(
-        String upstream, String channel, String arch, String clusterId, String version) {
+        String upstream,
+        String channel,
+        String arch,
+        String clusterId,
+        String version,
+        String currentArch) {
+
+    /** A request for the architecture the cluster runs. */
+    public UpdatesRequest(
+            String upstream, String channel, String arch, String clusterId, String version) {
+        this(upstream, channel, arch, clusterId, version, arch);
+    }
 
     /**
      * The update service upstream's operator asks when {@code spec.upstream} is unset
@@ -27,12 +44,30 @@ public record UpdatesRequest(
                     "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     /**
-     * The architecture the graph is asked for, as upstream's: {@code multi} when the cluster runs a
-     * multi-architecture release (status.desired.architecture {@code Multi}), else the controller's
-     * own ({@code runtime}, GOARCH names).
+     * The architecture the cluster runs, as the graph names it (upstream's {@code
+     * getCurrentArchitecture}): {@code multi} when it runs a multi-architecture release
+     * (status.desired.architecture {@code Multi}), else the controller's own ({@code runtime},
+     * GOARCH names).
      */
     public static String architecture(String desiredArchitecture, String runtime) {
         return "Multi".equalsIgnoreCase(desiredArchitecture) ? "multi" : runtime;
+    }
+
+    /**
+     * The architecture the graph is asked for (upstream's {@code getDesiredArchitecture}): {@code
+     * multi} when {@code spec.desiredUpdate.architecture} asks for Multi, else the one the cluster
+     * runs ({@code current}).
+     */
+    public static String desiredArchitecture(String specArchitecture, String current) {
+        return "Multi".equalsIgnoreCase(specArchitecture) ? "multi" : current;
+    }
+
+    /**
+     * True while a cluster of one architecture asks for the multi-architecture release: the only
+     * update then is its own version's multi-architecture release.
+     */
+    public boolean migratingToMulti() {
+        return "multi".equals(arch) && !"multi".equals(currentArch);
     }
 
     /**

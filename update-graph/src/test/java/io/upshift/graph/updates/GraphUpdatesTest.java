@@ -94,6 +94,38 @@ class GraphUpdatesTest {
                 .anyMatch(w -> w.contains("risk Unknown has no matching rule left"));
     }
 
+    /**
+     * A cluster of one architecture asking the multi-architecture graph: its own version's node is
+     * the only update, whatever the edges and conditional edges (upstream's GetUpdates).
+     */
+    @Test
+    void aClusterMovingToMultiIsOfferedItsOwnVersionAlone() throws Exception {
+        GraphNode multi =
+                new GraphNode(
+                        "1.0.0",
+                        "registry.example/release@sha256:" + "1".repeat(64),
+                        Map.of("release.openshift.io/architecture", "multi"));
+        Graph g =
+                Graph.of(
+                        List.of(multi, node("1.0.1")),
+                        List.of(new int[] {0, 1}),
+                        List.of(
+                                new ConditionalEdges(
+                                        List.of(new ConditionalEdges.Edge("1.0.0", "1.0.1")),
+                                        List.of(risk("A", "Always")))));
+        RetrievedUpdates u =
+                GraphUpdates.compute(g, SemVer.parse("1.0.0"), "stable-1.0", true, w -> {});
+        assertThat(u.available()).containsExactly(Target.of(multi));
+        assertThat(u.available().get(0).architecture()).isEqualTo("Multi");
+        assertThat(u.conditional()).isEmpty();
+        // a cluster already multi follows the edges
+        assertThat(
+                        GraphUpdates.compute(g, SemVer.parse("1.0.0"), "stable-1.0", false, w -> {})
+                                .conditional())
+                .extracting(c -> c.release().version())
+                .containsExactly("1.0.1");
+    }
+
     @Test
     void aVersionOutsideTheChannelIsReported() throws Exception {
         Graph g = Graph.of(List.of(node("1.0.0")), List.of(), List.of());

@@ -14,6 +14,7 @@ import io.upshift.status.model.UpdateAssessment;
 import io.upshift.status.reader.AlertsClient;
 import io.upshift.status.reader.ClusterReader;
 import io.upshift.status.reader.ControllerLeaseReader;
+import io.upshift.status.reader.MonitoringAlerts;
 import io.upshift.status.render.Details;
 import io.upshift.status.render.EstimateSource;
 import io.upshift.status.render.StatusRenderer;
@@ -99,7 +100,9 @@ public final class StatusCommand implements Callable<Integer> {
             paramLabel = "URL",
             description =
                     "Prometheus (/api/v1/alerts) or Alertmanager (/api/v2/alerts) to read firing"
-                            + " alerts from.")
+                            + " alerts from, in place of the cluster's monitoring (the Route"
+                            + " openshift-monitoring/thanos-querier, read with the kubeconfig's"
+                            + " token as oc reads it); read as given, with no credentials.")
     String alertsUrl;
 
     @Mixin VerboseOption verbose;
@@ -108,7 +111,6 @@ public final class StatusCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Details d = Details.parse(details);
         EstimateSource e = EstimateSource.parse(estimate);
-        Instant wallNow = clock.instant();
         PrintWriter out = spec.commandLine().getOut();
         String text;
         if (source.mockClusterVersion != null || source.snapshot != null) {
@@ -120,10 +122,14 @@ public final class StatusCommand implements Callable<Integer> {
                 state = withAlerts(state, alerts());
             }
             Instant at = Snapshot.replayTime(state);
-            text = StatusRenderer.render(UpdateAssessment.assess(state, at, wallNow), at, d, e);
+            text =
+                    StatusRenderer.render(
+                            UpdateAssessment.assess(state, at, clock.instant()), at, d, e);
         } else {
             try (KubernetesClient client = kube.connect()) {
                 ClusterVersion cv;
+                Optional<ControllerPresence.Lease> lease;
+                Instant now;
                 if (source.fromApi) {
                     cv = client.resources(ClusterVersion.class).withName("version").get();
                     UpdateStatusStatus status = UpdateStatusReader.read(client);
@@ -133,30 +139,52 @@ public final class StatusCommand implements Callable<Integer> {
                                         + UpdateStatus.NAME
                                         + " has no status yet: is `upshift operator` running?");
                     }
-                    text = StatusRenderer.render(status, wallNow, d, e);
+                    lease = ControllerLeaseReader.read(client);
+                    // the clock is read after the cluster, as the times it ages were
+                    now = clock.instant();
+                    text = StatusRenderer.render(status, now, d, e);
                 } else {
-                    ClusterState state =
-                            new ClusterReader(client)
-                                    .read(alertsUrl == null ? Optional.empty() : alerts());
+                    ClusterState state = new ClusterReader(client).read(Optional.empty());
                     cv = state.clusterVersion();
-                    text =
-                            StatusRenderer.render(
-                                    UpdateAssessment.assess(state, wallNow, wallNow),
-                                    wallNow,
-                                    d,
-                                    e);
+                    lease = ControllerLeaseReader.read(client);
+                    now = clock.instant();
+                    text = render(state, now, d, e);
+                    if (!text.equals(StatusRenderer.NOT_UPDATING)) {
+                        // as oc: alerts are read only for an update, and where they cannot be,
+                        // it says so first and shows the rest
+                        MonitoringAlerts.Outcome alerts =
+                                alertsUrl != null
+                                        ? MonitoringAlerts.read(alertsUrl)
+                                        : MonitoringAlerts.read(client);
+                        now = clock.instant();
+                        if (alerts instanceof MonitoringAlerts.Outcome.Read read)
+                            text = render(state.withAlerts(Optional.of(read.alerts())), now, d, e);
+                        else
+                            text =
+                                    UNREAD_ALERTS
+                                            + ((MonitoringAlerts.Outcome.NotRead) alerts).why()
+                                            + "\n"
+                                            + render(state, now, d, e);
+                    }
                 }
                 // the progress shown does not move while no controller runs: say so first
+                Instant at = now;
                 Optional<String> down =
-                        ControllerLeaseReader.read(client)
-                                .flatMap(
-                                        lease -> ControllerPresence.notRunning(cv, lease, wallNow));
+                        lease.flatMap(l -> ControllerPresence.notRunning(cv, l, at));
                 if (down.isPresent()) text = down.get() + "\n\n" + text;
             }
         }
         out.print(text);
         out.flush();
         return 0;
+    }
+
+    /** What oc prints before the status when it cannot read the alerts (its two spaces too). */
+    static final String UNREAD_ALERTS =
+            "Unable to fetch alerts, ignoring alerts in 'Update Health':  ";
+
+    private static String render(ClusterState state, Instant now, Details d, EstimateSource e) {
+        return StatusRenderer.render(UpdateAssessment.assess(state, now, now), now, d, e);
     }
 
     /**

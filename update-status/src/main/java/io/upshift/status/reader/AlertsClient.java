@@ -10,10 +10,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
+import javax.net.ssl.SSLContext;
 
 /**
  * Reads firing alerts from a Prometheus ({@code /api/v1/alerts}) or Alertmanager ({@code
- * /api/v2/alerts}) URL, the answer bounded in bytes and the whole exchange in time.
+ * /api/v2/alerts}) URL, the answer bounded in bytes and the whole exchange in time; over TLS
+ * trusted as the caller says, with a bearer token when given one.
  */
 public final class AlertsClient {
 
@@ -23,23 +25,63 @@ public final class AlertsClient {
     /** The whole exchange, from the request to the answer's last byte. */
     static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private final URI url;
     private final Duration timeout;
+    private final String token;
 
     public AlertsClient(String url) {
         this(url, TIMEOUT);
     }
 
     AlertsClient(String url, Duration timeout) {
+        this(bare(URI.create(url)), timeout, null, null);
+    }
+
+    /**
+     * {@code url} read over TLS trusted by {@code tls} (null: the system's), with {@code token} as
+     * its bearer token (null: none).
+     */
+    public AlertsClient(URI url, Duration timeout, SSLContext tls, String token) {
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        if (tls != null) b.sslContext(tls);
+        this.http = b.build();
+        this.url = url;
         this.timeout = timeout;
-        URI u = URI.create(url);
-        if (u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/")) {
-            // A bare server address means Prometheus' alerts endpoint.
-            u = u.resolve("/api/v1/alerts");
+        this.token = token;
+    }
+
+    /** A bare server address means Prometheus' alerts endpoint. */
+    private static URI bare(URI u) {
+        if (u.getPath() == null || u.getPath().isEmpty() || u.getPath().equals("/"))
+            return u.resolve("/api/v1/alerts");
+        return u;
+    }
+
+    public URI url() {
+        return url;
+    }
+
+    /** The status and body of a GET, however the server answered. */
+    public record Answer(int status, byte[] body) {}
+
+    /**
+     * @throws IOException as the exchange failed; an answer past {@link #MAX_BYTES} or not complete
+     *     within its timeout names the host and the limit ({@link BoundExceeded})
+     */
+    public Answer get() throws IOException {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(url).header("Accept", "application/json").GET();
+        if (token != null) request.header("Authorization", "Bearer " + token);
+        try (BoundedExchange x =
+                BoundedExchange.send(
+                        http, request.build(), new BoundedExchange.Bounds(MAX_BYTES, timeout))) {
+            int status = x.status();
+            return new Answer(status, x.readAll());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
         }
-        this.url = u;
     }
 
     /**
@@ -47,18 +89,9 @@ public final class AlertsClient {
      *     not complete within its timeout (10 s) names the host and the limit
      */
     public List<Alert> fetch() throws IOException {
-        HttpRequest request =
-                HttpRequest.newBuilder(url).header("Accept", "application/json").GET().build();
-        int status;
-        byte[] body;
-        try (BoundedExchange x =
-                BoundedExchange.send(
-                        http, request, new BoundedExchange.Bounds(MAX_BYTES, timeout))) {
-            status = x.status();
-            body = x.readAll();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(url + ": interrupted", e);
+        Answer answer;
+        try {
+            answer = get();
         } catch (BoundExceeded e) {
             throw e;
         } catch (IOException e) {
@@ -70,9 +103,9 @@ public final class AlertsClient {
                                     : e.getMessage()),
                     e);
         }
-        if (status != 200) {
-            throw new IOException(url + ": HTTP " + status);
+        if (answer.status() != 200) {
+            throw new IOException(url + ": HTTP " + answer.status());
         }
-        return AlertsFile.parse(url.toString(), body);
+        return AlertsFile.parse(url.toString(), answer.body());
     }
 }

@@ -14,6 +14,9 @@ import java.time.Instant;
  * print the same.
  */
 public final class StatusRenderer {
+    /** The whole text when no update is in progress and no worker pool is behind. */
+    public static final String NOT_UPDATING = "The cluster is not updating.\n";
+
     private StatusRenderer() {}
 
     /**
@@ -37,7 +40,7 @@ public final class StatusRenderer {
                 Conditions.META.isTrue(
                         view.clusterVersion().conditions(), ClusterVersionInsight.UPDATING);
         if (!updating && !view.workersOutdated()) {
-            return "The cluster is not updating.\n";
+            return NOT_UPDATING;
         }
         Instant started = Times.parse(view.clusterVersion().startedAt());
         long updatingFor =
