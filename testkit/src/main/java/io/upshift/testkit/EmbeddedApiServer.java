@@ -4,9 +4,12 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.upshift.api.json.Mappers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,6 +19,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import javax.net.ssl.SSLContext;
@@ -34,7 +38,7 @@ import javax.net.ssl.TrustManagerFactory;
  * #installRbac()} installed it, so that a request deploy/rbac.yaml does not allow is refused with
  * the 403 a real server gives ({@link ApiServerDispatcher#accessRefusals()}).
  */
-public final class EmbeddedApiServer implements AutoCloseable {
+public final class EmbeddedApiServer implements ApiServer {
     /** The administrator, as kubeadm's admin kubeconfig names it. */
     static final User ADMIN =
             new User("kubernetes-admin", List.of(User.MASTERS, User.AUTHENTICATED));
@@ -82,11 +86,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * The administrator's client, for whoever sets up and inspects the world (tests, the
      * simulation).
      */
+    @Override
     public KubernetesClient client() {
         return client;
     }
 
     /** A new administrator's client whose requests carry {@code userAgent}. */
+    @Override
     public KubernetesClient client(String userAgent) {
         return new KubernetesClientBuilder().withConfig(config(userAgent)).build();
     }
@@ -95,6 +101,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * The configuration of an administrator's client of this server whose requests carry {@code
      * userAgent}.
      */
+    @Override
     public Config config(String userAgent) {
         return config(userAgent, token(ADMIN));
     }
@@ -103,6 +110,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * A new client acting as {@code account}, whose requests carry {@code userAgent}: a
      * controller's, as deploy/ runs it.
      */
+    @Override
     public KubernetesClient client(String userAgent, ServiceAccount account) {
         return new KubernetesClientBuilder().withConfig(config(userAgent, account)).build();
     }
@@ -111,6 +119,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * The configuration of a client acting as {@code account} whose requests carry {@code
      * userAgent}.
      */
+    @Override
     public Config config(String userAgent, ServiceAccount account) {
         return config(userAgent, token(account));
     }
@@ -120,11 +129,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     /** The bearer token of {@code account}, as its pod would have it mounted. */
+    @Override
     public String token(ServiceAccount account) {
         return token(account.user());
     }
 
     /** The administrator's bearer token, for raw HTTP requests. */
+    @Override
     public String adminToken() {
         return token(ADMIN);
     }
@@ -137,6 +148,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * A kubeconfig for any client of this server (kubectl, oc, upshift) acting as the
      * administrator: one cluster, one context, the administrator's token.
      */
+    @Override
     public String kubeconfig() {
         return kubeconfig(adminToken());
     }
@@ -145,6 +157,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * A kubeconfig acting as {@code account}, as its pod's mounted token would: for a controller
      * run as a process.
      */
+    @Override
     public String kubeconfig(ServiceAccount account) {
         return kubeconfig(token(account));
     }
@@ -174,6 +187,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * build copies them from deploy/): the ServiceAccounts of the controllers and the node agent,
      * and exactly the rules deploy/ grants them, as {@code kubectl apply -k deploy/} installs them.
      */
+    @Override
     public EmbeddedApiServer installRbac() {
         Manifests.read("/deploy/namespace.yaml").forEach(dispatcher::store);
         Manifests.read("/deploy/rbac.yaml").forEach(dispatcher::store);
@@ -181,6 +195,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return this;
     }
 
+    @Override
     public String url() {
         return client.getMasterUrl().toString();
     }
@@ -190,6 +205,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * certificate (and no other); requests still need a token ({@link #adminToken()}, {@link
      * #token(ServiceAccount)}).
      */
+    @Override
     public HttpClient httpClient() {
         try (InputStream pem =
                 Files.newInputStream(Path.of(web.getSelfSignedCertificate().certificatePath()))) {
@@ -216,13 +232,32 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * them), so that the server treats their kinds as kube-apiserver would, e.g. keeps a status
      * subresource apart.
      */
+    @Override
     public EmbeddedApiServer installCrds(String... names) {
         for (String name : names) {
             try (InputStream in =
                     EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
                 if (in == null)
                     throw new IllegalArgumentException("no CRD " + name + " on the classpath");
-                client.apiextensions().v1().customResourceDefinitions().load(in).create();
+                var created =
+                        client.apiextensions().v1().customResourceDefinitions().load(in).create();
+                // kube-apiserver accepts the names and establishes a CRD it can serve within
+                // moments, with no controller-manager: so does this one
+                String now = java.time.Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+                client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(created.getMetadata().getName())
+                        .subresource("status")
+                        .patch(
+                                PatchContext.of(PatchType.JSON_MERGE),
+                                "{\"status\":{\"conditions\":["
+                                        + condition("NamesAccepted", "NoConflicts", now)
+                                        + ","
+                                        + condition("Established", "InitialNamesAccepted", now)
+                                        + "],\"acceptedNames\":"
+                                        + Mappers.JSON.valueToTree(created.getSpec().getNames())
+                                        + "}}");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -230,12 +265,38 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return this;
     }
 
+    private static String condition(String type, String reason, String now) {
+        return "{\"type\":\""
+                + type
+                + "\",\"status\":\"True\",\"reason\":\""
+                + reason
+                + "\",\"lastTransitionTime\":\""
+                + now
+                + "\"}";
+    }
+
     public ApiServerDispatcher dispatcher() {
         return dispatcher;
     }
 
+    @Override
     public RequestLog requests() {
         return dispatcher.requests();
+    }
+
+    @Override
+    public List<String> accessRefusals() {
+        return dispatcher.accessRefusals();
+    }
+
+    @Override
+    public boolean real() {
+        return false;
+    }
+
+    @Override
+    public String description() {
+        return "the embedded API server";
     }
 
     @Override
