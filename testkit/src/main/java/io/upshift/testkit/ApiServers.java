@@ -60,6 +60,7 @@ public final class ApiServers {
         say(plane);
         if (plane == null) {
             EmbeddedApiServer embedded = new EmbeddedApiServer();
+            embedded.dispatcher().installedKindsOnly();
             if (!crds.isEmpty()) embedded.installCrds(crds.toArray(String[]::new));
             return embedded;
         }

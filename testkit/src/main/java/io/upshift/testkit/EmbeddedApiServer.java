@@ -4,12 +4,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.upshift.api.json.Mappers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -19,7 +16,6 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import javax.net.ssl.SSLContext;
@@ -239,40 +235,12 @@ public final class EmbeddedApiServer implements ApiServer {
                     EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
                 if (in == null)
                     throw new IllegalArgumentException("no CRD " + name + " on the classpath");
-                var created =
-                        client.apiextensions().v1().customResourceDefinitions().load(in).create();
-                // kube-apiserver accepts the names and establishes a CRD it can serve within
-                // moments, with no controller-manager: so does this one
-                String now = java.time.Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-                client.apiextensions()
-                        .v1()
-                        .customResourceDefinitions()
-                        .withName(created.getMetadata().getName())
-                        .subresource("status")
-                        .patch(
-                                PatchContext.of(PatchType.JSON_MERGE),
-                                "{\"status\":{\"conditions\":["
-                                        + condition("NamesAccepted", "NoConflicts", now)
-                                        + ","
-                                        + condition("Established", "InitialNamesAccepted", now)
-                                        + "],\"acceptedNames\":"
-                                        + Mappers.JSON.valueToTree(created.getSpec().getNames())
-                                        + "}}");
+                client.apiextensions().v1().customResourceDefinitions().load(in).create();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
         return this;
-    }
-
-    private static String condition(String type, String reason, String now) {
-        return "{\"type\":\""
-                + type
-                + "\",\"status\":\"True\",\"reason\":\""
-                + reason
-                + "\",\"lastTransitionTime\":\""
-                + now
-                + "\"}";
     }
 
     public ApiServerDispatcher dispatcher() {
