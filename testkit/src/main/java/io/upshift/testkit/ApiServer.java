@@ -77,6 +77,12 @@ public interface ApiServer extends AutoCloseable {
      */
     List<String> accessRefusals();
 
+    /**
+     * The messages of the writes refused so far as invalid (422: an immutable field changed, a
+     * value the CRD's schema rejects), oldest first, in the server's words.
+     */
+    List<String> invalidWrites();
+
     /** True for a real kube-apiserver. */
     boolean real();
 

@@ -102,6 +102,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private volatile Faults faults;
     private volatile boolean installedKindsOnly;
+    private volatile boolean namespaceLifecycle;
     private final Discovery discovery = new Discovery(this::crds);
     private final List<Interleaved> interleaved = new CopyOnWriteArrayList<>();
 
@@ -189,6 +190,20 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         installedKindsOnly = true;
         return this;
     }
+
+    /**
+     * From now on, an object is created only in a namespace that exists, as kube-apiserver's
+     * NamespaceLifecycle admission allows it: otherwise 404 {@code namespaces "x" not found}.
+     * fabric8's mock creates anything anywhere.
+     */
+    public ApiServerDispatcher namespaceLifecycle() {
+        namespaceLifecycle = true;
+        return this;
+    }
+
+    /** A create in a namespace: {@code POST /api/v1/namespaces/<ns>/<resource>} or a group's. */
+    private static final Pattern NAMESPACED_CREATE =
+            Pattern.compile("/(?:api/v1|apis/[^/]+/[^/]+)/namespaces/([^/]+)/[^/]+");
 
     /**
      * The Kubernetes API groups kube-apiserver v1.32 serves with no CRD (its {@code /apis}), the
@@ -447,6 +462,11 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                     .setResponseCode(404)
                     .setHeader("Content-Type", "text/plain; charset=utf-8")
                     .setBody("404 page not found\n");
+        if (namespaceLifecycle && "POST".equals(request.getMethod())) {
+            Matcher m = NAMESPACED_CREATE.matcher(path.split("\\?")[0]);
+            if (m.matches() && super.handleGet("/api/v1/namespaces/" + m.group(1)).code() != 200)
+                return status(404, "NotFound", "namespaces \"" + m.group(1) + "\" not found");
+        }
         if ("POST".equals(request.getMethod())) {
             Matcher m = EVICTION.matcher(path.split("\\?")[0]);
             if (m.matches()) return evict(m.group(1), m.group(2));

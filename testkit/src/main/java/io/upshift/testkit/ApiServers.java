@@ -59,8 +59,7 @@ public final class ApiServers {
         ControlPlane plane = embeddedAsked() ? null : ControlPlane.shared();
         say(plane);
         if (plane == null) {
-            EmbeddedApiServer embedded = new EmbeddedApiServer();
-            embedded.dispatcher().installedKindsOnly();
+            EmbeddedApiServer embedded = new EmbeddedApiServer().strict();
             if (!crds.isEmpty()) embedded.installCrds(crds.toArray(String[]::new));
             return embedded;
         }

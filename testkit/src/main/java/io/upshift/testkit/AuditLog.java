@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,7 +45,11 @@ final class AuditLog {
     private Object fileKey;
     private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
     private RequestLog log = new RequestLog();
-    private List<String> refusals = new CopyOnWriteArrayList<>();
+
+    /** A request the server refused: its code and message. */
+    record Refusal(int code, String message) {}
+
+    private List<Refusal> refusals = new CopyOnWriteArrayList<>();
 
     AuditLog(Path path) throws IOException {
         this.path = path;
@@ -68,9 +73,13 @@ final class AuditLog {
         return log;
     }
 
-    synchronized List<String> refusals() {
+    /** The messages of the requests refused so far with one of {@code codes}, oldest first. */
+    synchronized List<String> refusals(int... codes) {
         catchUp();
-        return List.copyOf(refusals);
+        return refusals.stream()
+                .filter(r -> Arrays.stream(codes).anyMatch(c -> c == r.code()))
+                .map(Refusal::message)
+                .toList();
     }
 
     private void skipToEnd() {
@@ -146,12 +155,14 @@ final class AuditLog {
             int code = status.path("code").asInt();
             if (code == 401) {
                 refusals.add(
-                        "Unauthorized: "
-                                + method(event.path("verb").asText())
-                                + " "
-                                + event.path("requestURI").asText());
-            } else if (code == 403) {
-                refusals.add(status.path("message").asText());
+                        new Refusal(
+                                code,
+                                "Unauthorized: "
+                                        + method(event.path("verb").asText())
+                                        + " "
+                                        + event.path("requestURI").asText()));
+            } else if (code >= 400) {
+                refusals.add(new Refusal(code, status.path("message").asText()));
             }
         }
     }

@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * Puts a real cluster back as it was when the control plane started, between two tests: every
@@ -184,12 +185,16 @@ final class ClusterReset {
                         : admin.genericKubernetesResources(kind).withName(m.getName());
         try {
             if (m.getFinalizers() != null && !m.getFinalizers().isEmpty())
-                resource.patch(
-                        PatchContext.of(PatchType.JSON_MERGE),
-                        "{\"metadata\":{\"finalizers\":null}}");
-            resource.withGracePeriod(0)
-                    .withPropagationPolicy(DeletionPropagation.BACKGROUND)
-                    .delete();
+                again(
+                        () ->
+                                resource.patch(
+                                        PatchContext.of(PatchType.JSON_MERGE),
+                                        "{\"metadata\":{\"finalizers\":null}}"));
+            again(
+                    () ->
+                            resource.withGracePeriod(0)
+                                    .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                                    .delete());
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404 && e.getCode() != 409) throw e;
         }
@@ -201,7 +206,7 @@ final class ClusterReset {
      */
     private int deleteNamespaces() {
         int found = 0;
-        for (Namespace ns : admin.namespaces().list().getItems()) {
+        for (Namespace ns : again(() -> admin.namespaces().list().getItems())) {
             String name = ns.getMetadata().getName();
             if (baseline.contains(ns.getMetadata().getUid()) || immortal.contains(name)) continue;
             try {
@@ -281,12 +286,31 @@ final class ClusterReset {
 
     private List<GenericKubernetesResource> list(ResourceDefinitionContext kind) {
         try {
-            return kind.isNamespaceScoped()
-                    ? admin.genericKubernetesResources(kind).inAnyNamespace().list().getItems()
-                    : admin.genericKubernetesResources(kind).list().getItems();
+            return again(
+                    () ->
+                            kind.isNamespaceScoped()
+                                    ? admin.genericKubernetesResources(kind)
+                                            .inAnyNamespace()
+                                            .list()
+                                            .getItems()
+                                    : admin.genericKubernetesResources(kind).list().getItems());
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404 || e.getCode() == 405) return List.of(); // a CRD just removed
             throw e;
+        }
+    }
+
+    /**
+     * {@code request}, done again when it failed without an answer (a connection the server closed
+     * while idle between two tests): up to five times.
+     */
+    static <T> T again(Supplier<T> request) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return request.get();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 0 || attempt == 5) throw e;
+            }
         }
     }
 }

@@ -7,15 +7,18 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import javax.net.ssl.SSLContext;
@@ -40,6 +43,8 @@ public final class EmbeddedApiServer implements ApiServer {
             new User("kubernetes-admin", List.of(User.MASTERS, User.AUTHENTICATED));
 
     private static final String BOOTSTRAP = "/io/upshift/testkit/bootstrap-rbac.yaml";
+
+    private static final String NAMESPACES = "/io/upshift/testkit/bootstrap-namespaces.yaml";
 
     private final ApiServerDispatcher dispatcher = new ApiServerDispatcher();
     private final MockWebServer web;
@@ -75,6 +80,7 @@ public final class EmbeddedApiServer implements ApiServer {
             base = first.getConfiguration();
         }
         Manifests.read(BOOTSTRAP).forEach(dispatcher::store);
+        Manifests.read(NAMESPACES).forEach(dispatcher::store);
         client = client("upshift-test");
     }
 
@@ -224,22 +230,31 @@ public final class EmbeddedApiServer implements ApiServer {
     }
 
     /**
-     * Installs CRDs shipped on the classpath under {@code crds/} (as {@code deploy/crds} holds
-     * them), so that the server treats their kinds as kube-apiserver would, e.g. keeps a status
-     * subresource apart.
+     * Installs CRDs by name ({@link Crds}: deploy/crds, or the stand-ins of OpenShift kinds), so
+     * that the server treats their kinds as kube-apiserver would, e.g. keeps a status subresource
+     * apart.
      */
     @Override
     public EmbeddedApiServer installCrds(String... names) {
-        for (String name : names) {
-            try (InputStream in =
-                    EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
-                if (in == null)
-                    throw new IllegalArgumentException("no CRD " + name + " on the classpath");
-                client.apiextensions().v1().customResourceDefinitions().load(in).create();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        for (String name : names)
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .load(
+                            new ByteArrayInputStream(
+                                    Crds.manifest(name).getBytes(StandardCharsets.UTF_8)))
+                    .create();
+        return this;
+    }
+
+    /**
+     * From now on, answers as kube-apiserver also where the demo's cluster relies on the mock's
+     * kindness: a kind of a group Kubernetes does not build in is served only while its CRD is
+     * installed, and objects are created only in namespaces that exist. What the API-semantics
+     * tests get when no real server is there ({@link ApiServers}).
+     */
+    public EmbeddedApiServer strict() {
+        dispatcher.installedKindsOnly().namespaceLifecycle();
         return this;
     }
 
@@ -255,6 +270,18 @@ public final class EmbeddedApiServer implements ApiServer {
     @Override
     public List<String> accessRefusals() {
         return dispatcher.accessRefusals();
+    }
+
+    /**
+     * The writes refused for changing an immutable field, and, once {@link
+     * ApiServerDispatcher#validateStatusAgainstCrds()} asked for it, the status writes a CRD's
+     * schema refused.
+     */
+    @Override
+    public List<String> invalidWrites() {
+        List<String> all = new ArrayList<>(dispatcher.immutableRefusals());
+        all.addAll(dispatcher.schemaRefusals());
+        return all;
     }
 
     @Override

@@ -12,10 +12,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.upshift.api.json.Mappers;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +35,14 @@ import java.util.function.BooleanSupplier;
 public final class RealApiServer implements ApiServer {
     static final String TEST_AGENT = "upshift-test";
 
-    /** The CRDs installed now, by name, with the manifest they were installed from. */
-    private static final Map<String, String> installed = new ConcurrentHashMap<>();
+    /**
+     * A CRD this harness installed: from what manifest, and as which object at which generation (a
+     * test may have changed it since).
+     */
+    private record Installed(String manifest, String uid, long generation) {}
+
+    /** The CRDs this harness installed, by name. */
+    private static final Map<String, Installed> installed = new ConcurrentHashMap<>();
 
     private final ControlPlane plane;
     private final KubernetesClient client;
@@ -166,31 +170,33 @@ public final class RealApiServer implements ApiServer {
 
     /** Installs the CRD of deploy/crds {@code name}, unless it is there as that file has it. */
     private void install(String name) {
-        String manifest = crdManifest(name);
-        if (manifest.equals(installed.get(name)) && crd(name) != null) {
+        String manifest = Crds.manifest(name);
+        Installed before = installed.get(name);
+        CustomResourceDefinition live = crd(name);
+        if (before != null
+                && live != null
+                && before.manifest().equals(manifest)
+                && before.uid().equals(live.getMetadata().getUid())
+                && before.generation() == live.getMetadata().getGeneration()) {
             waitFor("CRD " + name + " Established", () -> established(name));
             return;
         }
-        if (crd(name) != null) remove(name);
+        if (live != null) remove(name);
         CustomResourceDefinition crd;
         try {
             crd = Mappers.YAML.readValue(manifest, CustomResourceDefinition.class);
         } catch (IOException e) {
             throw new UncheckedIOException(name + ": " + e.getMessage(), e);
         }
-        plane.admin.apiextensions().v1().customResourceDefinitions().resource(crd).create();
-        installed.put(name, manifest);
+        CustomResourceDefinition created =
+                plane.admin.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+        installed.put(
+                name,
+                new Installed(
+                        manifest,
+                        created.getMetadata().getUid(),
+                        created.getMetadata().getGeneration()));
         waitFor("CRD " + name + " Established", () -> established(name));
-    }
-
-    private static String crdManifest(String name) {
-        try (InputStream in = RealApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
-            if (in == null)
-                throw new IllegalArgumentException("no CRD " + name + " on the classpath");
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /**
@@ -262,7 +268,12 @@ public final class RealApiServer implements ApiServer {
 
     @Override
     public List<String> accessRefusals() {
-        return plane.audit.refusals();
+        return plane.audit.refusals(401, 403);
+    }
+
+    @Override
+    public List<String> invalidWrites() {
+        return plane.audit.refusals(422);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesSpecBuilder;
 import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
+import io.upshift.testkit.WithStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
@@ -81,7 +82,7 @@ class CapabilitiesControllerTest {
             await("a pass of the new controller")
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> h.controller.passes() > 0);
-            Thread.sleep(500); // any status write of that pass lands
+            h.aPassWritten(); // any status write of a pass has landed
             assertThat(h.condition("ImplicitlyEnabledCapabilities")).isEqualTo(implicit);
             assertThat(h.clusterVersion().getStatus().getCapabilities().getEnabledCapabilities())
                     .containsExactly("NodeTuning");
@@ -163,32 +164,31 @@ class CapabilitiesControllerTest {
             assertThat(h.clusterVersion().getStatus().getCapabilities().getKnownCapabilities())
                     .doesNotContain("ClusterAPI", "CompatibilityRequirements");
 
-            h.client
-                    .resources(FeatureGate.class)
-                    .resource(
-                            new FeatureGateBuilder()
-                                    .withNewMetadata()
-                                    .withName("cluster")
-                                    .endMetadata()
-                                    .withNewSpec()
-                                    .withFeatureSet("TechPreviewNoUpgrade")
-                                    .endSpec()
-                                    .withNewStatus()
-                                    .addNewFeatureGate()
-                                    .withVersion("4.0.9")
-                                    .addNewEnabled()
-                                    .withName("ClusterAPIMachineManagement")
-                                    .endEnabled()
-                                    .endFeatureGate()
-                                    .addNewFeatureGate()
-                                    .withVersion("4.1.0")
-                                    .addNewEnabled()
-                                    .withName("CRDCompatibilityRequirementOperator")
-                                    .endEnabled()
-                                    .endFeatureGate()
-                                    .endStatus()
-                                    .build())
-                    .create();
+            // created, then its status written, as OpenShift's config operator does
+            WithStatus.create(
+                    h.client,
+                    new FeatureGateBuilder()
+                            .withNewMetadata()
+                            .withName("cluster")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withFeatureSet("TechPreviewNoUpgrade")
+                            .endSpec()
+                            .withNewStatus()
+                            .addNewFeatureGate()
+                            .withVersion("4.0.9")
+                            .addNewEnabled()
+                            .withName("ClusterAPIMachineManagement")
+                            .endEnabled()
+                            .endFeatureGate()
+                            .addNewFeatureGate()
+                            .withVersion("4.1.0")
+                            .addNewEnabled()
+                            .withName("CRDCompatibilityRequirementOperator")
+                            .endEnabled()
+                            .endFeatureGate()
+                            .endStatus()
+                            .build());
             // the gates of 4.1.0, not those of another version
             await("CompatibilityRequirements known")
                     .atMost(Duration.ofSeconds(20))
@@ -207,7 +207,7 @@ class CapabilitiesControllerTest {
             h.client
                     .resources(FeatureGate.class)
                     .withName("cluster")
-                    .edit(
+                    .editStatus(
                             g -> {
                                 g.getStatus()
                                         .getFeatureGates()

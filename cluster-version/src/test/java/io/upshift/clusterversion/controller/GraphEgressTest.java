@@ -12,6 +12,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.testkit.LocalProxy;
 import io.upshift.testkit.TestCertificates;
+import io.upshift.testkit.WithStatus;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -130,10 +131,10 @@ class GraphEgressTest {
                             .build();
             p.setAdditionalProperty("spec", Map.of());
             p.setAdditionalProperty("status", status);
-            proxies.resource(p).create();
+            WithStatus.create(h.client, p);
         } else {
             proxies.withName("cluster")
-                    .edit(
+                    .editStatus(
                             p -> {
                                 p.setAdditionalProperty("status", status);
                                 return p;

@@ -132,8 +132,12 @@ class PayloadRetrievalStatusTest {
                     .isEqualTo("4.1.0");
             // written once: the pending Job changes nothing more
             long writes = h.controller.writes();
-            Thread.sleep(
-                    2000); // the Job's pending time, during which the controller lists it again
+            // the Job's pending time, during which the controller reads it again (every 5 s)
+            String job = "/namespaces/upshift/jobs/" + name;
+            int reads = h.controllerRequests(r -> r.path().contains(job)).size();
+            await("the pending Job read again")
+                    .atMost(Duration.ofSeconds(120))
+                    .until(() -> h.controllerRequests(r -> r.path().contains(job)).size() > reads);
             assertThat(h.controller.writes()).isEqualTo(writes);
 
             // the kubelet copies the payload and the Job succeeds: the update is accepted and goes
