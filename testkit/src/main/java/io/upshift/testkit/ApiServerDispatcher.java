@@ -121,6 +121,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     private final List<String> refusals = new CopyOnWriteArrayList<>();
     private volatile StatusSchemas statusSchemas;
+    private volatile StatusSchemas objectSchemas;
     private volatile Duration evictionGrace = Duration.ofMillis(300);
     private final ScheduledExecutorService terminations =
             Executors.newSingleThreadScheduledExecutor(
@@ -252,10 +253,12 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return false;
     }
 
-    /** The messages of the status writes refused so far by a CRD's schema, oldest first. */
+    /** The messages of the writes refused so far by a CRD's schema, oldest first. */
     public List<String> schemaRefusals() {
-        StatusSchemas s = statusSchemas;
-        return s == null ? List.of() : s.refusals();
+        List<String> all = new ArrayList<>();
+        for (StatusSchemas s : new StatusSchemas[] {statusSchemas, objectSchemas})
+            if (s != null) all.addAll(s.refusals());
+        return all;
     }
 
     /**
@@ -525,6 +528,9 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     public MockResponse handleCreate(RecordedRequest request) {
         synchronized (writes) {
             if (request.getPath().split("\\?")[0].equals(CRDS)) return createCrd(request);
+            request = pruned(objectSchemas, request.getPath().split("\\?")[0], request, null);
+            MockResponse invalid = invalidObject(request.getPath().split("\\?")[0], null, request);
+            if (invalid != null) return invalid;
             return super.handleCreate(withoutDropped(request));
         }
     }
@@ -579,11 +585,18 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             if (path.endsWith("/status")) {
                 MockResponse conflict = statusConflict(path, request);
                 if (conflict != null) return conflict;
+                request = pruned(statusSchemas, path, request, "status");
                 MockResponse invalid = invalidStatus(path, request);
                 if (invalid != null) return invalid;
             } else {
+                request = pruned(objectSchemas, path, request, null);
                 MockResponse refused = immutableChange(path, request, false);
                 if (refused != null) return refused;
+                MockResponse current = handleGet(path);
+                if (current.code() == 200) {
+                    MockResponse invalid = invalidObject(path, current, request);
+                    if (invalid != null) return invalid;
+                }
             }
             return super.handleUpdate(withoutDropped(request));
         }
@@ -682,6 +695,66 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         } catch (KubernetesCrudDispatcherException e) {
             return null; // not JSON: the write itself will refuse it
         }
+    }
+
+    /**
+     * 422 when a custom resource written (created, or replacing what {@code current} holds) is one
+     * its CRD's schema rejects, once {@link #validateObjectsAgainstCrds()} asked for it; null to go
+     * on.
+     */
+    private MockResponse invalidObject(String path, MockResponse current, RecordedRequest request) {
+        StatusSchemas schemas = objectSchemas;
+        if (schemas == null || path.startsWith(CRDS)) return null;
+        try {
+            JsonNode stored = current == null ? null : asNode(current.getBody().readUtf8());
+            String refusal =
+                    schemas.objectRefusal(
+                            path,
+                            stored,
+                            asNode(
+                                    new String(
+                                            request.getBody().getBytes(), StandardCharsets.UTF_8)));
+            return refusal == null ? null : status(422, "Invalid", refusal);
+        } catch (KubernetesCrudDispatcherException e) {
+            return null; // not JSON: the write itself will refuse it
+        }
+    }
+
+    /**
+     * {@code request} with the fields of {@code part} its CRD does not declare pruned, as
+     * kube-apiserver prunes them, when {@code schemas} validate writes; as it is otherwise.
+     */
+    private RecordedRequest pruned(
+            StatusSchemas schemas, String path, RecordedRequest request, String part) {
+        if (schemas == null || path.startsWith(CRDS)) return request;
+        try {
+            JsonNode body =
+                    schemas.pruned(
+                            path,
+                            asNode(
+                                    new String(
+                                            request.getBody().getBytes(), StandardCharsets.UTF_8)),
+                            part);
+            if (body == null) return request;
+            return new RecordedRequest(
+                    request.getHttpVersion(),
+                    request.method(),
+                    request.getPath(),
+                    request.getHeaders(),
+                    new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
+        } catch (KubernetesCrudDispatcherException e) {
+            return request;
+        }
+    }
+
+    /**
+     * From now on, a custom resource created or updated is validated against its CRD's schema as
+     * stored, as kube-apiserver validates it (what is outside metadata and status; fields the
+     * schema does not declare pass, as kube-apiserver prunes them): 422 otherwise.
+     */
+    public ApiServerDispatcher validateObjectsAgainstCrds() {
+        objectSchemas = new StatusSchemas(name -> super.handleGet(CRDS + "/" + name));
+        return this;
     }
 
     /** 422 when the status written is one the resource's CRD rejects; null to go on. */

@@ -250,11 +250,16 @@ public final class EmbeddedApiServer implements ApiServer {
     /**
      * From now on, answers as kube-apiserver also where the demo's cluster relies on the mock's
      * kindness: a kind of a group Kubernetes does not build in is served only while its CRD is
-     * installed, and objects are created only in namespaces that exist. What the API-semantics
+     * installed, objects are created only in namespaces that exist, and custom resources (and their
+     * status) are validated against their CRDs' schemas on every write. What the API-semantics
      * tests get when no real server is there ({@link ApiServers}).
      */
     public EmbeddedApiServer strict() {
-        dispatcher.installedKindsOnly().namespaceLifecycle();
+        dispatcher
+                .installedKindsOnly()
+                .namespaceLifecycle()
+                .validateObjectsAgainstCrds()
+                .validateStatusAgainstCrds();
         return this;
     }
 

@@ -144,4 +144,39 @@ class ApiServersTest {
             assertThat(Map.of("description", server.description())).isNotEmpty();
         }
     }
+
+    @Test
+    void aCustomResourceItsCrdRejectsIsRefusedAndAStatusSentWithACreateIsNotKept() {
+        try (ApiServer server = ApiServers.start("clusteroperators.config.openshift.io")) {
+            var operators =
+                    server.client()
+                            .genericKubernetesResources(
+                                    "config.openshift.io/v1", "ClusterOperator");
+            var noSpec =
+                    new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                            .withApiVersion("config.openshift.io/v1")
+                            .withKind("ClusterOperator")
+                            .withNewMetadata()
+                            .withName("x")
+                            .endMetadata()
+                            .build();
+            assertThatThrownBy(() -> operators.resource(noSpec).create())
+                    .isInstanceOfSatisfying(
+                            KubernetesClientException.class,
+                            e -> {
+                                assertThat(e.getCode()).isEqualTo(422);
+                                assertThat(e.getStatus().getMessage())
+                                        .isEqualTo(
+                                                "ClusterOperator.config.openshift.io \"x\" is"
+                                                        + " invalid: spec: Required value");
+                            });
+            noSpec.setAdditionalProperty("spec", Map.of());
+            noSpec.setAdditionalProperty(
+                    "status",
+                    Map.of("versions", List.of(Map.of("name", "operator", "version", "1"))));
+            operators.resource(noSpec).create();
+            assertThat(operators.withName("x").get().getAdditionalProperties())
+                    .doesNotContainKey("status");
+        }
+    }
 }
