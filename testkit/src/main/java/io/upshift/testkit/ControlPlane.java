@@ -43,10 +43,11 @@ final class ControlPlane {
 
     /**
      * The controllers a test's cluster needs from kube-controller-manager: workloads (Deployments,
-     * ReplicaSets, Jobs, StatefulSets, DaemonSets), garbage collection, namespace deletion, each
-     * namespace's default ServiceAccount and root CA, PodDisruptionBudgets' status. Not the node
-     * lifecycle (no kubelet renews a simulated node's lease: it would taint them all unreachable)
-     * nor pod GC of unknown nodes, which a test's hand-made pods would not survive.
+     * ReplicaSets, Jobs, StatefulSets), garbage collection, namespace deletion, each namespace's
+     * default ServiceAccount and root CA, PodDisruptionBudgets' status. Not the node lifecycle (no
+     * kubelet renews a simulated node's lease: it would taint them all unreachable), nor pod GC of
+     * unknown nodes, which a test's hand-made pods would not survive, nor DaemonSets (their pods
+     * would land on every simulated node; a test's DaemonSet pods are its own).
      */
     private static final String CONTROLLERS =
             String.join(
@@ -55,7 +56,6 @@ final class ControlPlane {
                     "replicaset-controller",
                     "job-controller",
                     "statefulset-controller",
-                    "daemonset-controller",
                     "cronjob-controller",
                     "ttl-after-finished-controller",
                     "garbage-collector-controller",
