@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.upshift.api.json.Mappers;
 
 /**
@@ -26,6 +28,20 @@ public final class WithStatus {
         withStatus.set("status", status);
         T update = (T) Mappers.JSON.convertValue(withStatus, object.getClass());
         return client.resource(update).updateStatus();
+    }
+
+    /**
+     * Creates {@code object}, then writes {@code status} as given (a JSON patch of the status
+     * subresource): for a status whose explicit nulls matter (a ClusterVersion's history entry
+     * still in progress has {@code completionTime: null}, which its CRD requires).
+     */
+    public static <T extends HasMetadata> T create(
+            KubernetesClient client, T object, JsonNode status) {
+        T created = client.resource(object).create();
+        String patch = "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + status + "}]";
+        return client.resource(created)
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.JSON), patch);
     }
 
     /** Replaces the status of the object {@code object} names with its status. */

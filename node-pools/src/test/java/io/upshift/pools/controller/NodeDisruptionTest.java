@@ -114,8 +114,7 @@ class NodeDisruptionTest {
             await("the first config")
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> h.settled("worker"));
-            for (String n : nodes)
-                h.client.pods().resource(PoolHarness.pod("app-" + n, n, "app", false)).create();
+            for (String n : nodes) h.createPod("app-" + n, n, "app", false);
             Map<String, Integer> drains = new ConcurrentHashMap<>();
             nodes.forEach(n -> drains.put(n, events(h, n, "Drain")));
             assertThat(drains.values())

@@ -142,14 +142,15 @@ class NodePoolRolloutTest {
 
     @Test
     void aTaintAnotherWriterAddsBetweenTheControllersReadAndItsWriteSurvives() throws Exception {
-        try (PoolHarness h = new PoolHarness(hosts)) {
+        // another writer's change landing exactly there: the embedded server's interleaving
+        try (PoolHarness h = PoolHarness.onEmbeddedServer(hosts)) {
             h.pool("worker", 1, false);
             h.config("00-worker", "worker", "one", "os@sha256:1");
             h.node("w0", "worker", "a", 1);
             h.startAgents();
             // the controller's first write of the node finds that someone tainted it after the
             // controller read it
-            h.server
+            h.embedded()
                     .dispatcher()
                     .beforeFirst(
                             r ->

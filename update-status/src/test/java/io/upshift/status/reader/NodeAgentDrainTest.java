@@ -70,18 +70,9 @@ class NodeAgentDrainTest {
                                 "w0", Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-10)));
                     },
                     () -> {
-                        h.client
-                                .pods()
-                                .resource(PoolHarness.pod("web-1", "w0", "web", false))
-                                .create();
-                        h.client
-                                .pods()
-                                .resource(PoolHarness.pod("free-1", "w0", "free", false))
-                                .create();
-                        h.client
-                                .pods()
-                                .resource(PoolHarness.pod("logs-w0", "w0", "logs", true))
-                                .create();
+                        h.createPod("web-1", "w0", "web", false);
+                        h.createPod("free-1", "w0", "free", false);
+                        h.createPod("logs-w0", "w0", "logs", true);
                         h.client
                                 .policy()
                                 .v1()
