@@ -61,12 +61,12 @@ class CapabilitiesControllerTest {
             ControllerOptions options = ControllerHarness.options(a, dir.resolve("cache"));
             h.start(options);
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             assertThat(h.condition("ImplicitlyEnabledCapabilities").getStatus()).isEqualTo("False");
 
             h.requestUpdate("4.1.1", b, false);
-            await("4.1.1 applied").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.1"));
+            await("4.1.1 applied").atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.1"));
             ClusterOperatorStatusCondition implicit = h.condition("ImplicitlyEnabledCapabilities");
             assertThat(implicit.getStatus()).isEqualTo("True");
             assertThat(implicit.getReason()).isEqualTo("CapabilitiesImplicitlyEnabled");
@@ -80,7 +80,7 @@ class CapabilitiesControllerTest {
             h.controllerClient.close();
             h.start(options);
             await("a pass of the new controller")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.controller.passes() > 0);
             h.aPassWritten(); // any status write of a pass has landed
             assertThat(h.condition("ImplicitlyEnabledCapabilities")).isEqualTo(implicit);
@@ -119,7 +119,7 @@ class CapabilitiesControllerTest {
                     ControllerHarness.options(a, dir.resolve("cache"))
                             .withAlwaysEnabledCapabilities(Set.of("Ingress")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             assertThat(exists(h, "router")).isTrue();
             assertThat(exists(h, "credentials")).as("CloudCredential stays disabled").isFalse();
@@ -138,7 +138,7 @@ class CapabilitiesControllerTest {
             // asked for by the spec, it is no longer implicit
             baseline(h, "None", "Ingress");
             await("as configured")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> h.condition("ImplicitlyEnabledCapabilities"),
                             c -> "False".equals(c.getStatus()));
@@ -157,7 +157,7 @@ class CapabilitiesControllerTest {
                     h.payloads.release("4.1.0", "4.1.0", true, configMap("machines", "ClusterAPI"));
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             // vCurrent, but no FeatureGate: ClusterAPI is not a capability this cluster knows
             assertThat(exists(h, "machines")).isFalse();
@@ -191,7 +191,7 @@ class CapabilitiesControllerTest {
                             .build());
             // the gates of 4.1.0, not those of another version
             await("CompatibilityRequirements known")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.clusterVersion()
@@ -218,7 +218,7 @@ class CapabilitiesControllerTest {
                                 return g;
                             });
             await("the ClusterAPI manifest applied")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> exists(h, "machines"));
             assertThat(h.clusterVersion().getStatus().getCapabilities().getEnabledCapabilities())
                     .contains("ClusterAPI", "CompatibilityRequirements");

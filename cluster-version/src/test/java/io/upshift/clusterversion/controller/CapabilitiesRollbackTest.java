@@ -127,7 +127,7 @@ class CapabilitiesRollbackTest {
             ControllerOptions options = ControllerHarness.options(a, dir.resolve("cache"));
             h.start(options);
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             assertThat(enabled(h)).containsExactly("Build", "MachineAPI");
             assertThat(exists(h, "builds")).isTrue();
@@ -137,7 +137,7 @@ class CapabilitiesRollbackTest {
             // the spec no longer asks for them: they stay enabled, as upstream's
             h.editSpec(spec -> spec.getCapabilities().setAdditionalEnabledCapabilities(List.of()));
             await("implicitly enabled")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> h.condition("ImplicitlyEnabledCapabilities").getMessage(),
                             m ->
@@ -148,7 +148,7 @@ class CapabilitiesRollbackTest {
             // the rollback of the CRD: its status enumerates neither
             installCrd(h, "release-4.13");
             await("the names the 4.13 CRD cannot hold left out and named")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> enabled(h).isEmpty());
             ClusterOperatorStatusCondition reported = h.condition("CapabilitiesReported");
             assertThat(reported.getStatus()).isEqualTo("False");
@@ -171,7 +171,7 @@ class CapabilitiesRollbackTest {
 
             h.requestUpdate("4.1.1", b, false);
             await("4.1.1 applied under the 4.13 CRD")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.1"));
             assertThat(exists(h, "builds-next")).as("a Build-gated manifest of 4.1.1").isTrue();
             assertThat(exists(h, "machines-next")).as("a MachineAPI-gated one").isTrue();
@@ -183,7 +183,7 @@ class CapabilitiesRollbackTest {
             // the newer CRD back: status holds them again
             installCrd(h, "release-4.14");
             await("status lists them again")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> enabled(h).equals(List.of("Build", "MachineAPI")));
             assertThat(annotation(h)).isEqualTo("Build,MachineAPI");
             assertThat(h.condition("CapabilitiesReported").getMessage())

@@ -90,7 +90,7 @@ class ClusterInclusionTest {
             String a = release(h);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             // no FeatureGate yet: the payload's own declaration enables NewThing; Default feature
             // set; HA profile
@@ -118,7 +118,7 @@ class ClusterInclusionTest {
                             .endStatus()
                             .build());
             await("the tech-preview manifest applied")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> exists(h, "preview"));
             assertThat(h.condition("ReleaseAccepted").getStatus()).isEqualTo("True");
         }
@@ -145,7 +145,7 @@ class ClusterInclusionTest {
                     ControllerHarness.options(a, dir.resolve("cache"))
                             .withInclusion("single-node-developer", "internal-openshift-hosted"));
             await("sno-only applied")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> exists(h, "sno-only"));
             assertThat(exists(h, "hosted")).isFalse();
             assertThat(h.client.configMaps().inNamespace("test-ns").withName("settings").get())

@@ -50,13 +50,13 @@ class ClusterVersionControllerTest {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             assertThat(h.condition("Progressing").getMessage())
                     .isEqualTo("Cluster version is 4.1.0");
             long[] last = {-1};
             await("writes settled")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(500))
                     .until(
                             () -> {
@@ -81,7 +81,7 @@ class ClusterVersionControllerTest {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             String id = h.clusterVersion().getSpec().getClusterID();
             assertThat(UUID.fromString(id).version()).isEqualTo(4);
@@ -105,7 +105,7 @@ class ClusterVersionControllerTest {
             h.requestUpdate("4.1.1", b, false);
             // accepted and recorded first (past Unknown/RetrievePayload while the Job runs) ...
             ClusterOperatorStatusCondition accepted =
-                    await().atMost(Duration.ofSeconds(10))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> h.condition("ReleaseAccepted"),
                                     c ->
@@ -122,7 +122,7 @@ class ClusterVersionControllerTest {
             assertThat(history.get(0).getVerified()).isTrue();
             // ... then applied, waiting on the operator that has not rolled out
             ClusterOperatorStatusCondition waiting =
-                    await().atMost(Duration.ofSeconds(10))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> h.condition("Progressing"),
                                     c -> c.getMessage().contains("waiting on test-operator"));
@@ -139,8 +139,8 @@ class ClusterVersionControllerTest {
             assertThat(facts.payload().done()).isPositive().isLessThan(facts.payload().total());
             // the operator rolls out: done
             h.holdOperator(false);
-            await().atMost(Duration.ofSeconds(20)).until(() -> h.completed("4.1.1"));
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.1"));
+            await().atMost(Duration.ofSeconds(60))
                     .until(() -> h.controller.facts().payload(), p -> p.done() == p.total());
             assertThat(h.condition("Progressing").getStatus()).isEqualTo("False");
             assertThat(h.condition("Progressing").getMessage())
@@ -161,7 +161,7 @@ class ClusterVersionControllerTest {
             int loadsBefore = h.payloads.loads.get();
             h.requestUpdate("4.1.5", wrong, false);
             ClusterOperatorStatusCondition refused =
-                    await().atMost(Duration.ofSeconds(10))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> h.condition("ReleaseAccepted"),
                                     c -> "False".equals(c.getStatus()));
@@ -209,7 +209,7 @@ class ClusterVersionControllerTest {
                                             "ConfigMap \"settings\" is invalid: data: Too long"));
             h.requestUpdate("4.1.1", b, false);
             ClusterOperatorStatusCondition failing =
-                    await().atMost(Duration.ofSeconds(20))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(() -> h.condition("Failing"), c -> "True".equals(c.getStatus()));
             assertThat(failing.getReason()).isEqualTo("UpdatePayloadFailed");
             assertThat(failing.getMessage())
@@ -293,7 +293,7 @@ class ClusterVersionControllerTest {
                     .faults(Faults.conflictOnFirstWrite(ControllerHarness.CONTROLLER));
             installed(h, a);
             h.requestUpdate("4.1.1", b, false);
-            await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.1"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.1"));
             assertThat(h.clusterVersion().getStatus().getHistory())
                     .extracting(UpdateHistory::getVersion)
                     .containsExactly("4.1.1", "4.1.0");
@@ -344,11 +344,11 @@ class ClusterVersionControllerTest {
                                 // must not get a write out
                                 lost.set(true);
                             })) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+                await().atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.0"));
                 h.holdOperator(
                         true); // the update's pass waits on the operator: the Lease goes mid-pass
                 h.requestUpdate("4.1.1", b, false);
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Duration.ofSeconds(60))
                         .until(() -> "4.1.1".equals(h.settingsData().get("version")));
                 // another replica takes the Lease, retrying as a real one would when a renewal
                 // lands between its read and its write
@@ -449,16 +449,16 @@ class ClusterVersionControllerTest {
                                     operator("newcomer", "4.1.1")));
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("late pre-created")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.operatorExists("late"));
             h.report("late", "4.1.0");
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
 
             h.holdOperator(true);
             h.requestUpdate("4.1.1", b, false);
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(60))
                     .until(
                             () -> h.condition("Progressing"),
                             c ->
@@ -468,12 +468,12 @@ class ClusterVersionControllerTest {
             assertThat(h.operatorExists("newcomer")).isFalse();
             h.holdOperator(false);
             await("newcomer pre-created")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.operatorExists("newcomer"));
             h.report("newcomer", "4.1.1");
             h.report("late", "4.1.1");
             await("4.1.1 completed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.1"));
 
             var deployment =
@@ -495,6 +495,6 @@ class ClusterVersionControllerTest {
 
     private void installed(ControllerHarness h, String a) {
         h.start(ControllerHarness.options(a, dir.resolve("cache")));
-        await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+        await("4.1.0 installed").atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.0"));
     }
 }

@@ -40,12 +40,12 @@ class ForbiddenManifestTest {
             String b = h.payloads.release("4.1.1", "4.1.1", true, PDB);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
 
             h.requestUpdate("4.1.1", b, false);
             ClusterOperatorStatusCondition failing =
-                    await().atMost(Duration.ofSeconds(20))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> h.condition("Failing"),
                                     c -> c != null && "True".equals(c.getStatus()));
@@ -93,7 +93,7 @@ class ForbiddenManifestTest {
                                                             .build())
                                             .build());
             await("4.1.1 completed once allowed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.1"));
         }
     }

@@ -78,7 +78,7 @@ class GraphEgressTest {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("updates retrieved through the proxy")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> status(h, "RetrievedUpdates").equals("True"));
             assertThat(h.clusterVersion().getStatus().getAvailableUpdates())
                     .extracting(Release::getVersion)
@@ -94,7 +94,7 @@ class GraphEgressTest {
             // the proxy is not asked again
             upstream(h, "https://direct.upshift.test:" + graph.getAddress().getPort() + "/graph");
             await("asked directly, and failed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> status(h, "RetrievedUpdates").equals("False"));
             assertThat(h.condition("RetrievedUpdates").getReason()).isEqualTo("RemoteFailed");
             assertThat(h.condition("RetrievedUpdates").getMessage())

@@ -56,10 +56,10 @@ class QuietWhenLevelTest {
                 status.start();
                 h.start(ControllerHarness.options(release, dir.resolve("cache")));
                 await("4.1.0 installed")
-                        .atMost(Duration.ofSeconds(30))
+                        .atMost(Duration.ofSeconds(60))
                         .until(() -> h.completed("4.1.0"));
                 await("UpdateStatus written")
-                        .atMost(Duration.ofSeconds(10))
+                        .atMost(Duration.ofSeconds(60))
                         .until(
                                 () ->
                                         h.client
@@ -72,7 +72,7 @@ class QuietWhenLevelTest {
                 // level: neither controller has written for two seconds (with the acquired-at bug
                 // they never stop)
                 await("level")
-                        .atMost(Duration.ofSeconds(30))
+                        .atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofSeconds(2))
                         .until(
                                 () -> {

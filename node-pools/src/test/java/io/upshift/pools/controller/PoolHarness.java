@@ -306,7 +306,7 @@ public final class PoolHarness implements AutoCloseable {
         startAgents();
         startController(release);
         Awaitility.await("the first config on " + node)
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> settled(role));
         return pool(role).getSpec().getConfiguration().getName();
     }

@@ -61,7 +61,7 @@ class InformersTest {
                 SharedIndexInformer<ConfigMap> maps =
                         informers.add(client.configMaps().inNamespace("ns").runnableInformer(0));
                 CompletableFuture<Void> started = CompletableFuture.runAsync(informers::start);
-                await().atMost(Duration.ofSeconds(20)).until(() -> faults.failed.get() >= 2);
+                await().atMost(Duration.ofSeconds(60)).until(() -> faults.failed.get() >= 2);
                 assertThat(started).isNotDone();
                 server.dispatcher().faults(null); // the API answers again
 
@@ -77,7 +77,7 @@ class InformersTest {
                                         .endMetadata()
                                         .build())
                         .create();
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Duration.ofSeconds(60))
                         .until(
                                 () ->
                                         maps.getStore().getByKey("ns/b") != null

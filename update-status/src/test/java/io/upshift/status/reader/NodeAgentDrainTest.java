@@ -42,7 +42,7 @@ class NodeAgentDrainTest {
         h.startController("4.18.0");
         agents.run();
         await("4.18.0 on both nodes")
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> h.settled("worker"));
         workloads.run();
         h.clusterVersion("4.18.0", "4.19.0");
@@ -94,7 +94,7 @@ class NodeAgentDrainTest {
                     });
 
             await("w0 draining, free-1 evicted")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.annotation("w0", NodeAnnotations.DESIRED_DRAIN)
@@ -107,7 +107,7 @@ class NodeAgentDrainTest {
                                                     == null);
             String[] seen = {""};
             await("the drain insight")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> (seen[0] = status(h)).contains("Node w0 cannot drain"));
             String draining = seen[0];
             assertThat(draining)
@@ -142,7 +142,7 @@ class NodeAgentDrainTest {
                             });
 
             await("w0 Degraded after the drain timeout")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     NodeAnnotations.DEGRADED.equals(
@@ -152,7 +152,7 @@ class NodeAgentDrainTest {
                             "failed to drain node: w0 after 8 seconds. Please see"
                                     + " machine-config-controller logs for more information");
             await("the pool's NodeDegraded")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.conditionTrue("worker", "NodeDegraded"));
             assertThat(status(h))
                     .containsPattern(
@@ -186,7 +186,7 @@ class NodeAgentDrainTest {
         try (PoolHarness h = new PoolHarness(hosts)) {
             installThenUpdate(h, h::startAgents, () -> {});
             await("w0 rebooting")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     NodeAnnotations.REBOOTING.equals(
@@ -199,7 +199,7 @@ class NodeAgentDrainTest {
                     .isNotEqualTo(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG));
             h.startAgent("w0");
             await("both nodes on 4.19.0")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("worker")
@@ -213,7 +213,7 @@ class NodeAgentDrainTest {
                     .isEqualTo("new");
             assertThat(hosts.resolve("w0/etc/upshift/pending-config")).doesNotExist();
             await("the status engine sees them updated")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     status(h)
