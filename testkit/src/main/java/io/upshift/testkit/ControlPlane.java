@@ -241,15 +241,39 @@ final class ControlPlane {
             throw new UncheckedIOException(e);
         }
         Process p = controllerManager;
-        if (!ready(
-                p,
-                "kube-controller-manager",
-                () ->
-                        admin.serviceAccounts().inNamespace("default").withName("default").get()
-                                != null,
-                Duration.ofSeconds(180)))
+        // its controllers run once a namespace made now gets its default ServiceAccount
+        String probe = "upshift-controllers-" + Long.toHexString(System.nanoTime());
+        admin.namespaces()
+                .resource(
+                        new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(probe)
+                                .endMetadata()
+                                .build())
+                .create();
+        boolean up =
+                ready(
+                        p,
+                        "kube-controller-manager",
+                        () ->
+                                admin.serviceAccounts().inNamespace(probe).withName("default").get()
+                                        != null,
+                        Duration.ofSeconds(180));
+        admin.namespaces().withName(probe).delete();
+        if (!up)
             throw new IllegalStateException(
                     "kube-controller-manager did not start: " + tail("kube-controller-manager"));
+    }
+
+    /** Stops kube-controller-manager if it runs (a later test that asks starts it again). */
+    synchronized void stopControllerManager() {
+        Process p = controllerManager;
+        if (p == null) return;
+        controllerManager = null;
+        stopProcess(p);
+        synchronized (processes) {
+            processes.remove(p);
+        }
     }
 
     boolean controllerManagerRunning() {

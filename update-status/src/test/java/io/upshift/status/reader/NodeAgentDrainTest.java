@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.upshift.pools.agent.AgentOptions;
+import io.upshift.pools.agent.SimulatedHost;
 import io.upshift.pools.controller.PoolHarness;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.status.model.UpdateAssessment;
@@ -184,7 +185,18 @@ class NodeAgentDrainTest {
     @Test
     void anAgentKilledWhileRebootingResumesAndFinishes() throws Exception {
         try (PoolHarness h = new PoolHarness(hosts)) {
-            installThenUpdate(h, h::startAgents, () -> {});
+            // w0's next reboot lasts until its agent is killed: the kill lands mid-reboot however
+            // slowly this machine runs the agent
+            SimulatedHost slow = new SimulatedHost(Duration.ofHours(1));
+            installThenUpdate(
+                    h,
+                    h::startAgents,
+                    () -> {
+                        h.agents.remove("w0").close();
+                        slow.stageOs(h.machines.get("w0").os());
+                        h.machines.put("w0", slow);
+                        h.startAgent("w0");
+                    });
             await("w0 rebooting")
                     .atMost(Duration.ofSeconds(60))
                     .until(
@@ -194,6 +206,10 @@ class NodeAgentDrainTest {
             h.agents
                     .remove("w0")
                     .close(); // killed mid-reboot: the host never came back under this agent
+            // the host comes back from its reboot meanwhile: a new boot, of the OS it staged
+            SimulatedHost back = new SimulatedHost(Duration.ofMillis(150));
+            back.stageOs(slow.os());
+            h.machines.put("w0", back);
             assertThat(status(h)).containsPattern("w0\\s+Progressing\\s+Rebooting\\s+4\\.18\\.0");
             assertThat(h.annotation("w0", NodeAnnotations.CURRENT_CONFIG))
                     .isNotEqualTo(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG));
