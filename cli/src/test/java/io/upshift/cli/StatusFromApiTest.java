@@ -68,7 +68,7 @@ class StatusFromApiTest {
                             Optional::empty)) {
                 controller.start();
                 Awaitility.await()
-                        .atMost(Duration.ofSeconds(30))
+                        .atMost(Duration.ofSeconds(60))
                         .until(
                                 () -> {
                                     UpdateStatus us =

@@ -146,7 +146,7 @@ class DemoNodesTest {
             // every node's MachineConfigNode: its pool, the config it runs, Updated (its agent
             // reports that at the step after Done)
             await("every node reported Updated")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> {
                                 List<MachineConfigNode> mcns =
@@ -250,7 +250,7 @@ class DemoNodesTest {
                             demo.releases().publish("4.21.0", List.of("4.20.0"), true),
                             false);
             await("the update refused")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> {
                                 var accepted =

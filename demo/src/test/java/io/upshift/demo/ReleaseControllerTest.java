@@ -172,7 +172,7 @@ class ReleaseControllerTest {
                     .contains(
                             "container exited with code 3; "
                                     + "restarting in 10 s (CrashLoopBackOff)");
-            await().atMost(Duration.ofSeconds(5))
+            await().atMost(Duration.ofSeconds(60))
                     .untilAsserted(
                             () ->
                                     assertThat(events)
@@ -237,7 +237,7 @@ class ReleaseControllerTest {
     private final List<String> events = new CopyOnWriteArrayList<>();
 
     private static String output(Path log, String until) {
-        return await().atMost(Duration.ofSeconds(30))
+        return await().atMost(Duration.ofSeconds(60))
                 .until(
                         () ->
                                 Files.isRegularFile(log)

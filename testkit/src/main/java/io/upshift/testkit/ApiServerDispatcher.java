@@ -1,6 +1,7 @@
 package io.upshift.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -100,6 +101,8 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     private final Map<String, Set<String>> dropped = new ConcurrentHashMap<>();
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private volatile Faults faults;
+    private volatile boolean installedKindsOnly;
+    private volatile boolean namespaceLifecycle;
     private final Discovery discovery = new Discovery(this::crds);
     private final List<Interleaved> interleaved = new CopyOnWriteArrayList<>();
 
@@ -118,6 +121,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
 
     private final List<String> refusals = new CopyOnWriteArrayList<>();
     private volatile StatusSchemas statusSchemas;
+    private volatile StatusSchemas objectSchemas;
     private volatile Duration evictionGrace = Duration.ofMillis(300);
     private final ScheduledExecutorService terminations =
             Executors.newSingleThreadScheduledExecutor(
@@ -176,10 +180,85 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         return this;
     }
 
-    /** The messages of the status writes refused so far by a CRD's schema, oldest first. */
+    /**
+     * From now on, a kind of a group Kubernetes does not build in is served only while a CRD of it
+     * is installed, as kube-apiserver serves it: any other request under {@code /apis/<group>/} is
+     * answered 404 ({@code 404 page not found}, as kube-apiserver answers a group it does not
+     * know). fabric8's mock serves any path, which the demo's cluster relies on (it installs no
+     * CRDs).
+     */
+    public ApiServerDispatcher installedKindsOnly() {
+        installedKindsOnly = true;
+        return this;
+    }
+
+    /**
+     * From now on, an object is created only in a namespace that exists, as kube-apiserver's
+     * NamespaceLifecycle admission allows it: otherwise 404 {@code namespaces "x" not found}.
+     * fabric8's mock creates anything anywhere.
+     */
+    public ApiServerDispatcher namespaceLifecycle() {
+        namespaceLifecycle = true;
+        return this;
+    }
+
+    /** A create in a namespace: {@code POST /api/v1/namespaces/<ns>/<resource>} or a group's. */
+    private static final Pattern NAMESPACED_CREATE =
+            Pattern.compile("/(?:api/v1|apis/[^/]+/[^/]+)/namespaces/([^/]+)/[^/]+");
+
+    /**
+     * The Kubernetes API groups kube-apiserver v1.32 serves with no CRD (its {@code /apis}), the
+     * core group apart.
+     */
+    private static final Set<String> BUILT_IN_GROUPS =
+            Set.of(
+                    "apiregistration.k8s.io",
+                    "apps",
+                    "events.k8s.io",
+                    "authentication.k8s.io",
+                    "authorization.k8s.io",
+                    "autoscaling",
+                    "batch",
+                    "certificates.k8s.io",
+                    "networking.k8s.io",
+                    "policy",
+                    "rbac.authorization.k8s.io",
+                    "storage.k8s.io",
+                    "admissionregistration.k8s.io",
+                    "apiextensions.k8s.io",
+                    "scheduling.k8s.io",
+                    "coordination.k8s.io",
+                    "node.k8s.io",
+                    "discovery.k8s.io",
+                    "flowcontrol.apiserver.k8s.io");
+
+    /**
+     * Whether {@code path} is served: anything outside {@code /apis/<group>/<version>/<resource>}
+     * of a group not built in, or a resource a CRD installed now serves at that version.
+     */
+    private boolean served(String path) {
+        if (!path.startsWith("/apis/")) return true;
+        String[] parts = path.substring("/apis/".length()).split("/");
+        if (parts.length < 3 || BUILT_IN_GROUPS.contains(parts[0])) return true;
+        String group = parts[0], version = parts[1];
+        String plural = parts[2].equals("namespaces") && parts.length >= 5 ? parts[4] : parts[2];
+        for (JsonNode crd : crds()) {
+            JsonNode spec = crd.path("spec");
+            if (!spec.path("group").asText().equals(group)
+                    || !spec.path("names").path("plural").asText().equals(plural)) continue;
+            for (JsonNode v : spec.path("versions"))
+                if (v.path("name").asText().equals(version) && v.path("served").asBoolean(true))
+                    return true;
+        }
+        return false;
+    }
+
+    /** The messages of the writes refused so far by a CRD's schema, oldest first. */
     public List<String> schemaRefusals() {
-        StatusSchemas s = statusSchemas;
-        return s == null ? List.of() : s.refusals();
+        List<String> all = new ArrayList<>();
+        for (StatusSchemas s : new StatusSchemas[] {statusSchemas, objectSchemas})
+            if (s != null) all.addAll(s.refusals());
+        return all;
     }
 
     /**
@@ -381,6 +460,16 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         MockResponse review = reviews.answer(request);
         if (review != null) return review;
         String path = request.getPath();
+        if (installedKindsOnly && !served(path.split("\\?")[0]))
+            return new MockResponse()
+                    .setResponseCode(404)
+                    .setHeader("Content-Type", "text/plain; charset=utf-8")
+                    .setBody("404 page not found\n");
+        if (namespaceLifecycle && "POST".equals(request.getMethod())) {
+            Matcher m = NAMESPACED_CREATE.matcher(path.split("\\?")[0]);
+            if (m.matches() && super.handleGet("/api/v1/namespaces/" + m.group(1)).code() != 200)
+                return status(404, "NotFound", "namespaces \"" + m.group(1) + "\" not found");
+        }
         if ("POST".equals(request.getMethod())) {
             Matcher m = EVICTION.matcher(path.split("\\?")[0]);
             if (m.matches()) return evict(m.group(1), m.group(2));
@@ -438,8 +527,55 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handleCreate(RecordedRequest request) {
         synchronized (writes) {
+            if (request.getPath().split("\\?")[0].equals(CRDS)) return createCrd(request);
+            request = pruned(objectSchemas, request.getPath().split("\\?")[0], request, null);
+            MockResponse invalid = invalidObject(request.getPath().split("\\?")[0], null, request);
+            if (invalid != null) return invalid;
             return super.handleCreate(withoutDropped(request));
         }
+    }
+
+    /**
+     * A CRD created as kube-apiserver creates one: the status sent is not kept, and the server's
+     * own controllers accept its names and establish it at once (within moments on a real server),
+     * whoever created it and whether or not a simulated cluster runs.
+     */
+    private MockResponse createCrd(RecordedRequest request) {
+        JsonNode body;
+        try {
+            body = asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+        } catch (KubernetesCrudDispatcherException e) {
+            return super.handleCreate(request); // not JSON: the create itself refuses it
+        }
+        if (!(body instanceof ObjectNode crd)) return super.handleCreate(request);
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        ObjectNode status = crd.putObject("status");
+        var conditions = status.putArray("conditions");
+        for (String[] c :
+                new String[][] {
+                    {"NamesAccepted", "NoConflicts", "no conflicts found"},
+                    {"Established", "InitialNamesAccepted", "the initial names have been accepted"}
+                }) {
+            conditions
+                    .addObject()
+                    .put("type", c[0])
+                    .put("status", "True")
+                    .put("reason", c[1])
+                    .put("message", c[2])
+                    .put("lastTransitionTime", now);
+        }
+        status.set("acceptedNames", crd.path("spec").path("names").deepCopy());
+        ArrayNode stored = status.putArray("storedVersions");
+        for (JsonNode v : crd.path("spec").path("versions"))
+            if (v.path("storage").asBoolean()) stored.add(v.path("name").asText());
+        return super.handleCreate(
+                withoutDropped(
+                        new RecordedRequest(
+                                request.getHttpVersion(),
+                                request.method(),
+                                request.getPath(),
+                                request.getHeaders(),
+                                new Buffer(crd.toString().getBytes(StandardCharsets.UTF_8)))));
     }
 
     @Override
@@ -449,11 +585,18 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
             if (path.endsWith("/status")) {
                 MockResponse conflict = statusConflict(path, request);
                 if (conflict != null) return conflict;
+                request = pruned(statusSchemas, path, request, "status");
                 MockResponse invalid = invalidStatus(path, request);
                 if (invalid != null) return invalid;
             } else {
+                request = pruned(objectSchemas, path, request, null);
                 MockResponse refused = immutableChange(path, request, false);
                 if (refused != null) return refused;
+                MockResponse current = handleGet(path);
+                if (current.code() == 200) {
+                    MockResponse invalid = invalidObject(path, current, request);
+                    if (invalid != null) return invalid;
+                }
             }
             return super.handleUpdate(withoutDropped(request));
         }
@@ -552,6 +695,66 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         } catch (KubernetesCrudDispatcherException e) {
             return null; // not JSON: the write itself will refuse it
         }
+    }
+
+    /**
+     * 422 when a custom resource written (created, or replacing what {@code current} holds) is one
+     * its CRD's schema rejects, once {@link #validateObjectsAgainstCrds()} asked for it; null to go
+     * on.
+     */
+    private MockResponse invalidObject(String path, MockResponse current, RecordedRequest request) {
+        StatusSchemas schemas = objectSchemas;
+        if (schemas == null || path.startsWith(CRDS)) return null;
+        try {
+            JsonNode stored = current == null ? null : asNode(current.getBody().readUtf8());
+            String refusal =
+                    schemas.objectRefusal(
+                            path,
+                            stored,
+                            asNode(
+                                    new String(
+                                            request.getBody().getBytes(), StandardCharsets.UTF_8)));
+            return refusal == null ? null : status(422, "Invalid", refusal);
+        } catch (KubernetesCrudDispatcherException e) {
+            return null; // not JSON: the write itself will refuse it
+        }
+    }
+
+    /**
+     * {@code request} with the fields of {@code part} its CRD does not declare pruned, as
+     * kube-apiserver prunes them, when {@code schemas} validate writes; as it is otherwise.
+     */
+    private RecordedRequest pruned(
+            StatusSchemas schemas, String path, RecordedRequest request, String part) {
+        if (schemas == null || path.startsWith(CRDS)) return request;
+        try {
+            JsonNode body =
+                    schemas.pruned(
+                            path,
+                            asNode(
+                                    new String(
+                                            request.getBody().getBytes(), StandardCharsets.UTF_8)),
+                            part);
+            if (body == null) return request;
+            return new RecordedRequest(
+                    request.getHttpVersion(),
+                    request.method(),
+                    request.getPath(),
+                    request.getHeaders(),
+                    new Buffer(body.toString().getBytes(StandardCharsets.UTF_8)));
+        } catch (KubernetesCrudDispatcherException e) {
+            return request;
+        }
+    }
+
+    /**
+     * From now on, a custom resource created or updated is validated against its CRD's schema as
+     * stored, as kube-apiserver validates it (what is outside metadata and status; fields the
+     * schema does not declare pass, as kube-apiserver prunes them): 422 otherwise.
+     */
+    public ApiServerDispatcher validateObjectsAgainstCrds() {
+        objectSchemas = new StatusSchemas(name -> super.handleGet(CRDS + "/" + name));
+        return this;
     }
 
     /** 422 when the status written is one the resource's CRD rejects; null to go on. */

@@ -7,15 +7,18 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import javax.net.ssl.SSLContext;
@@ -34,12 +37,14 @@ import javax.net.ssl.TrustManagerFactory;
  * #installRbac()} installed it, so that a request deploy/rbac.yaml does not allow is refused with
  * the 403 a real server gives ({@link ApiServerDispatcher#accessRefusals()}).
  */
-public final class EmbeddedApiServer implements AutoCloseable {
+public final class EmbeddedApiServer implements ApiServer {
     /** The administrator, as kubeadm's admin kubeconfig names it. */
     static final User ADMIN =
             new User("kubernetes-admin", List.of(User.MASTERS, User.AUTHENTICATED));
 
     private static final String BOOTSTRAP = "/io/upshift/testkit/bootstrap-rbac.yaml";
+
+    private static final String NAMESPACES = "/io/upshift/testkit/bootstrap-namespaces.yaml";
 
     private final ApiServerDispatcher dispatcher = new ApiServerDispatcher();
     private final MockWebServer web;
@@ -75,6 +80,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             base = first.getConfiguration();
         }
         Manifests.read(BOOTSTRAP).forEach(dispatcher::store);
+        Manifests.read(NAMESPACES).forEach(dispatcher::store);
         client = client("upshift-test");
     }
 
@@ -82,11 +88,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * The administrator's client, for whoever sets up and inspects the world (tests, the
      * simulation).
      */
+    @Override
     public KubernetesClient client() {
         return client;
     }
 
     /** A new administrator's client whose requests carry {@code userAgent}. */
+    @Override
     public KubernetesClient client(String userAgent) {
         return new KubernetesClientBuilder().withConfig(config(userAgent)).build();
     }
@@ -95,6 +103,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * The configuration of an administrator's client of this server whose requests carry {@code
      * userAgent}.
      */
+    @Override
     public Config config(String userAgent) {
         return config(userAgent, token(ADMIN));
     }
@@ -103,6 +112,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * A new client acting as {@code account}, whose requests carry {@code userAgent}: a
      * controller's, as deploy/ runs it.
      */
+    @Override
     public KubernetesClient client(String userAgent, ServiceAccount account) {
         return new KubernetesClientBuilder().withConfig(config(userAgent, account)).build();
     }
@@ -111,6 +121,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * The configuration of a client acting as {@code account} whose requests carry {@code
      * userAgent}.
      */
+    @Override
     public Config config(String userAgent, ServiceAccount account) {
         return config(userAgent, token(account));
     }
@@ -120,11 +131,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     /** The bearer token of {@code account}, as its pod would have it mounted. */
+    @Override
     public String token(ServiceAccount account) {
         return token(account.user());
     }
 
     /** The administrator's bearer token, for raw HTTP requests. */
+    @Override
     public String adminToken() {
         return token(ADMIN);
     }
@@ -137,6 +150,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * A kubeconfig for any client of this server (kubectl, oc, upshift) acting as the
      * administrator: one cluster, one context, the administrator's token.
      */
+    @Override
     public String kubeconfig() {
         return kubeconfig(adminToken());
     }
@@ -145,6 +159,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * A kubeconfig acting as {@code account}, as its pod's mounted token would: for a controller
      * run as a process.
      */
+    @Override
     public String kubeconfig(ServiceAccount account) {
         return kubeconfig(token(account));
     }
@@ -174,6 +189,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * build copies them from deploy/): the ServiceAccounts of the controllers and the node agent,
      * and exactly the rules deploy/ grants them, as {@code kubectl apply -k deploy/} installs them.
      */
+    @Override
     public EmbeddedApiServer installRbac() {
         Manifests.read("/deploy/namespace.yaml").forEach(dispatcher::store);
         Manifests.read("/deploy/rbac.yaml").forEach(dispatcher::store);
@@ -181,6 +197,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return this;
     }
 
+    @Override
     public String url() {
         return client.getMasterUrl().toString();
     }
@@ -190,6 +207,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
      * certificate (and no other); requests still need a token ({@link #adminToken()}, {@link
      * #token(ServiceAccount)}).
      */
+    @Override
     public HttpClient httpClient() {
         try (InputStream pem =
                 Files.newInputStream(Path.of(web.getSelfSignedCertificate().certificatePath()))) {
@@ -212,21 +230,36 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     /**
-     * Installs CRDs shipped on the classpath under {@code crds/} (as {@code deploy/crds} holds
-     * them), so that the server treats their kinds as kube-apiserver would, e.g. keeps a status
-     * subresource apart.
+     * Installs CRDs by name ({@link Crds}: deploy/crds, or the stand-ins of OpenShift kinds), so
+     * that the server treats their kinds as kube-apiserver would, e.g. keeps a status subresource
+     * apart.
      */
+    @Override
     public EmbeddedApiServer installCrds(String... names) {
-        for (String name : names) {
-            try (InputStream in =
-                    EmbeddedApiServer.class.getResourceAsStream("/crds/" + name + ".yaml")) {
-                if (in == null)
-                    throw new IllegalArgumentException("no CRD " + name + " on the classpath");
-                client.apiextensions().v1().customResourceDefinitions().load(in).create();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        for (String name : names)
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .load(
+                            new ByteArrayInputStream(
+                                    Crds.manifest(name).getBytes(StandardCharsets.UTF_8)))
+                    .create();
+        return this;
+    }
+
+    /**
+     * From now on, answers as kube-apiserver also where the demo's cluster relies on the mock's
+     * kindness: a kind of a group Kubernetes does not build in is served only while its CRD is
+     * installed, objects are created only in namespaces that exist, and custom resources (and their
+     * status) are validated against their CRDs' schemas on every write. What the API-semantics
+     * tests get when no real server is there ({@link ApiServers}).
+     */
+    public EmbeddedApiServer strict() {
+        dispatcher
+                .installedKindsOnly()
+                .namespaceLifecycle()
+                .validateObjectsAgainstCrds()
+                .validateStatusAgainstCrds();
         return this;
     }
 
@@ -234,8 +267,36 @@ public final class EmbeddedApiServer implements AutoCloseable {
         return dispatcher;
     }
 
+    @Override
     public RequestLog requests() {
         return dispatcher.requests();
+    }
+
+    @Override
+    public List<String> accessRefusals() {
+        return dispatcher.accessRefusals();
+    }
+
+    /**
+     * The writes refused for changing an immutable field, and, once {@link
+     * ApiServerDispatcher#validateStatusAgainstCrds()} asked for it, the status writes a CRD's
+     * schema refused.
+     */
+    @Override
+    public List<String> invalidWrites() {
+        List<String> all = new ArrayList<>(dispatcher.immutableRefusals());
+        all.addAll(dispatcher.schemaRefusals());
+        return all;
+    }
+
+    @Override
+    public boolean real() {
+        return false;
+    }
+
+    @Override
+    public String description() {
+        return "the embedded API server";
     }
 
     @Override

@@ -5,9 +5,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
 
-/**
- * Every request the embedded API server answered, with who sent it (its User-Agent), oldest first.
- */
+/** Every request an API server answered, with who sent it (its User-Agent), oldest first. */
 public final class RequestLog {
 
     /**
@@ -36,6 +34,24 @@ public final class RequestLog {
 
     private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
 
+    /**
+     * Brings the log up to date before it is read: a real API server's requests are read from its
+     * audit log ({@link AuditLog}); the embedded server records each as it answers it.
+     */
+    private final Runnable catchUp;
+
+    RequestLog() {
+        this(() -> {});
+    }
+
+    RequestLog(Runnable catchUp) {
+        this.catchUp = catchUp;
+    }
+
+    void add(Request r) {
+        requests.add(r);
+    }
+
     Request record(RecordedRequest request, String user) {
         String agent = request.getHeader("User-Agent");
         Request r =
@@ -47,15 +63,18 @@ public final class RequestLog {
 
     /** The requests so far that match. */
     public List<Request> matching(Predicate<Request> which) {
+        catchUp.run();
         return requests.stream().filter(which).toList();
     }
 
     public int size() {
+        catchUp.run();
         return requests.size();
     }
 
     /** Forgets what was recorded so far. */
     public void clear() {
+        catchUp.run();
         requests.clear();
     }
 }

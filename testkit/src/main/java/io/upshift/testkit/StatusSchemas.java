@@ -22,9 +22,8 @@ import java.util.regex.Pattern;
  * the CRD as stored at the time of the write (so that a CRD replaced by an older one, as a rollback
  * does, rejects what it no longer enumerates). Only the status is judged, and a value that equals
  * the stored one passes whatever the schema says (kube-apiserver's validation ratcheting, on by
- * default since 1.30; a list is compared whole, its items being uncorrelated). The schema is {@link
- * CrdSchema}'s, which also refuses fields the schema does not declare (where kube-apiserver would
- * drop them).
+ * default since 1.30; a list is compared whole, its items being uncorrelated). Fields the schema
+ * does not declare are not refused but pruned ({@link #pruned}), as kube-apiserver drops them.
  */
 final class StatusSchemas {
     private static final Pattern RESOURCE =
@@ -64,6 +63,7 @@ final class StatusSchemas {
         List<String> problems = new ArrayList<>();
         for (CrdSchema.Violation v : schema.violationsOf(candidate)) {
             if (v.path().isEmpty() || !"status".equals(v.path().get(0))) continue;
+            if ("additionalProperties".equals(v.keyword())) continue; // pruned, not refused
             List<Object> compared = correlatable(v.path());
             if (at(stored, compared).equals(at(candidate, compared)))
                 continue; // unchanged: ratcheted
@@ -82,6 +82,81 @@ final class StatusSchemas {
                                 : "[" + String.join(", ", problems) + "]");
         refusals.add(refusal);
         return refusal;
+    }
+
+    /** A custom resource's collection or object: group, version, plural. */
+    private static final Pattern ANY =
+            Pattern.compile("/apis/([^/]+)/([^/]+)/(?:namespaces/[^/]+/)?([^/]+)(?:/[^/]+)?");
+
+    /**
+     * Why {@code written}, created at or replacing {@code stored} (null for a create) at {@code
+     * path}, is refused by its CRD's schema, as kube-apiserver validates a custom resource on every
+     * write: what is outside metadata and status (the status subresource's, and for a kind without
+     * one judged with the rest). Fields the schema does not declare pass (kube-apiserver prunes
+     * them); a value equal to the stored one passes (ratcheting). Null when it may be written.
+     */
+    String objectRefusal(String path, JsonNode stored, JsonNode written) {
+        Matcher m = ANY.matcher(path);
+        if (!m.matches()) return null;
+        String group = m.group(1), version = m.group(2), plural = m.group(3);
+        CrdSchema schema = schema(plural + "." + group, version);
+        if (schema == null) return null;
+        List<String> problems = new ArrayList<>();
+        for (CrdSchema.Violation v : schema.violationsOf(written)) {
+            if ("additionalProperties".equals(v.keyword())) continue; // pruned, not refused
+            Object first =
+                    v.path().isEmpty()
+                            ? ("required".equals(v.keyword()) ? v.property() : null)
+                            : v.path().get(0);
+            if ("metadata".equals(first) || "status".equals(first)) continue;
+            List<Object> compared = correlatable(v.path());
+            if (stored != null && at(stored, compared).equals(at(written, compared))) continue;
+            problems.add(
+                    "required".equals(v.keyword())
+                            ? (v.where().isEmpty() ? "" : v.where() + ".")
+                                    + v.property()
+                                    + ": Required value"
+                            : v.where() + ": " + v.message());
+        }
+        if (problems.isEmpty()) return null;
+        String refusal =
+                written.path("kind").asText()
+                        + "."
+                        + group
+                        + " \""
+                        + written.path("metadata").path("name").asText()
+                        + "\" is invalid: "
+                        + (problems.size() == 1
+                                ? problems.get(0)
+                                : "[" + String.join(", ", problems) + "]");
+        refusals.add(refusal);
+        return refusal;
+    }
+
+    /**
+     * {@code written} without the fields its CRD's schema does not declare (at or under {@code
+     * part}: "status", or anything but metadata and status when null), as kube-apiserver prunes
+     * them from a custom resource it stores; null when nothing was pruned.
+     */
+    JsonNode pruned(String path, JsonNode written, String part) {
+        Matcher m =
+                ANY.matcher(path.endsWith("/status") ? path.substring(0, path.length() - 7) : path);
+        if (!m.matches() || !(written instanceof ObjectNode)) return null;
+        CrdSchema schema = schema(m.group(3) + "." + m.group(1), m.group(2));
+        if (schema == null) return null;
+        ObjectNode copy = ((ObjectNode) written).deepCopy();
+        boolean any = false;
+        for (CrdSchema.Violation v : schema.violationsOf(written)) {
+            if (!"additionalProperties".equals(v.keyword()) || v.property() == null) continue;
+            Object first = v.path().isEmpty() ? v.property() : v.path().get(0);
+            boolean inPart =
+                    part == null
+                            ? !"metadata".equals(first) && !"status".equals(first)
+                            : part.equals(first);
+            if (!inPart || !(at(copy, v.path()) instanceof ObjectNode holder)) continue;
+            any |= holder.remove(v.property()) != null;
+        }
+        return any ? copy : null;
     }
 
     private CrdSchema schema(String crdName, String version) {

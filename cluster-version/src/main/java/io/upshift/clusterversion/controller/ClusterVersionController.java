@@ -41,6 +41,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -212,6 +213,8 @@ public final class ClusterVersionController implements AutoCloseable {
         queue.add(KEY);
     }
 
+    private final AtomicLong syncs = new AtomicLong();
+
     private void run() {
         while (!stopping) {
             String key;
@@ -255,6 +258,7 @@ public final class ClusterVersionController implements AutoCloseable {
                 }
             } finally {
                 queue.done(key);
+                syncs.incrementAndGet();
             }
         }
     }
@@ -439,6 +443,14 @@ public final class ClusterVersionController implements AutoCloseable {
                 progress,
                 updates.lastRetrieved(),
                 updates.risks());
+    }
+
+    /**
+     * Syncs this controller ended (written or failed), one at a time: a sync that began after an
+     * event has ended once this count moved by two since it.
+     */
+    public long syncs() {
+        return syncs.get();
     }
 
     /** Passes over the task graph this controller ran (of any mode). */

@@ -7,6 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesSpecBuilder;
 import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
+import io.upshift.testkit.WithStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
@@ -60,12 +61,12 @@ class CapabilitiesControllerTest {
             ControllerOptions options = ControllerHarness.options(a, dir.resolve("cache"));
             h.start(options);
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             assertThat(h.condition("ImplicitlyEnabledCapabilities").getStatus()).isEqualTo("False");
 
             h.requestUpdate("4.1.1", b, false);
-            await("4.1.1 applied").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.1"));
+            await("4.1.1 applied").atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.1"));
             ClusterOperatorStatusCondition implicit = h.condition("ImplicitlyEnabledCapabilities");
             assertThat(implicit.getStatus()).isEqualTo("True");
             assertThat(implicit.getReason()).isEqualTo("CapabilitiesImplicitlyEnabled");
@@ -79,9 +80,9 @@ class CapabilitiesControllerTest {
             h.controllerClient.close();
             h.start(options);
             await("a pass of the new controller")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.controller.passes() > 0);
-            Thread.sleep(500); // any status write of that pass lands
+            h.aPassWritten(); // any status write of a pass has landed
             assertThat(h.condition("ImplicitlyEnabledCapabilities")).isEqualTo(implicit);
             assertThat(h.clusterVersion().getStatus().getCapabilities().getEnabledCapabilities())
                     .containsExactly("NodeTuning");
@@ -118,7 +119,7 @@ class CapabilitiesControllerTest {
                     ControllerHarness.options(a, dir.resolve("cache"))
                             .withAlwaysEnabledCapabilities(Set.of("Ingress")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             assertThat(exists(h, "router")).isTrue();
             assertThat(exists(h, "credentials")).as("CloudCredential stays disabled").isFalse();
@@ -137,7 +138,7 @@ class CapabilitiesControllerTest {
             // asked for by the spec, it is no longer implicit
             baseline(h, "None", "Ingress");
             await("as configured")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> h.condition("ImplicitlyEnabledCapabilities"),
                             c -> "False".equals(c.getStatus()));
@@ -156,42 +157,41 @@ class CapabilitiesControllerTest {
                     h.payloads.release("4.1.0", "4.1.0", true, configMap("machines", "ClusterAPI"));
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             // vCurrent, but no FeatureGate: ClusterAPI is not a capability this cluster knows
             assertThat(exists(h, "machines")).isFalse();
             assertThat(h.clusterVersion().getStatus().getCapabilities().getKnownCapabilities())
                     .doesNotContain("ClusterAPI", "CompatibilityRequirements");
 
-            h.client
-                    .resources(FeatureGate.class)
-                    .resource(
-                            new FeatureGateBuilder()
-                                    .withNewMetadata()
-                                    .withName("cluster")
-                                    .endMetadata()
-                                    .withNewSpec()
-                                    .withFeatureSet("TechPreviewNoUpgrade")
-                                    .endSpec()
-                                    .withNewStatus()
-                                    .addNewFeatureGate()
-                                    .withVersion("4.0.9")
-                                    .addNewEnabled()
-                                    .withName("ClusterAPIMachineManagement")
-                                    .endEnabled()
-                                    .endFeatureGate()
-                                    .addNewFeatureGate()
-                                    .withVersion("4.1.0")
-                                    .addNewEnabled()
-                                    .withName("CRDCompatibilityRequirementOperator")
-                                    .endEnabled()
-                                    .endFeatureGate()
-                                    .endStatus()
-                                    .build())
-                    .create();
+            // created, then its status written, as OpenShift's config operator does
+            WithStatus.create(
+                    h.client,
+                    new FeatureGateBuilder()
+                            .withNewMetadata()
+                            .withName("cluster")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withFeatureSet("TechPreviewNoUpgrade")
+                            .endSpec()
+                            .withNewStatus()
+                            .addNewFeatureGate()
+                            .withVersion("4.0.9")
+                            .addNewEnabled()
+                            .withName("ClusterAPIMachineManagement")
+                            .endEnabled()
+                            .endFeatureGate()
+                            .addNewFeatureGate()
+                            .withVersion("4.1.0")
+                            .addNewEnabled()
+                            .withName("CRDCompatibilityRequirementOperator")
+                            .endEnabled()
+                            .endFeatureGate()
+                            .endStatus()
+                            .build());
             // the gates of 4.1.0, not those of another version
             await("CompatibilityRequirements known")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.clusterVersion()
@@ -207,7 +207,7 @@ class CapabilitiesControllerTest {
             h.client
                     .resources(FeatureGate.class)
                     .withName("cluster")
-                    .edit(
+                    .editStatus(
                             g -> {
                                 g.getStatus()
                                         .getFeatureGates()
@@ -218,7 +218,7 @@ class CapabilitiesControllerTest {
                                 return g;
                             });
             await("the ClusterAPI manifest applied")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> exists(h, "machines"));
             assertThat(h.clusterVersion().getStatus().getCapabilities().getEnabledCapabilities())
                     .contains("ClusterAPI", "CompatibilityRequirements");

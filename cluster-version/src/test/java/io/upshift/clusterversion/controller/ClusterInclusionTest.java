@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.openshift.api.model.config.v1.FeatureGate;
 import io.fabric8.openshift.api.model.config.v1.FeatureGateBuilder;
+import io.upshift.testkit.WithStatus;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -69,6 +70,16 @@ class ClusterInclusionTest {
                 PAYLOAD_FEATURE_GATE);
     }
 
+    /**
+     * The test namespace for {@code profile} too: the release's own is for HA alone, and a real API
+     * server creates nothing in a namespace that is not there.
+     */
+    private static String namespace(String profile) {
+        return "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: test-ns\n  annotations:\n    "
+                + profile
+                + "\n";
+    }
+
     private static boolean exists(ControllerHarness h, String name) {
         return h.client.configMaps().inNamespace("test-ns").withName(name).get() != null;
     }
@@ -79,7 +90,7 @@ class ClusterInclusionTest {
             String a = release(h);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             // no FeatureGate yet: the payload's own declaration enables NewThing; Default feature
             // set; HA profile
@@ -91,25 +102,23 @@ class ClusterInclusionTest {
                     .as("never applied")
                     .isNull();
 
-            h.client
-                    .resources(FeatureGate.class)
-                    .resource(
-                            new FeatureGateBuilder()
-                                    .withNewMetadata()
-                                    .withName("cluster")
-                                    .endMetadata()
-                                    .withNewSpec()
-                                    .withFeatureSet("TechPreviewNoUpgrade")
-                                    .endSpec()
-                                    .withNewStatus()
-                                    .addNewFeatureGate()
-                                    .withVersion("4.1.0")
-                                    .endFeatureGate()
-                                    .endStatus()
-                                    .build())
-                    .create();
+            WithStatus.create(
+                    h.client,
+                    new FeatureGateBuilder()
+                            .withNewMetadata()
+                            .withName("cluster")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withFeatureSet("TechPreviewNoUpgrade")
+                            .endSpec()
+                            .withNewStatus()
+                            .addNewFeatureGate()
+                            .withVersion("4.1.0")
+                            .endFeatureGate()
+                            .endStatus()
+                            .build());
             await("the tech-preview manifest applied")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> exists(h, "preview"));
             assertThat(h.condition("ReleaseAccepted").getStatus()).isEqualTo("True");
         }
@@ -123,6 +132,7 @@ class ClusterInclusionTest {
                             "4.1.0",
                             "4.1.0",
                             true,
+                            namespace(SNO),
                             configMap("sno-only", SNO),
                             configMap(
                                     "hosted",
@@ -135,7 +145,7 @@ class ClusterInclusionTest {
                     ControllerHarness.options(a, dir.resolve("cache"))
                             .withInclusion("single-node-developer", "internal-openshift-hosted"));
             await("sno-only applied")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> exists(h, "sno-only"));
             assertThat(exists(h, "hosted")).isFalse();
             assertThat(h.client.configMaps().inNamespace("test-ns").withName("settings").get())

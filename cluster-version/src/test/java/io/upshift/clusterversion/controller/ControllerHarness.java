@@ -1,5 +1,7 @@
 package io.upshift.clusterversion.controller;
 
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,6 +22,8 @@ import io.upshift.base.conditions.Conditions;
 import io.upshift.graph.client.UpdateClient;
 import io.upshift.graph.risk.RuleMatcher;
 import io.upshift.releases.image.Egress;
+import io.upshift.testkit.ApiServer;
+import io.upshift.testkit.ApiServers;
 import io.upshift.testkit.Conflicts;
 import io.upshift.testkit.EmbeddedApiServer;
 import io.upshift.testkit.RequestLog;
@@ -37,25 +41,40 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The cluster-version controller on the embedded API server, with releases from {@link
- * FakePayloads} and one test operator: it reports the version its ConfigMap names on the
- * ClusterOperator {@code test-operator}, as a real operator reports what it rolled out, unless the
- * test holds it back.
+ * The cluster-version controller on an API server ({@link ApiServers}: a real kube-apiserver when
+ * the binaries are there, the embedded one otherwise), with releases from {@link FakePayloads} and
+ * one test operator: it reports the version its ConfigMap names on the ClusterOperator {@code
+ * test-operator}, as a real operator reports what it rolled out, unless the test holds it back.
  */
 final class ControllerHarness implements AutoCloseable {
     /** The controller's requests carry this User-Agent. */
     static final String CONTROLLER = "upshift-cluster-version";
 
     /**
+     * The CRDs of the kinds the controller reads: its own, from deploy/crds, and the OpenShift
+     * config kinds an OpenShift cluster serves (testkit's stand-ins), so that a test can create a
+     * FeatureGate, a Proxy or mirror sets.
+     */
+    static final String[] CRDS = {
+        "clusterversions.config.openshift.io",
+        "clusteroperators.config.openshift.io",
+        "featuregates.config.openshift.io",
+        "proxies.config.openshift.io",
+        "imagedigestmirrorsets.config.openshift.io",
+        "imagetagmirrorsets.config.openshift.io",
+        "imagecontentsourcepolicies.operator.openshift.io"
+    };
+
+    /**
      * With deploy/'s RBAC: the controller acts as its ServiceAccount, the test as the
      * administrator.
      */
-    final EmbeddedApiServer server = new EmbeddedApiServer().installRbac();
+    final ApiServer server;
 
-    final KubernetesClient client = server.client();
+    final KubernetesClient client;
     final FakePayloads payloads;
-    private final SharedIndexInformer<ConfigMap> settings;
-    private final SharedIndexInformer<ClusterOperator> operator;
+    private SharedIndexInformer<ConfigMap> settings;
+    private SharedIndexInformer<ClusterOperator> operator;
     private volatile boolean operatorHeld;
     KubernetesClient controllerClient;
     ClusterVersionController controller;
@@ -69,20 +88,55 @@ final class ControllerHarness implements AutoCloseable {
 
     /** With or without the ClusterVersion {@code version} an installer would have created. */
     ControllerHarness(Path dir, boolean clusterVersion) {
+        this(dir, clusterVersion, ApiServers.start(CRDS).installRbac());
+    }
+
+    /**
+     * The embedded API server, for a test of what only it can do: a faulty network in front of the
+     * controller ({@link io.upshift.testkit.Faults}), fields dropped on write.
+     */
+    static ControllerHarness onEmbeddedServer(Path dir) {
+        EmbeddedApiServer server = new EmbeddedApiServer().strict();
+        return new ControllerHarness(dir, true, server.installCrds(CRDS).installRbac());
+    }
+
+    /** On {@code server}, which holds deploy/'s RBAC and the CRDs the test wants. */
+    ControllerHarness(Path dir, boolean clusterVersion, ApiServer server) {
+        this.server = server;
+        this.client = server.client();
         payloads = new FakePayloads(dir);
-        if (clusterVersion)
-            client.resources(ClusterVersion.class)
-                    .resource(
-                            new ClusterVersionBuilder()
-                                    .withNewMetadata()
-                                    .withName("version")
-                                    .endMetadata()
-                                    .withNewSpec()
-                                    .withClusterID("9f1c2b7e-3c2a-4d8e-a0f1-5b6c7d8e9f00")
-                                    .withChannel("stable-4.1")
-                                    .endSpec()
-                                    .build())
-                    .create();
+        try {
+            setUp(clusterVersion);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void setUp(boolean clusterVersion) {
+        if (clusterVersion) {
+            // a CRD the test just created is served within moments (404 until then)
+            await("ClusterVersion created")
+                    .atMost(Duration.ofSeconds(60))
+                    .ignoreExceptionsMatching(
+                            e -> e instanceof KubernetesClientException k && k.getCode() == 404)
+                    .until(
+                            () ->
+                                    client.resources(ClusterVersion.class)
+                                                    .resource(
+                                                            new ClusterVersionBuilder()
+                                                                    .withNewMetadata()
+                                                                    .withName("version")
+                                                                    .endMetadata()
+                                                                    .withNewSpec()
+                                                                    .withClusterID(
+                                                                            "9f1c2b7e-3c2a-4d8e-a0f1-5b6c7d8e9f00")
+                                                                    .withChannel("stable-4.1")
+                                                                    .endSpec()
+                                                                    .build())
+                                                    .create()
+                                            != null);
+        }
         settings =
                 client.configMaps()
                         .inNamespace("test-ns")
@@ -274,9 +328,35 @@ final class ControllerHarness implements AutoCloseable {
         return client.resources(ClusterVersion.class).withName("version").get();
     }
 
+    /**
+     * Waits until the controller ran one more pass over its task graph and a status sync that began
+     * after that pass ended: whatever that pass wrote has landed. A test that claims nothing is
+     * written, or a message stays, while the controller works checks it after such passes, however
+     * slow the machine, rather than after some time.
+     */
+    void aPassWritten() {
+        long p = controller.passes();
+        await("a pass").atMost(Duration.ofSeconds(120)).until(() -> controller.passes() > p);
+        long s = controller.syncs();
+        await("its status synced")
+                .atMost(Duration.ofSeconds(120))
+                .until(() -> controller.syncs() >= s + 2);
+    }
+
+    /** {@link #aPassWritten()}, {@code n} times. */
+    void passesWritten(int n) {
+        for (int i = 0; i < n; i++) aPassWritten();
+    }
+
+    /** The embedded server, for a test that only it can serve. */
+    EmbeddedApiServer embedded() {
+        if (server instanceof EmbeddedApiServer e) return e;
+        throw new IllegalStateException("this test needs the embedded API server");
+    }
+
     ClusterOperatorStatusCondition condition(String type) {
         ClusterVersion cv = clusterVersion();
-        return cv.getStatus() == null
+        return cv == null || cv.getStatus() == null
                 ? null
                 : Conditions.CLUSTER.find(cv.getStatus().getConditions(), type);
     }
@@ -284,7 +364,8 @@ final class ControllerHarness implements AutoCloseable {
     /** history[0] is {@code version}, Completed. */
     boolean completed(String version) {
         ClusterVersion cv = clusterVersion();
-        if (cv.getStatus() == null
+        if (cv == null
+                || cv.getStatus() == null
                 || cv.getStatus().getHistory() == null
                 || cv.getStatus().getHistory().isEmpty()) return false;
         UpdateHistory top = cv.getStatus().getHistory().get(0);
@@ -309,8 +390,8 @@ final class ControllerHarness implements AutoCloseable {
     public void close() {
         if (controller != null) controller.kill();
         if (controllerClient != null) controllerClient.close();
-        settings.close();
-        operator.close();
+        if (settings != null) settings.close();
+        if (operator != null) operator.close();
         server.close();
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -34,6 +35,7 @@ final class FakePayloads implements PayloadSource {
     private final Map<String, Path> releases = new ConcurrentHashMap<>();
     private final Set<String> signed = ConcurrentHashMap.newKeySet();
     final AtomicInteger loads = new AtomicInteger();
+    private final List<Long> loadTimes = new CopyOnWriteArrayList<>();
 
     FakePayloads(Path dir) {
         this.dir = dir;
@@ -117,6 +119,11 @@ final class FakePayloads implements PayloadSource {
         Files.writeString(root.resolve("release-manifests").resolve(name), content);
     }
 
+    /** When each payload was loaded ({@link System#nanoTime()}), in order. */
+    List<Long> loadTimes() {
+        return List.copyOf(loadTimes);
+    }
+
     @Override
     public String pin(String pullspec) throws ReleaseException {
         if (!releases.containsKey(pullspec))
@@ -127,6 +134,7 @@ final class FakePayloads implements PayloadSource {
     @Override
     public Payload load(String pullspec, LoadRules rules) throws ReleaseException {
         loads.incrementAndGet();
+        loadTimes.add(System.nanoTime());
         return PayloadLoader.load(releases.get(pin(pullspec)), pullspec, rules, w -> {});
     }
 

@@ -40,12 +40,12 @@ class ForbiddenManifestTest {
             String b = h.payloads.release("4.1.1", "4.1.1", true, PDB);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
 
             h.requestUpdate("4.1.1", b, false);
             ClusterOperatorStatusCondition failing =
-                    await().atMost(Duration.ofSeconds(20))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> h.condition("Failing"),
                                     c -> c != null && "True".equals(c.getStatus()));
@@ -64,11 +64,15 @@ class ForbiddenManifestTest {
             // tried again pass after pass (a pass every second or two here), not in a loop
             int before =
                     h.controllerRequests(r -> r.path().contains("/poddisruptionbudgets")).size();
-            Thread.sleep(5000);
+            long passes = h.controller.passes();
+            h.passesWritten(3);
             int during =
                     h.controllerRequests(r -> r.path().contains("/poddisruptionbudgets")).size()
                             - before;
-            assertThat(during).as("requests for the refused manifest in 5 s").isBetween(1, 30);
+            long ran = h.controller.passes() - passes;
+            assertThat(during)
+                    .as("requests for the refused manifest in %d passes", ran)
+                    .isBetween(1, (int) (10 * ran));
             assertThat(h.completed("4.1.1")).isFalse();
 
             // once the role allows it, the update goes on
@@ -89,7 +93,7 @@ class ForbiddenManifestTest {
                                                             .build())
                                             .build());
             await("4.1.1 completed once allowed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.1"));
         }
     }

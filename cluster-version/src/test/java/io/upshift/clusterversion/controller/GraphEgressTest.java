@@ -12,6 +12,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.Release;
 import io.upshift.testkit.LocalProxy;
 import io.upshift.testkit.TestCertificates;
+import io.upshift.testkit.WithStatus;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ class GraphEgressTest {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("updates retrieved through the proxy")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> status(h, "RetrievedUpdates").equals("True"));
             assertThat(h.clusterVersion().getStatus().getAvailableUpdates())
                     .extracting(Release::getVersion)
@@ -93,7 +94,7 @@ class GraphEgressTest {
             // the proxy is not asked again
             upstream(h, "https://direct.upshift.test:" + graph.getAddress().getPort() + "/graph");
             await("asked directly, and failed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> status(h, "RetrievedUpdates").equals("False"));
             assertThat(h.condition("RetrievedUpdates").getReason()).isEqualTo("RemoteFailed");
             assertThat(h.condition("RetrievedUpdates").getMessage())
@@ -130,10 +131,10 @@ class GraphEgressTest {
                             .build();
             p.setAdditionalProperty("spec", Map.of());
             p.setAdditionalProperty("status", status);
-            proxies.resource(p).create();
+            WithStatus.create(h.client, p);
         } else {
             proxies.withName("cluster")
-                    .edit(
+                    .editStatus(
                             p -> {
                                 p.setAdditionalProperty("status", status);
                                 return p;

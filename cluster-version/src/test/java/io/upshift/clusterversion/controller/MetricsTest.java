@@ -375,7 +375,7 @@ class MetricsTest {
                                             .build());
             try (ClusterMetrics metrics =
                     ClusterMetrics.watch(client, () -> ControllerFacts.NONE)) {
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Duration.ofSeconds(60))
                         .until(
                                 () ->
                                         metrics.scrape()
@@ -393,7 +393,7 @@ class MetricsTest {
                                                 .endCondition()
                                                 .endStatus()
                                                 .build());
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Duration.ofSeconds(60))
                         .until(
                                 () ->
                                         metrics.scrape()
@@ -411,7 +411,7 @@ class MetricsTest {
                                     + " 0.0\n");
 
                 client.resources(ClusterOperator.class).withName("etcd").delete();
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(Duration.ofSeconds(60))
                         .until(() -> !metrics.scrape().contains("name=\"etcd\""));
             }
         }

@@ -53,7 +53,7 @@ class PayloadJobsTest {
     @TempDir Path dir;
 
     private Job awaitJob(KubernetesClient client, String name) {
-        return await().atMost(Duration.ofSeconds(10))
+        return await().atMost(Duration.ofSeconds(60))
                 .until(
                         () ->
                                 client.batch()
@@ -221,7 +221,7 @@ class PayloadJobsTest {
             awaitJob(kubelet, name);
             copied(payloads.resolve(PayloadJobs.hash(IMAGE)));
             succeed(kubelet, name);
-            await().atMost(Duration.ofSeconds(15)).until(retrieved::isDone);
+            await().atMost(Duration.ofSeconds(60)).until(retrieved::isDone);
             assertThat(retrieved.get()).isEqualTo(payloads.resolve(PayloadJobs.hash(IMAGE)));
         }
     }
@@ -340,7 +340,7 @@ class PayloadJobsTest {
                             });
             CompletableFuture<Object> failed = retrieving(jobs, "4.1.1");
             Job job =
-                    await().atMost(Duration.ofSeconds(10))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(
                                     () ->
                                             client.batch()

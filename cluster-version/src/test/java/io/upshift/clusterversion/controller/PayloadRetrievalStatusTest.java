@@ -88,12 +88,12 @@ class PayloadRetrievalStatusTest {
                                             Duration.ofSeconds(60),
                                             null)));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
 
             h.requestUpdate("4.1.5", wrong, false);
             await("refused")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> h.condition("ReleaseAccepted"),
                             c -> "False".equals(c.getStatus()));
@@ -101,7 +101,7 @@ class PayloadRetrievalStatusTest {
             h.requestUpdate("4.1.1", b, false);
             String name = PayloadJobs.name("4.1.1", PayloadJobs.hash(b));
             await("the Job")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.client
@@ -114,7 +114,7 @@ class PayloadRetrievalStatusTest {
                                             != null);
             ClusterOperatorStatusCondition accepted =
                     await("retrieving")
-                            .atMost(Duration.ofSeconds(10))
+                            .atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> h.condition("ReleaseAccepted"),
                                     c -> "Unknown".equals(c.getStatus()));
@@ -132,8 +132,12 @@ class PayloadRetrievalStatusTest {
                     .isEqualTo("4.1.0");
             // written once: the pending Job changes nothing more
             long writes = h.controller.writes();
-            Thread.sleep(
-                    2000); // the Job's pending time, during which the controller lists it again
+            // the Job's pending time, during which the controller reads it again (every 5 s)
+            String job = "/namespaces/upshift/jobs/" + name;
+            int reads = h.controllerRequests(r -> r.path().contains(job)).size();
+            await("the pending Job read again")
+                    .atMost(Duration.ofSeconds(120))
+                    .until(() -> h.controllerRequests(r -> r.path().contains(job)).size() > reads);
             assertThat(h.controller.writes()).isEqualTo(writes);
 
             // the kubelet copies the payload and the Job succeeds: the update is accepted and goes
@@ -152,12 +156,12 @@ class PayloadRetrievalStatusTest {
                                 return j;
                             });
             await("accepted")
-                    .atMost(Duration.ofSeconds(15))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> h.condition("ReleaseAccepted"),
                             c -> "True".equals(c.getStatus()) && c.getMessage().contains("4.1.1"));
             await("4.1.1 completed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.1"));
         }
     }
@@ -185,11 +189,11 @@ class PayloadRetrievalStatusTest {
                                             Duration.ofSeconds(60),
                                             null)));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             h.requestUpdate("4.1.1", b, false);
             await("4.1.1 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.1"));
 
             // its payload since removed from the node, 4.1.0 asked for again by its image alone:
@@ -202,7 +206,7 @@ class PayloadRetrievalStatusTest {
             String name = PayloadJobs.name("4.1.0", PayloadJobs.hash(a));
             assertThat(name).isEqualTo("version-4.1.0-" + PayloadJobs.hash(a));
             await("the Job named after 4.1.0")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.client
@@ -226,7 +230,7 @@ class PayloadRetrievalStatusTest {
                                 return j;
                             });
             await("rolled back to 4.1.0")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
         }
     }

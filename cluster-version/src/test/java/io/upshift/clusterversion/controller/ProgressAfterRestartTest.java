@@ -66,11 +66,11 @@ class ProgressAfterRestartTest {
             ControllerOptions options = ControllerHarness.options(a, dir.resolve("cache"));
             h.start(options);
             await("early-operator created")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.operatorExists("early-operator"));
             h.report("early-operator", "4.1.0");
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
 
             List<String> seen = new CopyOnWriteArrayList<>();
@@ -109,7 +109,7 @@ class ProgressAfterRestartTest {
                 h.requestUpdate("4.1.1", b, false);
                 h.report("early-operator", "4.1.1");
                 await("everything but the test operator done")
-                        .atMost(Duration.ofSeconds(30))
+                        .atMost(Duration.ofSeconds(60))
                         .until(
                                 () -> h.condition("Progressing").getMessage(),
                                 m -> m.startsWith("Working towards 4.1.1: 11 of 12 done"));
@@ -122,12 +122,12 @@ class ProgressAfterRestartTest {
                 h.report("early-operator", "4.1.0");
                 h.start(options);
                 await("the new controller's passes, waiting on early-operator")
-                        .atMost(Duration.ofSeconds(30))
+                        .atMost(Duration.ofSeconds(60))
                         .until(() -> h.controller.passes() >= 2);
                 h.report("early-operator", "4.1.1");
                 h.holdOperator(false);
                 await("4.1.1 applied")
-                        .atMost(Duration.ofSeconds(30))
+                        .atMost(Duration.ofSeconds(60))
                         .until(() -> h.completed("4.1.1"));
             } finally {
                 watch.close();

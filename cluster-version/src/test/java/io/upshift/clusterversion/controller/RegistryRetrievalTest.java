@@ -94,7 +94,7 @@ class RegistryRetrievalTest {
                                 new SignatureStores(HttpSignatureStore.defaultClient()),
                                 null,
                                 egress));
-        await("4.1.0 installed").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.0"));
+        await("4.1.0 installed").atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.0"));
     }
 
     private void pullSecret(String host, String user, String password) {
@@ -134,7 +134,7 @@ class RegistryRetrievalTest {
         h.requestUpdate(version, image, true);
         ClusterOperatorStatusCondition c =
                 await(image + " refused")
-                        .atMost(Duration.ofSeconds(20))
+                        .atMost(Duration.ofSeconds(60))
                         .until(
                                 () -> h.condition("ReleaseAccepted"),
                                 r ->
@@ -283,7 +283,7 @@ class RegistryRetrievalTest {
         h.client.genericKubernetesResources(ClusterRegistryAccess.IDMS).resource(idms).create();
         h.requestUpdate("4.1.1", b, true);
         await("4.1.1 completed through the source")
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> h.completed("4.1.1"));
         assertThat(h.condition("ReleaseAccepted").getStatus()).isEqualTo("True");
         assertThat(h.settingsData()).containsEntry("version", "4.1.1");

@@ -49,7 +49,7 @@ class RunLevelTimesControllerTest {
                             "4.1.2", "4.1.2", true, Map.of("0000_30_late_00_configmap.yaml", LATE));
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             assertThat(times(h)).as("an install is not timed").isNull();
 
@@ -57,7 +57,7 @@ class RunLevelTimesControllerTest {
             Instant requested = Instant.now();
             h.requestUpdate("4.1.1", b, false);
             RunLevelTimes waiting =
-                    await().atMost(Duration.ofSeconds(10))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> times(h),
                                     t -> t != null && t.levels().get(0).startedAt() != null);
@@ -72,9 +72,9 @@ class RunLevelTimesControllerTest {
                     .isAfterOrEqualTo(requested.minusSeconds(1));
 
             h.holdOperator(false);
-            await().atMost(Duration.ofSeconds(20)).until(() -> h.completed("4.1.1"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.1"));
             RunLevelTimes done =
-                    await().atMost(Duration.ofSeconds(10))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(() -> times(h), t -> t != null && t.complete());
             RunLevelTimes.Level first = done.levels().get(0), second = done.levels().get(1);
             assertThat(Instant.parse(first.doneAt()))
@@ -82,15 +82,15 @@ class RunLevelTimesControllerTest {
             assertThat(Instant.parse(second.startedAt()))
                     .isAfterOrEqualTo(Instant.parse(first.doneAt()));
             long writes = h.controller.writes();
-            Thread.sleep(3000); // Reconciling passes: the times of the update stay as they are,
+            h.passesWritten(2); // Reconciling passes: the times of the update stay as they are,
             // unwritten
             assertThat(times(h)).isEqualTo(done);
             assertThat(h.controller.writes()).isEqualTo(writes);
 
             h.requestUpdate("4.1.2", c, false);
-            await().atMost(Duration.ofSeconds(20)).until(() -> h.completed("4.1.2"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.2"));
             RunLevelTimes next =
-                    await().atMost(Duration.ofSeconds(10))
+                    await().atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> times(h),
                                     t -> t != null && t.complete() && t.image().equals(c));

@@ -77,7 +77,7 @@ class UpdateServiceTest {
                             .withDefaultUpstream(url("/default"))
                             .withArchitecture("arm64"));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             assertThat(h.condition("ReleaseAccepted").getMessage())
                     .isEqualTo(
@@ -89,7 +89,7 @@ class UpdateServiceTest {
                     .extracting(Event::getMessage)
                     .contains(h.condition("ReleaseAccepted").getMessage());
             await("updates retrieved")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.condition("RetrievedUpdates") != null
@@ -106,7 +106,7 @@ class UpdateServiceTest {
             // spec.upstream, once set, is what is asked
             h.editSpec(spec -> spec.setUpstream(url("/configured")));
             await("the configured graph asked")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> asked.stream().anyMatch(q -> q.startsWith("/configured?")));
         }
     }
@@ -120,7 +120,7 @@ class UpdateServiceTest {
             String a = h.payloads.release("4.1.0", "4.1.0", true);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("RetrievedUpdates")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.condition("RetrievedUpdates") != null);
             assertThat(h.condition("RetrievedUpdates").getReason()).isEqualTo("NoUpstream");
         }

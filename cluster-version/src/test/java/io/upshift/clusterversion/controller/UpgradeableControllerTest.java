@@ -64,12 +64,12 @@ class UpgradeableControllerTest {
             String next = h.payloads.release("4.2.0", "4.2.0", true);
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             // as upstream's: without the ConfigMaps the check cannot be made, and that holds the
             // cluster
             await("gates unreadable")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     upgradeable(h) != null
@@ -85,7 +85,7 @@ class UpgradeableControllerTest {
             configMap(h, "openshift-config", "admin-acks", Map.of());
             ClusterOperatorStatusCondition held =
                     await("the gate holds")
-                            .atMost(Duration.ofSeconds(10))
+                            .atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> upgradeable(h),
                                     c -> c != null && "AdminAckRequired".equals(c.getReason()));
@@ -95,7 +95,7 @@ class UpgradeableControllerTest {
             h.requestUpdate("4.2.0", next, false);
             ClusterOperatorStatusCondition refused =
                     await("the minor update refused")
-                            .atMost(Duration.ofSeconds(10))
+                            .atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> h.condition("ReleaseAccepted"),
                                     c -> c != null && "False".equals(c.getStatus()));
@@ -107,14 +107,14 @@ class UpgradeableControllerTest {
 
             configMap(h, "openshift-config", "admin-acks", Map.of(GATE, "true"));
             await("acknowledged: no Upgradeable condition")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> {
                                 ClusterOperatorStatusCondition now = upgradeable(h);
                                 return now == null || "UpdateInProgress".equals(now.getReason());
                             });
             await("then the update accepted")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.2.0"));
         }
     }
@@ -144,7 +144,7 @@ class UpgradeableControllerTest {
                                     "  annotations:\n    release.openshift.io/delete: \"true\"\n"));
             h.start(ControllerHarness.options(a, dir.resolve("cache")));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
             // something else holds the object: its deletion waits for the finalizer to go
             h.client
@@ -159,12 +159,12 @@ class UpgradeableControllerTest {
             assertThat(upgradeable(h)).isNull();
 
             h.requestUpdate("4.1.1", b, false);
-            await("4.1.1 applied").atMost(Duration.ofSeconds(30)).until(() -> h.completed("4.1.1"));
+            await("4.1.1 applied").atMost(Duration.ofSeconds(60)).until(() -> h.completed("4.1.1"));
             ConfigMap held = h.client.configMaps().inNamespace("test-ns").withName("old").get();
             assertThat(held.getMetadata().getDeletionTimestamp()).isNotNull();
             ClusterOperatorStatusCondition deleting =
                     await("deletion in progress")
-                            .atMost(Duration.ofSeconds(10))
+                            .atMost(Duration.ofSeconds(60))
                             .until(
                                     () -> upgradeable(h),
                                     c ->
@@ -186,7 +186,7 @@ class UpgradeableControllerTest {
                                 return c;
                             });
             await("deleted: upgradeable again")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> upgradeable(h) == null);
         }
     }

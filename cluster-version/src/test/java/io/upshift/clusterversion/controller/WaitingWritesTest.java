@@ -44,7 +44,7 @@ class WaitingWritesTest {
                                     Duration.ofMinutes(2),
                                     Duration.ofSeconds(1)));
             await("4.1.0 installed")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.completed("4.1.0"));
 
             h.holdOperator(true);
@@ -52,7 +52,7 @@ class WaitingWritesTest {
             String waiting =
                     "Working towards 4.1.1: 2 of 3 done (66% complete), waiting on test-operator";
             await("the first pass ended waiting on the operator")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.condition("Progressing").getMessage(), waiting::equals);
 
             List<String> messages = new CopyOnWriteArrayList<>();
@@ -99,7 +99,7 @@ class WaitingWritesTest {
                 // a real change: the operator rolls out, and the update completes
                 h.holdOperator(false);
                 await("4.1.1 applied")
-                        .atMost(Duration.ofSeconds(30))
+                        .atMost(Duration.ofSeconds(60))
                         .until(() -> h.completed("4.1.1"));
                 assertThat(h.controller.writes()).isGreaterThan(writes);
             } finally {

@@ -45,7 +45,7 @@ class PoolGateRolloutTest {
             h.startAgents();
             h.startController("4.18.3");
             await("4.18 everywhere")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.settled("master") && h.settled("worker"));
             String oldWorker = h.pool("worker").getSpec().getConfiguration().getName();
             pauseWorkers(h, true);
@@ -72,7 +72,7 @@ class PoolGateRolloutTest {
                         + " worker-1 will not be supported in the next OpenShift version upgrade."
                         + " Pools: worker (2 nodes, paused).";
             await("the next minor refused")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> refusal.equals(upgradeable(h).getMessage()));
             ClusterOperatorStatusCondition at420 = upgradeable(h);
             assertThat(at420.getStatus()).isEqualTo("False");
@@ -101,7 +101,7 @@ class PoolGateRolloutTest {
             // Unpaused, the workers catch up and the gate opens.
             pauseWorkers(h, false);
             await("the workers on 4.20 and the gate open")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("worker")
@@ -125,7 +125,7 @@ class PoolGateRolloutTest {
             h.startAgents();
             h.startController("4.19.0");
             await("settled")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("master")
@@ -137,7 +137,7 @@ class PoolGateRolloutTest {
                     hosts.resolve("worker-1/etc/upshift-test/01-worker/in-the-way"));
             h.config("01-worker", "worker", "extra", "os@1");
             await("the worker pool degraded")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.conditionTrue("worker", "Degraded")
@@ -154,7 +154,7 @@ class PoolGateRolloutTest {
             h.config("00-master", "master", "m2", "os@2");
             h.startController("4.19.1");
             await("the control plane on 4.19.1")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("master")
@@ -169,7 +169,7 @@ class PoolGateRolloutTest {
                                                                     .getMessage()));
             long passes = h.controller.passes();
             await("more passes")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.controller.passes() > passes + 2);
             assertThat(version(h)).isEqualTo("4.19.0");
             assertThat(upgradeable(h).getReason()).isEqualTo("DegradedPool");
@@ -191,7 +191,7 @@ class PoolGateRolloutTest {
             h.startAgents();
             h.startController("4.19.0");
             await("settled")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("control-plane")
@@ -205,14 +205,14 @@ class PoolGateRolloutTest {
             h.config("00-worker", "worker", "w2", "os@2");
             h.startController("4.19.1");
             await("the operator working towards 4.19.1")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     "Working towards 4.19.1"
                                             .equals(condition(h, "Progressing").getMessage()));
             long passes = h.controller.passes();
             await("more passes")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.controller.passes() > passes + 2);
             assertThat(version(h)).isEqualTo("4.19.0");
             assertThat(condition(h, "Degraded").getStatus()).isEqualTo("False"); // 20 minutes to go
@@ -220,7 +220,7 @@ class PoolGateRolloutTest {
             // Once the required pool is Updated the release is reported; the worker still lags.
             h.startAgent("cp-1");
             await("4.19.1 reported")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> "4.19.1".equals(version(h)));
             assertThat(h.settled("control-plane")).isTrue();
             assertThat(h.settled("worker")).isFalse();
@@ -238,7 +238,7 @@ class PoolGateRolloutTest {
         h.config("00-worker", "worker", "w-" + release, "os@" + release);
         h.startController(release);
         await("the control plane on " + release)
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Duration.ofSeconds(60))
                 .until(
                         () ->
                                 h.settled("master")

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,8 +137,19 @@ public final class NodeAgent implements AutoCloseable {
                 lastFailure = failed(e, lastFailure, retry);
             } finally {
                 queue.done(key);
+                steps.incrementAndGet();
             }
         }
+    }
+
+    private final AtomicLong steps = new AtomicLong();
+
+    /**
+     * Steps this agent ended (done or failed), one at a time: a step that began after an event has
+     * ended once this count moved by two since it.
+     */
+    public long steps() {
+        return steps.get();
     }
 
     /**

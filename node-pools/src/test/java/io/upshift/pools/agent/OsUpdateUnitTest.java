@@ -44,7 +44,7 @@ class OsUpdateUnitTest {
             pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
             Process p = pb.start();
             String output = new String(p.getInputStream().readAllBytes());
-            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as(script + "\n" + output).isZero();
         }
         return Files.exists(log) ? Files.readAllLines(log) : new ArrayList<>();

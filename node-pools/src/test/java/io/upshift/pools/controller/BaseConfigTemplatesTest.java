@@ -15,6 +15,7 @@ import io.upshift.api.json.Mappers;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.templates.BaseConfigs;
+import io.upshift.testkit.WithStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -114,7 +115,7 @@ class BaseConfigTemplatesTest {
         h.startAgents();
         h.startController(release);
         await("both pools on " + release)
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Duration.ofSeconds(60))
                 .until(
                         () ->
                                 h.settled("master")
@@ -162,7 +163,7 @@ class BaseConfigTemplatesTest {
             String version = worker.getMetadata().getResourceVersion();
             long passes = h.controller.passes();
             await("more passes")
-                    .atMost(Duration.ofSeconds(5))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.controller.passes() >= passes + 3);
             assertThat(configs(h).get("00-worker").getMetadata().getResourceVersion())
                     .isEqualTo(version);
@@ -180,7 +181,7 @@ class BaseConfigTemplatesTest {
             ship(h, "4.19.1", next);
             long passes = h.controller.passes();
             await("more passes")
-                    .atMost(Duration.ofSeconds(5))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.controller.passes() >= passes + 3);
             assertThat(configs(h).get("00-worker").getMetadata().getAnnotations())
                     .containsEntry(BaseConfigs.GENERATED_BY, "4.19.0");
@@ -188,7 +189,7 @@ class BaseConfigTemplatesTest {
 
             h.startController("4.19.1");
             await("both pools on 4.19.1")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("master")
@@ -218,7 +219,7 @@ class BaseConfigTemplatesTest {
             String before = h.pool("worker").getSpec().getConfiguration().getName();
             h.startController("4.19.1");
             await("RenderDegraded")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.conditionTrue("worker", "RenderDegraded"));
             assertThat(h.condition("worker", "RenderDegraded").getMessage())
                     .isEqualTo(
@@ -229,7 +230,7 @@ class BaseConfigTemplatesTest {
 
             ship(h, "4.19.1", templates("4.19.1"));
             await("both pools on 4.19.1")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("master")
@@ -268,13 +269,13 @@ class BaseConfigTemplatesTest {
                             + " .Hostname";
             for (String pool : List.of("master", "worker")) {
                 await(pool + " RenderDegraded")
-                        .atMost(Duration.ofSeconds(30))
+                        .atMost(Duration.ofSeconds(60))
                         .until(() -> h.conditionTrue(pool, "RenderDegraded"));
                 assertThat(h.condition(pool, "RenderDegraded").getMessage())
                         .isEqualTo("Failed to render configuration for pool " + pool + ": " + why);
             }
             await("the operator Degraded")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> "True".equals(operatorCondition(h, "Degraded").getStatus()));
             assertThat(operatorCondition(h, "Degraded").getReason())
                     .isEqualTo("MachineConfigControllerFailed");
@@ -286,7 +287,7 @@ class BaseConfigTemplatesTest {
             bad.put("master.00-master._base.files.role.yaml", "path: etc/upshift-test/role\n");
             ship(h, "4.19.0", bad);
             await("the path named")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.condition("master", "RenderDegraded")
@@ -300,7 +301,7 @@ class BaseConfigTemplatesTest {
 
             ship(h, "4.19.0", templates("4.19.0"));
             await("healthy again")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     !h.conditionTrue("master", "RenderDegraded")
@@ -362,7 +363,7 @@ class BaseConfigTemplatesTest {
                     "proxies",
                     "{\"status\": {\"httpProxy\": \"http://other.example:3128\"}}");
             await("the new proxy on w0")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("worker")
@@ -437,7 +438,21 @@ class BaseConfigTemplatesTest {
         object.setApiVersion("config.openshift.io/v1");
         object.setKind(kind);
         object.setMetadata(new ObjectMetaBuilder().withName("cluster").build());
-        h.client.genericKubernetesResources(context).resource(object).createOr(c -> c.update());
+        // OpenShift's config kinds keep their status apart (the status subresource), as the
+        // operators that publish it write it: created or updated, then the status written
+        var live = h.client.genericKubernetesResources(context).withName("cluster").get();
+        if (live == null) {
+            WithStatus.create(h.client, object);
+        } else {
+            object.getMetadata().setResourceVersion(live.getMetadata().getResourceVersion());
+            GenericKubernetesResource updated =
+                    h.client.genericKubernetesResources(context).resource(object).update();
+            if (object.getAdditionalProperties().containsKey("status")) {
+                updated.setAdditionalProperty(
+                        "status", object.getAdditionalProperties().get("status"));
+                h.client.genericKubernetesResources(context).resource(updated).updateStatus();
+            }
+        }
     }
 
     static Map<String, MachineConfig> configs(PoolHarness h) {

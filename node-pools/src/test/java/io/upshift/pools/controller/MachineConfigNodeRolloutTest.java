@@ -123,7 +123,7 @@ class MachineConfigNodeRolloutTest {
                 Recorder r = new Recorder(h)) {
             String first = h.settledPoolOfOne("worker", "w0", "one", "os@sha256:1", "4.19.0");
             await("w0 reported Updated")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h
@@ -155,7 +155,7 @@ class MachineConfigNodeRolloutTest {
 
             h.config("00-worker", "worker", "two", "os@sha256:2");
             await("the second config on w0")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     !first.equals(
@@ -164,7 +164,7 @@ class MachineConfigNodeRolloutTest {
                                             && h.settled("worker"));
             String second = h.pool("worker").getSpec().getConfiguration().getName();
             await("w0 reported Updated again")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> {
                                 List<MachineConfigNode> reports = r.reports("w0", from);
@@ -227,6 +227,7 @@ class MachineConfigNodeRolloutTest {
                     .isEqualTo(5);
             // no writes while idle, however often the agent wakes
             int settledWrites = statusWrites(h, "w0");
+            long steps = h.agents.get("w0").steps();
             h.client
                     .nodes()
                     .withName("w0")
@@ -235,7 +236,10 @@ class MachineConfigNodeRolloutTest {
                                 n.getMetadata().getLabels().put("touched", "yes");
                                 return n;
                             });
-            Thread.sleep(500);
+            // a step of the agent that began after the change ended (it looks every 100 ms here)
+            await("the agent looking at the touched node")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> h.agents.get("w0").steps() >= steps + 2);
             assertThat(statusWrites(h, "w0")).isEqualTo(settledWrites);
         }
     }
@@ -248,7 +252,7 @@ class MachineConfigNodeRolloutTest {
                     h, "files: [{path: /etc/upshift-test/00-worker, actions: [{type: None}]}]");
             String first = h.settledPoolOfOne("worker", "w0", "one", "os@sha256:1", "4.19.0");
             await("w0 reported Updated")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     !r.reports("w0", 0).isEmpty()
@@ -264,7 +268,7 @@ class MachineConfigNodeRolloutTest {
 
             h.config("00-worker", "worker", "two", "os@sha256:1"); // the file alone: None
             await("the second config on w0")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     !first.equals(
@@ -272,7 +276,7 @@ class MachineConfigNodeRolloutTest {
                                                             "w0", NodeAnnotations.CURRENT_CONFIG))
                                             && h.settled("worker"));
             await("w0 reported Updated again")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> {
                                 List<MachineConfigNode> reports = r.reports("w0", from);
@@ -302,7 +306,7 @@ class MachineConfigNodeRolloutTest {
             h.agents.remove("w0").close();
             h.client.nodes().withName("w0").delete();
             await("w0's MachineConfigNode deleted with it")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.client.resources(MachineConfigNode.class).withName("w0").get()
@@ -318,14 +322,14 @@ class MachineConfigNodeRolloutTest {
             int from = r.versions("w0");
             h.config("00-worker", "worker", "two", "os@sha256:2");
             await("w0 reported Working")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     r.reports("w0", from).stream()
                                             .anyMatch(m -> phase(m).contains("Cordoned=True")));
             h.client.resources(MachineConfigNode.class).withName("w0").delete();
             await("the second config on w0")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     !first.equals(
@@ -334,7 +338,7 @@ class MachineConfigNodeRolloutTest {
                                             && h.settled("worker"));
             String second = h.pool("worker").getSpec().getConfiguration().getName();
             await("w0's new object reported Updated on the second config")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> {
                                 MachineConfigNode m =
@@ -397,7 +401,7 @@ class MachineConfigNodeRolloutTest {
                                                             .getName()));
             String second = h.pool("worker").getSpec().getConfiguration().getName();
             await("every node reported Updated on the second config")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h

@@ -97,7 +97,7 @@ class NodeDisruptionTest {
     }
 
     static void rollOut(PoolHarness h, String from) {
-        await("a new target").atMost(Duration.ofSeconds(10)).until(() -> !from.equals(target(h)));
+        await("a new target").atMost(Duration.ofSeconds(60)).until(() -> !from.equals(target(h)));
         await("every node on it").atMost(Duration.ofSeconds(60)).until(() -> h.settled("worker"));
     }
 
@@ -112,10 +112,9 @@ class NodeDisruptionTest {
             h.startAgents();
             h.startController("4.19.0");
             await("the first config")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.settled("worker"));
-            for (String n : nodes)
-                h.client.pods().resource(PoolHarness.pod("app-" + n, n, "app", false)).create();
+            for (String n : nodes) h.createPod("app-" + n, n, "app", false);
             Map<String, Integer> drains = new ConcurrentHashMap<>();
             nodes.forEach(n -> drains.put(n, events(h, n, "Drain")));
             assertThat(drains.values())
@@ -163,7 +162,7 @@ class NodeDisruptionTest {
                 assertThat(h.annotation(n, NodeAnnotations.STATE)).isEqualTo(NodeAnnotations.DONE);
             }
             await("the pool's status")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.pool("worker").getStatus() != null
@@ -181,7 +180,7 @@ class NodeDisruptionTest {
             // the controller's MachineConfiguration status: the defaults and the spec merged, valid
             // against the CRD
             await("clusterPolicies")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     Mappers.JSON
@@ -404,11 +403,11 @@ class NodeDisruptionTest {
             String first = h.settledPoolOfOne("worker", "w0", "base", "os@1", "4.19.0");
             machineConfig(h, "50-rt", Map.of(), "rt");
             await("a new target")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> !first.equals(target(h)));
             String bad = target(h);
             await("w0 Unreconcilable")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     "Unreconcilable"
@@ -428,7 +427,7 @@ class NodeDisruptionTest {
                                     + "\" failed: kernelType=rt is invalid");
             assertThat(events(h, "w0", "FailedToReconcile")).isEqualTo(1);
             await("the pool's NodeDegraded")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.conditionTrue("worker", "NodeDegraded"));
             assertThat(h.pool("worker").getStatus().getDegradedMachineCount()).isEqualTo(1);
             assertThat(h.machines.get("w0").reboots()).isEqualTo(1);
@@ -472,13 +471,13 @@ class NodeDisruptionTest {
 
             h.client.resources(MachineConfig.class).withName("50-rt").delete();
             await("back on its config, Done")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.settled("worker") && first.equals(target(h)));
             await("the pool no longer degraded")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> !h.conditionTrue("worker", "NodeDegraded"));
             await("w0 reported Updated on its config")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> {
                                 var back =

@@ -81,7 +81,7 @@ class NodePoolRolloutTest {
 
             h.config("00-worker", "worker", "two", "os@sha256:2"); // a new config: a second rollout
             await("a new target")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     !first.equals(
@@ -112,7 +112,7 @@ class NodePoolRolloutTest {
                         .isEqualTo("uncordon-" + second);
             }
             await("the pool's status")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.pool("worker").getStatus() != null
@@ -142,14 +142,15 @@ class NodePoolRolloutTest {
 
     @Test
     void aTaintAnotherWriterAddsBetweenTheControllersReadAndItsWriteSurvives() throws Exception {
-        try (PoolHarness h = new PoolHarness(hosts)) {
+        // another writer's change landing exactly there: the embedded server's interleaving
+        try (PoolHarness h = PoolHarness.onEmbeddedServer(hosts)) {
             h.pool("worker", 1, false);
             h.config("00-worker", "worker", "one", "os@sha256:1");
             h.node("w0", "worker", "a", 1);
             h.startAgents();
             // the controller's first write of the node finds that someone tainted it after the
             // controller read it
-            h.server
+            h.embedded()
                     .dispatcher()
                     .beforeFirst(
                             r ->
@@ -160,7 +161,7 @@ class NodePoolRolloutTest {
                             "{\"spec\":{\"taints\":[{\"key\":\"example.com/maintenance\",\"effect\":\"NoSchedule\"}]}}");
             h.startController("4.19.0");
             await("the node updated")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.settled("worker"));
             assertThat(h.client.nodes().withName("w0").get().getSpec().getTaints())
                     .extracting(t -> t.getKey())
@@ -188,7 +189,7 @@ class NodePoolRolloutTest {
             // them, as 4.18.1's.
             h.config("00-master", "master", "m2", "os@4.18.2");
             await("a config rendered by the old controller")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     !first.equals(
@@ -201,7 +202,7 @@ class NodePoolRolloutTest {
 
             h.startController("4.18.2");
             await("the operator reporting 4.18.2")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () -> {
                                 ClusterOperator co =
@@ -242,10 +243,13 @@ class NodePoolRolloutTest {
             h.config("00-worker", "worker", "one", "os@1");
             h.node("worker-0", "worker", "a", 1);
             h.startAgents();
-            Thread.sleep(500); // the agent has looked once, found nothing to do, and waits
+            // the agent has looked once, found nothing to do, and waits
+            await("the agent's first look")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> h.agents.get("worker-0").steps() >= 1);
             h.startController("4.19.0");
             await("the node updated")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.settled("worker"));
             assertThat(h.machines.get("worker-0").reboots()).isEqualTo(1);
         }
@@ -265,13 +269,13 @@ class NodePoolRolloutTest {
             h.startAgents();
             h.startController("4.19.0");
             await("the first config everywhere")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.settled("worker"));
             String first = h.pool("worker").getSpec().getConfiguration().getName();
 
             h.config("00-worker", "worker", "two", "os@2");
             await("a new target")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     !first.equals(

@@ -31,7 +31,7 @@ class PoolBadInputTest {
                 h.node("w0", "worker", "a", 1);
                 h.startController("4.19.0");
                 await("the pool degraded for " + bad)
-                        .atMost(Duration.ofSeconds(10))
+                        .atMost(Duration.ofSeconds(60))
                         .until(
                                 () ->
                                         h.conditionTrue("worker", "Degraded")
@@ -77,7 +77,7 @@ class PoolBadInputTest {
                                     .build())
                     .create();
             await("RenderDegraded")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.conditionTrue("worker", "RenderDegraded"));
             assertThat(h.condition("worker", "RenderDegraded").getMessage())
                     .isEqualTo(
@@ -104,7 +104,7 @@ class PoolBadInputTest {
             h.startAgents();
             h.startController("4.19.0");
             await("w0 Degraded")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     NodeAnnotations.DEGRADED.equals(

@@ -1,5 +1,6 @@
 package io.upshift.pools.controller;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
@@ -15,14 +16,19 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolCondition;
+import io.upshift.api.json.Mappers;
 import io.upshift.pools.agent.AgentOptions;
 import io.upshift.pools.agent.HostFiles;
 import io.upshift.pools.agent.NodeAgent;
 import io.upshift.pools.agent.SimulatedHost;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.RequiredPools;
+import io.upshift.testkit.ApiServer;
+import io.upshift.testkit.ApiServers;
 import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.Kubelets;
 import io.upshift.testkit.ServiceAccount;
+import io.upshift.testkit.WithStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -36,9 +42,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.awaitility.Awaitility;
 
 /**
- * An embedded API server with evictions, pools and nodes, a pool controller and one agent per node
- * on simulated hosts; the controller and the agents act as their deploy/ ServiceAccounts, with
- * deploy/rbac.yaml's rules.
+ * An API server with evictions, pools and nodes, a pool controller and one agent per node on
+ * simulated hosts; the controller and the agents act as their deploy/ ServiceAccounts, with
+ * deploy/rbac.yaml's rules. Pods go in namespace {@code shop}.
  */
 public final class PoolHarness implements AutoCloseable {
     public static final String ROLE = "node-role.kubernetes.io/";
@@ -51,13 +57,31 @@ public final class PoolHarness implements AutoCloseable {
                     Duration.ofMillis(100));
 
     /**
-     * MachineConfigNodes have their status apart, as on a real API server; the other kinds are the
-     * mock's own.
+     * The kinds the pool controller, the agents and the tests use: the machine-config CRDs, the
+     * ClusterOperator and ClusterVersion, and the OpenShift config kinds the templates read
+     * (testkit's stand-ins).
      */
-    public final EmbeddedApiServer server =
-            new EmbeddedApiServer()
-                    .installCrds("machineconfignodes.machineconfiguration.openshift.io")
-                    .installRbac();
+    public static final String[] CRDS = {
+        "machineconfigpools.machineconfiguration.openshift.io",
+        "machineconfigs.machineconfiguration.openshift.io",
+        "machineconfignodes.machineconfiguration.openshift.io",
+        "machineconfigurations.operator.openshift.io",
+        "clusteroperators.config.openshift.io",
+        "clusterversions.config.openshift.io",
+        "proxies.config.openshift.io",
+        "dnses.config.openshift.io",
+        "networks.config.openshift.io",
+        "infrastructures.config.openshift.io"
+    };
+
+    /**
+     * An API server ({@link ApiServers}: the real one when there, with the controller-manager, so
+     * that evictions honour budgets it keeps the status of), deploy/'s RBAC and the CRDs above.
+     */
+    public final ApiServer server;
+
+    /** The kubelets of the nodes: evicted pods end after their grace period. */
+    public final Kubelets kubelets;
 
     /** The pool controller's requests carry this User-Agent. */
     public static final String CONTROLLER = "upshift-pools";
@@ -78,7 +102,36 @@ public final class PoolHarness implements AutoCloseable {
     public AgentOptions agentOptions = FAST;
 
     public PoolHarness(Path hosts) {
+        this(hosts, ApiServers.with(CRDS).controllers().open().installRbac());
+    }
+
+    /**
+     * On the embedded API server, for a test of what only it can do (another writer's change
+     * landing between the controller's read and its write).
+     */
+    public static PoolHarness onEmbeddedServer(Path hosts) {
+        return new PoolHarness(
+                hosts, new EmbeddedApiServer().strict().installCrds(CRDS).installRbac());
+    }
+
+    /** The embedded server, for a test that only it can serve. */
+    public EmbeddedApiServer embedded() {
+        if (server instanceof EmbeddedApiServer e) return e;
+        throw new IllegalStateException("this test needs the embedded API server");
+    }
+
+    private PoolHarness(Path hosts, ApiServer server) {
+        this.server = server;
+        this.kubelets = Kubelets.of(server);
         client = server.client();
+        client.namespaces()
+                .resource(
+                        new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName("shop")
+                                .endMetadata()
+                                .build())
+                .create();
         controllerClient = server.client(CONTROLLER, ServiceAccount.MACHINE_CONFIG_OPERATOR);
         this.hosts = hosts;
     }
@@ -172,7 +225,26 @@ public final class PoolHarness implements AutoCloseable {
                         .endCondition()
                         .endStatus()
                         .build();
-        client.nodes().resource(node).create();
+        WithStatus.create(client, node);
+        // kube-apiserver taints a new node not-ready (TaintNodesByCondition), and the node
+        // lifecycle controller lifts the taint once the kubelet reports it Ready: that controller
+        // does not run here (it would find no kubelet renewing the node's lease), so the harness
+        // lifts it as it would
+        if (server.real())
+            client.nodes()
+                    .withName(name)
+                    .edit(
+                            n -> {
+                                if (n.getSpec().getTaints() != null)
+                                    n.getSpec()
+                                            .getTaints()
+                                            .removeIf(
+                                                    t ->
+                                                            t.getKey()
+                                                                    .equals(
+                                                                            "node.kubernetes.io/not-ready"));
+                                return n;
+                            });
         machines.put(name, new SimulatedHost(Duration.ofMillis(150)));
     }
 
@@ -234,7 +306,7 @@ public final class PoolHarness implements AutoCloseable {
         startAgents();
         startController(release);
         Awaitility.await("the first config on " + node)
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> settled(role));
         return pool(role).getSpec().getConfiguration().getName();
     }
@@ -242,56 +314,59 @@ public final class PoolHarness implements AutoCloseable {
     /** A ClusterVersion updating from one release to another, for the status engine. */
     public void clusterVersion(String from, String to) {
         String now = Instant.now().minusSeconds(600).toString();
-        client.resources(ClusterVersion.class)
-                .resource(
-                        new ClusterVersionBuilder()
-                                .withNewMetadata()
-                                .withName("version")
-                                .endMetadata()
-                                .withNewSpec()
-                                .withClusterID("0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11")
-                                .endSpec()
-                                .withNewStatus()
-                                .withNewDesired()
-                                .withVersion(to)
-                                .withImage("r@sha256:2")
-                                .endDesired()
-                                .addNewHistory()
-                                .withVersion(to)
-                                .withImage("r@sha256:2")
-                                .withState("Partial")
-                                .withStartedTime(now)
-                                .withVerified(true)
-                                .endHistory()
-                                .addNewHistory()
-                                .withVersion(from)
-                                .withImage("r@sha256:1")
-                                .withState("Completed")
-                                .withStartedTime(now)
-                                .withCompletionTime(now)
-                                .withVerified(true)
-                                .endHistory()
-                                .addNewCondition()
-                                .withType("Progressing")
-                                .withStatus("True")
-                                .withLastTransitionTime(now)
-                                .withMessage("Working towards " + to)
-                                .endCondition()
-                                .addNewCondition()
-                                .withType("Available")
-                                .withStatus("True")
-                                .withLastTransitionTime(now)
-                                .endCondition()
-                                .addNewCondition()
-                                .withType("Failing")
-                                .withStatus("False")
-                                .withLastTransitionTime(now)
-                                .endCondition()
-                                .withObservedGeneration(1L)
-                                .withVersionHash("h")
-                                .endStatus()
-                                .build())
-                .create();
+        ClusterVersion cv =
+                new ClusterVersionBuilder()
+                        .withNewMetadata()
+                        .withName("version")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withClusterID("0b9c6a2e-6f5a-4c83-9a53-9c1c2f0b7e11")
+                        .endSpec()
+                        .withNewStatus()
+                        .withNewDesired()
+                        .withVersion(to)
+                        .withImage("r@sha256:2")
+                        .endDesired()
+                        .addNewHistory()
+                        .withVersion(to)
+                        .withImage("r@sha256:2")
+                        .withState("Partial")
+                        .withStartedTime(now)
+                        .withVerified(true)
+                        .endHistory()
+                        .addNewHistory()
+                        .withVersion(from)
+                        .withImage("r@sha256:1")
+                        .withState("Completed")
+                        .withStartedTime(now)
+                        .withCompletionTime(now)
+                        .withVerified(true)
+                        .endHistory()
+                        .addNewCondition()
+                        .withType("Progressing")
+                        .withStatus("True")
+                        .withLastTransitionTime(now)
+                        .withMessage("Working towards " + to)
+                        .endCondition()
+                        .addNewCondition()
+                        .withType("Available")
+                        .withStatus("True")
+                        .withLastTransitionTime(now)
+                        .endCondition()
+                        .addNewCondition()
+                        .withType("Failing")
+                        .withStatus("False")
+                        .withLastTransitionTime(now)
+                        .endCondition()
+                        .withObservedGeneration(1L)
+                        .withVersionHash("h")
+                        .endStatus()
+                        .build();
+        // the update in progress has no completion time yet: null, as its CRD requires the field
+        ObjectNode status = Mappers.JSON.valueToTree(cv.getStatus());
+        ((ObjectNode) status.path("history").get(0)).putNull("completionTime");
+        cv.setStatus(null);
+        WithStatus.create(client, cv, status);
     }
 
     public MachineConfigPool pool(String name) {
@@ -380,8 +455,49 @@ public final class PoolHarness implements AutoCloseable {
         if (controller != null) controller.close();
         agentClients.values().forEach(KubernetesClient::close);
         controllerClient.close();
-        client.close();
+        kubelets.close();
         server.close();
+    }
+
+    /**
+     * Creates {@link #pod} in namespace {@code shop}, running and ready on {@code node}; a
+     * DaemonSet's pod is owned by the DaemonSet {@code logs}, made first (a real cluster's garbage
+     * collector deletes a pod whose owner is not there).
+     */
+    public Pod createPod(String name, String node, String app, boolean daemonSet) {
+        Pod pod = pod(name, node, app, daemonSet);
+        if (daemonSet) {
+            var sets = client.apps().daemonSets().inNamespace("shop");
+            var logs = sets.withName("logs").get();
+            if (logs == null)
+                logs =
+                        sets.resource(
+                                        new io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder()
+                                                .withNewMetadata()
+                                                .withName("logs")
+                                                .endMetadata()
+                                                .withNewSpec()
+                                                .withNewSelector()
+                                                .addToMatchLabels("app", "logs")
+                                                .endSelector()
+                                                .withNewTemplate()
+                                                .withNewMetadata()
+                                                .addToLabels("app", "logs")
+                                                .endMetadata()
+                                                .withNewSpec()
+                                                .addNewContainer()
+                                                .withName("c")
+                                                .withImage("i")
+                                                .endContainer()
+                                                .endSpec()
+                                                .endTemplate()
+                                                .endSpec()
+                                                .build())
+                                .create();
+            pod.getMetadata().getOwnerReferences().get(0).setUid(logs.getMetadata().getUid());
+            pod.getMetadata().getOwnerReferences().get(0).setController(true);
+        }
+        return WithStatus.create(client, pod);
     }
 
     public static Pod pod(String name, String node, String app, boolean daemonSet) {
@@ -394,6 +510,7 @@ public final class PoolHarness implements AutoCloseable {
                         .endMetadata()
                         .withNewSpec()
                         .withNodeName(node)
+                        .withTerminationGracePeriodSeconds(1L)
                         .addNewContainer()
                         .withName("c")
                         .withImage("i")
@@ -401,6 +518,10 @@ public final class PoolHarness implements AutoCloseable {
                         .endSpec()
                         .withNewStatus()
                         .withPhase("Running")
+                        .addNewCondition()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .endCondition()
                         .endStatus();
         if (daemonSet)
             b.editMetadata()

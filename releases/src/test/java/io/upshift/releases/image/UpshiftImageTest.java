@@ -357,6 +357,6 @@ class UpshiftImageTest {
     private static int exec(List<String> command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         p.getInputStream().transferTo(OutputStream.nullOutputStream());
-        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
+        return p.waitFor(120, TimeUnit.SECONDS) ? p.exitValue() : -1;
     }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a leader writes with: once {@link #close closed} (the Lease is lost), every request other
@@ -15,6 +16,7 @@ import io.fabric8.kubernetes.client.http.Interceptor;
  */
 public final class WriteFence implements Interceptor {
     private volatile boolean closed;
+    private final AtomicLong refused = new AtomicLong();
 
     /** A client of {@code config} whose writes stop when this fence closes. */
     public KubernetesClient client(Config config) {
@@ -34,9 +36,15 @@ public final class WriteFence implements Interceptor {
         return closed;
     }
 
+    /** How many writes this fence stopped. */
+    public long refused() {
+        return refused.get();
+    }
+
     @Override
     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
         if (closed && !"GET".equals(request.method())) {
+            refused.incrementAndGet();
             throw new FencedException(
                     request.method()
                             + " "

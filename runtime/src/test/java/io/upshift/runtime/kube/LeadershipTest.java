@@ -5,55 +5,83 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.upshift.testkit.ApiServer;
+import io.upshift.testkit.ApiServers;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-@EnableKubernetesMockClient(crud = true)
+/** Leader election on a Lease, on an API server ({@link ApiServers}: the real one when there). */
 @Tag("e2e")
 class LeadershipTest {
-    KubernetesClient client;
+    final ApiServer server = ApiServers.start().installRbac(); // the namespace upshift
+    final KubernetesClient client = server.client();
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
 
     @Test
     void onlyOneOfTwoReplicasLeadsAndTheLeaseNamesIt() throws Exception {
-        AtomicInteger leading = new AtomicInteger();
-        try (Leadership a =
+        AtomicBoolean aLeads = new AtomicBoolean();
+        AtomicBoolean bLeads = new AtomicBoolean();
+        // a lease of 15 s renewed every second: a busy machine does not lose it by accident
+        Leadership.Timings timings =
+                new Leadership.Timings(
+                        Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1));
+        try (KubernetesClient aClient = server.client("replica-a");
+                KubernetesClient bClient = server.client("replica-b");
+                Leadership a =
                         new Leadership(
-                                client,
+                                aClient,
                                 "upshift",
                                 "upshift-operator",
                                 "replica-a",
-                                leading::incrementAndGet,
+                                timings,
+                                () -> aLeads.set(true),
                                 () -> {});
                 Leadership b =
                         new Leadership(
-                                client,
+                                bClient,
                                 "upshift",
                                 "upshift-operator",
                                 "replica-b",
-                                leading::incrementAndGet,
+                                timings,
+                                () -> bLeads.set(true),
                                 () -> {})) {
-            await("a leader").atMost(Duration.ofSeconds(15)).until(() -> leading.get() > 0);
-            // the other replica has several retry periods to (wrongly) take over
-            await("one leader only")
-                    .during(Duration.ofSeconds(5))
-                    .atMost(Duration.ofSeconds(6))
-                    .until(() -> leading.get() == 1);
+            await("a leader")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> aLeads.get() || bLeads.get());
+            String follower = aLeads.get() ? "replica-b" : "replica-a";
+            // the other replica tries to take the lease over five times (a retry period each)
+            // and is refused each time
+            int tried = leaseRequests(follower);
+            await("the other replica trying five times")
+                    .atMost(Duration.ofSeconds(120))
+                    .until(() -> leaseRequests(follower) >= tried + 5);
+            assertThat(aLeads.get() && bLeads.get()).as("both led").isFalse();
             Lease lease = client.leases().inNamespace("upshift").withName("upshift-operator").get();
-            assertThat(lease.getSpec().getHolderIdentity()).isIn("replica-a", "replica-b");
+            assertThat(lease.getSpec().getHolderIdentity())
+                    .isEqualTo(aLeads.get() ? "replica-a" : "replica-b");
         }
     }
 
+    /** How many requests about the Lease the replica whose client is {@code agent} sent. */
+    private int leaseRequests(String agent) {
+        return server.requests().matching(r -> r.userAgent().equals(agent) && r.isLease()).size();
+    }
+
+    /** A lease of 6 s, renewed every second: short, and still kept on a busy machine. */
     private static final Leadership.Timings FAST =
             new Leadership.Timings(
-                    Duration.ofSeconds(2), Duration.ofMillis(1500), Duration.ofMillis(300));
+                    Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
 
     private ZonedDateTime renewTime() {
         Lease lease = client.leases().inNamespace("upshift").withName("upshift-operator").get();
@@ -83,16 +111,16 @@ class LeadershipTest {
                             }
                         },
                         () -> {})) {
-            await("leading").atMost(Duration.ofSeconds(15)).untilTrue(started);
+            await("leading").atMost(Duration.ofSeconds(60)).untilTrue(started);
             ZonedDateTime first = renewTime();
-            // the lease lasts 2 s: without renewals another replica could take it over while this
+            // the lease lasts 6 s: without renewals another replica could take it over while this
             // one writes
             await("renewed while the start waits")
-                    .atMost(Duration.ofSeconds(5))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> renewTime().isAfter(first));
             ZonedDateTime second = renewTime();
             await("renewed again")
-                    .atMost(Duration.ofSeconds(5))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> renewTime().isAfter(second));
             assertThat(
                             client.leases()
@@ -138,7 +166,7 @@ class LeadershipTest {
                                     throw new IllegalStateException(e);
                                 }
                             });
-            assertThat(ending.get(15, TimeUnit.SECONDS)).isEqualTo(Leadership.Ending.START_FAILED);
+            assertThat(ending.get(60, TimeUnit.SECONDS)).isEqualTo(Leadership.Ending.START_FAILED);
             assertThat(a.startFailure()).isEqualTo(why);
             assertThat(lost).as("the controllers told to stop").isTrue();
             try (Leadership b =
@@ -150,7 +178,7 @@ class LeadershipTest {
                             minute,
                             () -> bLeads.set(true),
                             () -> {})) {
-                await("another replica leads").atMost(Duration.ofSeconds(10)).untilTrue(bLeads);
+                await("another replica leads").atMost(Duration.ofSeconds(60)).untilTrue(bLeads);
             }
         }
     }

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -127,17 +129,20 @@ class PrometheusMatcherTest {
 
     @Test
     void aPrometheusThatDoesNotAnswerTimesOut() throws Exception {
+        // it answers nothing until the test is over, however long the client takes to give up
+        CountDownLatch over = new CountDownLatch(1);
         HttpServer silent = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         silent.createContext(
                 "/",
                 x -> {
                     try {
-                        Thread.sleep(5000);
+                        over.await();
                     } catch (InterruptedException ignored) {
                         Thread.currentThread().interrupt();
                     }
                     x.close();
                 });
+        silent.setExecutor(Executors.newCachedThreadPool());
         silent.start();
         try {
             PrometheusMatcher m =
@@ -154,6 +159,7 @@ class PrometheusMatcherTest {
                                     + "/api/v1/query?query=up within 300ms, the limit for one"
                                     + " answer");
         } finally {
+            over.countDown();
             silent.stop(0);
         }
     }

@@ -143,6 +143,9 @@ public record SyntheticCluster(int nodes, int pools, int operators, double progr
                 .withChannel("stable-4.17")
                 .endSpec()
                 .withNewStatus()
+                // required by the ClusterVersion CRD, as the controller always writes them
+                .withObservedGeneration(1L)
+                .withVersionHash("synthetic-" + TO)
                 .withNewDesired()
                 .withVersion(TO)
                 .withImage("quay.io/upshift/release@sha256:" + "b".repeat(64))
@@ -198,6 +201,8 @@ public record SyntheticCluster(int nodes, int pools, int operators, double progr
                                 "include.release.openshift.io/self-managed-high-availability",
                                 "true"))
                 .endMetadata()
+                .withNewSpec() // required by the ClusterOperator CRD
+                .endSpec()
                 .withNewStatus()
                 .addNewVersion()
                 .withName("operator")

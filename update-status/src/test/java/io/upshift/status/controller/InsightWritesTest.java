@@ -14,9 +14,11 @@ import io.upshift.api.update.insight.InsightKinds;
 import io.upshift.api.update.insight.MachineConfigPoolProgressInsight;
 import io.upshift.api.update.insight.NodeProgressInsight;
 import io.upshift.status.synthetic.SyntheticCluster;
-import io.upshift.testkit.EmbeddedApiServer;
+import io.upshift.testkit.ApiServer;
+import io.upshift.testkit.ApiServers;
 import io.upshift.testkit.RequestLog;
 import io.upshift.testkit.ServiceAccount;
+import io.upshift.testkit.WithStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,26 +46,15 @@ class InsightWritesTest {
     private static final String INSIGHTS = "/apis/update.openshift.io/v1alpha1/";
 
     private final SyntheticCluster cluster = new SyntheticCluster(60, 2, 8, 1.0, NOW);
-    private EmbeddedApiServer server;
+    private ApiServer server;
     private KubernetesClient client;
     private UpdateStatusController controller;
 
     @BeforeEach
     void start() {
-        server =
-                new EmbeddedApiServer()
-                        .installCrds(
-                                "updatestatuses.update.openshift.io",
-                                "clusterversionprogressinsights.update.openshift.io",
-                                "clusteroperatorprogressinsights.update.openshift.io",
-                                "machineconfigpoolprogressinsights.update.openshift.io",
-                                "nodeprogressinsights.update.openshift.io",
-                                "healthinsights.update.openshift.io")
-                        .installRbac();
+        server = ApiServers.start(UpdateStatusControllerTest.CRDS).installRbac();
         client = server.client();
-        for (HasMetadata o : cluster.objects()) {
-            client.resource(o).create();
-        }
+        for (HasMetadata o : cluster.objects()) WithStatus.create(client, o);
         controller =
                 new UpdateStatusController(
                         server.client(AGENT, ServiceAccount.UPSHIFT),
@@ -73,7 +64,7 @@ class InsightWritesTest {
                         Optional::empty);
         controller.start();
         Awaitility.await()
-                .atMost(Duration.ofSeconds(20))
+                .atMost(Duration.ofSeconds(60))
                 .until(
                         () -> {
                             UpdateStatus us =
@@ -87,8 +78,8 @@ class InsightWritesTest {
 
     @AfterEach
     void stop() {
-        controller.close();
-        server.close();
+        if (controller != null) controller.close();
+        if (server != null) server.close();
     }
 
     @Test
@@ -172,7 +163,7 @@ class InsightWritesTest {
         client.resource(node).delete();
 
         Awaitility.await()
-                .atMost(Duration.ofSeconds(20))
+                .atMost(Duration.ofSeconds(60))
                 .until(
                         () ->
                                 client.resources(NodeProgressInsight.class).withName(name).get()
@@ -245,7 +236,7 @@ class InsightWritesTest {
         node.getMetadata().getAnnotations().put(MCO + "reason", "disk full");
         client.resource(node).update();
         Awaitility.await()
-                .atMost(Duration.ofSeconds(20))
+                .atMost(Duration.ofSeconds(60))
                 .until(
                         () ->
                                 !client.resources(HealthInsightObject.class)
@@ -264,7 +255,7 @@ class InsightWritesTest {
         // the mock API server collects no garbage: the health insights stay, and are given the new
         // owner
         Awaitility.await()
-                .atMost(Duration.ofSeconds(20))
+                .atMost(Duration.ofSeconds(60))
                 .until(
                         () -> {
                             UpdateStatus us =
@@ -304,7 +295,7 @@ class InsightWritesTest {
 
     private void awaitUpdatingReason(String node, String reason) {
         Awaitility.await()
-                .atMost(Duration.ofSeconds(20))
+                .atMost(Duration.ofSeconds(60))
                 .until(
                         () -> {
                             NodeProgressInsight i =

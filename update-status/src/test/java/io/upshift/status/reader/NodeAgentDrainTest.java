@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.upshift.pools.agent.AgentOptions;
+import io.upshift.pools.agent.SimulatedHost;
 import io.upshift.pools.controller.PoolHarness;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.status.model.UpdateAssessment;
@@ -42,7 +43,7 @@ class NodeAgentDrainTest {
         h.startController("4.18.0");
         agents.run();
         await("4.18.0 on both nodes")
-                .atMost(Duration.ofSeconds(30))
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> h.settled("worker"));
         workloads.run();
         h.clusterVersion("4.18.0", "4.19.0");
@@ -70,18 +71,9 @@ class NodeAgentDrainTest {
                                 "w0", Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-10)));
                     },
                     () -> {
-                        h.client
-                                .pods()
-                                .resource(PoolHarness.pod("web-1", "w0", "web", false))
-                                .create();
-                        h.client
-                                .pods()
-                                .resource(PoolHarness.pod("free-1", "w0", "free", false))
-                                .create();
-                        h.client
-                                .pods()
-                                .resource(PoolHarness.pod("logs-w0", "w0", "logs", true))
-                                .create();
+                        h.createPod("web-1", "w0", "web", false);
+                        h.createPod("free-1", "w0", "free", false);
+                        h.createPod("logs-w0", "w0", "logs", true);
                         h.client
                                 .policy()
                                 .v1()
@@ -103,7 +95,7 @@ class NodeAgentDrainTest {
                     });
 
             await("w0 draining, free-1 evicted")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.annotation("w0", NodeAnnotations.DESIRED_DRAIN)
@@ -116,7 +108,7 @@ class NodeAgentDrainTest {
                                                     == null);
             String[] seen = {""};
             await("the drain insight")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> (seen[0] = status(h)).contains("Node w0 cannot drain"));
             String draining = seen[0];
             assertThat(draining)
@@ -151,7 +143,7 @@ class NodeAgentDrainTest {
                             });
 
             await("w0 Degraded after the drain timeout")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     NodeAnnotations.DEGRADED.equals(
@@ -161,7 +153,7 @@ class NodeAgentDrainTest {
                             "failed to drain node: w0 after 8 seconds. Please see"
                                     + " machine-config-controller logs for more information");
             await("the pool's NodeDegraded")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(() -> h.conditionTrue("worker", "NodeDegraded"));
             assertThat(status(h))
                     .containsPattern(
@@ -193,9 +185,20 @@ class NodeAgentDrainTest {
     @Test
     void anAgentKilledWhileRebootingResumesAndFinishes() throws Exception {
         try (PoolHarness h = new PoolHarness(hosts)) {
-            installThenUpdate(h, h::startAgents, () -> {});
+            // w0's next reboot lasts until its agent is killed: the kill lands mid-reboot however
+            // slowly this machine runs the agent
+            SimulatedHost slow = new SimulatedHost(Duration.ofHours(1));
+            installThenUpdate(
+                    h,
+                    h::startAgents,
+                    () -> {
+                        h.agents.remove("w0").close();
+                        slow.stageOs(h.machines.get("w0").os());
+                        h.machines.put("w0", slow);
+                        h.startAgent("w0");
+                    });
             await("w0 rebooting")
-                    .atMost(Duration.ofSeconds(20))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     NodeAnnotations.REBOOTING.equals(
@@ -203,12 +206,16 @@ class NodeAgentDrainTest {
             h.agents
                     .remove("w0")
                     .close(); // killed mid-reboot: the host never came back under this agent
+            // the host comes back from its reboot meanwhile: a new boot, of the OS it staged
+            SimulatedHost back = new SimulatedHost(Duration.ofMillis(150));
+            back.stageOs(slow.os());
+            h.machines.put("w0", back);
             assertThat(status(h)).containsPattern("w0\\s+Progressing\\s+Rebooting\\s+4\\.18\\.0");
             assertThat(h.annotation("w0", NodeAnnotations.CURRENT_CONFIG))
                     .isNotEqualTo(h.annotation("w0", NodeAnnotations.DESIRED_CONFIG));
             h.startAgent("w0");
             await("both nodes on 4.19.0")
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     h.settled("worker")
@@ -222,7 +229,7 @@ class NodeAgentDrainTest {
                     .isEqualTo("new");
             assertThat(hosts.resolve("w0/etc/upshift/pending-config")).doesNotExist();
             await("the status engine sees them updated")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(60))
                     .until(
                             () ->
                                     status(h)
