@@ -73,8 +73,8 @@ finish() {
       K get nodes -o wide; K get pods -A -o wide; K get mcp; K get co; K get clusterversion version -o yaml
       K get events -A --sort-by=.lastTimestamp
     } > "$W/final-state.txt" 2>&1
-    for p in $(K -n openshift-machine-config-operator get pods -o name 2>/dev/null) $(K -n upshift get pods -o name 2>/dev/null); do
-      ns=openshift-machine-config-operator; K -n upshift get "$p" >/dev/null 2>&1 && ns=upshift
+    for p in $(K -n openshift-machine-config-operator get pods -o name 2>/dev/null) $(K -n openshift-cluster-version get pods -o name 2>/dev/null); do
+      ns=openshift-machine-config-operator; K -n openshift-cluster-version get "$p" >/dev/null 2>&1 && ns=openshift-cluster-version
       K -n "$ns" logs "$p" > "$W/pod-${p#pod/}.log" 2>&1
     done
     REFUSED=$(python3 "$E2E_DIR/verdict.py" refused "$LOGS"/audit*.log 2> /dev/null | tee "$W/refused.txt" | head -1)
@@ -147,7 +147,7 @@ resources: [$(python3 -c 'import os,sys; print(os.path.relpath(sys.argv[1], sys.
 images:
 - {name: upshift, newName: "${IMG%@*}", digest: "${IMG#*@}"}
 patches:
-- target: {kind: Deployment, name: upshift-controller}
+- target: {kind: Deployment, name: cluster-version-operator}
   patch: |
     - {op: add, path: /spec/template/spec/containers/0/args/-, value: --release}
     - {op: add, path: /spec/template/spec/containers/0/args/-, value: "${REL[1.0.0]}"}

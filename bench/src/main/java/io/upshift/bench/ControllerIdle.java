@@ -56,8 +56,8 @@ public final class ControllerIdle {
             try (Leadership leadership =
                     new Leadership(
                             leaseClient,
-                            "upshift",
-                            "upshift-operator",
+                            "openshift-cluster-version",
+                            "version",
                             "bench",
                             () -> {
                                 status[0] =

@@ -44,11 +44,11 @@ class ControllerNotRunningTest {
     private static Lease lease(Instant renewed) {
         return new LeaseBuilder()
                 .withNewMetadata()
-                .withNamespace("upshift")
-                .withName("upshift-operator")
+                .withNamespace("openshift-cluster-version")
+                .withName("version")
                 .endMetadata()
                 .withNewSpec()
-                .withHolderIdentity("upshift-operator-7d9f")
+                .withHolderIdentity("cluster-version-operator-7d9f")
                 .withLeaseDurationSeconds(137)
                 .withRenewTime(renewed.atZone(ZoneOffset.UTC))
                 .withAcquireTime(renewed.minusSeconds(600).atZone(ZoneOffset.UTC))
@@ -67,9 +67,9 @@ class ControllerNotRunningTest {
                     Files.writeString(dir.resolve("kubeconfig"), server.kubeconfig()).toString();
             String said =
                     "The cluster-version controller is not running: its Lease"
-                        + " upshift/upshift-operator was last renewed at 2026-11-20T09:57:22Z"
-                        + " (2m38s ago) by upshift-operator-7d9f; the update does not move until"
-                        + " one runs again.";
+                        + " openshift-cluster-version/version was last renewed at"
+                        + " 2026-11-20T09:57:22Z (2m38s ago) by cluster-version-operator-7d9f; the"
+                        + " update does not move until one runs again.";
 
             CliRun.Result status = run("status", "--kubeconfig", kubeconfig);
             assertThat(status.code()).as(status.err()).isZero();

@@ -199,7 +199,9 @@ public final class DemoController implements AutoCloseable {
                                         .withDefaultUpstream(null)
                                         .withJobRetrieval(
                                                 new ControllerOptions.JobRetrieval(
-                                                        "upshift", NODE, Duration.ofSeconds(60))));
+                                                        ControllerDeployment.NAMESPACE,
+                                                        NODE,
+                                                        Duration.ofSeconds(60))));
         inProcessClient =
                 new KubernetesClientBuilder()
                         .withConfig(

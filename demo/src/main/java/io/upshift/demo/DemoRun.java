@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.upshift.base.version.SemVer;
 import io.upshift.clusterversion.controller.ControllerOptions;
+import io.upshift.releases.image.ControllerDeployment;
 import io.upshift.releases.metadata.ReleaseException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -336,7 +337,10 @@ public final class DemoRun implements AutoCloseable {
                         .map(n -> Map.of(DemoPayloads.MACHINE_CONFIG, n.controlPlaneRollout()))
                         .orElse(Map.of());
         var simulation = cluster.simulation();
-        long total = simulation.rollout("upshift", "upshift-controller", TO).toMillis();
+        long total =
+                simulation
+                        .rollout(ControllerDeployment.NAMESPACE, ControllerDeployment.NAME, TO)
+                        .toMillis();
         Map<Integer, Long> slowest = new TreeMap<>();
         for (DemoPayloads.Component c : components) {
             long ms =

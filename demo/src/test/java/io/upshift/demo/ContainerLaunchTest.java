@@ -56,8 +56,8 @@ class ContainerLaunchTest {
         Deployment d = Mappers.YAML.readValue(manifest, Deployment.class);
         return new PodBuilder()
                 .withNewMetadata()
-                .withName("upshift-controller-abc-1")
-                .withNamespace("upshift")
+                .withName("cluster-version-operator-abc-1")
+                .withNamespace("openshift-cluster-version")
                 .withLabels(d.getSpec().getTemplate().getMetadata().getLabels())
                 .endMetadata()
                 .withSpec(d.getSpec().getTemplate().getSpec())
@@ -86,9 +86,9 @@ class ContainerLaunchTest {
                 .containsExactly(
                         "operator",
                         "--namespace",
-                        "upshift",
+                        "openshift-cluster-version",
                         "--identity",
-                        "upshift-controller-abc-1",
+                        "cluster-version-operator-abc-1",
                         "--metrics-port",
                         "40001",
                         "--metrics-auth",
@@ -110,7 +110,7 @@ class ContainerLaunchTest {
                         Map.entry("KUBERNETES_SERVICE_HOST", "127.0.0.1"),
                         Map.entry("KUBERNETES_SERVICE_PORT", "6443"),
                         Map.entry("NODE_NAME", "control-plane-0"),
-                        Map.entry("POD_NAME", "upshift-controller-abc-1"));
+                        Map.entry("POD_NAME", "cluster-version-operator-abc-1"));
         Path serviceCa = dir.resolve("pod/volumes/service-ca");
         assertThat(launch.mounts())
                 .containsExactly(

@@ -72,7 +72,7 @@ class DemoUpdateTest {
                             .server()
                             .client()
                             .pods()
-                            .inNamespace("upshift")
+                            .inNamespace("openshift-cluster-version")
                             .withLabel("upshift.io/payload-retrieval", "true")
                             .list()
                             .getItems();

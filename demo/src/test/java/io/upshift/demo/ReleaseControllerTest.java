@@ -72,8 +72,8 @@ class ReleaseControllerTest {
             assertThat(out)
                     .contains("running " + work.resolve("controllers"))
                     .contains(
-                            "upshift.jar operator --namespace upshift --identity"
-                                    + " upshift-controller-")
+                            "upshift.jar operator --namespace openshift-cluster-version --identity"
+                                    + " cluster-version-operator-")
                     .containsPattern(
                             Pattern.quote(
                                             " --metrics-port "
@@ -81,7 +81,7 @@ class ReleaseControllerTest {
                                                     + " --metrics-auth token --serving-cert-file "
                                                     + work.resolve("pods"))
                                     // the optional Secret's volume, in the pod's own directory
-                                    + "/upshift-controller-[0-9a-f]+-1/volumes/serving-cert/tls.crt"
+                                    + "/cluster-version-operator-[0-9a-f]+-1/volumes/serving-cert/tls.crt"
                                     + " --serving-key-file \\S+/volumes/serving-cert/tls.key"
                                     + Pattern.quote(
                                             " --serving-cert-optional --health-port "
@@ -227,7 +227,7 @@ class ReleaseControllerTest {
                             "cannot start: CreateContainerError: container controller sets command"
                                     + " [sh]");
             assertThat(Files.readString(work.resolve("controller-3.log")))
-                    .startsWith("pod upshift/upshift-controller-")
+                    .startsWith("pod openshift-cluster-version/cluster-version-operator-")
                     .contains(
                             " on node n cannot start: CreateContainerError: container controller"
                                     + " sets command [sh]");

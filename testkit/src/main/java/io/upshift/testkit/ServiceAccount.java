@@ -14,7 +14,7 @@ public record ServiceAccount(String namespace, String name) {
      * The cluster-version and UpdateStatus controllers ({@code upshift operator}), as deploy/ runs
      * them.
      */
-    public static final ServiceAccount UPSHIFT = of("upshift", "upshift");
+    public static final ServiceAccount UPSHIFT = of("openshift-cluster-version", "upshift");
 
     /**
      * The pool controller ({@code upshift pools}), as deploy/ runs it, where OpenShift runs its
@@ -31,7 +31,8 @@ public record ServiceAccount(String namespace, String name) {
             of("openshift-machine-config-operator", "machine-config-daemon");
 
     /** Whoever runs {@code upshift rehearse} against the cluster: get and list only. */
-    public static final ServiceAccount REHEARSE = of("upshift", "upshift-rehearse");
+    public static final ServiceAccount REHEARSE =
+            of("openshift-cluster-version", "upshift-rehearse");
 
     public static ServiceAccount of(String namespace, String name) {
         return new ServiceAccount(namespace, name);

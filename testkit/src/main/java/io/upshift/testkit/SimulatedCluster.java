@@ -64,11 +64,8 @@ public final class SimulatedCluster implements AutoCloseable {
      */
     public static final String VERSION_ANNOTATION = "upshift.io/release-version";
 
-    /**
-     * Namespaces of the cluster-version controller's own Deployment: Upshift's, and OpenShift's in
-     * a real payload.
-     */
-    private static final Set<String> SELF = Set.of("upshift", "openshift-cluster-version");
+    /** The namespace of the cluster-version operator's own Deployment, Upshift's as OpenShift's. */
+    private static final String SELF = "openshift-cluster-version";
 
     private final KubernetesClient client;
     private final Duration delay;
@@ -229,7 +226,7 @@ public final class SimulatedCluster implements AutoCloseable {
             }
             if (now.isBefore(due)) continue;
             boolean self =
-                    SELF.contains(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
+                    SELF.equals(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
             markAvailable(d);
             rolledOut.put(key, want);
             if (operator != null && handedOver.containsKey(operator)) {

@@ -23,7 +23,7 @@ public final class TestPayloads {
                     + "kind: Deployment\n"
                     + "metadata:\n"
                     + "  name: cluster-version-operator\n"
-                    + "  namespace: upshift\n"
+                    + "  namespace: openshift-cluster-version\n"
                     + "  annotations:\n"
                     + "    include.release.openshift.io/self-managed-high-availability: \"true\"\n"
                     + "spec:\n"

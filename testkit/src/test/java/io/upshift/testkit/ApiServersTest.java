@@ -102,7 +102,12 @@ class ApiServersTest {
                 KubernetesClient agent =
                         server.client("upshift-agent", ServiceAccount.MACHINE_CONFIG_DAEMON)) {
             agent.nodes().list();
-            assertThatThrownBy(() -> agent.configMaps().inNamespace("upshift").withName("x").get())
+            assertThatThrownBy(
+                            () ->
+                                    agent.configMaps()
+                                            .inNamespace("openshift-cluster-version")
+                                            .withName("x")
+                                            .get())
                     .isInstanceOfSatisfying(
                             KubernetesClientException.class,
                             e -> assertThat(e.getCode()).isEqualTo(403));
@@ -113,7 +118,8 @@ class ApiServersTest {
                     .containsExactly(
                             org.assertj.core.groups.Tuple.tuple("GET", "/api/v1/nodes"),
                             org.assertj.core.groups.Tuple.tuple(
-                                    "GET", "/api/v1/namespaces/upshift/configmaps/x"));
+                                    "GET",
+                                    "/api/v1/namespaces/openshift-cluster-version/configmaps/x"));
             assertThat(seen)
                     .allMatch(
                             r ->
@@ -125,7 +131,7 @@ class ApiServersTest {
                             "configmaps \"x\" is forbidden: User"
                                 + " \"system:serviceaccount:openshift-machine-config-operator:machine-config-daemon\""
                                 + " cannot get resource \"configmaps\" in API group \"\" in the"
-                                + " namespace \"upshift\"");
+                                + " namespace \"openshift-cluster-version\"");
 
             // a raw request with the administrator's token, trusting this server alone
             HttpResponse<String> version =

@@ -107,7 +107,7 @@ class DeployRbacTest {
         assertThat(
                         server.client()
                                 .serviceAccounts()
-                                .inNamespace("upshift")
+                                .inNamespace("openshift-cluster-version")
                                 .withName("upshift")
                                 .get())
                 .isNotNull();

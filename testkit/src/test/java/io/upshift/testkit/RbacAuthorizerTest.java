@@ -446,9 +446,9 @@ class RbacAuthorizerTest {
         assertThat(RbacAuthorizer.forbiddenMessage(ServiceAccount.UPSHIFT.user(), watch, ""))
                 .isEqualTo(
                         "featuregates.config.openshift.io \"cluster\" is forbidden: User"
-                                + " \"system:serviceaccount:upshift:upshift\" cannot watch resource"
-                                + " \"featuregates\" in API group \"config.openshift.io\" at the"
-                                + " cluster scope");
+                            + " \"system:serviceaccount:openshift-cluster-version:upshift\" cannot"
+                            + " watch resource \"featuregates\" in API group"
+                            + " \"config.openshift.io\" at the cluster scope");
         RequestAttributes namespace = RequestAttributes.of("GET", "/api/v1/namespaces/upshift");
         assertThat(
                         List.of(

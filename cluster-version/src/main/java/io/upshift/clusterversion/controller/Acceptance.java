@@ -16,6 +16,7 @@ import io.upshift.clusterversion.model.Preconditions;
 import io.upshift.clusterversion.model.SyncStatus;
 import io.upshift.releases.capability.Capabilities;
 import io.upshift.releases.capability.ImplicitCapabilities;
+import io.upshift.releases.image.ControllerDeployment;
 import io.upshift.releases.inclusion.LoadRules;
 import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.metadata.Reason;
@@ -242,6 +243,8 @@ final class Acceptance {
         Payload payload = loaded.value();
         Step<Payload> versioned = verifyVersion(target, payload);
         if (!(versioned instanceof Step.Passed<Payload>)) return refused(versioned);
+        Step<Payload> alone = oneOperator(target, payload);
+        if (!(alone instanceof Step.Passed<Payload>)) return refused(alone);
 
         Set<String> implicit = Set.of();
         if (!install && !resume) {
@@ -330,6 +333,25 @@ final class Acceptance {
                         + payload.version()
                         + " does not match the expected upstream version "
                         + target.version());
+    }
+
+    /**
+     * A release whose manifests would run a cluster-version operator besides its own Deployment
+     * ({@link ControllerDeployment#others}) is refused before anything is applied: the second
+     * operator would write ClusterVersion beside this one.
+     */
+    private Step<Payload> oneOperator(DesiredUpdates.Target target, Payload payload) {
+        List<String> others =
+                ControllerDeployment.others(payload.manifests(), payload.releaseImage());
+        if (others.isEmpty()) return new Step.Passed<>(payload);
+        return refuse(
+                "LoadPayload",
+                "Loading payload failed version=\""
+                        + payload.version()
+                        + "\" image=\""
+                        + target.image()
+                        + "\" failure="
+                        + String.join("; ", others));
     }
 
     /**

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("e2e")
 class ClusterCachesTest {
-    static final ServiceAccount NARROW = ServiceAccount.of("upshift", "narrow");
+    static final ServiceAccount NARROW = ServiceAccount.of("openshift-cluster-version", "narrow");
 
     /**
      * An account that may read everything the controller reads but one OpenShift config kind: every
@@ -102,12 +102,12 @@ class ClusterCachesTest {
             assertThat(UnreadableConfig.message(unreadable))
                     .isEqualTo(
                             "featuregates.config.openshift.io is forbidden (HTTP 403:"
-                                    + " featuregates.config.openshift.io \"cluster\" is forbidden:"
-                                    + " User \"system:serviceaccount:upshift:narrow\" cannot list"
-                                    + " resource \"featuregates\" in API group"
-                                    + " \"config.openshift.io\" at the cluster scope); working"
-                                    + " without it: the default feature set (no"
-                                    + " TechPreviewNoUpgrade or CustomNoUpgrade manifests)");
+                                + " featuregates.config.openshift.io \"cluster\" is forbidden: User"
+                                + " \"system:serviceaccount:openshift-cluster-version:narrow\""
+                                + " cannot list resource \"featuregates\" in API group"
+                                + " \"config.openshift.io\" at the cluster scope); working without"
+                                + " it: the default feature set (no TechPreviewNoUpgrade or"
+                                + " CustomNoUpgrade manifests)");
         }
     }
 

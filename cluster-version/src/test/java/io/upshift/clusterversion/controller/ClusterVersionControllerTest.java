@@ -331,8 +331,8 @@ class ClusterVersionControllerTest {
             try (Leadership leadership =
                     new Leadership(
                             h.client,
-                            "upshift",
-                            "upshift-operator",
+                            "openshift-cluster-version",
+                            "version",
                             "replica-a",
                             fast,
                             () ->
@@ -406,8 +406,8 @@ class ClusterVersionControllerTest {
     private static Lease takeLease(ControllerHarness h, String holder) {
         return h.client
                 .leases()
-                .inNamespace("upshift")
-                .withName("upshift-operator")
+                .inNamespace("openshift-cluster-version")
+                .withName("version")
                 .edit(
                         l -> {
                             l.getSpec().setHolderIdentity(holder);

@@ -54,7 +54,7 @@ class ControllerTakeoverTest {
                 .containsExactly(
                         "operator",
                         "--namespace",
-                        "upshift",
+                        "openshift-cluster-version",
                         "--identity",
                         "$(POD_NAME)",
                         "--metrics-port",
@@ -101,7 +101,7 @@ class ControllerTakeoverTest {
                                 """
                                 apiVersion: apps/v1
                                 kind: Deployment
-                                metadata: {name: upshift-controller, namespace: upshift, labels: {app.kubernetes.io/name: upshift}, resourceVersion: "3"}
+                                metadata: {name: cluster-version-operator, namespace: openshift-cluster-version, labels: {app.kubernetes.io/name: upshift}, resourceVersion: "3"}
                                 spec:
                                   replicas: 1
                                   strategy: {type: Recreate}

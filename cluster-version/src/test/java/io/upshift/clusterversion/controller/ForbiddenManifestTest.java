@@ -54,10 +54,10 @@ class ForbiddenManifestTest {
                     .startsWith("Could not update PodDisruptionBudget \"test-ns/web\" (")
                     .endsWith(
                             "): the server has forbidden updates to this resource:"
-                                + " poddisruptionbudgets.policy \"web\" is forbidden: User"
-                                + " \"system:serviceaccount:upshift:upshift\" cannot get resource"
-                                + " \"poddisruptionbudgets\" in API group \"policy\" in the"
-                                + " namespace \"test-ns\"");
+                                    + " poddisruptionbudgets.policy \"web\" is forbidden: User"
+                                    + " \"system:serviceaccount:openshift-cluster-version:upshift\""
+                                    + " cannot get resource \"poddisruptionbudgets\" in API group"
+                                    + " \"policy\" in the namespace \"test-ns\"");
             assertThat(h.condition("Progressing").getMessage())
                     .isEqualTo("Unable to apply 4.1.1: the server is rejecting updates");
 
@@ -145,7 +145,7 @@ class ForbiddenManifestTest {
                                 .addNewSubject()
                                 .withKind("ServiceAccount")
                                 .withName("upshift")
-                                .withNamespace("upshift")
+                                .withNamespace("openshift-cluster-version")
                                 .endSubject()
                                 .build())
                 .create();

@@ -59,7 +59,7 @@ class PayloadJobsTest {
                                 client.batch()
                                         .v1()
                                         .jobs()
-                                        .inNamespace("upshift")
+                                        .inNamespace("openshift-cluster-version")
                                         .withName(name)
                                         .get(),
                         j -> j != null);
@@ -96,7 +96,7 @@ class PayloadJobsTest {
         client.batch()
                 .v1()
                 .jobs()
-                .inNamespace("upshift")
+                .inNamespace("openshift-cluster-version")
                 .withName(name)
                 .editStatus(
                         j -> {
@@ -114,7 +114,7 @@ class PayloadJobsTest {
             client.batch()
                     .v1()
                     .jobs()
-                    .inNamespace("upshift")
+                    .inNamespace("openshift-cluster-version")
                     .resource(
                             new JobBuilder()
                                     .withNewMetadata()
@@ -126,7 +126,12 @@ class PayloadJobsTest {
             Path payloads = dir.resolve("payloads");
             PayloadJobs jobs =
                     new PayloadJobs(
-                            client, "upshift", "master-0", payloads, Duration.ofSeconds(20), null);
+                            client,
+                            "openshift-cluster-version",
+                            "master-0",
+                            payloads,
+                            Duration.ofSeconds(20),
+                            null);
             CompletableFuture<Object> retrieved = retrieving(jobs, "4.1.1");
             String hash = PayloadJobs.hash(IMAGE);
             String name = "version-4.1.1-" + hash;
@@ -177,7 +182,7 @@ class PayloadJobsTest {
                             client.batch()
                                     .v1()
                                     .jobs()
-                                    .inNamespace("upshift")
+                                    .inNamespace("openshift-cluster-version")
                                     .withName("version-4.1.0-0123456789")
                                     .get())
                     .isNull();
@@ -188,9 +193,20 @@ class PayloadJobsTest {
             succeed(client, name);
             assertThat(retrieved.get()).isEqualTo(target);
             // a second retrieval of the same image finds it there: no Job
-            client.batch().v1().jobs().inNamespace("upshift").withName(name).delete();
+            client.batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace("openshift-cluster-version")
+                    .withName(name)
+                    .delete();
             assertThat(jobs.retrieve(IMAGE, "4.1.1")).isEqualTo(target);
-            assertThat(client.batch().v1().jobs().inNamespace("upshift").list().getItems())
+            assertThat(
+                            client.batch()
+                                    .v1()
+                                    .jobs()
+                                    .inNamespace("openshift-cluster-version")
+                                    .list()
+                                    .getItems())
                     .isEmpty();
         }
     }
@@ -211,7 +227,7 @@ class PayloadJobsTest {
             PayloadJobs jobs =
                     new PayloadJobs(
                             controller,
-                            "upshift",
+                            "openshift-cluster-version",
                             "master-0",
                             payloads,
                             Duration.ofSeconds(60),
@@ -234,7 +250,7 @@ class PayloadJobsTest {
             PayloadJobs jobs =
                     new PayloadJobs(
                             client,
-                            "upshift",
+                            "openshift-cluster-version",
                             "master-0",
                             dir.resolve("payloads"),
                             Duration.ofSeconds(60),
@@ -244,7 +260,7 @@ class PayloadJobsTest {
             awaitJob(client, name);
             // the first init container is the first to need the image: the runtime says so there
             client.pods()
-                    .inNamespace("upshift")
+                    .inNamespace("openshift-cluster-version")
                     .resource(
                             new PodBuilder()
                                     .withNewMetadata()
@@ -280,14 +296,20 @@ class PayloadJobsTest {
             assertThat(e).isInstanceOf(ReleaseException.class);
             assertThat(((Exception) e).getMessage())
                     .contains(
-                            "payload-retrieval Job upshift/"
+                            "payload-retrieval Job openshift-cluster-version/"
                                     + name
                                     + " failed: its pod "
                                     + name
                                     + "-x7k2p cannot pull the release image: ErrImagePull: reading"
                                     + " manifest sha256:bbbb in registry.example/upshift/release:"
                                     + " manifest unknown");
-            assertThat(client.batch().v1().jobs().inNamespace("upshift").withName(name).get())
+            assertThat(
+                            client.batch()
+                                    .v1()
+                                    .jobs()
+                                    .inNamespace("openshift-cluster-version")
+                                    .withName(name)
+                                    .get())
                     .as("deleted for the next attempt")
                     .isNull();
         }
@@ -300,7 +322,7 @@ class PayloadJobsTest {
             PayloadJobs jobs =
                     new PayloadJobs(
                             client,
-                            "upshift",
+                            "openshift-cluster-version",
                             "master-0",
                             dir.resolve("payloads"),
                             Duration.ofSeconds(60),
@@ -311,7 +333,7 @@ class PayloadJobsTest {
             client.batch()
                     .v1()
                     .jobs()
-                    .inNamespace("upshift")
+                    .inNamespace("openshift-cluster-version")
                     .resource(
                             new JobBuilder()
                                     .withNewMetadata()
@@ -324,7 +346,7 @@ class PayloadJobsTest {
             client.batch()
                     .v1()
                     .jobs()
-                    .inNamespace("upshift")
+                    .inNamespace("openshift-cluster-version")
                     .withName(name)
                     .editStatus(
                             j -> {
@@ -346,7 +368,7 @@ class PayloadJobsTest {
                                             client.batch()
                                                     .v1()
                                                     .jobs()
-                                                    .inNamespace("upshift")
+                                                    .inNamespace("openshift-cluster-version")
                                                     .withName(name)
                                                     .get(),
                                     j ->
@@ -354,7 +376,7 @@ class PayloadJobsTest {
                                                     && j.getSpec() != null
                                                     && j.getSpec().getTemplate() != null);
             client.pods()
-                    .inNamespace("upshift")
+                    .inNamespace("openshift-cluster-version")
                     .resource(
                             new PodBuilder()
                                     .withNewMetadata()
@@ -390,7 +412,7 @@ class PayloadJobsTest {
             client.batch()
                     .v1()
                     .jobs()
-                    .inNamespace("upshift")
+                    .inNamespace("openshift-cluster-version")
                     .withName(name)
                     .editStatus(
                             j -> {
@@ -412,7 +434,7 @@ class PayloadJobsTest {
             assertThat(e).isInstanceOf(ReleaseException.class);
             assertThat(((Exception) e).getMessage())
                     .isEqualTo(
-                            "payload-retrieval Job upshift/"
+                            "payload-retrieval Job openshift-cluster-version/"
                                     + name
                                     + " failed: BackoffLimitExceeded: Job has reached the "
                                     + "specified backoff limit; pod "
@@ -447,7 +469,12 @@ class PayloadJobsTest {
             Path payloads = dir.resolve("payloads");
             PayloadJobs jobs =
                     new PayloadJobs(
-                            client, "upshift", "master-0", payloads, Duration.ofSeconds(60), null);
+                            client,
+                            "openshift-cluster-version",
+                            "master-0",
+                            payloads,
+                            Duration.ofSeconds(60),
+                            null);
             Path target = jobs.retrieve(IMAGE, "4.1.1");
             assertThat(target).isEqualTo(payloads.resolve(PayloadJobs.hash(IMAGE)));
             assertThat(Files.readString(target.resolve("manifests/0000_00_namespace.yaml")))
@@ -473,7 +500,7 @@ class PayloadJobsTest {
             PayloadJobs jobs =
                     new PayloadJobs(
                             client,
-                            "upshift",
+                            "openshift-cluster-version",
                             "master-0",
                             dir.resolve("payloads"),
                             Duration.ofSeconds(1),
@@ -481,7 +508,7 @@ class PayloadJobsTest {
             assertThatThrownBy(() -> jobs.retrieve(IMAGE, "4.1.1"))
                     .isInstanceOf(ReleaseException.class)
                     .hasMessageContaining(
-                            "payload-retrieval Job upshift/version-4.1.1-"
+                            "payload-retrieval Job openshift-cluster-version/version-4.1.1-"
                                     + PayloadJobs.hash(IMAGE)
                                     + " did not complete in 1 s (no pod was started)");
         }
@@ -542,7 +569,12 @@ class PayloadJobsTest {
             Files.createDirectories(payloads.resolve("lost+found"));
             PayloadJobs jobs =
                     new PayloadJobs(
-                            client, "upshift", "master-0", payloads, Duration.ofSeconds(20), null);
+                            client,
+                            "openshift-cluster-version",
+                            "master-0",
+                            payloads,
+                            Duration.ofSeconds(20),
+                            null);
             CompletableFuture<Object> retrieved = retrieving(jobs, "4.1.1");
             String name = "version-4.1.1-" + PayloadJobs.hash(IMAGE);
             Job job = awaitJob(client, name);
@@ -567,13 +599,19 @@ class PayloadJobsTest {
             PayloadJobs jobs =
                     new PayloadJobs(
                             client,
-                            "upshift",
+                            "openshift-cluster-version",
                             "master-0",
                             dir.resolve("payloads"),
                             Duration.ofSeconds(1),
                             new PayloadJobs.OwnPayload(IMAGE, root));
             assertThat(jobs.retrieve(IMAGE, "4.1.0")).isEqualTo(root);
-            assertThat(client.batch().v1().jobs().inNamespace("upshift").list().getItems())
+            assertThat(
+                            client.batch()
+                                    .v1()
+                                    .jobs()
+                                    .inNamespace("openshift-cluster-version")
+                                    .list()
+                                    .getItems())
                     .isEmpty();
         }
     }

@@ -82,7 +82,7 @@ class PayloadRetrievalStatusTest {
                                     b,
                                     new PayloadJobs(
                                             client,
-                                            "upshift",
+                                            "openshift-cluster-version",
                                             "node-0",
                                             node,
                                             Duration.ofSeconds(60),
@@ -108,7 +108,7 @@ class PayloadRetrievalStatusTest {
                                                     .batch()
                                                     .v1()
                                                     .jobs()
-                                                    .inNamespace("upshift")
+                                                    .inNamespace("openshift-cluster-version")
                                                     .withName(name)
                                                     .get()
                                             != null);
@@ -133,7 +133,7 @@ class PayloadRetrievalStatusTest {
             // written once: the pending Job changes nothing more
             long writes = h.controller.writes();
             // the Job's pending time, during which the controller reads it again (every 5 s)
-            String job = "/namespaces/upshift/jobs/" + name;
+            String job = "/namespaces/openshift-cluster-version/jobs/" + name;
             int reads = h.controllerRequests(r -> r.path().contains(job)).size();
             await("the pending Job read again")
                     .atMost(Duration.ofSeconds(120))
@@ -148,7 +148,7 @@ class PayloadRetrievalStatusTest {
                     .batch()
                     .v1()
                     .jobs()
-                    .inNamespace("upshift")
+                    .inNamespace("openshift-cluster-version")
                     .withName(name)
                     .editStatus(
                             j -> {
@@ -183,7 +183,7 @@ class PayloadRetrievalStatusTest {
                                     a,
                                     new PayloadJobs(
                                             client,
-                                            "upshift",
+                                            "openshift-cluster-version",
                                             "node-0",
                                             node,
                                             Duration.ofSeconds(60),
@@ -213,7 +213,7 @@ class PayloadRetrievalStatusTest {
                                                     .batch()
                                                     .v1()
                                                     .jobs()
-                                                    .inNamespace("upshift")
+                                                    .inNamespace("openshift-cluster-version")
                                                     .withName(name)
                                                     .get()
                                             != null);
@@ -222,7 +222,7 @@ class PayloadRetrievalStatusTest {
                     .batch()
                     .v1()
                     .jobs()
-                    .inNamespace("upshift")
+                    .inNamespace("openshift-cluster-version")
                     .withName(name)
                     .editStatus(
                             j -> {

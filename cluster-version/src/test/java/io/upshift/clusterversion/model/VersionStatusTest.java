@@ -331,8 +331,8 @@ class VersionStatusTest {
                 new UnreadableConfig(
                         "featuregates.config.openshift.io",
                         "HTTP 403: featuregates.config.openshift.io is forbidden: User"
-                                + " \"system:serviceaccount:upshift:upshift\" cannot list resource"
-                                + " \"featuregates\"",
+                            + " \"system:serviceaccount:openshift-cluster-version:upshift\" cannot"
+                            + " list resource \"featuregates\"",
                         "the default feature set");
         ClusterVersionStatus refused =
                 VersionStatus.next(
@@ -349,8 +349,9 @@ class VersionStatusTest {
                 .isEqualTo(
                         "False Forbidden featuregates.config.openshift.io is forbidden (HTTP 403:"
                             + " featuregates.config.openshift.io is forbidden: User"
-                            + " \"system:serviceaccount:upshift:upshift\" cannot list resource"
-                            + " \"featuregates\"); working without it: the default feature set");
+                            + " \"system:serviceaccount:openshift-cluster-version:upshift\" cannot"
+                            + " list resource \"featuregates\"); working without it: the default"
+                            + " feature set");
 
         // readable again (an RBAC rule added): the condition goes, as upstream's conditions of a
         // passing check do

@@ -82,9 +82,12 @@ public final class NewCommand implements Callable<Integer> {
             description = {
                 "Lay the payload on this image, Upshift's own (upshift image): the release image"
                     + " then runs Upshift, as an OpenShift release image runs the cluster-version"
-                    + " operator, and a payload whose manifests/ has no controller Deployment (none"
-                    + " runs {{.ReleaseImage}}) gets deploy/'s, running the release image with"
-                    + " --release (a warning line says so). Default: the payload alone."
+                    + " operator: deploy/'s Deployment"
+                    + " openshift-cluster-version/cluster-version-operator, running the release"
+                    + " image with --release, is added to a payload without one and replaces"
+                    + " upstream's operator in an OpenShift payload (a warning line says so)."
+                    + " Default: the payload alone. With or without it, a payload that would run a"
+                    + " second cluster-version operator is refused, naming its manifest."
             })
     String base;
 

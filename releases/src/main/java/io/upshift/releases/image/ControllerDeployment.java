@@ -6,9 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.upshift.api.json.Mappers;
 import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.payload.Payload;
+import io.upshift.releases.payload.PayloadLoader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -29,8 +33,8 @@ public final class ControllerDeployment {
      */
     public static final String FILE = "0000_00_cluster-version-operator_03_deployment.yaml";
 
-    public static final String NAMESPACE = "upshift";
-    public static final String NAME = "upshift-controller";
+    public static final String NAMESPACE = "openshift-cluster-version";
+    public static final String NAME = "cluster-version-operator";
 
     /** The container running the controller. */
     public static final String CONTAINER = "controller";
@@ -97,24 +101,96 @@ public final class ControllerDeployment {
                 "deploy/deployment.yaml has no container named " + CONTAINER);
     }
 
+    /** The names of Upshift's controller Deployment before it took upstream's. */
+    public static final String LEGACY_NAMESPACE = "upshift";
+
+    public static final String LEGACY_NAME = "upshift-controller";
+
     /**
-     * True when {@code payload}, loaded with {@code releaseImage} filled in, already carries a
-     * controller: a Deployment running the release image itself (as upstream's operator Deployment
-     * does), or one named as Upshift's.
+     * Why {@code m}, from a payload whose release image is {@code releaseImage}, is a
+     * cluster-version operator's Deployment, or null when it is none: a Deployment named as
+     * upstream's ({@value #NAME}) or as Upshift's was ({@value #LEGACY_NAME}), in any namespace, or
+     * one running the release image with the operator's command (Upshift's {@code operator},
+     * upstream's {@code start}). A manifest that deletes its object runs nothing.
      */
-    static boolean carriedBy(Payload payload, String releaseImage) {
-        return payload.documents().stream()
-                .filter(m -> "apps".equals(m.group()) && "Deployment".equals(m.kind()))
-                .anyMatch(
-                        m ->
-                                (NAMESPACE.equals(m.namespace()) && NAME.equals(m.name()))
-                                        || runs(m, releaseImage));
+    public static String operatorBy(Manifest m, String releaseImage) {
+        if (!"apps".equals(m.group()) || !"Deployment".equals(m.kind())) return null;
+        if ("true".equals(m.annotations().get(Manifest.DELETE))) return null;
+        if (NAME.equals(m.name()) || LEGACY_NAME.equals(m.name()))
+            return "it is named as a cluster-version operator";
+        return command(m, releaseImage)
+                .map(
+                        command ->
+                                command.equals("operator")
+                                        ? "it runs the release image's cluster-version controller"
+                                                + " (upshift operator)"
+                                        : "it runs the release image's cluster-version operator"
+                                                + " (start)")
+                .orElse(null);
     }
 
-    private static boolean runs(Manifest m, String image) {
+    /** The operator's command the Deployment runs the release image with: operator or start. */
+    private static Optional<String> command(Manifest m, String releaseImage) {
         JsonNode spec = m.object().path("spec").path("template").path("spec");
         return Stream.concat(stream(spec.path("containers")), stream(spec.path("initContainers")))
-                .anyMatch(c -> image.equals(c.path("image").asText()));
+                .filter(c -> releaseImage.equals(c.path("image").asText()))
+                .map(c -> c.path("args").path(0).asText(""))
+                .filter(command -> command.equals("operator") || command.equals("start"))
+                .findFirst();
+    }
+
+    /**
+     * True when {@code m} is the one place a release's operator runs: {@value #NAMESPACE}/{@value
+     * #NAME}.
+     */
+    static boolean isTheOperator(Manifest m) {
+        return "apps".equals(m.group())
+                && "Deployment".equals(m.kind())
+                && NAMESPACE.equals(m.namespace())
+                && NAME.equals(m.name())
+                && !"true".equals(m.annotations().get(Manifest.DELETE));
+    }
+
+    /**
+     * Every cluster-version operator {@code manifests} would run besides {@value
+     * #NAMESPACE}/{@value #NAME}, each named with its file and why: two operators would both write
+     * ClusterVersion, so a release carrying any is refused. Empty when there is none.
+     */
+    public static List<String> others(List<Manifest> manifests, String releaseImage) {
+        List<String> found = new ArrayList<>();
+        for (Manifest m : manifests) {
+            String why = operatorBy(m, releaseImage);
+            if (why == null || isTheOperator(m)) continue;
+            found.add(
+                    PayloadLoader.OPERATOR_DIR
+                            + "/"
+                            + m.file()
+                            + " (line "
+                            + m.line()
+                            + "): the Deployment "
+                            + m.namespace()
+                            + "/"
+                            + m.name()
+                            + " would be a second cluster-version operator ("
+                            + why
+                            + "): two operators would write ClusterVersion. A release runs one, the"
+                            + " Deployment "
+                            + NAMESPACE
+                            + "/"
+                            + NAME
+                            + "; remove this one from the payload");
+        }
+        return found;
+    }
+
+    /** The payload's {@value #NAMESPACE}/{@value #NAME}, if it has one. */
+    static Optional<Manifest> theOperator(Payload payload) {
+        return payload.documents().stream().filter(ControllerDeployment::isTheOperator).findFirst();
+    }
+
+    /** True when {@code operator} runs upstream's cluster-version operator ({@code start}). */
+    static boolean runsUpstreams(Manifest operator, String releaseImage) {
+        return command(operator, releaseImage).filter("start"::equals).isPresent();
     }
 
     private static Stream<JsonNode> stream(JsonNode list) {

@@ -9,6 +9,8 @@ import com.google.cloud.tools.jib.json.JsonTemplateMapper;
 import io.upshift.api.json.Mappers;
 import io.upshift.base.version.SemVer;
 import io.upshift.releases.inclusion.InclusionRules;
+import io.upshift.releases.manifest.Manifest;
+import io.upshift.releases.manifest.ManifestReader;
 import io.upshift.releases.metadata.ImageReferences;
 import io.upshift.releases.metadata.Reason;
 import io.upshift.releases.metadata.ReleaseException;
@@ -25,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
@@ -122,10 +125,9 @@ public final class ImageBuilder {
      * environment) with the release's label and the base's name added ({@value #BASE_LABEL}).
      * Without a base, the payload's layer alone.
      *
-     * <p>A release laid on Upshift's image runs Upshift's controller, so it must carry that
-     * controller's Deployment: a payload whose {@code manifests/} has none (no Deployment running
-     * the release image, none named {@code upshift/upshift-controller}) gets deploy/'s ({@link
-     * ControllerDeployment}), and {@code warnings} says so.
+     * <p>A payload that would run a second cluster-version operator is refused ({@link
+     * ControllerDeployment#others}). A release laid on Upshift's image runs Upshift's controller as
+     * its one operator ({@link #withUpshiftsOperator}).
      *
      * @param created the release's time; null chooses it from the payload ({@link ReleaseTime#of})
      */
@@ -184,37 +186,11 @@ public final class ImageBuilder {
                     staged.resolve(PayloadLoader.RELEASE_DIR).resolve(ImageReferences.FILE),
                     images.toJson());
             var loaded = PayloadLoader.load(staged, BEING_BUILT, InclusionRules.none(), warnings);
-            if (base != null
-                    && base.runsUpshift()
-                    && !ControllerDeployment.carriedBy(loaded, BEING_BUILT)) {
-                Path file =
-                        staged.resolve(PayloadLoader.OPERATOR_DIR)
-                                .resolve(ControllerDeployment.FILE);
-                if (Files.exists(file)) {
-                    throw new ReleaseException(
-                            Reason.MANIFEST_INVALID,
-                            PayloadLoader.OPERATOR_DIR
-                                    + "/"
-                                    + ControllerDeployment.FILE
-                                    + " holds no controller "
-                                    + "Deployment (none runs "
-                                    + ControllerDeployment.RELEASE_IMAGE
-                                    + "), and deploy/'s cannot be added under that name: "
-                                    + "rename that file or add the controller Deployment yourself");
-                }
-                Files.writeString(file, ControllerDeployment.manifest());
-                warnings.accept(
-                        PayloadLoader.OPERATOR_DIR
-                                + "/ has no controller Deployment (none runs "
-                                + ControllerDeployment.RELEASE_IMAGE
-                                + "): added deploy/'s "
-                                + ControllerDeployment.NAMESPACE
-                                + "/"
-                                + ControllerDeployment.NAME
-                                + ", running the release image with --release, as "
-                                + PayloadLoader.OPERATOR_DIR
-                                + "/"
-                                + ControllerDeployment.FILE);
+            List<String> others = ControllerDeployment.others(loaded.documents(), BEING_BUILT);
+            if (!others.isEmpty())
+                throw new ReleaseException(Reason.MANIFEST_INVALID, String.join("; ", others));
+            if (base != null && base.runsUpshift()) {
+                withUpshiftsOperator(staged, ControllerDeployment.theOperator(loaded), warnings);
                 PayloadLoader.load(staged, BEING_BUILT, InclusionRules.none(), warnings);
             }
 
@@ -371,5 +347,65 @@ public final class ImageBuilder {
             if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) Files.createDirectories(target);
             else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) Files.copy(p, target);
         }
+    }
+
+    /**
+     * A release laid on Upshift's image runs Upshift as its cluster-version operator: a payload
+     * without {@value ControllerDeployment#NAMESPACE}/{@value ControllerDeployment#NAME} gets
+     * deploy/'s; one whose Deployment there runs upstream's operator ({@code start}, an OpenShift
+     * payload) has it replaced by deploy/'s, which takes its place; one of the payload's own making
+     * is kept. {@code warnings} says what was done.
+     */
+    private static void withUpshiftsOperator(
+            Path staged, Optional<Manifest> operator, Consumer<String> warnings)
+            throws IOException, ReleaseException {
+        Path dir = staged.resolve(PayloadLoader.OPERATOR_DIR);
+        String name = ControllerDeployment.NAMESPACE + "/" + ControllerDeployment.NAME;
+        if (operator.isPresent()) {
+            Manifest upstream = operator.get();
+            if (!ControllerDeployment.runsUpstreams(upstream, BEING_BUILT)) return;
+            Path file = dir.resolve(upstream.file());
+            if (ManifestReader.read(upstream.file(), Files.readString(file)).size() != 1)
+                throw new ReleaseException(
+                        Reason.MANIFEST_INVALID,
+                        PayloadLoader.OPERATOR_DIR
+                                + "/"
+                                + upstream.file()
+                                + " holds upstream's cluster-version operator "
+                                + name
+                                + " among other objects: Upshift's operator replaces it, so it must"
+                                + " be alone in its file");
+            Files.writeString(file, ControllerDeployment.manifest());
+            warnings.accept(
+                    PayloadLoader.OPERATOR_DIR
+                            + "/"
+                            + upstream.file()
+                            + " runs upstream's cluster-version operator: replaced by deploy/'s "
+                            + name
+                            + ", Upshift's, which takes its place (one operator writes"
+                            + " ClusterVersion)");
+            return;
+        }
+        Path file = dir.resolve(ControllerDeployment.FILE);
+        if (Files.exists(file)) {
+            throw new ReleaseException(
+                    Reason.MANIFEST_INVALID,
+                    PayloadLoader.OPERATOR_DIR
+                            + "/"
+                            + ControllerDeployment.FILE
+                            + " holds no Deployment "
+                            + name
+                            + ", and deploy/'s cannot be added under that name: rename that file"
+                            + " or add the controller Deployment yourself");
+        }
+        Files.writeString(file, ControllerDeployment.manifest());
+        warnings.accept(
+                PayloadLoader.OPERATOR_DIR
+                        + "/ has no cluster-version operator Deployment "
+                        + name
+                        + ": added deploy/'s, running the release image with --release, as "
+                        + PayloadLoader.OPERATOR_DIR
+                        + "/"
+                        + ControllerDeployment.FILE);
     }
 }

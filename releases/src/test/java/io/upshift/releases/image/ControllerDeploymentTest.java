@@ -70,8 +70,10 @@ class ControllerDeploymentTest {
         assertThat(said)
                 .singleElement()
                 .asString()
-                .contains("manifests/ has no controller Deployment")
-                .contains("added deploy/'s upshift/upshift-controller")
+                .contains(
+                        "manifests/ has no cluster-version operator Deployment"
+                                + " openshift-cluster-version/cluster-version-operator: added"
+                                + " deploy/'s")
                 .contains(ControllerDeployment.FILE);
         assertThat(payload.resolve("manifests").resolve(ControllerDeployment.FILE))
                 .as("the payload directory given is left as it is")
@@ -135,8 +137,97 @@ class ControllerDeploymentTest {
                 .hasMessageContaining(
                         "manifests/"
                                 + ControllerDeployment.FILE
-                                + " holds no controller Deployment");
+                                + " holds no Deployment"
+                                + " openshift-cluster-version/cluster-version-operator");
     }
+
+    @Test
+    void upstreamsOperatorInAnOpenShiftPayloadIsReplacedByUpshifts() throws Exception {
+        Path payload = payloadWithoutController();
+        String file = "0000_00_cluster-version-operator_03_deployment.yaml";
+        Files.writeString(payload.resolve("manifests").resolve(file), UPSTREAM_OPERATOR);
+        List<String> said = new ArrayList<>();
+        Path manifests =
+                unpack(
+                        ImageBuilder.build(
+                                payload,
+                                "1.0.1",
+                                List.of(),
+                                upshiftBase(),
+                                Files.createDirectories(dir.resolve("w")),
+                                said::add));
+        assertThat(Files.readString(manifests.resolve(file)))
+                .isEqualTo(ControllerDeployment.manifest());
+        assertThat(said)
+                .containsExactly(
+                        "manifests/"
+                                + file
+                                + " runs upstream's cluster-version operator: replaced by deploy/'s"
+                                + " openshift-cluster-version/cluster-version-operator, Upshift's,"
+                                + " which takes its place (one operator writes ClusterVersion)");
+        // without Upshift's image as its base, the release runs upstream's operator: kept
+        manifests =
+                unpack(
+                        ImageBuilder.build(
+                                payload,
+                                "1.0.1",
+                                List.of(),
+                                null,
+                                Files.createDirectories(dir.resolve("w2")),
+                                w -> {}));
+        assertThat(Files.readString(manifests.resolve(file))).isEqualTo(UPSTREAM_OPERATOR);
+    }
+
+    @Test
+    void aPayloadWithASecondOperatorIsRefusedNamingItsManifest() throws Exception {
+        Path payload = TestPayloads.write(dir.resolve("second"), "1.0.1", 1, 0);
+        // Upshift's controller under its old names, beside the payload's own operator
+        Files.writeString(
+                payload.resolve("manifests/0000_00_legacy.yaml"),
+                "apiVersion: apps/v1\n"
+                        + "kind: Deployment\n"
+                        + "metadata: {name: controller, namespace: elsewhere}\n"
+                        + "spec:\n"
+                        + "  template:\n"
+                        + "    spec:\n"
+                        + "      containers:\n"
+                        + "      - {name: c, image: '{{.ReleaseImage}}', args: [operator]}\n");
+        for (ImageBuilder.Base base : java.util.Arrays.asList(upshiftBase(), null)) {
+            assertThatThrownBy(
+                            () ->
+                                    ImageBuilder.build(
+                                            payload,
+                                            "1.0.1",
+                                            List.of(),
+                                            base,
+                                            Files.createDirectories(
+                                                    dir.resolve("w" + System.nanoTime())),
+                                            w -> {}))
+                    .isInstanceOf(ReleaseException.class)
+                    .hasMessageContaining(
+                            "manifests/0000_00_legacy.yaml (line 1): the Deployment"
+                                    + " elsewhere/controller would be a second cluster-version"
+                                    + " operator (it runs the release image's cluster-version"
+                                    + " controller (upshift operator)): two operators would write"
+                                    + " ClusterVersion");
+        }
+    }
+
+    private static final String UPSTREAM_OPERATOR =
+            "apiVersion: apps/v1\n"
+                    + "kind: Deployment\n"
+                    + "metadata:\n"
+                    + "  name: cluster-version-operator\n"
+                    + "  namespace: openshift-cluster-version\n"
+                    + "  annotations:\n"
+                    + "    include.release.openshift.io/self-managed-high-availability: \"true\"\n"
+                    + "spec:\n"
+                    + "  template:\n"
+                    + "    spec:\n"
+                    + "      containers:\n"
+                    + "      - name: cluster-version-operator\n"
+                    + "        image: '{{.ReleaseImage}}'\n"
+                    + "        args: [start, '--release-image={{.ReleaseImage}}']\n";
 
     private Path payloadWithoutController() throws Exception {
         Path payload =

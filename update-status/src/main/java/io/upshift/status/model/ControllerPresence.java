@@ -17,20 +17,24 @@ import java.util.Optional;
  * and nothing in it says why. The Lease says it: released (no holder), or not renewed for longer
  * than a holder renews it (twice its renewal period) or than it lasts: a controller killed without
  * releasing it (a node crash) holds it on paper until it expires, but has stopped renewing it. The
- * Lease is Upshift's ({@value #NAMESPACE}/{@value #LEASE}) or, on an OpenShift cluster, the
- * cluster-version operator's ({@value #OPENSHIFT_NAMESPACE}/{@value #OPENSHIFT_LEASE}), which
- * renews its own on the same timings; a cluster with neither says nothing of its controller.
+ * Lease is {@value #NAMESPACE}/{@value #LEASE}, which Upshift and OpenShift's cluster-version
+ * operator both hold and renew on the same timings, or on a cluster where Upshift still runs under
+ * its old names {@value #LEGACY_NAMESPACE}/{@value #LEGACY_LEASE}; a cluster with neither says
+ * nothing of its controller.
  */
 public final class ControllerPresence {
-    /** The namespace and name of the Lease {@code upshift operator} holds, by default. */
-    public static final String NAMESPACE = "upshift";
+    /**
+     * The namespace and name of the Lease {@code upshift operator} holds by default: upstream's
+     * cluster-version operator's, whose place it takes.
+     */
+    public static final String NAMESPACE = "openshift-cluster-version";
 
-    public static final String LEASE = "upshift-operator";
+    public static final String LEASE = "version";
 
-    /** Where OpenShift's cluster-version operator holds its Lease. */
-    public static final String OPENSHIFT_NAMESPACE = "openshift-cluster-version";
+    /** Where Upshift held its Lease before it took upstream's names (a cluster not yet moved). */
+    public static final String LEGACY_NAMESPACE = "upshift";
 
-    public static final String OPENSHIFT_LEASE = "version";
+    public static final String LEGACY_LEASE = "upshift-operator";
 
     /** How often a holder renews the Lease: upstream's retry period, 26 s. */
     public static final Duration RENEWAL = Duration.ofSeconds(26);

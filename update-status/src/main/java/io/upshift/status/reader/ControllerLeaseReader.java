@@ -9,24 +9,24 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Reads the cluster-version controller's Lease for {@link ControllerPresence}: Upshift's, else
- * OpenShift's cluster-version operator's; a GET each. Empty when there is neither, or it cannot be
- * read (the user may not read Leases): then nothing is said of the controller, rather than
- * something wrong.
+ * Reads the cluster-version controller's Lease for {@link ControllerPresence}: upstream's name,
+ * which Upshift holds as OpenShift's operator does, else Upshift's old one (a cluster not yet
+ * moved); a GET each. Empty when there is neither, or it cannot be read (the user may not read
+ * Leases): then nothing is said of the controller, rather than something wrong.
  */
 public final class ControllerLeaseReader {
     private ControllerLeaseReader() {}
 
     public static Optional<ControllerPresence.Lease> read(KubernetesClient client) {
         try {
-            Optional<ControllerPresence.Lease> upshift =
+            Optional<ControllerPresence.Lease> lease =
                     read(client, ControllerPresence.NAMESPACE, ControllerPresence.LEASE);
-            return upshift.isPresent()
-                    ? upshift
+            return lease.isPresent()
+                    ? lease
                     : read(
                             client,
-                            ControllerPresence.OPENSHIFT_NAMESPACE,
-                            ControllerPresence.OPENSHIFT_LEASE);
+                            ControllerPresence.LEGACY_NAMESPACE,
+                            ControllerPresence.LEGACY_LEASE);
         } catch (KubernetesClientException e) {
             return Optional.empty();
         }
