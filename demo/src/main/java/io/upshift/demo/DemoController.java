@@ -19,6 +19,8 @@ import io.upshift.testkit.ServiceAccount;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -112,6 +114,25 @@ public final class DemoController implements AutoCloseable {
         synchronized (lock) {
             startInProcess();
         }
+    }
+
+    /**
+     * The process of the controller's pod, run from its release image's own code.
+     *
+     * @param startedNanos {@link System#nanoTime()} just before it was started
+     * @param ports each containerPort and the port of this machine it stands for
+     * @param log its output, after the command line it ran with
+     */
+    public record PodProcess(
+            ProcessHandle process, long startedNanos, Map<Integer, Integer> ports, Path log) {}
+
+    /**
+     * The process of the controller's pod when the release's own code runs it (not this JVM's
+     * controller).
+     */
+    public Optional<PodProcess> podProcess() {
+        ReleaseController r = released;
+        return Optional.ofNullable(r == null ? null : r.podProcess());
     }
 
     /** How many times the controller's pod was replaced, killed or rolled out. */

@@ -26,9 +26,10 @@ import java.util.function.Consumer;
 /**
  * The pod of the controller's Deployment, as the demo's kubelet runs it on a simulated node: the
  * code the release image holds (its {@code /opt/upshift}, read out of the image) started as a
- * process of its own with the image's entry point ({@code java} with {@link
- * UpshiftImage#JVM_OPTIONS} {@code -jar upshift.jar}, on this JDK, which linked the image's
- * runtime) and exactly the container's args, env, volumes and ports ({@link ContainerLaunch}: each
+ * process of its own with the image's entry point ({@link UpshiftImage#entrypoint(Path)}: the
+ * image's own Java runtime, its class-data archive and jar, in its working directory; the
+ * container's memory limit given to the JVM as {@code -XX:MaxRAM}, which a cgroup would tell it)
+ * and exactly the container's args, env, volumes and ports ({@link ContainerLaunch}: each
  * containerPort a free port of this machine, as a pod's own network namespace has it free), over
  * what a kubelet gives every pod ({@link #apiServerAccess}); its output, after the mounts, ports
  * and command line it ran with, in {@code work}/controller-N.log. Nothing rescues a pod whose
@@ -47,7 +48,9 @@ final class ReleaseController implements AutoCloseable {
     private final Path log;
     private final List<String> command;
     private final Map<String, String> env;
-    private final Path podDir;
+    private final Path workingDir;
+    private final Map<Integer, Integer> ports;
+    private volatile long startedNanos;
     private final Thread kubelet;
     private final Consumer<String> events;
     private final long gracePeriodSeconds;
@@ -59,9 +62,11 @@ final class ReleaseController implements AutoCloseable {
             Path log,
             List<String> command,
             Map<String, String> env,
-            Path podDir,
-            Consumer<String> events) {
+            Path workingDir,
+            Consumer<String> events,
+            Map<Integer, Integer> ports) {
         this.deployment = deployment;
+        this.ports = ports;
         this.events = events;
         Long grace =
                 deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
@@ -70,7 +75,7 @@ final class ReleaseController implements AutoCloseable {
         this.log = log;
         this.command = command;
         this.env = env;
-        this.podDir = podDir;
+        this.workingDir = workingDir;
         this.kubelet = new Thread(this::keepRunning, "kubelet-" + log.getFileName());
         this.kubelet.setDaemon(true);
     }
@@ -232,7 +237,7 @@ final class ReleaseController implements AutoCloseable {
                             + e.getMessage();
             Files.writeString(log, line + "\n");
             events.accept(line);
-            return new ReleaseController(deployment, log, null, null, podDir, events);
+            return new ReleaseController(deployment, log, null, null, podDir, events, Map.of());
         }
         Path code =
                 work.resolve("controllers")
@@ -242,12 +247,18 @@ final class ReleaseController implements AutoCloseable {
                                         Math.min(image.length(), image.lastIndexOf(':') + 13)));
         if (!Files.isRegularFile(code.resolve("upshift.jar")))
             releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
-        List<String> command = new ArrayList<>(List.of(JAVA));
-        command.addAll(UpshiftImage.JVM_OPTIONS);
-        command.addAll(List.of("-jar", code.resolve("upshift.jar").toString()));
+        // the image's own entry point and runtime, with the image's /opt/upshift at code; an
+        // image without its own runtime (or one built elsewhere) runs on this JDK
+        List<String> command = new ArrayList<>(UpshiftImage.entrypoint(code));
+        if (!Files.isExecutable(Path.of(command.get(0)))) command.set(0, JAVA);
+        String limit = memoryLimit(template.getSpec().getContainers().get(0));
+        // a container runtime puts the process in a cgroup of the container's memory limit, which
+        // the JVM reads as its physical memory; no cgroup here: the JVM is told it instead
+        if (limit != null) command.add(1, "-XX:MaxRAM=" + limit);
         command.addAll(launch.args());
         ReleaseController pc =
-                new ReleaseController(deployment, log, command, launch.env(), podDir, events);
+                new ReleaseController(
+                        deployment, log, command, launch.env(), code, events, launch.ports());
         StringBuilder header =
                 new StringBuilder(
                         "pod "
@@ -281,7 +292,11 @@ final class ReleaseController implements AutoCloseable {
                 .forEach(
                         (k, v) ->
                                 header.append("env ").append(k).append('=').append(v).append('\n'));
-        header.append("$ ").append(String.join(" ", command)).append('\n');
+        header.append("$ cd ")
+                .append(code)
+                .append(" && ")
+                .append(String.join(" ", command))
+                .append('\n');
         Files.writeString(log, header);
         pc.process = pc.run();
         pc.kubelet.start();
@@ -296,11 +311,12 @@ final class ReleaseController implements AutoCloseable {
     private Process run() throws IOException {
         ProcessBuilder b =
                 new ProcessBuilder(command)
-                        .directory(podDir.toFile())
+                        .directory(workingDir.toFile())
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         b.environment().clear(); // a container gets its own environment, not this machine's
         b.environment().putAll(env);
+        startedNanos = System.nanoTime();
         return b.start();
     }
 
@@ -342,6 +358,29 @@ final class ReleaseController implements AutoCloseable {
 
     Deployment deployment() {
         return deployment;
+    }
+
+    /** The container's process as it runs now; null when it cannot start. */
+    DemoController.PodProcess podProcess() {
+        Process p = process;
+        return p == null
+                ? null
+                : new DemoController.PodProcess(p.toHandle(), startedNanos, ports, log);
+    }
+
+    /**
+     * The container's memory limit in bytes, or null when it has none: what its cgroup would tell
+     * the JVM.
+     */
+    private static String memoryLimit(io.fabric8.kubernetes.api.model.Container c) {
+        var resources = c.getResources();
+        if (resources == null || resources.getLimits() == null) return null;
+        var memory = resources.getLimits().get("memory");
+        return memory == null
+                ? null
+                : io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(memory)
+                        .toBigInteger()
+                        .toString();
     }
 
     boolean alive() {

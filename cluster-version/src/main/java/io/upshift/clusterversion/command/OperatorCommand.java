@@ -20,6 +20,7 @@ import io.upshift.releases.signatures.HttpSignatureStore;
 import io.upshift.releases.signatures.SignatureStores;
 import io.upshift.runtime.cli.KubeconfigOption;
 import io.upshift.runtime.health.HealthServer;
+import io.upshift.runtime.health.Startup;
 import io.upshift.runtime.kube.Leadership;
 import io.upshift.runtime.kube.WriteFence;
 import io.upshift.runtime.metrics.MetricsOptions;
@@ -46,6 +47,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
@@ -258,6 +261,7 @@ public final class OperatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Startup.mark("command running");
         Set<String> alwaysEnabled = alwaysEnabledCapabilities(); // refused before anything starts
         ControllerOptions.JobRetrieval jobs =
                 release == null ? null : jobRetrieval(); // refused before anything starts
@@ -304,6 +308,7 @@ public final class OperatorCommand implements Callable<Integer> {
                                 ? null
                                 : serveMetrics(
                                         metricsOptions, certificate, metrics, metricsClient)) {
+            Startup.mark("metrics caches filled");
             unready.set(
                     null); // waiting for the Lease is where a replica that does not lead should be
             // the controllers start on a thread of their own: the Lease is renewed whatever their
@@ -315,7 +320,25 @@ public final class OperatorCommand implements Callable<Integer> {
                             lease,
                             me,
                             () -> {
+                                Startup.mark("Lease taken");
                                 unready.set("the leader, starting its controllers");
+                                // the two controllers' caches fill side by side: the start waits
+                                // for the slower, not for both in turn
+                                CompletableFuture<ClusterVersionController> starting =
+                                        release == null
+                                                ? CompletableFuture.completedFuture(null)
+                                                : CompletableFuture.supplyAsync(
+                                                        () ->
+                                                                startClusterVersionController(
+                                                                        client,
+                                                                        jobs,
+                                                                        risks,
+                                                                        alwaysEnabled),
+                                                        r ->
+                                                                new Thread(
+                                                                                r,
+                                                                                "cluster-version-start")
+                                                                        .start());
                                 UpdateStatusController c =
                                         new UpdateStatusController(
                                                 client,
@@ -324,12 +347,23 @@ public final class OperatorCommand implements Callable<Integer> {
                                                 resync,
                                                 alerts);
                                 controller.set(c);
-                                c.start();
-                                if (release != null)
-                                    cvo.set(
-                                            startClusterVersionController(
-                                                    client, jobs, risks, alwaysEnabled));
+                                try {
+                                    c.start();
+                                } catch (RuntimeException e) {
+                                    starting.thenAccept(
+                                            v -> {
+                                                if (v != null) v.kill();
+                                            });
+                                    throw e;
+                                }
+                                try {
+                                    cvo.set(starting.join());
+                                } catch (CompletionException e) {
+                                    throw e.getCause() instanceof RuntimeException r ? r : e;
+                                }
+                                Startup.mark("informers synced");
                                 unready.set(null);
+                                Startup.mark("ready");
                             },
                             () -> {
                                 fence.close();

@@ -24,6 +24,7 @@ import io.upshift.releases.inclusion.ComponentOverride;
 import io.upshift.releases.inclusion.FeatureGates;
 import io.upshift.releases.inclusion.LoadRules;
 import io.upshift.releases.signatures.SignatureStores;
+import io.upshift.runtime.health.Startup;
 import io.upshift.runtime.kube.ApiErrors;
 import io.upshift.runtime.kube.Backoff;
 import io.upshift.runtime.kube.Changes;
@@ -225,6 +226,7 @@ public final class ClusterVersionController implements AutoCloseable {
             }
             try {
                 sync();
+                Startup.mark("first sync");
                 queue.forget(key);
             } catch (KubernetesClientException e) {
                 if (stopping) return;

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -48,6 +49,13 @@ final class ImageFiles {
                                     layer + ": " + name + " leads outside " + target);
                         Files.createDirectories(to.getParent());
                         Files.copy(tar, to, StandardCopyOption.REPLACE_EXISTING);
+                        // as a container runtime lays the layer out: runnable where the entry is
+                        // (the image's own java), dated as the entry is (the class-data archive
+                        // holds its jars' dates and sizes, and is refused by a JVM that finds
+                        // others)
+                        if ((e.getMode() & 0111) != 0) to.toFile().setExecutable(true, false);
+                        Files.setLastModifiedTime(
+                                to, FileTime.from(e.getLastModifiedDate().toInstant()));
                     }
                 }
             }

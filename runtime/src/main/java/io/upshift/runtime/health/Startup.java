@@ -1,0 +1,41 @@
+package io.upshift.runtime.health;
+
+import java.lang.management.ManagementFactory;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A process's start, one log line per milestone (the command running, the Lease taken, the caches
+ * filled, ready, the first sync), each with the seconds since the JVM started and the classes
+ * loaded by then: where the time to readiness goes, read from the pod's log on any cluster and by
+ * {@code bench/run OperatorFootprint}. Each milestone is logged once per process (a replica that
+ * loses the Lease and takes it again does not start again).
+ */
+public final class Startup {
+    private static final Logger LOG = LoggerFactory.getLogger(Startup.class);
+    private static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean FIRST = new AtomicBoolean(true);
+
+    private Startup() {}
+
+    /** Logs {@code milestone}, the first time only. */
+    public static void mark(String milestone) {
+        if (!SEEN.add(milestone)) return;
+        long started = ManagementFactory.getRuntimeMXBean().getStartTime();
+        int classes = ManagementFactory.getClassLoadingMXBean().getLoadedClassCount();
+        if (FIRST.getAndSet(false))
+            LOG.info("startup: the JVM started at {}", Instant.ofEpochMilli(started));
+        LOG.info(
+                String.format(
+                        Locale.ROOT,
+                        "startup: %s %.3f s after the JVM started (%d classes loaded)",
+                        milestone,
+                        (System.currentTimeMillis() - started) / 1000.0,
+                        classes));
+    }
+}
