@@ -62,7 +62,8 @@ public final class OperatorFootprint {
         Path work = Files.createTempDirectory("upshift-bench-footprint-");
         DemoRun.Settings settings =
                 new DemoRun.Settings(12, 4, Duration.ofMillis(500), 1, work).withSelfHosting(jar);
-        try (DemoRun demo = new DemoRun(settings, l -> {}).start()) {
+        try (DemoRun demo =
+                new DemoRun(settings, l -> System.err.println("  demo: " + l)).start()) {
             if (!demo.admin().await(DemoRun.FROM, Duration.ofMinutes(10), () -> {}))
                 throw new IllegalStateException("install did not complete; see " + work);
             // the update rolls out the controller's Deployment: the new release's own pod runs it

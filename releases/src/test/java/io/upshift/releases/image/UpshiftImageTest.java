@@ -131,7 +131,9 @@ class UpshiftImageTest {
         assertThat(config.at("/config/Entrypoint").toString())
                 .isEqualTo(
                         "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseParallelGC\",\"-XX:MaxRAMPercentage=50\","
-                            + "\"-XX:+ExitOnOutOfMemoryError\",\"-jar\",\"/opt/upshift/upshift.jar\"]");
+                            + "\"-XX:+ExitOnOutOfMemoryError\","
+                            + "\"-XX:SharedArchiveFile=/opt/upshift/upshift.jsa\",\"-jar\",\"upshift.jar\"]");
+        assertThat(config.at("/config/WorkingDir").asText()).isEqualTo("/opt/upshift");
         assertThat(config.at("/config/Labels/org.opencontainers.image.version").asText())
                 .isEqualTo("1.2.3");
         assertThat(config.at("/rootfs/diff_ids")).hasSize(4);
@@ -154,7 +156,11 @@ class UpshiftImageTest {
                 .containsExactly(
                         "opt/", "opt/upshift/", "opt/upshift/lib/", "opt/upshift/lib/greeting.jar");
         assertThat(entries(a.layers().get(3).file()))
-                .containsExactly("opt/", "opt/upshift/", "opt/upshift/upshift.jar");
+                .containsExactly(
+                        "opt/",
+                        "opt/upshift/",
+                        "opt/upshift/upshift.jar",
+                        "opt/upshift/upshift.jsa");
 
         Path layout = dir.resolve("layout");
         new OciLayoutStore().push(a, ImageRef.parse("oci:" + layout), ImageStore.Progress.NONE);
@@ -202,7 +208,7 @@ class UpshiftImageTest {
                 Mappers.JSON.readTree(
                         Files.readAllBytes(blobs.resolve(release.config().digest().substring(7))));
         JsonNode entrypoint = config.at("/config/Entrypoint");
-        assertThat(entrypoint.get(entrypoint.size() - 1).asText()).isEqualTo(UpshiftImage.JAR);
+        assertThat(entrypoint.get(entrypoint.size() - 1).asText()).isEqualTo("upshift.jar");
         assertThat(config.at("/config/User").asText()).isEqualTo(UpshiftImage.USER);
         assertThat(config.at("/config/Labels/io.openshift.release").asText()).isEqualTo("2.0.0");
         assertThat(config.at("/rootfs/diff_ids")).hasSize(5);
