@@ -304,6 +304,10 @@ public final class OperatorCommand implements Callable<Integer> {
                                 ? null
                                 : serveMetrics(
                                         metricsOptions, certificate, metrics, metricsClient)) {
+            if (release != null) {
+                Optional<String> old = OldNamesGuard.refusal(leaseClient);
+                if (old.isPresent()) throw new IllegalStateException(old.get());
+            }
             unready.set(
                     null); // waiting for the Lease is where a replica that does not lead should be
             // the controllers start on a thread of their own: the Lease is renewed whatever their
