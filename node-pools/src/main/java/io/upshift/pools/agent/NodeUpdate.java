@@ -13,6 +13,7 @@ import io.upshift.pools.controller.MachineConfigurations;
 import io.upshift.pools.machineconfignode.Transition;
 import io.upshift.pools.machineconfignode.UpdateSteps;
 import io.upshift.pools.model.HostMarker;
+import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.UpdatePlan;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -50,6 +51,7 @@ final class NodeUpdate {
     private final RebootlessActions actions;
     private final NodeRecorder recorder;
     private final BooleanSupplier stopped;
+    private final AgentMetrics metrics;
 
     /**
      * @param stopped whether the agent is being stopped: see {@link #stopping(RuntimeException)}
@@ -62,7 +64,8 @@ final class NodeUpdate {
             AgentOptions options,
             Drainer drainer,
             NodeRecorder recorder,
-            BooleanSupplier stopped) {
+            BooleanSupplier stopped,
+            AgentMetrics metrics) {
         this.client = client;
         this.nodeName = nodeName;
         this.host = host;
@@ -72,6 +75,7 @@ final class NodeUpdate {
         this.actions = new RebootlessActions(os, recorder);
         this.recorder = recorder;
         this.stopped = stopped;
+        this.metrics = metrics;
     }
 
     /**
@@ -134,7 +138,14 @@ final class NodeUpdate {
         recorder.report(node, plan.working());
         if (!plan.drains()) return node;
         recorder.event("Drain", "Draining node to update config.");
-        Drainer.Result drained = drainer.drain(nodeName);
+        Drainer.Result drained;
+        try {
+            drained = drainer.drain(nodeName);
+        } catch (RuntimeException | InterruptedException e) {
+            metrics.drainEnded(true); // no longer refused; whether it drains is for the next try
+            throw e;
+        }
+        metrics.drainEnded(drained.drained());
         if (!drained.drained()) {
             String reason = plan.drainFailure(options.drainTimeout());
             recorder.warning(
@@ -156,7 +167,12 @@ final class NodeUpdate {
         try {
             host.apply(ignition(plan.from()), ignition(plan.to()));
             if (plan.reboots()) {
-                os.stageOs(OsTarget.of(plan.to()));
+                try {
+                    os.stageOs(OsTarget.of(plan.to()));
+                } catch (RuntimeException e) {
+                    if (!stopped.getAsBoolean()) metrics.pivotFailed();
+                    throw e;
+                }
                 host.write(
                         HostMarker.PATH, new HostMarker(plan.desired(), os.boot()).bytes(), 0600);
             }
@@ -173,7 +189,12 @@ final class NodeUpdate {
             node = recorder.rebooting(node, plan.drain());
             recorder.report(node, plan.rebooting());
             recorder.event("Reboot", "Node will reboot into config " + plan.desired());
-            os.reboot(); // a real host does not come back here: the next agent finishes
+            try {
+                os.reboot(); // a real host does not come back here: the next agent finishes
+            } catch (RuntimeException e) {
+                if (!stopped.getAsBoolean()) metrics.rebootFailed();
+                throw e;
+            }
             return node;
         }
         try {
@@ -196,11 +217,14 @@ final class NodeUpdate {
         report.addAll(List.of(UpdateSteps.resumed(desired), UpdateSteps.uncordoned()));
         recorder.report(node, report);
         host.delete(HostMarker.PATH);
+        metrics.updateEnded(desired, "");
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
     }
 
     /** The node Degraded with {@code reason}; the update ends. */
     private NodeFailed fail(Node node, String reason) {
+        metrics.updateEnded(
+                annotations(node).getOrDefault(NodeAnnotations.DESIRED_CONFIG, ""), reason);
         recorder.report(
                 recorder.degraded(node, reason), List.of(UpdateSteps.degraded(nodeName, reason)));
         LOG.warn("nodes/{}: Degraded: {}", nodeName, reason);

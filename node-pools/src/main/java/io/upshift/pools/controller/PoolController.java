@@ -78,6 +78,15 @@ public final class PoolController implements AutoCloseable {
     }
 
     /** Completed reconcile passes; for tests and progress output. */
+    /**
+     * The metrics text ({@link io.upshift.pools.metrics.ControllerFamilies}) of the pools and nodes
+     * as the caches hold them now.
+     */
+    public String scrape() {
+        PoolCaches.Snapshot cached = caches.read();
+        return io.upshift.pools.metrics.PoolSamples.render(cached.pools(), cached.nodes());
+    }
+
     public long passes() {
         return passes.get();
     }
