@@ -112,27 +112,22 @@ public final class PoolDecision {
         String specError = null;
         int maxUnavailable = 1;
         MaintenanceWindow window = null;
+        SoakTime soak = null;
         try {
             maxUnavailable = maxUnavailable(pool, view.size());
             window = window(pool);
+            soak = SoakTime.of(pool);
         } catch (IllegalArgumentException e) {
             specError = e.getMessage();
             problems.add("no node touched: " + specError);
         }
-        String waiting = null;
+        RolloutHold hold = null;
         List<PoolPlan.Tell> tell = new ArrayList<>();
         String told = target;
         boolean due = view.stream().anyMatch(n -> !told.equals(n.desiredConfig()));
         if (specError == null && !target.isEmpty() && !paused && due) {
-            if (window != null && !window.isOpen(in.now())) {
-                waiting =
-                        "Waiting for the maintenance window \""
-                                + window.text()
-                                + "\" (opens "
-                                + window.nextOpening(in.now())
-                                + ") to update to MachineConfig "
-                                + target;
-            } else {
+            hold = hold(window, soak, view, target, in.now());
+            if (hold == null) {
                 for (PoolNode picked : NodeSelection.pick(view, target, maxUnavailable, false)) {
                     int i = view.indexOf(picked);
                     Node node = nodes.get(i);
@@ -149,7 +144,7 @@ public final class PoolDecision {
         }
 
         PoolProgress progress =
-                new PoolProgress(name, target, view, paused, renderError, specError, waiting);
+                new PoolProgress(name, target, view, paused, renderError, specError, hold);
         MachineConfigPoolStatus status =
                 progress.status(
                         pool.getStatus(),
@@ -164,7 +159,33 @@ public final class PoolDecision {
                 untaint,
                 status,
                 problems,
-                gate(in, pool, progress, versionOf));
+                gate(in, pool, progress, versionOf),
+                hold);
+    }
+
+    /**
+     * What holds the pool's next node, the first that does of: a closed maintenance window, the
+     * soak of a node done with the target. Null when nothing does.
+     */
+    private static RolloutHold hold(
+            MaintenanceWindow window,
+            SoakTime soak,
+            List<PoolNode> view,
+            String target,
+            Instant now) {
+        if (window != null && !window.isOpen(now)) {
+            Instant opens = window.nextOpening(now);
+            return new RolloutHold(
+                    RolloutHold.WINDOW,
+                    "Waiting for the maintenance window \""
+                            + window.text()
+                            + "\" (opens "
+                            + opens
+                            + ") to update to MachineConfig "
+                            + target,
+                    opens);
+        }
+        return soak == null ? null : soak.hold(view, target, now);
     }
 
     /**
