@@ -117,6 +117,7 @@ public final class PoolDecision {
             maxUnavailable = maxUnavailable(pool, view.size());
             window = window(pool);
             soak = SoakTime.of(pool);
+            DrainRules.of(pool); // read by the agents; validated here so that a bad one holds all
         } catch (IllegalArgumentException e) {
             specError = e.getMessage();
             problems.add("no node touched: " + specError);

@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.pools.model.DrainRules;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.SoakTime;
 import io.upshift.testkit.AcceleratedClock;
@@ -107,5 +109,45 @@ class RolloutControlsTest {
                     .filteredOn(e -> "RolloutHeld".equals(e.getReason()))
                     .allSatisfy(e -> assertThat(e.getMessage()).startsWith("Soaking node worker-"));
         }
+    }
+
+    @Test
+    void aPodMatchedByASkipRuleIsLeftRunningWhileItsNodeUpdates() {
+        try (PoolHarness h = PoolHarness.onEmbeddedServer(hosts)) {
+            h.pool("worker", 1, false);
+            annotate(h, "worker", DrainRules.SKIP, "app=cache");
+            h.config("00-worker", "worker", "one", "os@sha256:1");
+            h.node("worker-0", "worker", "zone-a", 10);
+            Pod cache = h.createPod("cache-0", "worker-0", "cache", false);
+            h.createPod("web-0", "worker-0", "web", false);
+            h.startAgents();
+            h.startController("4.19.0");
+            await("the node on the first config")
+                    .atMost(Duration.ofMinutes(2))
+                    .until(() -> h.settled("worker"));
+
+            String target = h.pool("worker").getSpec().getConfiguration().getName();
+            // the node was drained (its first config reboots it) ...
+            assertThat(h.annotation("worker-0", NodeAnnotations.LAST_APPLIED_DRAIN))
+                    .isEqualTo("uncordon-" + target);
+            assertThat(h.machines.get("worker-0").osImage()).isEqualTo("os@sha256:1");
+            // ... the web pod evicted, the cache pod the very same, never asked to go
+            assertThat(h.client.pods().inNamespace("shop").withName("web-0").get()).isNull();
+            Pod after = h.client.pods().inNamespace("shop").withName("cache-0").get();
+            assertThat(after).isNotNull();
+            assertThat(after.getMetadata().getUid()).isEqualTo(cache.getMetadata().getUid());
+            assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+        }
+    }
+
+    static void annotate(PoolHarness h, String pool, String key, String value) {
+        h.client
+                .resources(MachineConfigPool.class)
+                .withName(pool)
+                .edit(
+                        p -> {
+                            p.getMetadata().getAnnotations().put(key, value);
+                            return p;
+                        });
     }
 }
