@@ -146,7 +146,8 @@ public final class PoolController implements AutoCloseable {
                         base.failure(),
                         cached.nodes(),
                         unusedSince,
-                        now));
+                        now,
+                        cached.pods()));
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.upshift.pools.model;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -44,6 +45,7 @@ public final class PoolDecision {
      * @param templateFailure why the release's base configs did not render, or null: no pool is
      *     rendered then
      * @param unusedSince what the previous pass returned ({@link PoolPlan#unusedSince()})
+     * @param pods the cluster's pods, for the pools' health gates ({@link HealthGates})
      */
     public record Input(
             String releaseVersion,
@@ -54,7 +56,33 @@ public final class PoolDecision {
             String templateFailure,
             List<Node> nodes,
             Map<String, Instant> unusedSince,
-            Instant now) {}
+            Instant now,
+            List<Pod> pods) {
+
+        /** Without the cluster's pods: no pool's health gate matches. */
+        public Input(
+                String releaseVersion,
+                String controllerNode,
+                Duration renderGrace,
+                List<MachineConfigPool> pools,
+                List<MachineConfig> configs,
+                String templateFailure,
+                List<Node> nodes,
+                Map<String, Instant> unusedSince,
+                Instant now) {
+            this(
+                    releaseVersion,
+                    controllerNode,
+                    renderGrace,
+                    pools,
+                    configs,
+                    templateFailure,
+                    nodes,
+                    unusedSince,
+                    now,
+                    List.of());
+        }
+    }
 
     private PoolDecision() {}
 
@@ -113,10 +141,12 @@ public final class PoolDecision {
         int maxUnavailable = 1;
         MaintenanceWindow window = null;
         SoakTime soak = null;
+        HealthGates gates = null;
         try {
             maxUnavailable = maxUnavailable(pool, view.size());
             window = window(pool);
             soak = SoakTime.of(pool);
+            gates = HealthGates.of(pool);
             DrainRules.of(pool); // read by the agents; validated here so that a bad one holds all
         } catch (IllegalArgumentException e) {
             specError = e.getMessage();
@@ -127,7 +157,7 @@ public final class PoolDecision {
         String told = target;
         boolean due = view.stream().anyMatch(n -> !told.equals(n.desiredConfig()));
         if (specError == null && !target.isEmpty() && !paused && due) {
-            hold = hold(window, soak, view, target, in.now());
+            hold = hold(window, gates, in.pods(), soak, view, target, in.now());
             if (hold == null) {
                 for (PoolNode picked : NodeSelection.pick(view, target, maxUnavailable, false)) {
                     int i = view.indexOf(picked);
@@ -165,11 +195,13 @@ public final class PoolDecision {
     }
 
     /**
-     * What holds the pool's next node, the first that does of: a closed maintenance window, the
-     * soak of a node done with the target. Null when nothing does.
+     * What holds the pool's next node, the first that does of: a closed maintenance window, a
+     * health gate, the soak of a node done with the target. Null when nothing does.
      */
     private static RolloutHold hold(
             MaintenanceWindow window,
+            HealthGates gates,
+            List<Pod> pods,
             SoakTime soak,
             List<PoolNode> view,
             String target,
@@ -186,6 +218,8 @@ public final class PoolDecision {
                             + target,
                     opens);
         }
+        RolloutHold gated = gates == null ? null : gates.hold(pods);
+        if (gated != null) return gated;
         return soak == null ? null : soak.hold(view, target, now);
     }
 

@@ -18,6 +18,7 @@ public record RolloutHold(String reason, String message, Instant until) {
     public static final String CONDITION = "RolloutHeld";
     public static final String WINDOW = "MaintenanceWindow";
     public static final String SOAK = "SoakTime";
+    public static final String HEALTH_GATE = "HealthGate";
 
     /**
      * A closed maintenance window also makes the pool's {@code Updating} condition False (with this

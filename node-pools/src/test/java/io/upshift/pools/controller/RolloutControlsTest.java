@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.pools.model.DrainRules;
+import io.upshift.pools.model.HealthGates;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.SoakTime;
 import io.upshift.testkit.AcceleratedClock;
@@ -137,6 +138,50 @@ class RolloutControlsTest {
             assertThat(after).isNotNull();
             assertThat(after.getMetadata().getUid()).isEqualTo(cache.getMetadata().getUid());
             assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+        }
+    }
+
+    @Test
+    void aRunningPodMatchedByAHealthGateHoldsEveryNodeUntilItEnds() {
+        try (PoolHarness h = PoolHarness.onEmbeddedServer(hosts)) {
+            h.pool("worker", 1, false);
+            annotate(h, "worker", HealthGates.PODS, "app=backup; app=reindex");
+            h.config("00-worker", "worker", "one", "os@sha256:1");
+            h.node("worker-0", "worker", "zone-a", 10);
+            h.node("worker-1", "worker", "zone-a", 9);
+            h.createPod("backup-0", "worker-1", "backup", false);
+            h.startAgents();
+            h.startController("4.19.0");
+
+            await("the pool held by the gate")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(
+                            () ->
+                                    h.conditionTrue("worker", "RolloutHeld")
+                                            && "HealthGate"
+                                                    .equals(
+                                                            h.condition("worker", "RolloutHeld")
+                                                                    .getReason()));
+            assertThat(h.condition("worker", "RolloutHeld").getMessage())
+                    .isEqualTo(
+                            "Pod shop/backup-0 matches the health gate \"app=backup\""
+                                    + " (upshift.io/health-gate-pods): no new node starts while it"
+                                    + " runs");
+            // passes that saw the gate go by: still no node told
+            long seen = h.controller.passes();
+            await("more passes")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> h.controller.passes() > seen + 3);
+            assertThat(h.annotation("worker-0", NodeAnnotations.DESIRED_CONFIG)).isNull();
+            assertThat(h.annotation("worker-1", NodeAnnotations.DESIRED_CONFIG)).isNull();
+
+            h.client.pods().inNamespace("shop").withName("backup-0").withGracePeriod(0).delete();
+            await("every node on the first config once the pod is gone")
+                    .atMost(Duration.ofMinutes(2))
+                    .until(() -> h.settled("worker"));
+            await("the hold lifted")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> "False".equals(h.condition("worker", "RolloutHeld").getStatus()));
         }
     }
 
