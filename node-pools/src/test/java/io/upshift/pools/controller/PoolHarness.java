@@ -278,11 +278,15 @@ public final class PoolHarness implements AutoCloseable {
     }
 
     public PoolController startController(String releaseVersion) {
+        return startController(releaseVersion, Clock.systemUTC());
+    }
+
+    public PoolController startController(String releaseVersion, Clock clock) {
         if (controller != null) controller.close();
         controller =
                 new PoolController(
                                 controllerClient,
-                                Clock.systemUTC(),
+                                clock,
                                 new PoolControllerOptions(
                                         releaseVersion,
                                         "",

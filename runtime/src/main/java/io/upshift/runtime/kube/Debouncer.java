@@ -43,6 +43,15 @@ public final class Debouncer implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks for a run after {@code delay}: for a decision that changes with time alone at a known
+     * moment (a wait that ends).
+     */
+    public void triggerIn(Duration delay) {
+        if (executor.isShutdown()) return;
+        executor.schedule(this::trigger, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+    }
+
     /** Also run every period even without events: some insights depend on time alone. */
     public void every(Duration period) {
         executor.scheduleWithFixedDelay(
