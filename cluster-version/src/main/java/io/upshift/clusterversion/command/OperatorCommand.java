@@ -504,9 +504,10 @@ public final class OperatorCommand implements Callable<Integer> {
     private ControllerOptions.JobRetrieval jobRetrieval() {
         String mode = payloadRetrieval != null ? payloadRetrieval : inCluster() ? "job" : "pull";
         switch (mode) {
-            case "pull":
+            case "pull" -> {
                 return null;
-            case "job":
+            }
+            case "job" -> {
                 if (nodeName == null || nodeName.isBlank()) {
                     throw new picocli.CommandLine.ParameterException(
                             spec.commandLine(),
@@ -516,10 +517,11 @@ public final class OperatorCommand implements Callable<Integer> {
                                 + " pull");
                 }
                 return new ControllerOptions.JobRetrieval(namespace, nodeName, retrievalTimeout);
-            default:
-                throw new picocli.CommandLine.ParameterException(
-                        spec.commandLine(),
-                        "--payload-retrieval must be job or pull, not \"" + mode + "\"");
+            }
+            default ->
+                    throw new picocli.CommandLine.ParameterException(
+                            spec.commandLine(),
+                            "--payload-retrieval must be job or pull, not \"" + mode + "\"");
         }
     }
 

@@ -150,7 +150,7 @@ class DrainerTest {
                         });
         // the finalizer holds the pod: the drain looks at it by name again and again, and waits
         await("the held pod looked at three times")
-                .atMost(Duration.ofSeconds(120))
+                .atMost(Duration.ofMinutes(2))
                 .until(() -> requests("GET", "namespaces/shop/pods/held").size() >= 3);
         assertThat(drain).isNotDone();
         server.client()

@@ -61,7 +61,7 @@ public final class PoolHarness implements AutoCloseable {
      * ClusterOperator and ClusterVersion, and the OpenShift config kinds the templates read
      * (testkit's stand-ins).
      */
-    public static final String[] CRDS = {
+    private static final String[] CRDS = {
         "machineconfigpools.machineconfiguration.openshift.io",
         "machineconfigs.machineconfiguration.openshift.io",
         "machineconfignodes.machineconfiguration.openshift.io",

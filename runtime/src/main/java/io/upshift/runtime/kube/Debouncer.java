@@ -34,6 +34,8 @@ public final class Debouncer implements AutoCloseable {
     }
 
     /** Asks for a run; runs already asked for and not yet started absorb this one. */
+    // the actions are the controllers' *Safely passes, which catch their own failures
+    @SuppressWarnings("FutureReturnValueIgnored")
     public void trigger() {
         if (executor.isShutdown())
             return; // closed: events still arriving from informers are dropped
@@ -53,6 +55,7 @@ public final class Debouncer implements AutoCloseable {
     }
 
     /** Also run every period even without events: some insights depend on time alone. */
+    @SuppressWarnings("FutureReturnValueIgnored") // a timer that only triggers
     public void every(Duration period) {
         executor.scheduleWithFixedDelay(
                 this::trigger, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
@@ -65,7 +68,7 @@ public final class Debouncer implements AutoCloseable {
     }
 
     @Override
-    /**
+    /*
      * Lets a run in progress finish (up to 5 s) rather than interrupting it mid-request, then
      * stops; runs not yet started are dropped.
      */
