@@ -141,8 +141,8 @@ public record DaemonReadings(
         if (lastEnded != null)
             rows.add(DaemonFamilies.UPDATE_STATE.row(seconds(lastEnded), lastConfig, lastError));
         rows.add(DaemonFamilies.DRAIN_ERR.row(drainFailed ? 1 : 0));
-        rows.add(DaemonFamilies.REBOOTS_FAILED.row(rebootsFailed));
-        rows.add(DaemonFamilies.PIVOT_ERRORS.row(pivotErrors));
+        rows.add(DaemonFamilies.REBOOTS_FAILED.row((double) rebootsFailed));
+        rows.add(DaemonFamilies.PIVOT_ERRORS.row((double) pivotErrors));
         if (refusedBy != null) {
             Duration d = Duration.between(refusedSince, now);
             rows.add(

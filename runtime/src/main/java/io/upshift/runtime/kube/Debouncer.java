@@ -49,6 +49,7 @@ public final class Debouncer implements AutoCloseable {
      * Asks for a run after {@code delay}: for a decision that changes with time alone at a known
      * moment (a wait that ends).
      */
+    @SuppressWarnings("FutureReturnValueIgnored") // a timer that only triggers
     public void triggerIn(Duration delay) {
         if (executor.isShutdown()) return;
         executor.schedule(this::trigger, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
