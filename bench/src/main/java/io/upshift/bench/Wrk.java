@@ -1,5 +1,7 @@
 package io.upshift.bench;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +46,7 @@ record Wrk(double requestsPerSecond, double p99Millis, long requests, String err
         }
         command.add(url);
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
+        String out = new String(p.getInputStream().readAllBytes(), UTF_8);
         if (p.waitFor() != 0) throw new IOException("wrk failed: " + out.strip());
         return parse(out);
     }

@@ -16,7 +16,7 @@ final class CommandSuggestions {
                 .filter(
                         n ->
                                 distance(typed, n) <= bound
-                                        || n.startsWith(typed) && typed.length() >= 3)
+                                        || (n.startsWith(typed) && typed.length() >= 3))
                 .sorted(
                         Comparator.comparingInt((String n) -> distance(typed, n))
                                 .thenComparing(n -> n))

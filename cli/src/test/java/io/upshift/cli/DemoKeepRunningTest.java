@@ -1,5 +1,6 @@
 package io.upshift.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
@@ -86,7 +87,8 @@ class DemoKeepRunningTest {
                             .redirectErrorStream(true)
                             .start();
             assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(new String(kubectl.getInputStream().readAllBytes())).isEqualTo("4.18.2");
+            assertThat(new String(kubectl.getInputStream().readAllBytes(), UTF_8))
+                    .isEqualTo("4.18.2");
             Process table =
                     new ProcessBuilder(
                                     "kubectl",
@@ -97,7 +99,8 @@ class DemoKeepRunningTest {
                             .redirectErrorStream(true)
                             .start();
             assertThat(table.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(new String(table.getInputStream().readAllBytes())).contains("version");
+            assertThat(new String(table.getInputStream().readAllBytes(), UTF_8))
+                    .contains("version");
         } finally {
             demo.interrupt();
             demo.join(60_000);

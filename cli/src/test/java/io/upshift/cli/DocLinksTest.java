@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -62,7 +63,7 @@ class DocLinksTest {
                 .map(
                         l ->
                                 l.replaceFirst("^#+\\s*", "")
-                                        .toLowerCase()
+                                        .toLowerCase(Locale.ROOT)
                                         .replaceAll("[^a-z0-9 _-]", "")
                                         .replace(' ', '-'))
                 .toList();

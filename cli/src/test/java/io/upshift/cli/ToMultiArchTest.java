@@ -151,7 +151,7 @@ class ToMultiArchTest {
                         .isEqualTo("Requested update to multi cluster architecture\n");
 
                 await("the multi-architecture release applied")
-                        .atMost(Duration.ofSeconds(120))
+                        .atMost(Duration.ofMinutes(2))
                         .until(
                                 () -> {
                                     var h = demo.admin().clusterVersion().getStatus().getHistory();

@@ -171,7 +171,7 @@ public final class DemoNodes implements AutoCloseable {
      * one running.
      */
     public void release(String version) {
-        replacements.submit(() -> replace(version));
+        replacements.execute(() -> replace(version)); // a failure is printed, not kept in a Future
     }
 
     private synchronized void replace(String version) {

@@ -142,10 +142,10 @@ public final class DemoPayloads {
                     r.resolve(prefix + "01_deployment.yaml"),
                     deployment(
                             ns,
-                            c.operator(),
+                            /* name= */ c.operator(),
                             "quay.example/" + c.name() + ":" + version,
                             version,
-                            c.name()));
+                            /* component= */ c.name()));
             if (c.name().equals(MACHINE_CONFIG)) machineConfig(r, prefix, version);
             // Last in its component: the cluster-version controller waits here until the operator
             // reports the version.
@@ -349,7 +349,7 @@ public final class DemoPayloads {
     }
 
     private static String deployment(
-            String ns, String name, String image, String version, String operator) {
+            String ns, String name, String image, String version, String component) {
         return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: "
                 + name
                 + "\n  namespace: "
@@ -361,9 +361,9 @@ public final class DemoPayloads {
                 + ": \""
                 + version
                 + "\"\n"
-                + (operator == null
+                + (component == null
                         ? ""
-                        : "  labels:\n    " + OPERATOR_LABEL + ": " + operator + "\n")
+                        : "  labels:\n    " + OPERATOR_LABEL + ": " + component + "\n")
                 + "spec:\n  replicas: 1\n  selector:\n    matchLabels:\n      app: "
                 + name
                 + "\n  template:\n    metadata:\n      labels:\n        app: "

@@ -79,7 +79,7 @@ final class Workloads implements AutoCloseable {
         String name =
                 owner.getKind().equals("StatefulSet")
                         ? gone.getMetadata().getName()
-                        : gone.getMetadata().getName() + "-r" + (++made);
+                        : gone.getMetadata().getName() + "-r" + ++made;
         Pod pod =
                 new PodBuilder(SeededCluster.fresh(gone))
                         .editMetadata()

@@ -1,5 +1,6 @@
 package io.upshift.demo;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -320,7 +321,11 @@ class ContainerLaunchTest {
                     @Override
                     public Map<String, byte[]> secret(String ns, String name) {
                         return ns.equals("ns") && name.equals("serving")
-                                ? Map.of("tls.crt", "CERT".getBytes(), "tls.key", "KEY".getBytes())
+                                ? Map.of(
+                                        "tls.crt",
+                                        "CERT".getBytes(UTF_8),
+                                        "tls.key",
+                                        "KEY".getBytes(UTF_8))
                                 : null;
                     }
                 };
@@ -363,8 +368,14 @@ class ContainerLaunchTest {
                         !ns.equals("ns")
                                 ? null
                                 : switch (name) {
-                                    case "service-ca" -> Map.of("service-ca.crt", "PEM".getBytes());
-                                    case "two" -> Map.of("a", "A".getBytes(), "b", "B".getBytes());
+                                    case "service-ca" ->
+                                            Map.of("service-ca.crt", "PEM".getBytes(UTF_8));
+                                    case "two" ->
+                                            Map.of(
+                                                    "a",
+                                                    "A".getBytes(UTF_8),
+                                                    "b",
+                                                    "B".getBytes(UTF_8));
                                     default -> null;
                                 };
         ContainerLaunch launch =

@@ -269,7 +269,7 @@ class DemoNodesTest {
 
             // Unpaused, the workers take 4.20 and the refused update goes ahead.
             paused(demo, false);
-            assertThat(demo.admin().await("4.21.0", Duration.ofSeconds(120), () -> {})).isTrue();
+            assertThat(demo.admin().await("4.21.0", Duration.ofMinutes(2), () -> {})).isTrue();
             assertThat(risks(demo)).doesNotContain("Upgradeable");
             assertThat(demo.admin().awaitNodes("4.21.0", Duration.ofSeconds(60), () -> {}))
                     .isTrue();

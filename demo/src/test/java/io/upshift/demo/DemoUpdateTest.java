@@ -113,7 +113,7 @@ class DemoUpdateTest {
                 demo.cluster().controller().restart();
             }
             assertThat(kills).isEqualTo(50);
-            assertThat(demo.admin().await(DemoRun.TO, Duration.ofSeconds(120), () -> {})).isTrue();
+            assertThat(demo.admin().await(DemoRun.TO, Duration.ofMinutes(2), () -> {})).isTrue();
             assertUpdatedOnce(demo);
         }
     }
@@ -134,7 +134,7 @@ class DemoUpdateTest {
             demo.cluster().server().dispatcher().faults(faults);
             assertThat(demo.admin().await(DemoRun.FROM, Duration.ofSeconds(90), () -> {})).isTrue();
             demo.requestUpdate();
-            assertThat(demo.admin().await(DemoRun.TO, Duration.ofSeconds(120), () -> {}))
+            assertThat(demo.admin().await(DemoRun.TO, Duration.ofMinutes(2), () -> {}))
                     .as(() -> conditions(demo))
                     .isTrue();
             assertUpdatedOnce(demo);

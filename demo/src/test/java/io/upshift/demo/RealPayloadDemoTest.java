@@ -58,7 +58,7 @@ class RealPayloadDemoTest {
                     .isEqualTo(demo.releaseA());
 
             demo.requestUpdate();
-            assertThat(demo.admin().await("4.19.1", Duration.ofSeconds(120), () -> {}))
+            assertThat(demo.admin().await("4.19.1", Duration.ofMinutes(2), () -> {}))
                     .as("update to 4.19.1")
                     .isTrue();
             assertThat(demo.admin().clusterVersion().getStatus().getHistory())

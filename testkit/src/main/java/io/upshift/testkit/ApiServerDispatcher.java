@@ -289,6 +289,7 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
     }
 
     @Override
+    @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // interleaved is copy-on-write
     public MockResponse dispatch(RecordedRequest request) {
         User user = tokens.authenticate(request.getHeader("Authorization"));
         RequestLog.Request seen = requests.record(request, user == null ? "" : user.name());
@@ -812,7 +813,9 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
         try {
             JsonNode body =
                     asNode(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
-            if (!(crd ? CrdSchemaFields.prune(body) | drop(body) : drop(body))) return request;
+            boolean pruned = crd && CrdSchemaFields.prune(body); // and drop() runs in any case
+            boolean changed = drop(body) || pruned;
+            if (!changed) return request;
             return new RecordedRequest(
                     request.getHttpVersion(),
                     request.method(),
@@ -928,10 +931,16 @@ public final class ApiServerDispatcher extends KubernetesCrudDispatcher {
                                                 + "}}")
                                         .getBytes(StandardCharsets.UTF_8))));
         String uid = pod.getMetadata().getUid();
-        terminations.schedule(
-                () -> removeWhenFree(path, uid), evictionGrace.toMillis(), TimeUnit.MILLISECONDS);
+        // a timer on the in-process server; the next request sees what it did
+        var unused =
+                terminations.schedule(
+                        () -> removeWhenFree(path, uid),
+                        evictionGrace.toMillis(),
+                        TimeUnit.MILLISECONDS);
     }
 
+    // a timer on the in-process server; the next request sees what it did
+    @SuppressWarnings("FutureReturnValueIgnored")
     private void removeWhenFree(String path, String uid) {
         synchronized (writes) {
             MockResponse now = super.handleGet(path);

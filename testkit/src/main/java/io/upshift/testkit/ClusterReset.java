@@ -113,7 +113,7 @@ final class ClusterReset {
 
     /** Deletes what the last test made; throws when the cluster cannot be made clean. */
     void reset() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (true) {
             int found = sweep();
             found += deleteNamespaces();

@@ -140,7 +140,7 @@ final class ControlPlane {
         admin = new KubernetesClientBuilder().withConfig(config(HARNESS, adminToken)).build();
         waitFor(
                 "the default namespaces",
-                Duration.ofSeconds(120),
+                Duration.ofMinutes(2),
                 () ->
                         admin.namespaces().withName("default").get() != null
                                 && admin.namespaces().withName("kube-system").get() != null);
@@ -168,7 +168,7 @@ final class ControlPlane {
                                     "--quota-backend-bytes=8589934592",
                                     "--experimental-watch-progress-notify-interval=5s",
                                     "--log-level=warn"));
-            if (!ready(etcd, "etcd", () -> etcdHealthy(etcdClient), Duration.ofSeconds(60))) {
+            if (!ready(etcd, () -> etcdHealthy(etcdClient), Duration.ofSeconds(60))) {
                 last = new IOException("etcd did not start: " + tail("etcd"));
                 stopProcess(etcd);
                 continue;
@@ -202,7 +202,7 @@ final class ControlPlane {
                                     "--audit-log-maxsize=100",
                                     "--audit-log-maxbackup=1",
                                     "--v=0"));
-            if (!ready(apiServer, "kube-apiserver", () -> readyz(api), Duration.ofSeconds(180))) {
+            if (!ready(apiServer, () -> readyz(api), Duration.ofMinutes(3))) {
                 last = new IOException("kube-apiserver did not start: " + tail("kube-apiserver"));
                 stopProcess(apiServer);
                 stopProcess(etcd);
@@ -254,11 +254,10 @@ final class ControlPlane {
         boolean up =
                 ready(
                         p,
-                        "kube-controller-manager",
                         () ->
                                 admin.serviceAccounts().inNamespace(probe).withName("default").get()
                                         != null,
-                        Duration.ofSeconds(180));
+                        Duration.ofMinutes(3));
         admin.namespaces().withName(probe).delete();
         if (!up)
             throw new IllegalStateException(
@@ -345,7 +344,7 @@ final class ControlPlane {
         return p;
     }
 
-    private boolean ready(Process p, String name, BooleanSupplier check, Duration bound) {
+    private boolean ready(Process p, BooleanSupplier check, Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) return false;

@@ -1,5 +1,7 @@
 package io.upshift.testkit;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -106,7 +108,7 @@ final class ControlPlanePki {
     /** The CA's certificate as a kubeconfig's {@code certificate-authority-data} holds it. */
     String caData() {
         try {
-            return Base64.getEncoder().encodeToString(pem(ca).getBytes());
+            return Base64.getEncoder().encodeToString(pem(ca).getBytes(UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,6 +7,7 @@ import io.upshift.api.json.Mappers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -210,7 +211,7 @@ final class Discovery {
             ObjectNode n =
                     list.addObject()
                             .put("name", r.plural())
-                            .put("singularName", r.kind().toLowerCase())
+                            .put("singularName", r.kind().toLowerCase(Locale.ROOT))
                             .put("namespaced", r.namespaced())
                             .put("kind", r.kind());
             VERBS.forEach(n.putArray("verbs")::add);

@@ -1,5 +1,7 @@
 package io.upshift.testkit;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -138,7 +140,7 @@ public final class HostileServer implements AutoCloseable {
                             .filter(e -> path.startsWith(e.getKey()))
                             .max(Map.Entry.comparingByKey((a, b) -> a.length() - b.length()))
                             .map(Map.Entry::getValue)
-                            .orElse(new Plain(404, "text/plain", "not found\n".getBytes()));
+                            .orElse(new Plain(404, "text/plain", "not found\n".getBytes(UTF_8)));
             if (answer instanceof Delayed d) {
                 Thread.sleep(d.delay().toMillis());
                 answer = d.answer();

@@ -118,6 +118,6 @@ final class ImmutableFieldCheck {
     private static boolean same(JsonNode a, JsonNode b) {
         boolean aAbsent = a == null || a.isNull() || a.isMissingNode();
         boolean bAbsent = b == null || b.isNull() || b.isMissingNode();
-        return aAbsent || bAbsent ? aAbsent == bAbsent : a.equals(b);
+        return (aAbsent || bAbsent) ? aAbsent == bAbsent : a.equals(b);
     }
 }

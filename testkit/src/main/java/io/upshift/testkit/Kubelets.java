@@ -62,16 +62,15 @@ public final class Kubelets implements AutoCloseable {
      * The kubelets of {@code server}'s nodes: started on a real server, nothing on the embedded.
      */
     public static Kubelets of(ApiServer server) {
-        return server.real()
-                ? new Kubelets(server.client("upshift-test-kubelet"))
-                : new Kubelets((Void) null);
+        return server.real() ? new Kubelets(server.client("upshift-test-kubelet")) : new Kubelets();
     }
 
-    private Kubelets(Void none) {
+    private Kubelets() {
         this.client = null;
         this.pods = null;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // a timer: end() handles its API errors
     private void seen(Pod pod) {
         var m = pod.getMetadata();
         if (m.getDeletionTimestamp() == null

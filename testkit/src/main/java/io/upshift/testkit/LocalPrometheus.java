@@ -97,6 +97,92 @@ public final class LocalPrometheus implements AutoCloseable {
                         + Files.readString(dir.resolve("prometheus.log")));
     }
 
+    /**
+     * A target Prometheus scrapes over HTTPS without verifying its certificate (the controllers'
+     * self-signed ones), with the labels given (job, namespace, node ...).
+     */
+    public record Target(String address, java.util.Map<String, String> labels) {}
+
+    /**
+     * Prometheus scraping {@code targets} every second and evaluating the Prometheus rule files
+     * {@code rules} every second; started once each target has been scraped once.
+     */
+    public static LocalPrometheus scraping(
+            Path dir, java.util.List<Target> targets, java.util.List<Path> rules) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        StringBuilder config =
+                new StringBuilder("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
+        if (!rules.isEmpty()) {
+            config.append("rule_files:\n");
+            for (Path r : rules) config.append("- '").append(r.toAbsolutePath()).append("'\n");
+        }
+        config.append("scrape_configs:\n");
+        int i = 0;
+        for (Target t : targets) {
+            config.append("- job_name: target-").append(i++).append('\n');
+            config.append("  scheme: https\n  tls_config: {insecure_skip_verify: true}\n");
+            config.append("  static_configs:\n  - targets: ['").append(t.address()).append("']\n");
+            config.append("    labels:\n");
+            t.labels()
+                    .forEach(
+                            (k, v) ->
+                                    config.append("      ")
+                                            .append(k)
+                                            .append(": '")
+                                            .append(v)
+                                            .append("'\n"));
+        }
+        Path file = Files.writeString(dir.resolve("prometheus.yml"), config);
+        Process p =
+                new ProcessBuilder(
+                                "prometheus",
+                                "--config.file=" + file,
+                                "--storage.tsdb.path=" + dir.resolve("data"),
+                                "--web.listen-address=127.0.0.1:" + port,
+                                "--log.level=warn")
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("prometheus.log").toFile())
+                        .start();
+        HttpServer none = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        none.start();
+        LocalPrometheus prometheus = new LocalPrometheus(p, none, port);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!p.isAlive()) {
+                prometheus.close();
+                throw new IOException(
+                        "prometheus exited: " + Files.readString(dir.resolve("prometheus.log")));
+            }
+            String up = prometheus.get("/api/v1/query?query=count(up%3D%3D1)");
+            if (up != null && up.contains("\"" + targets.size() + "\"]")) return prometheus;
+            Thread.sleep(200);
+        }
+        prometheus.close();
+        throw new IOException(
+                "prometheus did not scrape every target within 60 s: "
+                        + Files.readString(dir.resolve("prometheus.log")));
+    }
+
+    /** The alerts Prometheus holds now (pending and firing), as /api/v1/alerts answers. */
+    public String alerts() {
+        String answer = get("/api/v1/alerts");
+        return answer == null ? "" : answer;
+    }
+
+    /** The body of a GET of {@code path}; null when it did not answer 200. */
+    public String get(String path) {
+        try {
+            HttpURLConnection c = (HttpURLConnection) new URL(url() + path).openConnection();
+            if (c.getResponseCode() != 200) return null;
+            return new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException notYet) {
+            return null;
+        }
+    }
+
     private boolean hasScraped() {
         try {
             HttpURLConnection c =

@@ -59,12 +59,12 @@ final class RbacAuthorizer {
                                 u ->
                                         u.equals("*")
                                                 || u.equals(a.path())
-                                                || u.endsWith("*")
+                                                || (u.endsWith("*")
                                                         && a.path()
                                                                 .startsWith(
                                                                         u.substring(
                                                                                 0,
-                                                                                u.length() - 1)));
+                                                                                u.length() - 1))));
             return any(groups, a.group())
                     && resource(a)
                     && (names.isEmpty() || names.contains(a.name()));

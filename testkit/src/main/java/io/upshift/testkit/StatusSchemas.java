@@ -141,10 +141,10 @@ final class StatusSchemas {
     JsonNode pruned(String path, JsonNode written, String part) {
         Matcher m =
                 ANY.matcher(path.endsWith("/status") ? path.substring(0, path.length() - 7) : path);
-        if (!m.matches() || !(written instanceof ObjectNode)) return null;
+        if (!m.matches() || !(written instanceof ObjectNode objectNode)) return null;
         CrdSchema schema = schema(m.group(3) + "." + m.group(1), m.group(2));
         if (schema == null) return null;
-        ObjectNode copy = ((ObjectNode) written).deepCopy();
+        ObjectNode copy = objectNode.deepCopy();
         boolean any = false;
         for (CrdSchema.Violation v : schema.violationsOf(written)) {
             if (!"additionalProperties".equals(v.keyword()) || v.property() == null) continue;

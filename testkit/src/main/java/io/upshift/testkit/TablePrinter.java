@@ -109,7 +109,7 @@ final class TablePrinter {
      * duration.HumanDuration).
      */
     static String age(Duration d) {
-        long s = Math.max(0, d.getSeconds());
+        long s = Math.max(0, d.toSeconds());
         if (s < 120) return s + "s";
         long m = s / 60;
         if (m < 10) return s % 60 == 0 ? m + "m" : m + "m" + (s % 60) + "s";

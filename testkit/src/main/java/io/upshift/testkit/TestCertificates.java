@@ -1,5 +1,7 @@
 package io.upshift.testkit;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.math.BigInteger;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -140,7 +142,7 @@ public final class TestCertificates {
     private static String pem(X509Certificate c) {
         try {
             return "-----BEGIN CERTIFICATE-----\n"
-                    + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(c.getEncoded())
+                    + Base64.getMimeEncoder(64, "\n".getBytes(UTF_8)).encodeToString(c.getEncoded())
                     + "\n-----END CERTIFICATE-----\n";
         } catch (Exception e) {
             throw new IllegalStateException(e);

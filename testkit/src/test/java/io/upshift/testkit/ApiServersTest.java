@@ -1,5 +1,6 @@
 package io.upshift.testkit;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -71,7 +72,7 @@ class ApiServersTest {
                                                     + "metadata: {name: version}\n"
                                                     + "spec: {clusterID:"
                                                     + " 9f1c2b7e-3c2a-4d8e-a0f1-5b6c7d8e9f00}\n")
-                                            .getBytes()))
+                                            .getBytes(UTF_8)))
                     .create();
         }
         try (ApiServer server = ApiServers.start("clusterversions.config.openshift.io")) {

@@ -32,7 +32,8 @@ final class Heartbeat implements AutoCloseable {
                             t.setDaemon(true);
                             return t;
                         });
-        timer.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);
+        // check() catches a failed read; the timer ends with close()
+        var unused = timer.scheduleWithFixedDelay(this::check, 1, 1, TimeUnit.SECONDS);
     }
 
     synchronized void println(String line) {

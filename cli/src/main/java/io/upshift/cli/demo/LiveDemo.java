@@ -21,6 +21,7 @@ import io.upshift.status.reader.ClusterReader;
 import io.upshift.status.render.Details;
 import io.upshift.status.render.StatusRenderer;
 import io.upshift.testkit.MockServerLog;
+import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,7 +65,7 @@ public final class LiveDemo implements Demo {
         // the controllers' and agents' log lines would tear up the status view; their warnings show
         // in status anyway
         if (!options.controllerLog()) ControllerLogs.errorsOnly();
-        boolean refresh = !options.plain() && System.console() != null;
+        boolean refresh = !options.plain() && onTerminal();
         Path work = Files.createTempDirectory("upshift-demo-");
         Heartbeat beat = new Heartbeat(out, Duration.ofSeconds(8));
         try {
@@ -414,5 +415,21 @@ public final class LiveDemo implements Demo {
         out.print(text);
         if (!refresh) out.println("----");
         out.flush();
+    }
+
+    /**
+     * Whether standard output is a terminal: from Java 22 on, System.console() is not null when it
+     * is not, and Console.isTerminal() (22) tells.
+     */
+    @SuppressWarnings(
+            "SystemConsoleNull") // null still means no terminal; isTerminal() is asked too
+    private static boolean onTerminal() {
+        Console console = System.console();
+        if (console == null) return false;
+        try {
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException beforeJava22) {
+            return true; // before 22 there is a console only on a terminal
+        }
     }
 }

@@ -309,6 +309,10 @@ public final class OperatorCommand implements Callable<Integer> {
                                 : serveMetrics(
                                         metricsOptions, certificate, metrics, metricsClient)) {
             Startup.mark("metrics caches filled");
+            if (release != null) {
+                Optional<String> old = OldNamesGuard.refusal(leaseClient);
+                if (old.isPresent()) throw new IllegalStateException(old.get());
+            }
             unready.set(
                     null); // waiting for the Lease is where a replica that does not lead should be
             // the controllers start on a thread of their own: the Lease is renewed whatever their
@@ -534,9 +538,10 @@ public final class OperatorCommand implements Callable<Integer> {
     private ControllerOptions.JobRetrieval jobRetrieval() {
         String mode = payloadRetrieval != null ? payloadRetrieval : inCluster() ? "job" : "pull";
         switch (mode) {
-            case "pull":
+            case "pull" -> {
                 return null;
-            case "job":
+            }
+            case "job" -> {
                 if (nodeName == null || nodeName.isBlank()) {
                     throw new picocli.CommandLine.ParameterException(
                             spec.commandLine(),
@@ -546,10 +551,11 @@ public final class OperatorCommand implements Callable<Integer> {
                                 + " pull");
                 }
                 return new ControllerOptions.JobRetrieval(namespace, nodeName, retrievalTimeout);
-            default:
-                throw new picocli.CommandLine.ParameterException(
-                        spec.commandLine(),
-                        "--payload-retrieval must be job or pull, not \"" + mode + "\"");
+            }
+            default ->
+                    throw new picocli.CommandLine.ParameterException(
+                            spec.commandLine(),
+                            "--payload-retrieval must be job or pull, not \"" + mode + "\"");
         }
     }
 

@@ -76,6 +76,7 @@ final class AvailableUpdatesSync {
      * trusted CA bundle as the caches hold them now); returns what status should show of it. {@code
      * desired} names the risks the administrator accepts.
      */
+    @SuppressWarnings("ReferenceEquality") // refresh returns the state itself when nothing changed
     UpdatesReport sync(ClusterVersion cv, DesiredUpdates.Resolution desired, Egress egress) {
         Instant now = clock.instant();
         ClusterVersionStatus status =

@@ -393,7 +393,7 @@ final class GraphPass {
                 long left = Duration.between(clock.instant(), deadline).toNanos();
                 if (left <= 0
                         || cancelled.getAsBoolean()
-                        || e.get().effect() == OperatorLevel.Effect.FAIL && !isOperator) return e;
+                        || (e.get().effect() == OperatorLevel.Effect.FAIL && !isOperator)) return e;
                 try {
                     changes.await(
                             key,

@@ -35,7 +35,6 @@ final class LiveCache implements ObjectReader, AutoCloseable {
     private static final Duration FIRST_LIST = Duration.ofSeconds(30);
 
     private final KubernetesClient client;
-    private final Changes changes;
     private final Map<String, SharedIndexInformer<GenericKubernetesResource>> informers =
             new ConcurrentHashMap<>();
     private final ResourceEventHandler<GenericKubernetesResource> signal;
@@ -49,7 +48,6 @@ final class LiveCache implements ObjectReader, AutoCloseable {
      */
     LiveCache(KubernetesClient client, Changes changes, Consumer<String> deleted) {
         this.client = client;
-        this.changes = changes;
         this.signal =
                 new ResourceEventHandler<>() {
                     @Override

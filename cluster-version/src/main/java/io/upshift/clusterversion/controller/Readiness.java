@@ -75,27 +75,32 @@ final class Readiness {
         JsonNode status = o.path("status");
         boolean deleting = !o.path("metadata").path("deletionTimestamp").asText("").isEmpty();
         switch (m.group() + "/" + m.kind()) {
-            case "apps/Deployment":
+            case "apps/Deployment" -> {
                 if (deleting) return beingDeleted(m);
                 // a status about an older generation says nothing against the spec just written
                 if (status.path("observedGeneration").asLong(0)
                         < o.path("metadata").path("generation").asLong(0)) return null;
                 return deploymentFailure(m, status.path("conditions"));
-            case "apps/DaemonSet":
+            }
+            case "apps/DaemonSet" -> {
                 // the DaemonSet controller sets no conditions: unavailable pods are the operator's
                 // to report
                 return deleting ? beingDeleted(m) : null;
-            case "batch/Job":
+            }
+            case "batch/Job" -> {
                 return jobFailure(m, status);
-            case "apiextensions.k8s.io/CustomResourceDefinition":
+            }
+            case "apiextensions.k8s.io/CustomResourceDefinition" -> {
                 return Conditions.JSON.isTrue(status.path("conditions"), "Established")
                         ? null
                         : new NotReady(
                                 "CustomResourceDefinitionNotEstablished",
                                 describe(m) + " is not yet established",
                                 OperatorLevel.Effect.NONE);
-            default:
+            }
+            default -> {
                 return null;
+            }
         }
     }
 

@@ -192,7 +192,7 @@ final class SyncWorker implements AutoCloseable {
 
     /** The work to do once it changed or its next run is due; null when woken for nothing. */
     private synchronized Work awaitWork() throws InterruptedException {
-        while (!stopping && (desired == null || !workChanged && clock.instant().isBefore(next))) {
+        while (!stopping && (desired == null || (!workChanged && clock.instant().isBefore(next)))) {
             if (desired == null) wait();
             else wait(Math.max(1, Duration.between(clock.instant(), next).toMillis()));
         }

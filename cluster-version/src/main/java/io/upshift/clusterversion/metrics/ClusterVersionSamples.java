@@ -148,9 +148,10 @@ public final class ClusterVersionSamples {
                             current.version(),
                             current.image(),
                             completedVersion,
-                            facts.runningCreated() == null
-                                    ? 0
-                                    : facts.runningCreated().getEpochSecond()));
+                            (double)
+                                    (facts.runningCreated() == null
+                                            ? 0
+                                            : facts.runningCreated().getEpochSecond())));
         }
         if (facts.payload() != null) {
             ControllerFacts.PayloadProgress p = facts.payload();
@@ -175,7 +176,7 @@ public final class ClusterVersionSamples {
             out.add(
                     Sample.of(
                             Gauges.UPDATE_RETRIEVAL.name(),
-                            facts.updatesRetrieved().getEpochSecond(),
+                            (double) facts.updatesRetrieved().getEpochSecond(),
                             "name",
                             ""));
         }

@@ -73,7 +73,8 @@ public final class ClusterVersionValidation {
     /** As Go's %q writes a string. */
     static String quoted(String s) {
         StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
             switch (c) {
                 case '"' -> b.append("\\\"");
                 case '\\' -> b.append("\\\\");

@@ -10,6 +10,7 @@ import io.upshift.base.conditions.Conditions;
 import io.upshift.base.gofmt.Tabwriter;
 import io.upshift.base.version.SemVer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -400,7 +401,7 @@ public record Recommendation(
         // oc sizes its list and then appends, so the names follow as many empty strings as there
         // are risks
         List<String> names = new ArrayList<>();
-        for (ConditionalUpdateRisk r : u.getRisks()) names.add("");
+        names.addAll(Collections.nCopies(u.getRisks().size(), ""));
         for (ConditionalUpdateRisk r : u.getRisks()) names.add(r.getName());
         names.sort(null);
         Condition c = new Condition();

@@ -336,10 +336,10 @@ final class ControllerHarness implements AutoCloseable {
      */
     void aPassWritten() {
         long p = controller.passes();
-        await("a pass").atMost(Duration.ofSeconds(120)).until(() -> controller.passes() > p);
+        await("a pass").atMost(Duration.ofMinutes(2)).until(() -> controller.passes() > p);
         long s = controller.syncs();
         await("its status synced")
-                .atMost(Duration.ofSeconds(120))
+                .atMost(Duration.ofMinutes(2))
                 .until(() -> controller.syncs() >= s + 2);
     }
 

@@ -136,7 +136,7 @@ class PayloadRetrievalStatusTest {
             String job = "/namespaces/openshift-cluster-version/jobs/" + name;
             int reads = h.controllerRequests(r -> r.path().contains(job)).size();
             await("the pending Job read again")
-                    .atMost(Duration.ofSeconds(120))
+                    .atMost(Duration.ofMinutes(2))
                     .until(() -> h.controllerRequests(r -> r.path().contains(job)).size() > reads);
             assertThat(h.controller.writes()).isEqualTo(writes);
 

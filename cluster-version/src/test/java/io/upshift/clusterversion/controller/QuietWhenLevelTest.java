@@ -88,7 +88,7 @@ class QuietWhenLevelTest {
                 // periodic work while level is what is tested: two UpdateStatus evaluations and
                 // two reconcile passes, however long this machine takes for them
                 await("two periodic evaluations and two reconcile passes")
-                        .atMost(Duration.ofSeconds(120))
+                        .atMost(Duration.ofMinutes(2))
                         .until(
                                 () ->
                                         status.evaluations() - evaluations >= 2

@@ -1,10 +1,12 @@
 package io.upshift.pools.agent;
 
+import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.upshift.base.kube.Disruptions;
-import io.upshift.pools.model.DrainablePods;
+import io.upshift.pools.model.DrainRules;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,8 +35,17 @@ final class Drainer {
      */
     static final Duration PACE = Duration.ofSeconds(1);
 
-    /** The outcome: drained, or the pods still refused (or still terminating) when time ran out. */
-    record Result(boolean drained, List<String> refused) {}
+    /**
+     * The outcome: drained, or the pods still refused (or still terminating) when time ran out, or
+     * those whose emptyDir data the pool does not let go ({@code why} then says so, else null);
+     * {@code forced}: the pods deleted past their budget after the timeout, as the pool's rules
+     * asked.
+     */
+    record Result(boolean drained, List<String> refused, String why, List<String> forced) {
+        Result(boolean drained, List<String> refused) {
+            this(drained, refused, null, List.of());
+        }
+    }
 
     private enum Eviction {
         EVICTED,
@@ -62,22 +73,49 @@ final class Drainer {
     }
 
     Result drain(String node) throws InterruptedException {
+        return drain(node, DrainRules.DEFAULT);
+    }
+
+    /**
+     * Drains by the pool's {@code rules}: skipped pods stay, the pods to evict last go once no
+     * other is left, and after the timeout the pods still refused are deleted past their budget
+     * when the rules say {@code Force}.
+     */
+    Result drain(String node, DrainRules rules) throws InterruptedException {
         Instant start = clock.instant();
         Instant deadline = start.plus(options.drainTimeout());
         Instant refusedSince = null;
+        List<String> forced = new ArrayList<>();
         while (true) {
-            List<Pod> pods = evictable(node);
-            if (pods.isEmpty()) return new Result(true, List.of());
+            DrainRules.Round round = rules.round(pods(node));
+            if (!round.localData().isEmpty())
+                return new Result(
+                        false,
+                        round.localData().stream().map(Drainer::name).toList(),
+                        "pods with emptyDir data, which "
+                                + DrainRules.EMPTY_DIR
+                                + " does not let the drain delete",
+                        forced);
+            if (!round.skipped().isEmpty())
+                LOG.info(
+                        "nodes/{}: left running ({}): {}",
+                        node,
+                        DrainRules.SKIP,
+                        String.join(", ", round.skipped().stream().map(Drainer::name).toList()));
+            List<Pod> pods = round.evict();
+            if (pods.isEmpty()) return new Result(true, List.of(), null, forced);
             List<String> refused = new ArrayList<>();
+            List<Pod> held = new ArrayList<>();
             List<Pod> evicted = new ArrayList<>();
             for (Pod pod : pods) {
-                switch (evict(node, pod)) {
+                switch (evict(node, pod, rules.gracePeriodSeconds())) {
                     case EVICTED -> evicted.add(pod);
                     case GONE -> {}
                     case REFUSED -> {
                         if (refused.isEmpty() && refusedSince == null)
                             firstRefusal.accept(name(pod), budgetOf(pod));
                         refused.add(name(pod));
+                        held.add(pod);
                     }
                 }
             }
@@ -92,7 +130,14 @@ final class Drainer {
             // meanwhile
             Instant now = clock.instant();
             if (refusedSince == null) refusedSince = now;
-            if (!now.isBefore(deadline)) return new Result(false, refused);
+            if (!now.isBefore(deadline)) {
+                if (!rules.force()) return new Result(false, refused, null, forced);
+                // the pool asked for it: the pods their budget still holds are deleted past it
+                List<String> left = force(node, held, rules.gracePeriodSeconds());
+                forced.addAll(refused);
+                if (!left.isEmpty()) return new Result(false, left, null, forced);
+                continue;
+            }
             LOG.info(
                     "nodes/{}: eviction refused (disruption budget) for {}; retrying",
                     node,
@@ -109,12 +154,49 @@ final class Drainer {
         }
     }
 
-    private Eviction evict(String node, Pod pod) {
+    /**
+     * Deletes the pods past their budget (with the pool's grace period, else their own), and waits
+     * for them as for evicted ones, for at most the drain timeout again; returns those still there.
+     */
+    private List<String> force(String node, List<Pod> pods, Long grace)
+            throws InterruptedException {
+        for (Pod pod : pods) {
+            var resource =
+                    client.pods()
+                            .inNamespace(pod.getMetadata().getNamespace())
+                            .withName(pod.getMetadata().getName());
+            if (grace != null) resource.withGracePeriod(grace).delete();
+            else resource.delete();
+            LOG.warn(
+                    "nodes/{}: deleted pod {} past its disruption budget ({}: Force)",
+                    node,
+                    name(pod),
+                    DrainRules.AFTER_TIMEOUT);
+        }
+        return awaitGone(pods, clock.instant().plus(options.drainTimeout()));
+    }
+
+    private Eviction evict(String node, Pod pod, Long grace) {
         try {
-            if (!client.pods()
-                    .inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName())
-                    .evict()) return Eviction.REFUSED;
+            var resource =
+                    client.pods()
+                            .inNamespace(pod.getMetadata().getNamespace())
+                            .withName(pod.getMetadata().getName());
+            boolean accepted =
+                    grace == null
+                            ? resource.evict()
+                            : resource.evict(
+                                    new EvictionBuilder()
+                                            .withNewMetadata()
+                                            .withName(pod.getMetadata().getName())
+                                            .withNamespace(pod.getMetadata().getNamespace())
+                                            .endMetadata()
+                                            .withDeleteOptions(
+                                                    new DeleteOptionsBuilder()
+                                                            .withGracePeriodSeconds(grace)
+                                                            .build())
+                                            .build());
+            if (!accepted) return Eviction.REFUSED;
             LOG.info("nodes/{}: evicted pod {}", node, name(pod));
             return Eviction.EVICTED;
         } catch (KubernetesClientException e) {
@@ -162,11 +244,9 @@ final class Drainer {
                 .orElse("unknown");
     }
 
-    /** The node's pods a drain evicts ({@link DrainablePods}). */
-    private List<Pod> evictable(String node) {
-        List<Pod> pods =
-                client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
-        return pods.stream().filter(DrainablePods::evicted).toList();
+    /** The node's pods; {@link DrainRules#round} picks those a drain evicts. */
+    private List<Pod> pods(String node) {
+        return client.pods().inAnyNamespace().withField("spec.nodeName", node).list().getItems();
     }
 
     private static String name(Pod pod) {

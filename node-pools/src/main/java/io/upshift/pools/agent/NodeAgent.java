@@ -56,6 +56,7 @@ public final class NodeAgent implements AutoCloseable {
     private final NodeRecorder recorder;
     private final NodeUpdate update;
     private final Thread loop;
+    private final AgentMetrics metrics;
     private volatile boolean stopped;
 
     /** The config the node last failed on, and when (the loop's thread only). */
@@ -79,10 +80,20 @@ public final class NodeAgent implements AutoCloseable {
         this.queue = new WorkQueue<>("agent-" + nodeName, backoff(options.poll()));
         this.node = new OwnNode(client, nodeName, () -> queue.add(KEY));
         this.recorder = new NodeRecorder(client, nodeName, node, clock);
+        this.metrics = new AgentMetrics(clock);
+        this.metrics.watch(node::seen);
         Drainer drainer = new Drainer(client, clock, options, this::drainRefused);
         this.update =
                 new NodeUpdate(
-                        client, nodeName, host, os, options, drainer, recorder, () -> stopped);
+                        client,
+                        nodeName,
+                        host,
+                        os,
+                        options,
+                        drainer,
+                        recorder,
+                        () -> stopped,
+                        metrics);
         this.loop = new Thread(this::run, "agent-" + nodeName);
         this.loop.setDaemon(true);
     }
@@ -105,6 +116,11 @@ public final class NodeAgent implements AutoCloseable {
     private static Backoff backoff(Duration poll) {
         Duration first = poll.compareTo(Duration.ofMillis(100)) < 0 ? poll : Duration.ofMillis(100);
         return new Backoff(first, 2, poll, 0.1);
+    }
+
+    /** This agent's metrics, for {@code /metrics}. */
+    public AgentMetrics metrics() {
+        return metrics;
     }
 
     public NodeAgent start() {
@@ -225,6 +241,7 @@ public final class NodeAgent implements AutoCloseable {
      * a failing drain.
      */
     private void drainRefused(String pod, String budget) {
+        metrics.drainRefused(budget);
         String refusal = DrainEvents.refusal(budget, pod);
         recorder.warning(DrainEvents.REASON, refusal);
         Node n = node.seen();

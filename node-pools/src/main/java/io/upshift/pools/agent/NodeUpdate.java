@@ -7,12 +7,16 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigSpec;
 import io.upshift.api.json.Mappers;
 import io.upshift.pools.controller.MachineConfigurations;
 import io.upshift.pools.machineconfignode.Transition;
 import io.upshift.pools.machineconfignode.UpdateSteps;
+import io.upshift.pools.model.DrainRules;
 import io.upshift.pools.model.HostMarker;
+import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.PoolMembers;
 import io.upshift.pools.model.UpdatePlan;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -50,6 +54,7 @@ final class NodeUpdate {
     private final RebootlessActions actions;
     private final NodeRecorder recorder;
     private final BooleanSupplier stopped;
+    private final AgentMetrics metrics;
 
     /**
      * @param stopped whether the agent is being stopped: see {@link #stopping(RuntimeException)}
@@ -62,7 +67,8 @@ final class NodeUpdate {
             AgentOptions options,
             Drainer drainer,
             NodeRecorder recorder,
-            BooleanSupplier stopped) {
+            BooleanSupplier stopped,
+            AgentMetrics metrics) {
         this.client = client;
         this.nodeName = nodeName;
         this.host = host;
@@ -72,6 +78,7 @@ final class NodeUpdate {
         this.actions = new RebootlessActions(os, recorder);
         this.recorder = recorder;
         this.stopped = stopped;
+        this.metrics = metrics;
     }
 
     /**
@@ -133,18 +140,71 @@ final class NodeUpdate {
         node = recorder.working(node, plan.drain(), plan.drains());
         recorder.report(node, plan.working());
         if (!plan.drains()) return node;
+        DrainRules rules;
+        try {
+            rules = drainRules(node);
+        } catch (IllegalArgumentException e) {
+            throw fail(node, "failed to drain node: " + nodeName + ": " + e.getMessage());
+        }
         recorder.event("Drain", "Draining node to update config.");
-        Drainer.Result drained = drainer.drain(nodeName);
+        Drainer.Result drained;
+        try {
+            drained = drainer.drain(nodeName, rules);
+        } catch (RuntimeException | InterruptedException e) {
+            metrics.drainEnded(true); // no longer refused; whether it drains is for the next try
+            throw e;
+        }
+        metrics.drainEnded(drained.drained());
+        String forced =
+                drained.forced().isEmpty()
+                        ? ""
+                        : "deleted past their disruption budget after "
+                                + options.drainTimeout()
+                                + " ("
+                                + DrainRules.AFTER_TIMEOUT
+                                + ": Force): "
+                                + String.join(", ", drained.forced());
+        if (!forced.isEmpty()) recorder.warning("ForcedDrain", forced);
         if (!drained.drained()) {
-            String reason = plan.drainFailure(options.drainTimeout());
+            String reason =
+                    drained.why() != null
+                            ? "failed to drain node: "
+                                    + nodeName
+                                    + ": "
+                                    + drained.why()
+                                    + ": "
+                                    + String.join(", ", drained.refused())
+                            : plan.drainFailure(options.drainTimeout());
             recorder.warning(
                     "FailedToDrain",
-                    reason + " (evictions refused: " + String.join(", ", drained.refused()) + ")");
+                    drained.why() != null
+                            ? reason
+                            : reason
+                                    + " (evictions refused: "
+                                    + String.join(", ", drained.refused())
+                                    + ")");
             recorder.note(plan.drainFailed(reason));
             throw fail(node, reason);
         }
-        recorder.report(node, plan.drained());
+        recorder.report(node, plan.drained(forced));
         return node;
+    }
+
+    /**
+     * The drain rules of the node's pool ({@link DrainRules}), read once per drain; the defaults
+     * when no pool selects the node.
+     *
+     * @throws IllegalArgumentException naming the annotation that does not parse
+     */
+    private DrainRules drainRules(Node node) {
+        List<MachineConfigPool> pools = client.resources(MachineConfigPool.class).list().getItems();
+        for (Map.Entry<String, List<Node>> e :
+                PoolMembers.assign(pools, List.of(node)).entrySet()) {
+            if (e.getValue().isEmpty()) continue;
+            for (MachineConfigPool p : pools)
+                if (p.getMetadata().getName().equals(e.getKey())) return DrainRules.of(p);
+        }
+        return DrainRules.DEFAULT;
     }
 
     /**
@@ -156,7 +216,12 @@ final class NodeUpdate {
         try {
             host.apply(ignition(plan.from()), ignition(plan.to()));
             if (plan.reboots()) {
-                os.stageOs(OsTarget.of(plan.to()));
+                try {
+                    os.stageOs(OsTarget.of(plan.to()));
+                } catch (RuntimeException e) {
+                    if (!stopped.getAsBoolean()) metrics.pivotFailed();
+                    throw e;
+                }
                 host.write(
                         HostMarker.PATH, new HostMarker(plan.desired(), os.boot()).bytes(), 0600);
             }
@@ -173,7 +238,12 @@ final class NodeUpdate {
             node = recorder.rebooting(node, plan.drain());
             recorder.report(node, plan.rebooting());
             recorder.event("Reboot", "Node will reboot into config " + plan.desired());
-            os.reboot(); // a real host does not come back here: the next agent finishes
+            try {
+                os.reboot(); // a real host does not come back here: the next agent finishes
+            } catch (RuntimeException e) {
+                if (!stopped.getAsBoolean()) metrics.rebootFailed();
+                throw e;
+            }
             return node;
         }
         try {
@@ -196,11 +266,14 @@ final class NodeUpdate {
         report.addAll(List.of(UpdateSteps.resumed(desired), UpdateSteps.uncordoned()));
         recorder.report(node, report);
         host.delete(HostMarker.PATH);
+        metrics.updateEnded(desired, "");
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
     }
 
     /** The node Degraded with {@code reason}; the update ends. */
     private NodeFailed fail(Node node, String reason) {
+        metrics.updateEnded(
+                annotations(node).getOrDefault(NodeAnnotations.DESIRED_CONFIG, ""), reason);
         recorder.report(
                 recorder.degraded(node, reason), List.of(UpdateSteps.degraded(nodeName, reason)));
         LOG.warn("nodes/{}: Degraded: {}", nodeName, reason);

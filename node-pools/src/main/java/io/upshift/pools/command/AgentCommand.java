@@ -9,6 +9,10 @@ import io.upshift.pools.agent.NodeAgent;
 import io.upshift.pools.agent.SystemdHost;
 import io.upshift.runtime.cli.CheckFailedException;
 import io.upshift.runtime.cli.KubeconfigOption;
+import io.upshift.runtime.cli.MetricsServing;
+import io.upshift.runtime.metrics.MetricsOptions;
+import io.upshift.runtime.metrics.MetricsServer;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,6 +62,8 @@ public final class AgentCommand implements Callable<Integer> {
                             + " ${DEFAULT-VALUE}).")
     Duration drainTimeout;
 
+    @Mixin MetricsServing metrics;
+
     /**
      * Checks first that the node gives the agent what it needs (root, the host's / writable at
      * --host-root, the host's systemd through chroot): one line naming what is missing and exit
@@ -66,6 +72,7 @@ public final class AgentCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws Exception {
+        MetricsOptions metricsOptions = metrics.options(); // refused before anything starts
         HostAccess.missing(hostRoot, HostAccess.REAL)
                 .ifPresent(
                         missing -> {
@@ -102,7 +109,18 @@ public final class AgentCommand implements Callable<Integer> {
                                         new SystemdHost(hostRoot),
                                         options,
                                         Clock.systemUTC())
-                                .start()) {
+                                .start();
+                KubernetesClient metricsClient =
+                        metricsOptions.served() ? kube.connectAs("upshift-agent-metrics") : null;
+                MetricsServer metricsServer =
+                        metrics.start(
+                                metricsOptions,
+                                agent.metrics()::scrape,
+                                metricsClient,
+                                PoolsCommand.certificateNames(
+                                        InetAddress.getLocalHost().getHostName(),
+                                        "machine-config-daemon",
+                                        "openshift-machine-config-operator"))) {
             stopped.await();
         }
         return 0;

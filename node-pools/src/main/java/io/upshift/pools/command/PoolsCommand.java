@@ -3,14 +3,20 @@ package io.upshift.pools.command;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.pools.controller.PoolController;
 import io.upshift.pools.controller.PoolControllerOptions;
+import io.upshift.pools.metrics.ControllerFamilies;
+import io.upshift.pools.metrics.Exposition;
 import io.upshift.runtime.cli.KubeconfigOption;
+import io.upshift.runtime.cli.MetricsServing;
 import io.upshift.runtime.health.HealthServer;
 import io.upshift.runtime.kube.Leadership;
 import io.upshift.runtime.kube.WriteFence;
+import io.upshift.runtime.metrics.MetricsOptions;
+import io.upshift.runtime.metrics.MetricsServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
@@ -76,8 +82,14 @@ public final class PoolsCommand implements Callable<Integer> {
             })
     int healthPort;
 
+    @Mixin MetricsServing metrics;
+
+    /** The Service deploy/ gives the controller's metrics, named as upstream's. */
+    static final String SERVICE = "machine-config-controller";
+
     @Override
     public Integer call() throws Exception {
+        MetricsOptions metricsOptions = metrics.options(); // refused before anything starts
         String me = InetAddress.getLocalHost().getHostName();
         AtomicReference<PoolController> controller = new AtomicReference<>();
         PoolControllerOptions defaults = PoolControllerOptions.defaults(releaseVersion);
@@ -100,7 +112,22 @@ public final class PoolsCommand implements Callable<Integer> {
                                         new InetSocketAddress(healthPort), unready::get)
                                 : null;
                 KubernetesClient leaseClient = kube.connect();
-                KubernetesClient client = fence.client(kube.config("upshift-pools"))) {
+                KubernetesClient client = fence.client(kube.config("upshift-pools"));
+                // every replica serves metrics, leading or not (a replica that does not lead shows
+                // the names alone): its client is not fenced, token reviews are POSTs
+                KubernetesClient metricsClient =
+                        metricsOptions.served() ? kube.connectAs("upshift-pools-metrics") : null;
+                MetricsServer metricsServer =
+                        metrics.start(
+                                metricsOptions,
+                                () -> {
+                                    PoolController c = controller.get();
+                                    return c != null
+                                            ? c.scrape()
+                                            : Exposition.render(ControllerFamilies.ALL, List.of());
+                                },
+                                metricsClient,
+                                certificateNames(me, SERVICE, namespace))) {
             unready.set(null);
             Leadership leadership =
                     new Leadership(
@@ -128,5 +155,17 @@ public final class PoolsCommand implements Callable<Integer> {
         }
         return 1; // leadership lost, or the controller could not start (the Lease released),
         // without a shutdown: let the Deployment restart us
+    }
+
+    /** What a self-signed certificate is for: this pod and the Service in front of it. */
+    static List<String> certificateNames(String me, String service, String namespace) {
+        return List.of(
+                me,
+                service + "." + namespace + ".svc",
+                service + "." + namespace + ".svc.cluster.local",
+                service,
+                "localhost",
+                "127.0.0.1",
+                "::1");
     }
 }

@@ -3,6 +3,7 @@ package io.upshift.pools.controller;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -32,6 +33,7 @@ final class PoolCaches implements AutoCloseable {
     private final SharedIndexInformer<MachineConfigNode> machineConfigNodes;
     private final SharedIndexInformer<ConfigMap> templates;
     private final SharedIndexInformer<ConfigMap> osImages;
+    private final SharedIndexInformer<Pod> pods;
     private final ClusterConfigs cluster;
 
     /**
@@ -64,6 +66,9 @@ final class PoolCaches implements AutoCloseable {
                                 .inNamespace(namespace)
                                 .withName(BaseConfigSync.OS_IMAGE_URL)
                                 .runnableInformer(0));
+        // the pools' health gates match pods of every namespace (HealthGates leaves out finished
+        // ones): a pod starting or ending asks for a pass
+        pods = informers.add(client.pods().inAnyNamespace().runnableInformer(0));
         cluster = new ClusterConfigs(client, informers);
         machineConfigNodes =
                 informers.cache(client.resources(MachineConfigNode.class).runnableInformer(0));
@@ -87,7 +92,8 @@ final class PoolCaches implements AutoCloseable {
             List<MachineConfigPool> pools,
             List<MachineConfig> configs,
             List<Node> nodes,
-            List<MachineConfigNode> machineConfigNodes) {}
+            List<MachineConfigNode> machineConfigNodes,
+            List<Pod> pods) {}
 
     /** Starts every informer and waits until their caches are filled. */
     void start() {
@@ -103,7 +109,8 @@ final class PoolCaches implements AutoCloseable {
                 Informers.byName(pools),
                 Informers.byName(configs),
                 Informers.byName(nodes),
-                Informers.byName(machineConfigNodes));
+                Informers.byName(machineConfigNodes),
+                pods.getIndexer().list());
     }
 
     /** The machine-config ClusterOperator, or null. */

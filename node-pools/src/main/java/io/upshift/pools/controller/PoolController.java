@@ -8,6 +8,7 @@ import io.upshift.runtime.kube.ApiErrors;
 import io.upshift.runtime.kube.Debouncer;
 import io.upshift.runtime.kube.ParallelWrites;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,6 +47,9 @@ public final class PoolController implements AutoCloseable {
     private final MachineConfigurationWriter machineConfiguration;
     private final AtomicLong passes = new AtomicLong();
 
+    /** The hold's end a pass is already asked for at ({@link PoolPlan#wakeAt()}), or null. */
+    private Instant wakeAt;
+
     /** The previous pass's {@link PoolPlan#unusedSince()}. */
     private Map<String, Instant> unusedSince = Map.of();
 
@@ -58,7 +62,8 @@ public final class PoolController implements AutoCloseable {
         this.baseConfigs =
                 new BaseConfigSync(client, options.namespace(), options.releaseVersion(), caches);
         this.machineConfigNodes = new MachineConfigNodeWriter(client, caches::machineConfigNode);
-        this.recorder = new PoolRecorder(client, machineConfigNodes, writes, options.renderGrace());
+        this.recorder =
+                new PoolRecorder(client, machineConfigNodes, writes, options.renderGrace(), clock);
         this.operatorStatus =
                 new OperatorStatusWriter(client, options.releaseVersion(), caches::operator);
         this.machineConfiguration =
@@ -78,6 +83,15 @@ public final class PoolController implements AutoCloseable {
     }
 
     /** Completed reconcile passes; for tests and progress output. */
+    /**
+     * The metrics text ({@link io.upshift.pools.metrics.ControllerFamilies}) of the pools and nodes
+     * as the caches hold them now.
+     */
+    public String scrape() {
+        PoolCaches.Snapshot cached = caches.read();
+        return io.upshift.pools.metrics.PoolSamples.render(cached.pools(), cached.nodes());
+    }
+
     public long passes() {
         return passes.get();
     }
@@ -110,12 +124,24 @@ public final class PoolController implements AutoCloseable {
         PoolPlan plan = decide(cached, base, now);
         recorder.record(plan);
         unusedSince = plan.unusedSince();
+        wake(plan.wakeAt(), now);
         writes.run(
                 machineConfigNodes.sync(
                         plan.members(), cached.nodes(), cached.machineConfigNodes()));
         operatorStatus.write(plan.gate(), base.failure(), now);
         machineConfiguration.write();
         passes.incrementAndGet();
+    }
+
+    /**
+     * A pass when a hold ends by itself (a soak, a window opening), asked for once per end: such an
+     * end comes with no event. The delay is the controller's clock's; the resync catches a clock
+     * that runs faster than the wall's (tests, the rehearsal).
+     */
+    private void wake(Instant at, Instant now) {
+        if (at == null || at.equals(wakeAt)) return;
+        wakeAt = at;
+        debouncer.triggerIn(Duration.between(now, at).plusMillis(1));
     }
 
     private PoolPlan decide(PoolCaches.Snapshot cached, BaseConfigSync.Result base, Instant now) {
@@ -129,7 +155,8 @@ public final class PoolController implements AutoCloseable {
                         base.failure(),
                         cached.nodes(),
                         unusedSince,
-                        now));
+                        now,
+                        cached.pods()));
     }
 
     @Override

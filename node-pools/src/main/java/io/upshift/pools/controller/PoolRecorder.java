@@ -12,9 +12,12 @@ import io.upshift.api.json.Mappers;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.PoolPlan;
 import io.upshift.pools.model.RenderedConfig;
+import io.upshift.pools.model.RolloutHold;
 import io.upshift.runtime.kube.ApiErrors;
+import io.upshift.runtime.kube.Events;
 import io.upshift.runtime.kube.MergePatch;
 import io.upshift.runtime.kube.ParallelWrites;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -40,6 +43,10 @@ final class PoolRecorder {
     private final MachineConfigNodeWriter machineConfigNodes;
     private final ParallelWrites writes;
     private final Duration renderGrace;
+    private final Clock clock;
+
+    /** Each pool's events, so that repeats count on one Event. */
+    private final Map<String, Events> events = new HashMap<>();
 
     /** Per pool, the resourceVersion its last write (target or status) was computed from. */
     private final Map<String, String> writtenFrom = new HashMap<>();
@@ -53,8 +60,10 @@ final class PoolRecorder {
             KubernetesClient client,
             MachineConfigNodeWriter machineConfigNodes,
             ParallelWrites writes,
-            Duration renderGrace) {
+            Duration renderGrace,
+            Clock clock) {
         this.client = client;
+        this.clock = clock;
         this.machineConfigNodes = machineConfigNodes;
         this.writes = writes;
         this.renderGrace = renderGrace;
@@ -72,7 +81,49 @@ final class PoolRecorder {
         if (p.target() != null && !behind(p.pool())) target(p.pool(), p.target());
         writes.run(p.tell().stream().<Runnable>map(t -> () -> tell(p.name(), t)).toList());
         writes.run(p.untaint().stream().<Runnable>map(u -> () -> untaint(u)).toList());
-        if (p.status() != null && !behind(p.pool())) status(p.pool(), p.status());
+        if (p.status() != null && !behind(p.pool())) {
+            status(p.pool(), p.status());
+            holdEvent(p);
+        }
+    }
+
+    /**
+     * A {@code RolloutHeld} event when a control begins to hold the pool (or another one takes
+     * over), {@code RolloutResumed} when none holds it any more: once per change of the status
+     * written, never per pass.
+     */
+    private void holdEvent(PoolPlan.Pool p) {
+        String before = heldReason(p.pool().getStatus()), now = heldReason(p.status());
+        if (now.equals(before)) return;
+        Events about =
+                events.computeIfAbsent(
+                        p.name(),
+                        name ->
+                                new Events(
+                                        client,
+                                        clock,
+                                        "machineconfiguration.openshift.io/v1",
+                                        "MachineConfigPool",
+                                        name,
+                                        "upshift-pools"));
+        if (p.hold() != null) about.normal(RolloutHold.CONDITION, p.hold().message());
+        else
+            about.normal(
+                    "RolloutResumed",
+                    "Pool " + p.name() + " starts its next nodes again (" + before + " ended)");
+    }
+
+    /** The reason of the status's RolloutHeld condition when it is True, else "". */
+    private static String heldReason(MachineConfigPoolStatus status) {
+        if (status == null || status.getConditions() == null) return "";
+        return status.getConditions().stream()
+                .filter(
+                        c ->
+                                RolloutHold.CONDITION.equals(c.getType())
+                                        && "True".equals(c.getStatus()))
+                .map(c -> c.getReason() == null ? "" : c.getReason())
+                .findFirst()
+                .orElse("");
     }
 
     /**

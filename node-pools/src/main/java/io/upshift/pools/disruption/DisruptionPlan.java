@@ -1,6 +1,5 @@
 package io.upshift.pools.disruption;
 
-import io.upshift.pools.disruption.DisruptionAction.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,22 +52,25 @@ public record DisruptionPlan(List<DisruptionAction> actions) {
             actions.addAll(policy.get());
         }
         if (diff.passwd()) actions.addAll(policies.sshKey());
-        if (has(actions, Type.REBOOT)) return REBOOT;
-        List<DisruptionAction> rest = actions.stream().filter(a -> a.type() != Type.NONE).toList();
+        if (has(actions, DisruptionAction.Type.REBOOT)) return REBOOT;
+        List<DisruptionAction> rest =
+                actions.stream().filter(a -> a.type() != DisruptionAction.Type.NONE).toList();
         // an empty policy (no actions) leaves nothing to do: that is None too
         return new DisruptionPlan(rest.isEmpty() ? List.of(DisruptionAction.NONE) : rest);
     }
 
     public boolean reboots() {
-        return has(actions, Type.REBOOT);
+        return has(actions, DisruptionAction.Type.REBOOT);
     }
 
     /** True when the node is cordoned and drained before the change. */
     public boolean drains() {
-        return has(actions, Type.REBOOT) || has(actions, Type.DRAIN) || has(actions, Type.SPECIAL);
+        return has(actions, DisruptionAction.Type.REBOOT)
+                || has(actions, DisruptionAction.Type.DRAIN)
+                || has(actions, DisruptionAction.Type.SPECIAL);
     }
 
-    private static boolean has(List<DisruptionAction> actions, Type type) {
+    private static boolean has(List<DisruptionAction> actions, DisruptionAction.Type type) {
         return actions.stream().anyMatch(a -> a.type() == type);
     }
 

@@ -113,6 +113,14 @@ public final class UpdateSteps {
     public static final String DRAIN_ERROR = "Error: Node Drain has not succeeded. Error is: ";
 
     public static Transition drained(String desiredDrain) {
+        return drained(desiredDrain, "");
+    }
+
+    /**
+     * Drained; {@code forced} (Upshift's, "" for none) names the pods deleted past their budget
+     * because the pool said so.
+     */
+    public static Transition drained(String desiredDrain, String forced) {
         return executed(
                 Drained,
                 UNKNOWN,
@@ -120,7 +128,8 @@ public final class UpdateSteps {
                 TRUE,
                 "Drained node. The drain is complete as the desired drainer matches current"
                         + " drainer: "
-                        + desiredDrain);
+                        + desiredDrain
+                        + (forced.isEmpty() ? "" : ". Pods " + forced));
     }
 
     public static Transition drainNotRequired() {

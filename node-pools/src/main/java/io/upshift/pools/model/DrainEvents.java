@@ -32,6 +32,11 @@ public final class DrainEvents {
                 + ". Please see machine-config-controller logs for more information";
     }
 
+    /** Whether a Degraded node's reason is a drain that gave up ({@link #timedOut}). */
+    public static boolean isDrainFailure(String reason) {
+        return reason != null && reason.startsWith("failed to drain node: ");
+    }
+
     static String human(Duration d) {
         if (d.toHours() > 0 && d.toMinutesPart() == 0 && d.toSecondsPart() == 0)
             return d.toHours() + (d.toHours() == 1 ? " hour" : " hours");

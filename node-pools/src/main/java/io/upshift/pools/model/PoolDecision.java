@@ -3,6 +3,7 @@ package io.upshift.pools.model;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -44,6 +45,7 @@ public final class PoolDecision {
      * @param templateFailure why the release's base configs did not render, or null: no pool is
      *     rendered then
      * @param unusedSince what the previous pass returned ({@link PoolPlan#unusedSince()})
+     * @param pods the cluster's pods, for the pools' health gates ({@link HealthGates})
      */
     public record Input(
             String releaseVersion,
@@ -54,7 +56,33 @@ public final class PoolDecision {
             String templateFailure,
             List<Node> nodes,
             Map<String, Instant> unusedSince,
-            Instant now) {}
+            Instant now,
+            List<Pod> pods) {
+
+        /** Without the cluster's pods: no pool's health gate matches. */
+        public Input(
+                String releaseVersion,
+                String controllerNode,
+                Duration renderGrace,
+                List<MachineConfigPool> pools,
+                List<MachineConfig> configs,
+                String templateFailure,
+                List<Node> nodes,
+                Map<String, Instant> unusedSince,
+                Instant now) {
+            this(
+                    releaseVersion,
+                    controllerNode,
+                    renderGrace,
+                    pools,
+                    configs,
+                    templateFailure,
+                    nodes,
+                    unusedSince,
+                    now,
+                    List.of());
+        }
+    }
 
     private PoolDecision() {}
 
@@ -112,27 +140,25 @@ public final class PoolDecision {
         String specError = null;
         int maxUnavailable = 1;
         MaintenanceWindow window = null;
+        SoakTime soak = null;
+        HealthGates gates = null;
         try {
             maxUnavailable = maxUnavailable(pool, view.size());
             window = window(pool);
+            soak = SoakTime.of(pool);
+            gates = HealthGates.of(pool);
+            DrainRules.of(pool); // read by the agents; validated here so that a bad one holds all
         } catch (IllegalArgumentException e) {
             specError = e.getMessage();
             problems.add("no node touched: " + specError);
         }
-        String waiting = null;
+        RolloutHold hold = null;
         List<PoolPlan.Tell> tell = new ArrayList<>();
         String told = target;
         boolean due = view.stream().anyMatch(n -> !told.equals(n.desiredConfig()));
         if (specError == null && !target.isEmpty() && !paused && due) {
-            if (window != null && !window.isOpen(in.now())) {
-                waiting =
-                        "Waiting for the maintenance window \""
-                                + window.text()
-                                + "\" (opens "
-                                + window.nextOpening(in.now())
-                                + ") to update to MachineConfig "
-                                + target;
-            } else {
+            hold = hold(window, gates, in.pods(), soak, view, target, in.now());
+            if (hold == null) {
                 for (PoolNode picked : NodeSelection.pick(view, target, maxUnavailable, false)) {
                     int i = view.indexOf(picked);
                     Node node = nodes.get(i);
@@ -149,7 +175,7 @@ public final class PoolDecision {
         }
 
         PoolProgress progress =
-                new PoolProgress(name, target, view, paused, renderError, specError, waiting);
+                new PoolProgress(name, target, view, paused, renderError, specError, hold);
         MachineConfigPoolStatus status =
                 progress.status(
                         pool.getStatus(),
@@ -164,7 +190,37 @@ public final class PoolDecision {
                 untaint,
                 status,
                 problems,
-                gate(in, pool, progress, versionOf));
+                gate(in, pool, progress, versionOf),
+                hold);
+    }
+
+    /**
+     * What holds the pool's next node, the first that does of: a closed maintenance window, a
+     * health gate, the soak of a node done with the target. Null when nothing does.
+     */
+    private static RolloutHold hold(
+            MaintenanceWindow window,
+            HealthGates gates,
+            List<Pod> pods,
+            SoakTime soak,
+            List<PoolNode> view,
+            String target,
+            Instant now) {
+        if (window != null && !window.isOpen(now)) {
+            Instant opens = window.nextOpening(now);
+            return new RolloutHold(
+                    RolloutHold.WINDOW,
+                    "Waiting for the maintenance window \""
+                            + window.text()
+                            + "\" (opens "
+                            + opens
+                            + ") to update to MachineConfig "
+                            + target,
+                    opens);
+        }
+        RolloutHold gated = gates == null ? null : gates.hold(pods);
+        if (gated != null) return gated;
+        return soak == null ? null : soak.hold(view, target, now);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.base.kube.LabelSelectors;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,7 +64,36 @@ public final class PoolMembers {
                 ready(node),
                 zone,
                 created == null ? Instant.EPOCH : Instant.parse(created),
-                node.getMetadata().getName().equals(controllerNode));
+                node.getMetadata().getName().equals(controllerNode),
+                healthySince(node, a.get(NodeAnnotations.UPDATE_DONE_AT)));
+    }
+
+    /**
+     * The later of when the agent was last done and when the node's Ready condition last changed;
+     * null when the agent wrote no time (or one that does not parse).
+     */
+    static Instant healthySince(Node node, String doneAt) {
+        Instant done = instant(doneAt);
+        if (done == null) return null;
+        List<NodeCondition> conditions =
+                node.getStatus() == null || node.getStatus().getConditions() == null
+                        ? List.of()
+                        : node.getStatus().getConditions();
+        for (NodeCondition c : conditions) {
+            if (!"Ready".equals(c.getType())) continue;
+            Instant became = instant(c.getLastTransitionTime());
+            return became != null && became.isAfter(done) ? became : done;
+        }
+        return done;
+    }
+
+    private static Instant instant(String text) {
+        if (text == null || text.isEmpty()) return null;
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
     }
 
     /**

@@ -11,6 +11,9 @@ import java.time.Instant;
  * @param reason the agent's reason annotation (why it is degraded)
  * @param ready Ready=True, no DiskPressure or NetworkUnavailable, schedulable
  * @param zone {@code topology.kubernetes.io/zone}, "" when unset
+ * @param healthySince when the node was last done with a config and ready: the later of the agent's
+ *     {@code upshift.io/update-done-at} and the Ready condition's transition; null when unknown (an
+ *     agent that does not write the annotation)
  */
 public record PoolNode(
         String name,
@@ -21,7 +24,31 @@ public record PoolNode(
         boolean ready,
         String zone,
         Instant created,
-        boolean runsController) {
+        boolean runsController,
+        Instant healthySince) {
+
+    public PoolNode(
+            String name,
+            String currentConfig,
+            String desiredConfig,
+            String state,
+            String reason,
+            boolean ready,
+            String zone,
+            Instant created,
+            boolean runsController) {
+        this(
+                name,
+                currentConfig,
+                desiredConfig,
+                state,
+                reason,
+                ready,
+                zone,
+                created,
+                runsController,
+                null);
+    }
 
     /**
      * Not available for workloads: not ready, or told a config it has not finished applying (and
@@ -36,7 +63,16 @@ public record PoolNode(
     /** The node once the controller has told it {@code config}: everything else as it was. */
     public PoolNode told(String config) {
         return new PoolNode(
-                name, currentConfig, config, state, reason, ready, zone, created, runsController);
+                name,
+                currentConfig,
+                config,
+                state,
+                reason,
+                ready,
+                zone,
+                created,
+                runsController,
+                healthySince);
     }
 
     /** Its agent applied the config it was told and is idle. */

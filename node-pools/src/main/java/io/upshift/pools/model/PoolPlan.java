@@ -43,6 +43,7 @@ public record PoolPlan(
      * @param problems what keeps the pool from rendering or its nodes from being touched, one line
      *     each, for the log
      * @param gate the pool as the machine-config ClusterOperator's status sees it
+     * @param hold what holds its next node, or null
      */
     public record Pool(
             MachineConfigPool pool,
@@ -52,7 +53,8 @@ public record PoolPlan(
             List<Untaint> untaint,
             MachineConfigPoolStatus status,
             List<String> problems,
-            PoolGate.Pool gate) {
+            PoolGate.Pool gate,
+            RolloutHold hold) {
 
         public Pool {
             tell = List.copyOf(tell);
@@ -102,6 +104,19 @@ public record PoolPlan(
      * A node done with its config, to lose the update taint: {@code taints} as read, without it.
      */
     public record Untaint(Node node, List<Taint> taints) {}
+
+    /**
+     * When the earliest hold that ends by itself ends (a soak, a window opening): the controller
+     * decides again then, with no event to wake it. Null when none does.
+     */
+    public Instant wakeAt() {
+        Instant at = null;
+        for (Pool p : pools) {
+            Instant until = p.hold() == null ? null : p.hold().until();
+            if (until != null && (at == null || until.isBefore(at))) at = until;
+        }
+        return at;
+    }
 
     /** The pools as the machine-config ClusterOperator's status sees them. */
     public List<PoolGate.Pool> gate() {

@@ -17,8 +17,8 @@ import java.util.List;
  * @param renderError why rendering failed, or null
  * @param specError a spec field the controller cannot use (e.g. maxUnavailable), or null; no node
  *     is touched then
- * @param waiting why no node may start now although some are due (a closed maintenance window), or
- *     null
+ * @param hold why no node may start now although some are due (a closed maintenance window, a
+ *     soak), or null
  */
 public record PoolProgress(
         String pool,
@@ -27,7 +27,7 @@ public record PoolProgress(
         boolean paused,
         String renderError,
         String specError,
-        String waiting) {
+        RolloutHold hold) {
 
     public int machines() {
         return nodes.size();
@@ -145,12 +145,13 @@ public record PoolProgress(
                 !updatedNow
                         && !target.isEmpty()
                         && !paused
-                        && (waiting == null || unavailable() > 0);
+                        && (hold == null || !hold.stopsUpdating() || unavailable() > 0);
         if (updatedNow || target.isEmpty()) updating = "";
         else if (paused) updating = "Pool is paused; will not update to " + config;
-        else if (!isUpdating) updating = waiting;
+        else if (!isUpdating) updating = hold.message();
         else updating = "All nodes are updating to " + config;
         conditions.add(condition(before, time, "Updating", isUpdating, "", updating));
+        conditions.add(held(before, time));
 
         MachineConfigPoolStatus status = new MachineConfigPoolStatus();
         status.setObservedGeneration(generation);
@@ -168,6 +169,28 @@ public record PoolProgress(
         status.setDegradedMachineCount(degraded.size());
         status.setConditions(conditions);
         return status;
+    }
+
+    /**
+     * Upshift's {@code RolloutHeld} condition: True while a rollout control holds the next node,
+     * its reason the control; its transition time is kept while the same control holds, so it says
+     * since when.
+     */
+    private MachineConfigPoolCondition held(List<MachineConfigPoolCondition> before, String now) {
+        if (hold == null) return condition(before, now, RolloutHold.CONDITION, false, "", "");
+        String since =
+                before.stream()
+                        .filter(
+                                c ->
+                                        RolloutHold.CONDITION.equals(c.getType())
+                                                && "True".equals(c.getStatus())
+                                                && hold.reason().equals(c.getReason()))
+                        .map(MachineConfigPoolCondition::getLastTransitionTime)
+                        .filter(t -> t != null)
+                        .findFirst()
+                        .orElse(now);
+        return new MachineConfigPoolCondition(
+                since, hold.message(), hold.reason(), "True", RolloutHold.CONDITION);
     }
 
     private static MachineConfigPoolCondition condition(

@@ -86,7 +86,15 @@ public sealed interface UpdatePlan {
 
         /** Reported once drained: applying the files and OS comes next. */
         public List<Transition> drained() {
-            return List.of(UpdateSteps.drained(drain()), UpdateSteps.applying(os, sshKeys));
+            return drained("");
+        }
+
+        /**
+         * Reported once drained, {@code forced} saying which pods were deleted past their budget
+         * ("" for none).
+         */
+        public List<Transition> drained(String forced) {
+            return List.of(UpdateSteps.drained(drain(), forced), UpdateSteps.applying(os, sshKeys));
         }
 
         /**

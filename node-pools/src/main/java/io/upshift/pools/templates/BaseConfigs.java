@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -64,7 +65,7 @@ public final class BaseConfigs {
                 (role, names) -> {
                     boolean first = true;
                     for (String name : names) {
-                        Map<Template.Kind, TreeMap<String, Template>> chosen =
+                        Map<Template.Kind, SortedMap<String, Template>> chosen =
                                 new LinkedHashMap<>();
                         for (Template.Kind k : Template.Kind.values())
                             chosen.put(k, new TreeMap<>());
@@ -81,7 +82,7 @@ public final class BaseConfigs {
     }
 
     private static void layer(
-            Map<Template.Kind, TreeMap<String, Template>> chosen,
+            Map<Template.Kind, SortedMap<String, Template>> chosen,
             TemplateSet set,
             String role,
             String config,
@@ -99,7 +100,7 @@ public final class BaseConfigs {
     private static MachineConfig machineConfig(
             String role,
             String name,
-            Map<Template.Kind, TreeMap<String, Template>> chosen,
+            Map<Template.Kind, SortedMap<String, Template>> chosen,
             Map<String, String> fields,
             ControllerConfig config) {
         Map<String, ObjectNode> files = new TreeMap<>(), units = new TreeMap<>();

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.pools.model.DrainRules;
 import io.upshift.testkit.ApiServer;
 import io.upshift.testkit.ApiServers;
 import io.upshift.testkit.EmbeddedApiServer;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -148,7 +150,7 @@ class DrainerTest {
                         });
         // the finalizer holds the pod: the drain looks at it by name again and again, and waits
         await("the held pod looked at three times")
-                .atMost(Duration.ofSeconds(120))
+                .atMost(Duration.ofMinutes(2))
                 .until(() -> requests("GET", "namespaces/shop/pods/held").size() >= 3);
         assertThat(drain).isNotDone();
         server.client()
@@ -206,5 +208,47 @@ class DrainerTest {
         assertThat(requests("POST", "pods/only" + EVICTIONS))
                 .as("%d s of refusals", seconds)
                 .hasSizeBetween(2, (int) seconds + 2);
+    }
+
+    @Test
+    void afterTheTimeoutAPoolThatSaysForceDeletesThePodsItsBudgetHoldsAndSkipsWhatItSkips()
+            throws Exception {
+        pod("only", "web");
+        pod("cache", "cache");
+        server.client()
+                .policy()
+                .v1()
+                .podDisruptionBudget()
+                .resource(
+                        new PodDisruptionBudgetBuilder()
+                                .withNewMetadata()
+                                .withName("web")
+                                .withNamespace("shop")
+                                .endMetadata()
+                                .withNewSpec()
+                                .withMinAvailable(new IntOrString(1))
+                                .withNewSelector()
+                                .addToMatchLabels("app", "web")
+                                .endSelector()
+                                .endSpec()
+                                .build())
+                .create();
+        server.requests().clear();
+
+        Drainer.Result result =
+                drainer(Duration.ofSeconds(2), Duration.ofMillis(50))
+                        .drain(
+                                "n1",
+                                DrainRules.of(
+                                        Map.of(
+                                                DrainRules.AFTER_TIMEOUT, "Force",
+                                                DrainRules.SKIP, "app=cache")));
+
+        assertThat(result.drained()).isTrue();
+        assertThat(result.forced()).containsExactly("shop/only");
+        assertThat(server.client().pods().inNamespace("shop").withName("only").get()).isNull();
+        assertThat(requests("DELETE", "namespaces/shop/pods/only")).hasSize(1);
+        assertThat(server.client().pods().inNamespace("shop").withName("cache").get()).isNotNull();
+        assertThat(requests("POST", "pods/cache" + EVICTIONS)).isEmpty();
     }
 }

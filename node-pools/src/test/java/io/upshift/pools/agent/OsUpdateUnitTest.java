@@ -1,5 +1,6 @@
 package io.upshift.pools.agent;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ class OsUpdateUnitTest {
                             .redirectErrorStream(true);
             pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
             Process p = pb.start();
-            String output = new String(p.getInputStream().readAllBytes());
+            String output = new String(p.getInputStream().readAllBytes(), UTF_8);
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as(script + "\n" + output).isZero();
         }

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -415,7 +416,7 @@ class BaseConfigTemplatesTest {
                                     .withNewNames()
                                     .withKind(kind)
                                     .withPlural(plural)
-                                    .withSingular(kind.toLowerCase())
+                                    .withSingular(kind.toLowerCase(Locale.ROOT))
                                     .withListKind(kind + "List")
                                     .endNames()
                                     .addNewVersion()

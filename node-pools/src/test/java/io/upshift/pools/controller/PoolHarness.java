@@ -61,7 +61,7 @@ public final class PoolHarness implements AutoCloseable {
      * ClusterOperator and ClusterVersion, and the OpenShift config kinds the templates read
      * (testkit's stand-ins).
      */
-    public static final String[] CRDS = {
+    private static final String[] CRDS = {
         "machineconfigpools.machineconfiguration.openshift.io",
         "machineconfigs.machineconfiguration.openshift.io",
         "machineconfignodes.machineconfiguration.openshift.io",
@@ -278,11 +278,15 @@ public final class PoolHarness implements AutoCloseable {
     }
 
     public PoolController startController(String releaseVersion) {
+        return startController(releaseVersion, Clock.systemUTC());
+    }
+
+    public PoolController startController(String releaseVersion, Clock clock) {
         if (controller != null) controller.close();
         controller =
                 new PoolController(
                                 controllerClient,
-                                Clock.systemUTC(),
+                                clock,
                                 new PoolControllerOptions(
                                         releaseVersion,
                                         "",

@@ -3,6 +3,7 @@ package io.upshift.pools.model;
 import static io.upshift.pools.model.NodeAnnotations.CURRENT_CONFIG;
 import static io.upshift.pools.model.NodeAnnotations.DESIRED_CONFIG;
 import static io.upshift.pools.model.NodeAnnotations.STATE;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.upshift.pools.machineconfignode.UpdateSteps;
@@ -140,9 +141,9 @@ class AgentActionTest {
         HostMarker m = new HostMarker("rendered-worker-b", new HostBoot("7f1c", "0b3e"));
         assertThat(HostMarker.parse(m.bytes())).isEqualTo(m);
         // as an agent before the /run marker wrote it: the boot id alone
-        assertThat(HostMarker.parse("rendered-worker-b\n7f1c\n".getBytes()))
+        assertThat(HostMarker.parse("rendered-worker-b\n7f1c\n".getBytes(UTF_8)))
                 .isEqualTo(new HostMarker("rendered-worker-b", new HostBoot("7f1c", "")));
-        assertThat(HostMarker.parse("rendered-worker-b".getBytes())).isNull();
+        assertThat(HostMarker.parse("rendered-worker-b".getBytes(UTF_8))).isNull();
         assertThat(HostMarker.parse(null)).isNull();
     }
 }

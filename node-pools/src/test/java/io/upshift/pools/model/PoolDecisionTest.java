@@ -410,4 +410,77 @@ class PoolDecisionTest {
                 .extracting(PoolPlan.Tell::config)
                 .containsExactly("rendered-worker-before");
     }
+
+    @Test
+    void aSoakHoldsTheNextNodeWithTheConditionAndAWakeAndABadOneTouchesNothing() {
+        List<MachineConfig> configs = new ArrayList<>(List.of(config("00-worker", "worker", null)));
+        String rendered = renderedName(configs);
+        configs.add(rendered(rendered, "4.19.0"));
+        Node done = node("w-a", "zone-a", 2, rendered, rendered, "Done");
+        done.getMetadata()
+                .getAnnotations()
+                .put(NodeAnnotations.UPDATE_DONE_AT, NOW.minusSeconds(10).toString());
+        List<Node> nodes = List.of(done, node("w-b", "zone-b", 1, "old", "old", "Done"));
+        MachineConfigPool pool = pool("worker", rendered, 1);
+        pool.getMetadata()
+                .setAnnotations(new java.util.HashMap<>(Map.of(SoakTime.ANNOTATION, "30s")));
+
+        PoolPlan.Pool held =
+                decide("4.19.0", List.of(pool), configs, nodes, Map.of()).pools().get(0);
+        assertThat(held.tell()).isEmpty();
+        assertThat(held.hold().until()).isEqualTo(NOW.plusSeconds(20));
+        var condition =
+                held.status().getConditions().stream()
+                        .filter(c -> c.getType().equals("RolloutHeld"))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(condition.getStatus()).isEqualTo("True");
+        assertThat(condition.getReason()).isEqualTo("SoakTime");
+        assertThat(condition.getMessage()).startsWith("Soaking node w-a for 30s");
+        // the rollout is under way all the same
+        assertThat(
+                        held.status().getConditions().stream()
+                                .filter(c -> c.getType().equals("Updating"))
+                                .findFirst()
+                                .orElseThrow()
+                                .getStatus())
+                .isEqualTo("True");
+        assertThat(new PoolPlan(List.of(held), List.of(), Map.of(), Map.of()).wakeAt())
+                .isEqualTo(NOW.plusSeconds(20));
+
+        PoolPlan after =
+                PoolDecision.decide(
+                        new PoolDecision.Input(
+                                "4.19.0",
+                                "",
+                                Duration.ofMinutes(10),
+                                List.of(pool),
+                                configs,
+                                null,
+                                nodes,
+                                Map.of(),
+                                NOW.plusSeconds(20)));
+        assertThat(after.pools().get(0).tell())
+                .extracting(t -> t.node().getMetadata().getName())
+                .containsExactly("w-b");
+        assertThat(after.pools().get(0).hold()).isNull();
+
+        pool.getMetadata().getAnnotations().put(SoakTime.ANNOTATION, "half a minute");
+        PoolPlan.Pool invalid =
+                decide("4.19.0", List.of(pool), configs, nodes, Map.of()).pools().get(0);
+        assertThat(invalid.tell()).isEmpty();
+        assertThat(invalid.problems())
+                .containsExactly(
+                        "no node touched: annotation upshift.io/soak-time \"half a minute\": not a"
+                                + " duration (e.g. 30s, 10m, 1h30m)");
+        assertThat(
+                        invalid.status().getConditions().stream()
+                                .filter(c -> c.getType().equals("Degraded"))
+                                .findFirst()
+                                .orElseThrow()
+                                .getMessage())
+                .isEqualTo(
+                        "annotation upshift.io/soak-time \"half a minute\": not a duration (e.g."
+                                + " 30s, 10m, 1h30m)");
+    }
 }

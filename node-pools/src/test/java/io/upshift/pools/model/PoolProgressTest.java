@@ -146,10 +146,13 @@ class PoolProgressTest {
                                 false,
                                 null,
                                 null,
-                                "Waiting for maintenance window")
+                                new RolloutHold(
+                                        RolloutHold.WINDOW, "Waiting for maintenance window", NOW))
                         .status(null, 1, NOW);
         assertThat(condition(waiting, "Updating").getStatus()).isEqualTo("False");
         assertThat(condition(waiting, "Updating").getMessage())
                 .isEqualTo("Waiting for maintenance window");
+        assertThat(condition(waiting, "RolloutHeld").getStatus()).isEqualTo("True");
+        assertThat(condition(waiting, "RolloutHeld").getReason()).isEqualTo("MaintenanceWindow");
     }
 }

@@ -74,7 +74,7 @@ public record Durations(
                 Double s = last.seconds().get(l.runLevel());
                 runLevels.put(
                         l.runLevel(),
-                        s != null ? seconds(s) : meanOfKind(l, last.seconds(), kinds, times));
+                        s != null ? seconds(s) : meanOfKind(l, last.seconds(), kinds));
             }
             runLevelBasis =
                     "learned: the run-level times of the update to "
@@ -173,8 +173,7 @@ public record Durations(
     private static Duration meanOfKind(
             RunLevelTimes.Level l,
             Map<String, Double> seconds,
-            Map<String, List<RunLevelTimes.Level>> kinds,
-            RunLevelTimes times) {
+            Map<String, List<RunLevelTimes.Level>> kinds) {
         List<Double> same = new ArrayList<>();
         for (RunLevelTimes.Level k : kinds.getOrDefault(kind(l), List.of())) {
             Double s = seconds.get(k.runLevel());

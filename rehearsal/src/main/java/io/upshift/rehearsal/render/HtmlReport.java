@@ -133,7 +133,8 @@ public final class HtmlReport {
     static String esc(String s) {
         if (s == null) return "";
         StringBuilder b = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
             switch (c) {
                 case '<' -> b.append("&lt;");
                 case '>' -> b.append("&gt;");

@@ -407,7 +407,7 @@ public record LevelCluster(int workers, String fromImage, String toImage, Instan
                 .withName(app)
                 .withUid(
                         "00000000-0000-4000-8000-"
-                                + String.format("%012d", Math.abs(app.hashCode())))
+                                + String.format("%012d", Math.abs((long) app.hashCode())))
                 .withController(true)
                 .endOwnerReference()
                 .endMetadata()

@@ -19,7 +19,7 @@ class DurationsTest {
         Durations d = Durations.learn(Facts.of(6), LevelCluster.LEVELS);
 
         assertThat(d.learnedRunLevels()).isTrue();
-        assertThat(d.runLevels().get("20")).isEqualTo(Duration.ofSeconds(420));
+        assertThat(d.runLevels().get("20")).isEqualTo(Duration.ofMinutes(7));
         assertThat(d.runLevelBasis())
                 .isEqualTo(
                         "learned: the run-level times of the update to 4.18.1 (8 run-levels"

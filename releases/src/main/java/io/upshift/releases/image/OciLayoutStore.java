@@ -1,5 +1,7 @@
 package io.upshift.releases.image;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -62,7 +64,7 @@ public final class OciLayoutStore implements ImageStore {
             writeBlob(root, image.digest(), out -> out.write(image.manifest()), written);
             Path layout = root.resolve("oci-layout");
             if (!Files.exists(layout)) {
-                writeAtomically(layout, "{\"imageLayoutVersion\":\"1.0.0\"}".getBytes());
+                writeAtomically(layout, "{\"imageLayoutVersion\":\"1.0.0\"}".getBytes(UTF_8));
                 written.add(layout);
             }
             ObjectNode index = readIndex(root);

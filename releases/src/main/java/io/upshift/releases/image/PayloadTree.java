@@ -13,8 +13,8 @@ import java.util.TreeMap;
  * .}, {@code ..} and empty segments (see {@link EntryPath}). Every change walks the tree from the
  * root through directories only: a parent that is a link or a file refuses the entry, so whiteouts,
  * directories, files and hard links can never reach through a link. Links themselves are checked
- * once the tree is final ({@link #checkLinks}), resolved through the tree as the kernel would
- * resolve them on disk.
+ * once the tree is final ({@link #finish}), resolved through the tree as the kernel would resolve
+ * them on disk.
  */
 final class PayloadTree {
 

@@ -303,7 +303,7 @@ public final class SafeExtractor {
                 for (String d : PAYLOAD_DIRS) {
                     if (clean.equals(d + "/" + OPAQUE)
                             || clean.equals(".wh." + d)
-                            || clean.equals(d) && !e.isDirectory()) sealed.add(d);
+                            || (clean.equals(d) && !e.isDirectory())) sealed.add(d);
                 }
             }
         } catch (IOException e) {

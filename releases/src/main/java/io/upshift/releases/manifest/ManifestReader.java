@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -72,12 +73,13 @@ public final class ManifestReader {
                         || node == null
                         || node.isNull()
                         || node.isMissingNode()
-                        || node.isTextual() && node.textValue().isEmpty()) continue;
+                        || (node.isTextual() && node.textValue().isEmpty())) continue;
                 if (!(node instanceof ObjectNode object)) {
                     throw invalid(
                             file,
                             line,
-                            "expected an object, found " + node.getNodeType().name().toLowerCase());
+                            "expected an object, found "
+                                    + node.getNodeType().name().toLowerCase(Locale.ROOT));
                 }
                 if (object.path("kind").asText("").isEmpty())
                     throw invalid(file, line, "the object has no kind");

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * {{.ClusterProfile}}}, {@code {{.Images.name}}} and {@code {{index .Images "name"}}}; string
  * constants ({@code {{"{{ $labels.name }}"}}}, how a payload writes the braces of an alert template
  * it must not fill itself) and raw strings in back quotes; comments ({@code {{/* ... * /}}});
- * {@code {{- } and {@code -}}} trim the whitespace beside them.
+ * <code>{{-</code> and <code>-}}</code> trim the whitespace beside them.
  */
 public record ManifestTemplate(
         String releaseImage, String clusterProfile, Map<String, String> images) {
@@ -105,16 +105,19 @@ public record ManifestTemplate(
             return Optional.of(GoString.unquote(action));
         }
         switch (action) {
-            case ".ReleaseImage":
+            case ".ReleaseImage" -> {
                 return Optional.of(releaseImage);
-            case ".ClusterProfile":
+            }
+            case ".ClusterProfile" -> {
                 return Optional.of(clusterProfile);
-            default:
+            }
+            default -> {
                 Matcher f = IMAGE_FIELD.matcher(action);
                 if (f.matches()) return Optional.ofNullable(images.get(f.group(1)));
                 Matcher i = IMAGE_INDEX.matcher(action);
                 if (i.matches()) return Optional.ofNullable(images.get(i.group(1)));
                 return Optional.empty();
+            }
         }
     }
 

@@ -24,6 +24,7 @@ public final class ReleaseException extends Exception {
 
     /** "SignatureUnknownKey: no keyring ..." — one line for logs and the command line. */
     @Override
+    @SuppressWarnings("OverrideThrowableToString") // getMessage() stays the bare message
     public String toString() {
         return reason.code() + ": " + getMessage();
     }

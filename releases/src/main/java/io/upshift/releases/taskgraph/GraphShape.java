@@ -65,7 +65,7 @@ final class GraphShape {
     void parallelize(Function<List<Task>, List<List<List<Task>>>> breaker) {
         for (int i = 0; i < tasks.size(); i++) {
             List<List<List<Task>>> steps = breaker.apply(tasks.get(i));
-            if (steps.isEmpty() || steps.size() == 1 && steps.get(0).size() == 1) continue;
+            if (steps.isEmpty() || (steps.size() == 1 && steps.get(0).size() == 1)) continue;
             tasks.set(i, new ArrayList<>());
             List<Integer> leadsTo = out.get(i);
             out.set(i, new ArrayList<>());

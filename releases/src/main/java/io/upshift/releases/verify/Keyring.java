@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import org.bouncycastle.bcpg.ArmoredInputStream;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
@@ -60,7 +61,9 @@ public record Keyring(String name, PGPPublicKeyRingCollection keys) {
     public List<String> fingerprints() {
         List<String> out = new ArrayList<>();
         for (Iterator<PGPPublicKeyRing> it = keys.getKeyRings(); it.hasNext(); ) {
-            out.add(Hex.toHexString(it.next().getPublicKey().getFingerprint()).toUpperCase());
+            out.add(
+                    Hex.toHexString(it.next().getPublicKey().getFingerprint())
+                            .toUpperCase(Locale.ROOT));
         }
         return out;
     }

@@ -85,7 +85,7 @@ public final class SignatureVerifier {
                         digest,
                         signature -> {
                             seen[0]++;
-                            String source = store.name() + " signature-" + (++n[0]);
+                            String source = store.name() + " signature-" + ++n[0];
                             try {
                                 String keyring = check(signature, digest, source);
                                 if (satisfied.putIfAbsent(keyring, source) == null)

@@ -99,6 +99,7 @@ public final class Signer {
      * A binary OpenPGP message: one-pass signature, literal data {@code content}, signature
      * (SHA-256).
      */
+    @SuppressWarnings("JavaUtilDate") // Bouncy Castle's literal data takes a Date
     public byte[] sign(byte[] content) {
         try {
             PGPSignatureGenerator generator =

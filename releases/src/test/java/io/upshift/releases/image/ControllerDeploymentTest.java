@@ -25,8 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ControllerDeploymentTest {
 
-    private static final String INSTALLED_IMAGE =
-            "registry.example/upshift@sha256:" + "a".repeat(64);
     private static final String NEW_RELEASE = "registry.example/releases@sha256:" + "b".repeat(64);
 
     @TempDir Path dir;

@@ -1,5 +1,6 @@
 package io.upshift.releases.image;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -75,10 +76,10 @@ class FaultyRegistryTest {
                     x,
                     401,
                     "{\"errors\":[{\"code\":\"UNAUTHORIZED\",\"message\":\"authentication required\"}]}"
-                            .getBytes(),
+                            .getBytes(UTF_8),
                     "application/json");
         } else if (path.equals("/v2/")) {
-            send(x, 200, "{}".getBytes(), "application/json");
+            send(x, 200, "{}".getBytes(UTF_8), "application/json");
         } else if (path.contains("/manifests/")) {
             x.getResponseHeaders().add("Docker-Content-Digest", image.digest());
             send(x, 200, image.manifest(), OciLayoutStore.MANIFEST_MEDIA_TYPE);
@@ -90,7 +91,7 @@ class FaultyRegistryTest {
                         x,
                         500,
                         "{\"errors\":[{\"code\":\"UNKNOWN\",\"message\":\"disk on fire\"}]}"
-                                .getBytes(),
+                                .getBytes(UTF_8),
                         "application/json");
             } else if (fault == Fault.BLOB_CLOSED_MIDWAY) {
                 x.sendResponseHeaders(200, layer.length);
@@ -105,7 +106,7 @@ class FaultyRegistryTest {
             send(
                     x,
                     404,
-                    "{\"errors\":[{\"code\":\"BLOB_UNKNOWN\"}]}".getBytes(),
+                    "{\"errors\":[{\"code\":\"BLOB_UNKNOWN\"}]}".getBytes(UTF_8),
                     "application/json");
         }
     }

@@ -1,5 +1,6 @@
 package io.upshift.releases.image;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -260,7 +261,8 @@ class HostileRegistryTest {
     @Test
     void aPushErrorLargerThanItsLimitIsReadNoFurther() throws Exception {
         BuiltImage image = built();
-        registry.answer("/v2/", new HostileServer.Plain(200, "application/json", "{}".getBytes()));
+        registry.answer(
+                "/v2/", new HostileServer.Plain(200, "application/json", "{}".getBytes(UTF_8)));
         registry.answer("/v2/ocp/release/blobs/", new HostileServer.Huge(GIB, false, 500));
         ReleaseException e = refusal(() -> store.push(image, ref, ImageStore.Progress.NONE));
         // google-http-client reads an error's body into its message, and drops it when that

@@ -1,5 +1,6 @@
 package io.upshift.releases.signatures;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -133,7 +134,8 @@ class HostileSignatureStoreTest {
                 "/patient/",
                 new HostileServer.Delayed(
                         Duration.ofMillis(700),
-                        new HostileServer.Plain(200, "text/plain", "not a signature".getBytes())));
+                        new HostileServer.Plain(
+                                200, "text/plain", "not a signature".getBytes(UTF_8))));
         URI store = server.url("/patient");
         ReleaseException e = refusal(List.of(stores(QUICK).open(store)));
         assertThat(e.getMessage())

@@ -1,5 +1,6 @@
 package io.upshift.releases.signatures;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -42,9 +43,9 @@ class SignatureStoresTest {
                     String path = x.getRequestURI().getPath();
                     byte[] body =
                             path.equals("/sigs/sha256=" + HEX + "/signature-1")
-                                    ? "one".getBytes()
+                                    ? "one".getBytes(UTF_8)
                                     : path.equals("/sigs/sha256=" + HEX + "/signature-2")
-                                            ? "two".getBytes()
+                                            ? "two".getBytes(UTF_8)
                                             : null;
                     int status = path.contains("broken") ? 500 : body == null ? 404 : 200;
                     x.sendResponseHeaders(status, body == null ? -1 : body.length);
@@ -82,7 +83,7 @@ class SignatureStoresTest {
                 x -> {
                     boolean first = x.getRequestURI().getPath().endsWith("/signature-1");
                     x.sendResponseHeaders(first ? 200 : 404, first ? 3 : -1);
-                    if (first) x.getResponseBody().write("one".getBytes());
+                    if (first) x.getResponseBody().write("one".getBytes(UTF_8));
                     x.close();
                 });
         server.start();
@@ -110,7 +111,7 @@ class SignatureStoresTest {
 
     @Test
     void configMapStoreReadsLabelledBinaryData() throws Exception {
-        String b64 = Base64.getEncoder().encodeToString("sig-a".getBytes());
+        String b64 = Base64.getEncoder().encodeToString("sig-a".getBytes(UTF_8));
         client.configMaps()
                 .inNamespace(ConfigMapSignatureStore.NAMESPACE)
                 .resource(
@@ -123,7 +124,7 @@ class SignatureStoresTest {
                                         Map.of(
                                                 "sha256-" + HEX + "-2",
                                                 Base64.getEncoder()
-                                                        .encodeToString("sig-b".getBytes()),
+                                                        .encodeToString("sig-b".getBytes(UTF_8)),
                                                 "sha256-" + HEX + "-1",
                                                 b64,
                                                 "sha256-" + "7".repeat(64) + "-1",
@@ -153,9 +154,10 @@ class SignatureStoresTest {
         ConfigMapSignatureStore store =
                 new ConfigMapSignatureStore(client, ConfigMapSignatureStore.NAMESPACE);
         String other = "sha256:" + "7".repeat(64);
-        assertThat(store.keep(other, List.of("sig-other".getBytes()))).isTrue();
-        assertThat(store.keep(DIGEST, List.of("sig-a".getBytes(), "sig-b".getBytes()))).isTrue();
-        assertThat(store.keep(DIGEST, List.of("sig-a".getBytes(), "sig-b".getBytes())))
+        assertThat(store.keep(other, List.of("sig-other".getBytes(UTF_8)))).isTrue();
+        assertThat(store.keep(DIGEST, List.of("sig-a".getBytes(UTF_8), "sig-b".getBytes(UTF_8))))
+                .isTrue();
+        assertThat(store.keep(DIGEST, List.of("sig-a".getBytes(UTF_8), "sig-b".getBytes(UTF_8))))
                 .as("nothing written without a difference")
                 .isFalse();
         var cm =

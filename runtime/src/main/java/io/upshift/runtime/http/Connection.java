@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  * in order; a connection whose client would send more than the server reads (a body, a request too
  * long, a request it cannot frame) is answered, then closed.
  */
+// Netty's close, writes on a void promise and shutdown return futures nobody needs to wait on
+@SuppressWarnings("FutureReturnValueIgnored")
 final class Connection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
 

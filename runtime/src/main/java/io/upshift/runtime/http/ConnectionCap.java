@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
  * server reaches its cap, again when it is back under 90% of it with how many were refused
  * meanwhile, and at most once a minute while it keeps reaching it: not once a connection.
  */
+// Netty's close, writes on a void promise and shutdown return futures nobody needs to wait on
+@SuppressWarnings("FutureReturnValueIgnored")
 final class ConnectionCap {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionCap.class);
 

@@ -20,26 +20,34 @@ final class HttpDate {
         CLOSE
     }
 
-    private record Formatted(long second, ByteBuf[] endings) {}
+    private record Formatted(long second, ByteBuf keep, ByteBuf keepAlive, ByteBuf close) {}
 
-    private static volatile Formatted last = new Formatted(-1, null);
+    private static volatile Formatted last = new Formatted(-1, null, null, null);
 
     private HttpDate() {}
 
     /** The bytes that end an answer's head sent at {@code millis}, for one write. */
+    @SuppressWarnings("JavaUtilDate") // Netty's DateFormatter takes a Date
     static ByteBuf ending(long millis, Ending ending) {
         long second = millis / 1000;
         Formatted f = last;
         if (f.second() != second) {
             String date = "Date: " + DateFormatter.format(new Date(second * 1000)) + "\r\n";
-            ByteBuf[] endings = new ByteBuf[Ending.values().length];
-            endings[Ending.KEEP.ordinal()] = bytes(date + "\r\n");
-            endings[Ending.KEEP_ALIVE.ordinal()] = bytes(date + "Connection: keep-alive\r\n\r\n");
-            endings[Ending.CLOSE.ordinal()] = bytes(date + "Connection: close\r\n\r\n");
-            f = new Formatted(second, endings);
+            f =
+                    new Formatted(
+                            second,
+                            bytes(date + "\r\n"),
+                            bytes(date + "Connection: keep-alive\r\n\r\n"),
+                            bytes(date + "Connection: close\r\n\r\n"));
             last = f;
         }
-        return f.endings()[ending.ordinal()].duplicate();
+        ByteBuf bytes =
+                switch (ending) {
+                    case KEEP -> f.keep();
+                    case KEEP_ALIVE -> f.keepAlive();
+                    case CLOSE -> f.close();
+                };
+        return bytes.duplicate();
     }
 
     private static ByteBuf bytes(String s) {

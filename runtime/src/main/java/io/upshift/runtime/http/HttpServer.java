@@ -29,6 +29,8 @@ import javax.net.ssl.SSLEngine;
  * endpoint sees it. Requests are read by Netty's HTTP/1.x decoder; answers are written as the bytes
  * their {@link Reply} encoded once (no header map per answer).
  */
+// Netty's close, writes on a void promise and shutdown return futures nobody needs to wait on
+@SuppressWarnings("FutureReturnValueIgnored")
 public final class HttpServer implements AutoCloseable {
     /** As upstream's SecureTLSConfig: nothing older. */
     private static final String[] TLS_PROTOCOLS = {"TLSv1.3", "TLSv1.2"};

@@ -45,7 +45,7 @@ public final class Request {
     }
 
     public boolean isHead() {
-        return head.method() == HttpMethod.HEAD;
+        return HttpMethod.HEAD.equals(head.method());
     }
 
     /** The path as sent (not decoded). */

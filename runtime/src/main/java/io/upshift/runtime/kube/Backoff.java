@@ -20,7 +20,7 @@ public record Backoff(Duration initial, double factor, Duration cap, double jitt
 
     public Duration delay(int failures, RandomGenerator random) {
         double nanos = initial.toNanos() * Math.pow(factor, Math.min(failures, 64));
-        nanos = Math.min(nanos, cap.toNanos());
+        nanos = Math.min(nanos, (double) cap.toNanos());
         return Duration.ofNanos((long) (nanos * (1 + jitter * random.nextDouble())));
     }
 }

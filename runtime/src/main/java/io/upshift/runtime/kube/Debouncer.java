@@ -34,6 +34,8 @@ public final class Debouncer implements AutoCloseable {
     }
 
     /** Asks for a run; runs already asked for and not yet started absorb this one. */
+    // the actions are the controllers' *Safely passes, which catch their own failures
+    @SuppressWarnings("FutureReturnValueIgnored")
     public void trigger() {
         if (executor.isShutdown())
             return; // closed: events still arriving from informers are dropped
@@ -43,7 +45,18 @@ public final class Debouncer implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks for a run after {@code delay}: for a decision that changes with time alone at a known
+     * moment (a wait that ends).
+     */
+    @SuppressWarnings("FutureReturnValueIgnored") // a timer that only triggers
+    public void triggerIn(Duration delay) {
+        if (executor.isShutdown()) return;
+        executor.schedule(this::trigger, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+    }
+
     /** Also run every period even without events: some insights depend on time alone. */
+    @SuppressWarnings("FutureReturnValueIgnored") // a timer that only triggers
     public void every(Duration period) {
         executor.scheduleWithFixedDelay(
                 this::trigger, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
@@ -56,7 +69,7 @@ public final class Debouncer implements AutoCloseable {
     }
 
     @Override
-    /**
+    /*
      * Lets a run in progress finish (up to 5 s) rather than interrupting it mid-request, then
      * stops; runs not yet started are dropped.
      */

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -56,7 +57,7 @@ public final class Events {
                         .withName(name)
                         .build();
         this.component = component;
-        this.subject = kind.toLowerCase() + "/" + name;
+        this.subject = kind.toLowerCase(Locale.ROOT) + "/" + name;
     }
 
     public void normal(String reason, String message) {

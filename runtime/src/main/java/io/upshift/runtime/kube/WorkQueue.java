@@ -57,7 +57,8 @@ public final class WorkQueue<K> implements AutoCloseable {
         }
         synchronized (this) {
             if (closed) return;
-            timers.schedule(() -> add(key), delay.toNanos(), TimeUnit.NANOSECONDS);
+            // a timer that only adds the key
+            var unused = timers.schedule(() -> add(key), delay.toNanos(), TimeUnit.NANOSECONDS);
         }
     }
 

@@ -125,6 +125,7 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
     }
 
     /** The pair to serve now: read again when a file changed since the last read. */
+    @SuppressWarnings("ReferenceEquality") // has another thread replaced this very pair?
     private Loaded current() {
         Loaded l = loaded;
         if (certFile == null) return l;

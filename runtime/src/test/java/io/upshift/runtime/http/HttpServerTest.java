@@ -1,5 +1,6 @@
 package io.upshift.runtime.http;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.upshift.testkit.RawHttp;
@@ -158,7 +159,7 @@ class HttpServerTest {
     @Test
     void aSlowClientIsClosedAtTheIdleTimeoutWhileOthersAreAnswered() throws Exception {
         HttpServer s = echo(Limits.DEFAULT.withIdleTimeout(Duration.ofMillis(500)));
-        byte[] request = RawHttp.get("/slow").getBytes();
+        byte[] request = RawHttp.get("/slow").getBytes(UTF_8);
         try (RawHttp slow = RawHttp.connect(s.port())) {
             boolean closed = false;
             // a byte every 50 ms: the request head would take 2 s; at most 20 s of trying

@@ -64,7 +64,7 @@ class LeadershipTest {
             // and is refused each time
             int tried = leaseRequests(follower);
             await("the other replica trying five times")
-                    .atMost(Duration.ofSeconds(120))
+                    .atMost(Duration.ofMinutes(2))
                     .until(() -> leaseRequests(follower) >= tried + 5);
             assertThat(aLeads.get() && bLeads.get()).as("both led").isFalse();
             Lease lease = client.leases().inNamespace("upshift").withName("upshift-operator").get();

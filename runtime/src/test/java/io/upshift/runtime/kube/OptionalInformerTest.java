@@ -103,7 +103,7 @@ class OptionalInformerTest {
             plain.start();
             try {
                 await("a plain informer of an absent kind listing it again, twice")
-                        .atMost(Duration.ofSeconds(120))
+                        .atMost(Duration.ofMinutes(2))
                         .until(() -> requests(server, PROXIES) >= 3);
             } finally {
                 plain.stop();

@@ -1,5 +1,6 @@
 package io.upshift.runtime.metrics;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -320,7 +321,7 @@ class MetricsTlsTest {
                         .start();
         String output;
         try (InputStream in = p.getInputStream()) {
-            output = new String(in.readAllBytes());
+            output = new String(in.readAllBytes(), UTF_8);
         }
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(output).isZero();
@@ -340,7 +341,7 @@ class MetricsTlsTest {
         return "-----BEGIN "
                 + type
                 + "-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
+                + Base64.getMimeEncoder(64, "\n".getBytes(UTF_8)).encodeToString(der)
                 + "\n-----END "
                 + type
                 + "-----\n";

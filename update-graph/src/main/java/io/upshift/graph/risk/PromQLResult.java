@@ -64,14 +64,12 @@ public final class PromQLResult {
             throw new RuleMatcher.RuleException(
                     "invalid PromQL result length must be one, but is " + result.size());
         String value = result.get(0).path("value").path(1).asText("");
-        switch (value) {
-            case "0":
-                return false;
-            case "1":
-                return true;
-            default:
-                throw new RuleMatcher.RuleException(
-                        "invalid PromQL result (must be 0 or 1): " + value);
-        }
+        return switch (value) {
+            case "0" -> false;
+            case "1" -> true;
+            default ->
+                    throw new RuleMatcher.RuleException(
+                            "invalid PromQL result (must be 0 or 1): " + value);
+        };
     }
 }

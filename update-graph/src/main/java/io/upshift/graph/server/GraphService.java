@@ -219,7 +219,10 @@ public final class GraphService implements AutoCloseable {
             }
         }
         long poll = options.poll().toMillis();
-        s.poller.scheduleWithFixedDelay(s::reloadIfChanged, poll, poll, TimeUnit.MILLISECONDS);
+        // a timer: reloadIfChanged catches and counts its failures
+        var unused =
+                s.poller.scheduleWithFixedDelay(
+                        s::reloadIfChanged, poll, poll, TimeUnit.MILLISECONDS);
         InetSocketAddress address = options.server().address();
         log.accept(
                 "serving "

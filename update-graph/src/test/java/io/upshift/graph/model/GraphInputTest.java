@@ -24,7 +24,7 @@ class GraphInputTest {
                 Map.of("url", "https://example.com/" + version),
                 "amd64",
                 "registry.example/release@sha256:"
-                        + String.format("%064d", Math.abs(version.hashCode())));
+                        + String.format("%064d", Math.abs((long) version.hashCode())));
     }
 
     Path graphData(String channelYaml, String... blocks) throws Exception {
@@ -69,7 +69,7 @@ class GraphInputTest {
                 .containsEntry(GraphNode.CHANNELS, "stable-1.1")
                 .containsEntry(
                         GraphNode.MANIFESTREF,
-                        "sha256:" + String.format("%064d", Math.abs("1.0.0".hashCode())));
+                        "sha256:" + String.format("%064d", Math.abs((long) "1.0.0".hashCode())));
         assertThat(CincinnatiConformanceTest.edges(g))
                 .containsExactlyInAnyOrder("1.0.0 -> 1.0.1", "1.0.1 -> 1.1.1", "1.1.0 -> 1.1.1");
         assertThat(CincinnatiConformanceTest.conditional(g))

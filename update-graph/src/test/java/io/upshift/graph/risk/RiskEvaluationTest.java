@@ -1,5 +1,6 @@
 package io.upshift.graph.risk;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -151,14 +152,14 @@ class RiskEvaluationTest {
         assertThatThrownBy(() -> PromQLResult.parse(200, half.getBytes(StandardCharsets.UTF_8)))
                 .hasMessage("invalid PromQL result (must be 0 or 1): 0.5");
         // what the Prometheus Go client says of answers that are not a success
-        assertThatThrownBy(() -> PromQLResult.parse(401, "Unauthorized".getBytes()))
+        assertThatThrownBy(() -> PromQLResult.parse(401, "Unauthorized".getBytes(UTF_8)))
                 .hasMessage("executing PromQL query: client_error: client error: 401");
         assertThatThrownBy(() -> PromQLResult.parse(503, new byte[0]))
                 .hasMessage("executing PromQL query: server_error: server error: 503");
         String bad = "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}";
-        assertThatThrownBy(() -> PromQLResult.parse(400, bad.getBytes()))
+        assertThatThrownBy(() -> PromQLResult.parse(400, bad.getBytes(UTF_8)))
                 .hasMessage("executing PromQL query: bad_data: parse error");
-        assertThatThrownBy(() -> PromQLResult.parse(400, one.getBytes()))
+        assertThatThrownBy(() -> PromQLResult.parse(400, one.getBytes(UTF_8)))
                 .hasMessage(
                         "executing PromQL query: bad_response: inconsistent body for response"
                                 + " code");

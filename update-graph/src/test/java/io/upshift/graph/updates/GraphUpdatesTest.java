@@ -23,7 +23,8 @@ class GraphUpdatesTest {
     static GraphNode node(String v) {
         return new GraphNode(
                 v,
-                "registry.example/release@sha256:" + String.format("%064d", Math.abs(v.hashCode())),
+                "registry.example/release@sha256:"
+                        + String.format("%064d", Math.abs((long) v.hashCode())),
                 Map.of(
                         "url",
                         "https://example.com/" + v,

@@ -14,7 +14,7 @@ import java.util.Optional;
  */
 public final class EstimateRecord {
     /** The shares of the way reported: 10%, 50% and 90%. */
-    public static final double[] POINTS = {0.1, 0.5, 0.9};
+    private static final double[] POINTS = {0.1, 0.5, 0.9};
 
     /** One estimate: made at {@code at}, saying the update would end at {@code end}. */
     public record Sample(Instant at, Instant end) {}

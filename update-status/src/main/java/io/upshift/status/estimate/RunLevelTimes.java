@@ -214,6 +214,8 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         return out.equals(levels) ? this : new RunLevelTimes(image, version, out, previous);
     }
 
+    @SuppressWarnings(
+            "ReferenceEquality") // change returns its argument itself when nothing changed
     private RunLevelTimes with(String runLevel, UnaryOperator<Level> change) {
         List<Level> out = new ArrayList<>(levels.size());
         boolean changed = false;

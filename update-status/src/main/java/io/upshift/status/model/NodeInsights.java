@@ -48,6 +48,7 @@ public final class NodeInsights {
         };
     }
 
+    @SuppressWarnings("EnumOrdinal") // these enums are declared in the order they rank
     private static <E extends Enum<E>> int rank(Class<E> type, String name) {
         for (E e : type.getEnumConstants()) {
             if (e.name().equals(name)) {

@@ -18,6 +18,11 @@ import java.util.List;
 final class PoolAssessor {
     static final String MASTER = "master";
 
+    /** Upshift's pool condition: a rollout control holds the pool's next node. */
+    static final String ROLLOUT_HELD = "RolloutHeld";
+
+    static final String ROLLOUT_DOCS = "Upshift's docs/node-pools.md, section Rollout controls";
+
     /** Counts of a pool's nodes by kind, and the pool's overall assessment. */
     record PoolFacts(
             String name,
@@ -119,6 +124,7 @@ final class PoolAssessor {
                                 + " is unpaused by the administrator.",
                             HealthInsights.PAUSED_POOL_DOCS));
         }
+        rolloutHeld(pool, scope, health);
         return new PoolFacts(
                 name,
                 scope,
@@ -131,6 +137,40 @@ final class PoolAssessor {
                 excluded,
                 degraded,
                 List.copyOf(facts));
+    }
+
+    /**
+     * Upshift's {@code RolloutHeld} pool condition (a soak, a maintenance window or another rollout
+     * control holds the pool's next node): an Info insight since the condition's transition, so
+     * that a pool waiting on purpose is not taken for a stalled one.
+     */
+    private static void rolloutHeld(
+            MachineConfigPool pool, ScopeType scope, List<HealthInsights.Keyed> health) {
+        if (pool.getStatus() == null || pool.getStatus().getConditions() == null) return;
+        String name = pool.getMetadata().getName();
+        pool.getStatus().getConditions().stream()
+                .filter(c -> ROLLOUT_HELD.equals(c.getType()) && "True".equals(c.getStatus()))
+                .findFirst()
+                .ifPresent(
+                        c ->
+                                health.add(
+                                        HealthInsights.of(
+                                                "pool-held-" + name,
+                                                Times.parse(c.getLastTransitionTime()),
+                                                scope,
+                                                HealthInsights.pool(name),
+                                                ImpactLevel.Info,
+                                                HealthInsights.UPDATE_SPEED,
+                                                "Pool "
+                                                        + name
+                                                        + " holds its next node: "
+                                                        + c.getMessage(),
+                                                "A rollout control of the pool ("
+                                                        + c.getReason()
+                                                        + ") holds its next node; nodes already"
+                                                        + " updating finish. "
+                                                        + c.getMessage(),
+                                                ROLLOUT_DOCS)));
     }
 
     private void nodeHealth(NodeFacts f, ScopeType scope, List<HealthInsights.Keyed> health) {

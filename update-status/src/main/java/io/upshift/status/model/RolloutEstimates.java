@@ -186,9 +186,9 @@ final class RolloutEstimates {
                             && DONE.equals(a.get(STATE));
             boolean told = !target.isEmpty() && target.equals(a.get(DESIRED_CONFIG)) && !onTarget;
             boolean updatedSinceStart =
-                    f != null && f.isUpdated()
+                    (f != null && f.isUpdated())
                             || updateStarted == null
-                            || done != null && !done.isBefore(updateStarted);
+                            || (done != null && !done.isBefore(updateStarted));
             boolean isDone = onTarget && updatedSinceStart;
             if (!inProgress && started != null && done != null && !done.isBefore(started)) {
                 (isDone ? thisRollout : earlier).add(Duration.between(started, done));
@@ -204,7 +204,7 @@ final class RolloutEstimates {
                                                         || !done.isBefore(updateStarted))
                                         ? done
                                         : null));
-            } else if (paused || f != null && f.isDegraded()) {
+            } else if (paused || (f != null && f.isDegraded())) {
                 model.add(new PoolRollout.Node(name, PoolRollout.State.BLOCKED, null, null));
             } else if (told) {
                 model.add(

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -39,7 +40,8 @@ public final class SnapshotDump {
             list.put("apiVersion", "v1");
             list.put("kind", "List");
             list.put("items", e.getValue());
-            YAML.writeValue(dir.resolve(e.getKey().toLowerCase() + "s.yaml").toFile(), list);
+            YAML.writeValue(
+                    dir.resolve(e.getKey().toLowerCase(Locale.ROOT) + "s.yaml").toFile(), list);
         }
     }
 }

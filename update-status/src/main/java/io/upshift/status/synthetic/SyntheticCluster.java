@@ -334,9 +334,9 @@ public record SyntheticCluster(int nodes, int pools, int operators, double progr
                 .endMetadata()
                 .withNewSpec()
                 .withUnschedulable(
-                        phase == Phase.DRAINING
+                        (phase == Phase.DRAINING
                                         || phase == Phase.UPDATING
-                                        || phase == Phase.REBOOTING
+                                        || phase == Phase.REBOOTING)
                                 ? Boolean.TRUE
                                 : null)
                 .endSpec()

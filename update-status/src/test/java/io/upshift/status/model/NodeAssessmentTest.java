@@ -78,6 +78,36 @@ class NodeAssessmentTest {
     }
 
     @Test
+    void aPoolHeldByARolloutControlRaisesAnInfoInsightSinceTheHold() {
+        cluster.node("node-a", "new", "new", "Done", Map.of());
+        cluster.node("node-b", "old", "old", "Done", Map.of());
+        cluster.workerConditions.add(
+                new io.fabric8.openshift.api.model.machineconfiguration.v1
+                        .MachineConfigPoolCondition(
+                        NOW.minus(Duration.ofSeconds(12)).toString(),
+                        "Soaking node node-a for 30s (upshift.io/soak-time) after its update: the"
+                                + " next node starts at 2026-11-20T10:00:18Z",
+                        "SoakTime",
+                        "True",
+                        "RolloutHeld"));
+        assertThat(health())
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.impact().level()).isEqualTo(ImpactLevel.Info);
+                            assertThat(h.impact().summary())
+                                    .isEqualTo(
+                                            "Pool worker holds its next node: Soaking node node-a"
+                                                    + " for 30s (upshift.io/soak-time) after its"
+                                                    + " update: the next node starts at"
+                                                    + " 2026-11-20T10:00:18Z");
+                            assertThat(h.startedAt()).isEqualTo("2026-11-20T09:59:48Z");
+                        });
+        assertThat(cluster.render(Details.none))
+                .contains("12s     Info    Update Speed   Pool worker holds its next node");
+    }
+
+    @Test
     void aNodeAskedToDrainIsDraining() {
         cluster.node(
                 "node-a",

@@ -58,6 +58,10 @@ final class TestCluster {
     boolean workerPaused;
     Integer workerMaxUnavailable;
 
+    /** The worker pool's status conditions (none when empty). */
+    final List<io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolCondition>
+            workerConditions = new ArrayList<>();
+
     /** The ClusterVersion's annotations (Upshift's run-level times). */
     final Map<String, String> cvAnnotations = new HashMap<>();
 
@@ -176,6 +180,13 @@ final class TestCluster {
         MachineConfigPool worker = pool("worker", workerPaused);
         if (workerMaxUnavailable != null) {
             worker.getSpec().setMaxUnavailable(new IntOrString(workerMaxUnavailable));
+        }
+        if (!workerConditions.isEmpty()) {
+            worker.setStatus(
+                    new io.fabric8.openshift.api.model.machineconfiguration.v1
+                                    .MachineConfigPoolStatusBuilder()
+                            .withConditions(workerConditions)
+                            .build());
         }
         List<MachineConfigPool> pools = List.of(pool("master", false), worker);
         List<MachineConfig> configs = new ArrayList<>();

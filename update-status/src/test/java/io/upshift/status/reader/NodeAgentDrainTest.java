@@ -109,7 +109,11 @@ class NodeAgentDrainTest {
             String[] seen = {""};
             await("the drain insight")
                     .atMost(Duration.ofSeconds(60))
-                    .until(() -> (seen[0] = status(h)).contains("Node w0 cannot drain"));
+                    .until(
+                            () -> {
+                                seen[0] = status(h);
+                                return seen[0].contains("Node w0 cannot drain");
+                            });
             String draining = seen[0];
             assertThat(draining)
                     .contains(
