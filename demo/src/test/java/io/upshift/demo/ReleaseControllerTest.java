@@ -100,8 +100,11 @@ class ReleaseControllerTest {
                     .contains("USER=null"); // nothing of this machine's environment
             assertThat(out)
                     .containsPattern(
-                            "\\$ \\S+/bin/java -XX:\\+UseParallelGC -XX:MaxRAMPercentage=50"
-                                    + " -XX:\\+ExitOnOutOfMemoryError -jar \\S+/upshift.jar"
+                            // the image's own runtime and entry point, in its working directory,
+                            // with the container's memory limit
+                            "\\$ cd (\\S+) && \\1/jre/bin/java -XX:MaxRAM=1073741824"
+                                    + " -XX:\\+UseParallelGC -XX:MaxRAMPercentage=50"
+                                    + " -XX:\\+ExitOnOutOfMemoryError -jar upshift.jar"
                                     + " operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();

@@ -354,10 +354,12 @@ public final class OperatorCommand implements Callable<Integer> {
                                 try {
                                     c.start();
                                 } catch (RuntimeException e) {
-                                    starting.thenAccept(
-                                            v -> {
-                                                if (v != null) v.kill();
-                                            });
+                                    // the other start is stopped once it ends; nothing waits
+                                    var unused =
+                                            starting.thenAccept(
+                                                    v -> {
+                                                        if (v != null) v.kill();
+                                                    });
                                     throw e;
                                 }
                                 try {

@@ -131,8 +131,7 @@ class UpshiftImageTest {
         assertThat(config.at("/config/Entrypoint").toString())
                 .isEqualTo(
                         "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseParallelGC\",\"-XX:MaxRAMPercentage=50\","
-                            + "\"-XX:+ExitOnOutOfMemoryError\","
-                            + "\"-XX:SharedArchiveFile=/opt/upshift/upshift.jsa\",\"-jar\",\"upshift.jar\"]");
+                            + "\"-XX:+ExitOnOutOfMemoryError\",\"-jar\",\"upshift.jar\"]");
         assertThat(config.at("/config/WorkingDir").asText()).isEqualTo("/opt/upshift");
         assertThat(config.at("/config/Labels/org.opencontainers.image.version").asText())
                 .isEqualTo("1.2.3");
@@ -156,11 +155,7 @@ class UpshiftImageTest {
                 .containsExactly(
                         "opt/", "opt/upshift/", "opt/upshift/lib/", "opt/upshift/lib/greeting.jar");
         assertThat(entries(a.layers().get(3).file()))
-                .containsExactly(
-                        "opt/",
-                        "opt/upshift/",
-                        "opt/upshift/upshift.jar",
-                        "opt/upshift/upshift.jsa");
+                .containsExactly("opt/", "opt/upshift/", "opt/upshift/upshift.jar");
 
         Path layout = dir.resolve("layout");
         new OciLayoutStore().push(a, ImageRef.parse("oci:" + layout), ImageStore.Progress.NONE);
