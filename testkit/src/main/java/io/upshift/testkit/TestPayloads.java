@@ -45,7 +45,7 @@ public final class TestPayloads {
                     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: component"
                             + c
                             + "\n"
-                            + "  namespace: upshift\n"
+                            + "  namespace: openshift-cluster-version\n"
                             + "  annotations:\n"
                             + "    include.release.openshift.io/self-managed-high-availability:"
                             + " \"true\"\n"

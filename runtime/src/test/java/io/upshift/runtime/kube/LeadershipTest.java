@@ -41,7 +41,7 @@ class LeadershipTest {
                 Leadership a =
                         new Leadership(
                                 aClient,
-                                "upshift",
+                                "openshift-cluster-version",
                                 "upshift-operator",
                                 "replica-a",
                                 timings,
@@ -50,7 +50,7 @@ class LeadershipTest {
                 Leadership b =
                         new Leadership(
                                 bClient,
-                                "upshift",
+                                "openshift-cluster-version",
                                 "upshift-operator",
                                 "replica-b",
                                 timings,
@@ -67,7 +67,11 @@ class LeadershipTest {
                     .atMost(Duration.ofMinutes(2))
                     .until(() -> leaseRequests(follower) >= tried + 5);
             assertThat(aLeads.get() && bLeads.get()).as("both led").isFalse();
-            Lease lease = client.leases().inNamespace("upshift").withName("upshift-operator").get();
+            Lease lease =
+                    client.leases()
+                            .inNamespace("openshift-cluster-version")
+                            .withName("upshift-operator")
+                            .get();
             assertThat(lease.getSpec().getHolderIdentity())
                     .isEqualTo(aLeads.get() ? "replica-a" : "replica-b");
         }
@@ -84,7 +88,11 @@ class LeadershipTest {
                     Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
 
     private ZonedDateTime renewTime() {
-        Lease lease = client.leases().inNamespace("upshift").withName("upshift-operator").get();
+        Lease lease =
+                client.leases()
+                        .inNamespace("openshift-cluster-version")
+                        .withName("upshift-operator")
+                        .get();
         return lease == null || lease.getSpec().getRenewTime() == null
                 ? null
                 : lease.getSpec().getRenewTime();
@@ -98,7 +106,7 @@ class LeadershipTest {
         try (Leadership a =
                 new Leadership(
                         client,
-                        "upshift",
+                        "openshift-cluster-version",
                         "upshift-operator",
                         "replica-a",
                         FAST,
@@ -124,7 +132,7 @@ class LeadershipTest {
                     .until(() -> renewTime().isAfter(second));
             assertThat(
                             client.leases()
-                                    .inNamespace("upshift")
+                                    .inNamespace("openshift-cluster-version")
                                     .withName("upshift-operator")
                                     .get()
                                     .getSpec()
@@ -149,7 +157,7 @@ class LeadershipTest {
         try (Leadership a =
                 new Leadership(
                         client,
-                        "upshift",
+                        "openshift-cluster-version",
                         "upshift-operator",
                         "replica-a",
                         minute,
@@ -172,7 +180,7 @@ class LeadershipTest {
             try (Leadership b =
                     new Leadership(
                             client,
-                            "upshift",
+                            "openshift-cluster-version",
                             "upshift-operator",
                             "replica-b",
                             minute,
