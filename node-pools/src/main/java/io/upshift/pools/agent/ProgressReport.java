@@ -35,11 +35,18 @@ final class ProgressReport {
     private static final ObjectMapper JSON = Mappers.JSON;
 
     /**
-     * How often an idle agent reads its MachineConfigNode again (one it did not find, or one
-     * someone else may have replaced): it wakes on every event of its node, and compares in memory
-     * otherwise.
+     * How often an idle agent reads its MachineConfigNode again (one someone else may have
+     * replaced): it wakes on every event of its node, and compares in memory otherwise.
      */
     static final Duration LOOK_AGAIN = Duration.ofMinutes(10);
+
+    /**
+     * How soon an idle agent reads again a MachineConfigNode it did not find: the pool controller
+     * makes one anew soon after it is deleted, and no event of the node says so. The wait doubles
+     * at each look that finds none, up to {@link #LOOK_AGAIN}: a cluster without the kind costs a
+     * handful of reads, then one each ten minutes.
+     */
+    static final Duration LOOK_FOR_MISSING = Duration.ofSeconds(10);
 
     private final KubernetesClient client;
     private final String nodeName;
@@ -51,6 +58,9 @@ final class ProgressReport {
     private Instant readAt;
 
     private boolean missingSaid;
+
+    /** Reads in a row that found no object. */
+    private int missingLooks;
 
     ProgressReport(KubernetesClient client, String nodeName, Clock clock) {
         this.client = client;
@@ -93,7 +103,7 @@ final class ProgressReport {
                 desired = a.getOrDefault(NodeAnnotations.DESIRED_CONFIG, "");
         try {
             MachineConfigNode mcn = known;
-            boolean lately = readAt != null && clock.instant().isBefore(readAt.plus(LOOK_AGAIN));
+            boolean lately = readAt != null && clock.instant().isBefore(readAt.plus(lookAgain()));
             if (idle ? !lately : mcn == null || !desired.equals(specDesired(mcn))) mcn = read();
             if (mcn == null) return;
             for (int attempt = 0; mcn != null; attempt++) {
@@ -139,8 +149,16 @@ final class ProgressReport {
                     nodeName);
         }
         missingSaid = mcn == null;
+        missingLooks = mcn == null ? missingLooks + 1 : 0;
         known = mcn;
         return mcn;
+    }
+
+    /** How long after a read an idle agent trusts it. */
+    private Duration lookAgain() {
+        if (missingLooks == 0) return LOOK_AGAIN;
+        Duration wait = LOOK_FOR_MISSING.multipliedBy(1L << Math.min(missingLooks - 1, 6));
+        return wait.compareTo(LOOK_AGAIN) < 0 ? wait : LOOK_AGAIN;
     }
 
     private static String specDesired(MachineConfigNode mcn) {
