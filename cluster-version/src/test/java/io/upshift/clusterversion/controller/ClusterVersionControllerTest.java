@@ -167,6 +167,12 @@ class ClusterVersionControllerTest {
                                     () -> h.condition("ReleaseAccepted"),
                                     c -> "False".equals(c.getStatus()));
             assertThat(refused.getReason()).isEqualTo("VerifyPayloadVersion");
+            // the controller counts a write once its answer is back, so the condition can be read
+            // here before the write that made it is counted (a loaded machine showed it): counted
+            // from the second try on, when the first try's pass has ended
+            await("a second try")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> h.payloads.loads.get() - loadsBefore >= 2);
             long writes = h.controller.writes();
             // upstream's backoff: a reconcile interval (1-2 s here) / 16, doubling up to the
             // interval; a slow machine only makes the gaps longer, so they are checked from
