@@ -113,9 +113,8 @@ public final class ControllerDeployment {
      * one running the release image with the operator's command (Upshift's {@code operator},
      * upstream's {@code start}). A manifest that deletes its object runs nothing.
      */
-    public static String operatorBy(Manifest m, String releaseImage) {
-        if (!"apps".equals(m.group()) || !"Deployment".equals(m.kind())) return null;
-        if ("true".equals(m.annotations().get(Manifest.DELETE))) return null;
+    static String operatorBy(Manifest m, String releaseImage) {
+        if (!isDeployment(m)) return null;
         if (NAME.equals(m.name()) || LEGACY_NAME.equals(m.name()))
             return "it is named as a cluster-version operator";
         return command(m, releaseImage)
@@ -144,10 +143,13 @@ public final class ControllerDeployment {
      * #NAME}.
      */
     static boolean isTheOperator(Manifest m) {
+        return isDeployment(m) && NAMESPACE.equals(m.namespace()) && NAME.equals(m.name());
+    }
+
+    /** A Deployment the payload makes (a manifest that deletes its object runs nothing). */
+    private static boolean isDeployment(Manifest m) {
         return "apps".equals(m.group())
                 && "Deployment".equals(m.kind())
-                && NAMESPACE.equals(m.namespace())
-                && NAME.equals(m.name())
                 && !"true".equals(m.annotations().get(Manifest.DELETE));
     }
 
