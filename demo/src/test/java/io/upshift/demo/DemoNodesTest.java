@@ -243,7 +243,8 @@ class DemoNodesTest {
             String gate =
                     "KubeletMinorVersionUpgradeable: Kubelet versions on nodes worker-0 and"
                         + " worker-1 will not be supported in the next OpenShift version upgrade."
-                        + " Pools: worker (2 nodes, paused).";
+                        + " Compared by release for nodes worker-0 and worker-1, which report no"
+                        + " kubelet version. Pools: worker (2 nodes, paused).";
             demo.admin()
                     .requestUpdate(
                             null,

@@ -3,6 +3,7 @@ package io.upshift.clusterversion.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.NodeSystemInfo;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
@@ -60,7 +61,8 @@ class PoolGateRolloutTest {
                             "KubeletMinorVersionUpgradeable: Kubelet versions on nodes worker-0 and"
                                 + " worker-1 are behind the expected API server version;"
                                 + " nevertheless, they will continue to be supported in the next"
-                                + " OpenShift version upgrade.");
+                                + " OpenShift version upgrade. Compared by release for nodes"
+                                + " worker-0 and worker-1, which report no kubelet version.");
             assertThat(Preconditions.check(input(h, "4.19.0", "4.20.0")))
                     .noneMatch(Precondition::blocking);
 
@@ -70,7 +72,8 @@ class PoolGateRolloutTest {
             String refusal =
                     "KubeletMinorVersionUpgradeable: Kubelet versions on nodes worker-0 and"
                         + " worker-1 will not be supported in the next OpenShift version upgrade."
-                        + " Pools: worker (2 nodes, paused).";
+                        + " Compared by release for nodes worker-0 and worker-1, which report no"
+                        + " kubelet version. Pools: worker (2 nodes, paused).";
             await("the next minor refused")
                     .atMost(Duration.ofSeconds(60))
                     .until(() -> refusal.equals(upgradeable(h).getMessage()));
@@ -108,8 +111,81 @@ class PoolGateRolloutTest {
                                             && "True".equals(upgradeable(h).getStatus())
                                             && upgradeable(h)
                                                     .getMessage()
-                                                    .endsWith("versions are synced."));
+                                                    .contains("versions are synced."));
         }
+    }
+
+    @Test
+    void aNodeWhoseKubeletLagsTheApiServerBlocksTheNextMinorWhateverReleaseRenderedItsConfig()
+            throws Exception {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            h.pool("master", 1, false, true);
+            h.pool("worker", 1, false);
+            h.config("00-master", "master", "m20", "os@4.20");
+            h.config("00-worker", "worker", "w20", "os@4.20");
+            h.node("master-0", "master", "a", 10);
+            h.node("worker-0", "worker", "a", 5);
+            h.node("worker-1", "worker", "b", 5);
+            h.startAgents();
+            h.startController("4.20.0");
+            await("4.20 everywhere")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> h.settled("master") && h.settled("worker"));
+
+            // Every node runs 4.20's config, yet worker-0's kubelet is two minors behind the API
+            // server (whichever server this is: the embedded one or a real kube-apiserver): 4.20
+            // allows that, 4.21 does not.
+            String api = h.client.getKubernetesVersion().getGitVersion().substring(1);
+            long minor = SemVer.parse(api).minor();
+            kubelet(h, "master-0", "v1." + minor + ".3");
+            kubelet(h, "worker-1", "v1." + minor + ".3");
+            kubelet(h, "worker-0", "v1." + (minor - 2) + ".7");
+            String refusal =
+                    "KubeletMinorVersionUpgradeable: Kubelet version (1."
+                            + (minor - 2)
+                            + ".7) on node worker-0 will not be supported in the next OpenShift"
+                            + " version upgrade. The API server's version is "
+                            + api
+                            + ". Pools: worker (1 node).";
+            await("the next minor refused by the kubelet")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> refusal.equals(upgradeable(h).getMessage()));
+            assertThat(upgradeable(h).getStatus()).isEqualTo("False");
+            assertThat(Preconditions.check(input(h, "4.20.0", "4.21.0")))
+                    .anySatisfy(p -> assertThat(p.message()).contains(refusal));
+            assertThat(Preconditions.check(input(h, "4.20.0", "4.20.1")))
+                    .noneMatch(Precondition::blocking);
+
+            // Its kubelet updated, the gate opens.
+            kubelet(h, "worker-0", "v1." + minor + ".3");
+            await("the gate open")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(
+                            () ->
+                                    "Kubelet and API server versions are synced."
+                                            .equals(
+                                                    upgradeable(h)
+                                                            .getMessage()
+                                                            .replace(
+                                                                    "KubeletMinorVersionUpgradeable:"
+                                                                        + " ",
+                                                                    "")));
+            assertThat(upgradeable(h).getStatus()).isEqualTo("True");
+        }
+    }
+
+    /** The node's kubelet reports {@code version}, as a kubelet does in its node's status. */
+    static void kubelet(PoolHarness h, String node, String version) {
+        h.client
+                .nodes()
+                .withName(node)
+                .editStatus(
+                        n -> {
+                            if (n.getStatus().getNodeInfo() == null)
+                                n.getStatus().setNodeInfo(new NodeSystemInfo());
+                            n.getStatus().getNodeInfo().setKubeletVersion(version);
+                            return n;
+                        });
     }
 
     @Test

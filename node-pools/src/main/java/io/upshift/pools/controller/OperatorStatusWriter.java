@@ -50,9 +50,14 @@ final class OperatorStatusWriter {
     }
 
     /**
+     * @param apiServerVersion the API server's version, "" when unknown
      * @param controllerFailure why the controller cannot render its release's base configs, or null
      */
-    void write(List<PoolGate.Pool> pools, String controllerFailure, Instant now) {
+    void write(
+            List<PoolGate.Pool> pools,
+            String apiServerVersion,
+            String controllerFailure,
+            Instant now) {
         syncingSince =
                 RequiredPools.check(pools).synced()
                         ? null
@@ -80,6 +85,7 @@ final class OperatorStatusWriter {
         ClusterOperatorStatus status =
                 PoolGate.status(
                         releaseVersion,
+                        apiServerVersion,
                         co.getStatus(),
                         pools,
                         controllerFailure,

@@ -1,7 +1,9 @@
 package io.upshift.pools.controller;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.VersionInfo;
 import io.upshift.pools.model.PoolDecision;
 import io.upshift.pools.model.PoolPlan;
 import io.upshift.runtime.kube.ApiErrors;
@@ -10,7 +12,10 @@ import io.upshift.runtime.kube.ParallelWrites;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +58,20 @@ public final class PoolController implements AutoCloseable {
     /** The previous pass's {@link PoolPlan#unusedSince()}. */
     private Map<String, Instant> unusedSince = Map.of();
 
+    private final KubernetesClient client;
+
+    /** The API server's version ({@code /version}), "" when it could not be read. */
+    private String apiServerVersion = "";
+
+    /**
+     * The kubelet versions the nodes reported when the API server's version was last read: it is
+     * read again when they change (an upgrade of the cluster's Kubernetes moves both), never on a
+     * level cluster.
+     */
+    private Set<String> kubeletsSeen;
+
     public PoolController(KubernetesClient client, Clock clock, PoolControllerOptions options) {
+        this.client = client;
         this.clock = clock;
         this.options = options;
         this.debouncer =
@@ -121,6 +139,7 @@ public final class PoolController implements AutoCloseable {
         Instant now = clock.instant();
         PoolCaches.Snapshot cached = caches.read();
         BaseConfigSync.Result base = baseConfigs.sync(cached.configs());
+        readApiServerVersion(cached.nodes());
         PoolPlan plan = decide(cached, base, now);
         recorder.record(plan);
         unusedSince = plan.unusedSince();
@@ -128,9 +147,39 @@ public final class PoolController implements AutoCloseable {
         writes.run(
                 machineConfigNodes.sync(
                         plan.members(), cached.nodes(), cached.machineConfigNodes()));
-        operatorStatus.write(plan.gate(), base.failure(), now);
+        operatorStatus.write(plan.gate(), apiServerVersion, base.failure(), now);
         machineConfiguration.write();
         passes.incrementAndGet();
+    }
+
+    /**
+     * Reads {@code /version} on the first pass and whenever the set of kubelet versions the nodes
+     * report has changed; a failure leaves the version unknown (the gate then compares releases and
+     * says so) and is retried with the next change.
+     */
+    private void readApiServerVersion(List<Node> nodes) {
+        Set<String> kubelets = new TreeSet<>();
+        for (Node n : nodes)
+            if (n.getStatus() != null && n.getStatus().getNodeInfo() != null)
+                kubelets.add(String.valueOf(n.getStatus().getNodeInfo().getKubeletVersion()));
+        if (kubelets.equals(kubeletsSeen)) return;
+        kubeletsSeen = kubelets;
+        String before = apiServerVersion;
+        try {
+            VersionInfo v = client.getKubernetesVersion();
+            apiServerVersion = v == null || v.getGitVersion() == null ? "" : v.getGitVersion();
+        } catch (KubernetesClientException e) {
+            apiServerVersion = "";
+            LOG.warn(
+                    "cannot read the API server's version ({}): the kubelet skew gate compares"
+                            + " releases instead",
+                    ApiErrors.describe(e));
+        }
+        if (!apiServerVersion.equals(before))
+            LOG.info(
+                    "API server version {}; nodes' kubelets {}",
+                    apiServerVersion.isEmpty() ? "unknown" : apiServerVersion,
+                    kubelets);
     }
 
     /**

@@ -15,11 +15,14 @@ import java.util.List;
  * is refused when a node would be beyond what the next minor allows, so a pool paused across one
  * minor may stay paused for an EUS-to-EUS update, and no further.
  *
- * <p>Upstream compares each node's kubelet with the API server's Kubernetes version. Upshift does
- * not ship Kubernetes versions: a node's version is the release whose controller rendered the
- * config the node runs, and the control plane's the release of the pool controller; an OpenShift
- * minor moves the Kubernetes minor by one, so the skew is the same count. Minors of two different
- * major versions cannot be counted this way: such a node is reported as of unknown version.
+ * <p>As upstream, what is allowed follows the control plane's release, and what is compared is each
+ * node's kubelet ({@code Node.status.nodeInfo.kubeletVersion}) with the API server's own version
+ * ({@code /version}); an update of the cluster's release is assumed to move the API server one
+ * minor. Where a node reports no kubelet version (or the API server's version is not known), the
+ * release that rendered the config the node runs is compared with the control plane's release
+ * instead (an OpenShift minor moves the Kubernetes minor by one, so the count is the same), and the
+ * message says so. Versions of two different major versions cannot be counted this way: such a node
+ * is reported as of unknown version.
  */
 public final class KubeletSkew {
     /**
@@ -37,18 +40,15 @@ public final class KubeletSkew {
     public static final String AHEAD = "KubeletMinorVersionAhead";
 
     /**
-     * One node: its pool and its version ("" when it runs no config of a known release).
+     * One node.
      *
-     * @param unknownWhy why its version is unknown, shown as upstream shows a kubelet version it
-     *     cannot parse
+     * @param kubelet the version its kubelet reports ("" when it reports none)
+     * @param release the release whose controller rendered the config it runs ("" when none)
      */
-    public record Node(String name, String pool, String version, String unknownWhy) {
-        public static Node of(String name, String pool, String version) {
-            return new Node(
-                    name,
-                    pool,
-                    version,
-                    version.isEmpty() ? "it runs no config rendered by a known release" : "");
+    public record Node(String name, String pool, String kubelet, String release) {
+        /** A node that reports no kubelet version. */
+        public static Node of(String name, String pool, String release) {
+            return new Node(name, pool, "", release);
         }
     }
 
@@ -57,6 +57,16 @@ public final class KubeletSkew {
      * now, or after the next minor update).
      */
     public record Verdict(String status, String reason, String message, List<Node> lagging) {}
+
+    /**
+     * A node as compared: the version shown, its skew in minors, whether by release, or why it
+     * could not be compared.
+     */
+    private record Compared(Node node, String version, long skew, boolean byRelease, String why) {
+        static Compared unknown(Node node, String why) {
+            return new Compared(node, "", 0, false, why);
+        }
+    }
 
     private KubeletSkew() {}
 
@@ -74,94 +84,67 @@ public final class KubeletSkew {
         };
     }
 
+    /** As {@link #assess(String, String, List)} with the API server's version unknown. */
     public static Verdict assess(String controlPlane, List<Node> nodes) {
+        return assess(controlPlane, "", nodes);
+    }
+
+    /**
+     * @param controlPlane the control plane's release, whose minor sets what is allowed
+     * @param apiServer the API server's version as {@code /version} gives it ({@code v1.32.13}), ""
+     *     when unknown
+     */
+    public static Verdict assess(String controlPlane, String apiServer, List<Node> nodes) {
         SemVer cp = SemVer.parse(controlPlane);
+        String api = apiServer.startsWith("v") ? apiServer.substring(1) : apiServer;
+        SemVer apiVersion = SemVer.isValid(api) ? SemVer.parse(api) : null;
         int minSkew = minSupportedSkew(cp);
         int minSkewNext =
                 minSupportedSkew(new SemVer(cp.major(), cp.minor() + 1, 0, List.of(), ""));
-        List<Node> errors = new ArrayList<>(),
+        List<Compared> errors = new ArrayList<>(),
                 unsupported = new ArrayList<>(),
                 limit = new ArrayList<>(),
                 behindButOk = new ArrayList<>(),
-                ahead = new ArrayList<>();
+                ahead = new ArrayList<>(),
+                all = new ArrayList<>();
         for (Node n : nodes.stream().sorted(Comparator.comparing(Node::name)).toList()) {
-            String why = n.unknownWhy();
-            if (why.isEmpty() && !SemVer.isValid(n.version()))
-                why = "release version " + n.version() + " does not parse";
-            if (why.isEmpty() && SemVer.parse(n.version()).major() != cp.major()) {
-                why =
-                        "its release "
-                                + n.version()
-                                + " is of another major version than the control plane's";
-            }
-            if (!why.isEmpty()) {
-                errors.add(new Node(n.name(), n.pool(), n.version(), why));
-                continue;
-            }
-            long skew = SemVer.parse(n.version()).minor() - cp.minor();
-            if (skew == 0) continue;
-            if (skew < minSkew) unsupported.add(n);
-            else if (skew - 1 < minSkewNext)
-                limit.add(n); // the next minor moves the control plane one further
-            else if (skew < 0) behindButOk.add(n);
-            else ahead.add(n);
+            Compared c = compare(n, cp, apiVersion);
+            all.add(c);
+            if (!c.why().isEmpty()) errors.add(c);
+            else if (c.skew() == 0) continue;
+            else if (c.skew() < minSkew) unsupported.add(c);
+            else if (c.skew() - 1 < minSkewNext)
+                limit.add(c); // the next minor moves the control plane one further
+            else if (c.skew() < 0) behindButOk.add(c);
+            else ahead.add(c);
         }
+        boolean apiKnown = apiVersion != null;
+        String target = "the target API server version (" + api + ")"; // when a kubelet is named
         // The most severe kind decides, in upstream's order.
         if (!unsupported.isEmpty()) {
             return new Verdict(
                     "False",
                     UNSUPPORTED,
-                    switch (unsupported.size()) {
-                        case 1 ->
-                                "Unsupported Kubelet version ("
-                                        + unsupported.get(0).version()
-                                        + ") on node "
-                                        + names(unsupported)
-                                        + " is too far behind the target API server version ("
-                                        + controlPlane
-                                        + ").";
-                        case 2, 3 ->
-                                "Unsupported Kubelet versions on nodes "
-                                        + names(unsupported)
-                                        + " are too far behind the target API server version ("
-                                        + controlPlane
-                                        + ").";
-                        default ->
-                                "Unsupported Kubelet versions on "
-                                        + unsupported.size()
-                                        + " nodes are too far behind the target API server version"
-                                        + " ("
-                                        + controlPlane
-                                        + ").";
-                    },
+                    "Unsupported "
+                            + kubelets(unsupported)
+                            + (unsupported.size() == 1 ? " is" : " are")
+                            + " too far behind "
+                            + target(unsupported, target, controlPlane)
+                            + "."
+                            + basis(unsupported, apiKnown),
                     concat(unsupported, limit));
         }
         if (!ahead.isEmpty()) {
             return new Verdict(
                     "Unknown",
                     AHEAD,
-                    switch (ahead.size()) {
-                        case 1 ->
-                                "Unsupported Kubelet version ("
-                                        + ahead.get(0).version()
-                                        + ") on node "
-                                        + names(ahead)
-                                        + " is ahead of the target API server version ("
-                                        + controlPlane
-                                        + ").";
-                        case 2, 3 ->
-                                "Unsupported Kubelet versions on nodes "
-                                        + names(ahead)
-                                        + " are ahead of the target API server version ("
-                                        + controlPlane
-                                        + ").";
-                        default ->
-                                "Unsupported Kubelet versions on "
-                                        + ahead.size()
-                                        + " nodes are ahead of the target API server version ("
-                                        + controlPlane
-                                        + ").";
-                    },
+                    "Unsupported "
+                            + kubelets(ahead)
+                            + (ahead.size() == 1 ? " is" : " are")
+                            + " ahead of "
+                            + target(ahead, target, controlPlane)
+                            + "."
+                            + basis(ahead, apiKnown),
                     List.of());
         }
         if (!errors.isEmpty()) {
@@ -173,7 +156,7 @@ public final class KubeletSkew {
                                 "Unable to determine the kubelet version on node "
                                         + names(errors)
                                         + ": "
-                                        + errors.get(0).unknownWhy();
+                                        + errors.get(0).why();
                         case 2, 3 ->
                                 "Unable to determine the kubelet version on nodes "
                                         + names(errors)
@@ -189,70 +172,137 @@ public final class KubeletSkew {
             return new Verdict(
                     "False",
                     UNSUPPORTED_NEXT_UPGRADE,
-                    switch (limit.size()) {
-                        case 1 ->
-                                "Kubelet version ("
-                                        + limit.get(0).version()
-                                        + ") on node "
-                                        + names(limit)
-                                        + " will not be supported in the next OpenShift version"
-                                        + " upgrade.";
-                        case 2, 3 ->
-                                "Kubelet versions on nodes "
-                                        + names(limit)
-                                        + " will not be supported in the next OpenShift version"
-                                        + " upgrade.";
-                        default ->
-                                "Kubelet versions on "
-                                        + limit.size()
-                                        + " nodes will not be supported in the next OpenShift"
-                                        + " version upgrade.";
-                    },
-                    limit);
+                    kubelets(limit)
+                            + " will not be supported in the next OpenShift version upgrade."
+                            + withApiServer(limit, api, apiKnown),
+                    concat(limit, List.of()));
         }
         if (!behindButOk.isEmpty()) {
+            boolean one = behindButOk.size() == 1;
             return new Verdict(
                     "True",
                     SUPPORTED_NEXT_UPGRADE,
-                    switch (behindButOk.size()) {
-                        case 1 ->
-                                "Kubelet version ("
-                                        + behindButOk.get(0).version()
-                                        + ") on node "
-                                        + names(behindButOk)
-                                        + " is behind the expected API server version;"
-                                        + " nevertheless, it will continue to be supported in the"
-                                        + " next OpenShift version upgrade.";
-                        case 2, 3 ->
-                                "Kubelet versions on nodes "
-                                        + names(behindButOk)
-                                        + " are behind the expected API server version;"
-                                        + " nevertheless, they will continue to be supported in the"
-                                        + " next OpenShift version upgrade.";
-                        default ->
-                                "Kubelet versions on "
-                                        + behindButOk.size()
-                                        + " nodes are behind the expected API server version;"
-                                        + " nevertheless, they will continue to be supported in the"
-                                        + " next OpenShift version upgrade.";
-                    },
+                    kubelets(behindButOk)
+                            + (one ? " is" : " are")
+                            + " behind the expected API server version; nevertheless, "
+                            + (one ? "it" : "they")
+                            + " will continue to be supported in the next OpenShift version"
+                            + " upgrade."
+                            + withApiServer(behindButOk, api, apiKnown),
                     List.of());
         }
         return new Verdict(
-                "True", SYNCED, "Kubelet and API server versions are synced.", List.of());
+                "True",
+                SYNCED,
+                "Kubelet and API server versions are synced." + basis(all, apiKnown),
+                List.of());
+    }
+
+    /**
+     * The node's kubelet against the API server where both are known; else the release that
+     * rendered its config against the control plane's.
+     */
+    private static Compared compare(Node n, SemVer cp, SemVer api) {
+        if (!n.kubelet().isEmpty() && api != null) {
+            String k = n.kubelet().startsWith("v") ? n.kubelet().substring(1) : n.kubelet();
+            if (!SemVer.isValid(k))
+                return Compared.unknown(n, "kubelet version " + n.kubelet() + " does not parse");
+            SemVer kv = SemVer.parse(k);
+            if (kv.major() != api.major())
+                return Compared.unknown(
+                        n,
+                        "its kubelet "
+                                + n.kubelet()
+                                + " is of another major version than the API server's");
+            return new Compared(n, k, kv.minor() - api.minor(), false, "");
+        }
+        if (n.release().isEmpty())
+            return Compared.unknown(
+                    n,
+                    n.kubelet().isEmpty()
+                            ? "it reports no kubelet version and runs no config rendered by a"
+                                    + " known release"
+                            : "the API server's version is unknown and it runs no config rendered"
+                                    + " by a known release");
+        if (!SemVer.isValid(n.release()))
+            return Compared.unknown(n, "release version " + n.release() + " does not parse");
+        SemVer rv = SemVer.parse(n.release());
+        if (rv.major() != cp.major())
+            return Compared.unknown(
+                    n,
+                    "its release "
+                            + n.release()
+                            + " is of another major version than the control plane's");
+        return new Compared(n, n.release(), rv.minor() - cp.minor(), true, "");
+    }
+
+    /**
+     * "Kubelet version (1.31.4) on node a", "Kubelet versions on nodes a and b", "Kubelet versions
+     * on 4 nodes", as upstream words them.
+     */
+    private static String kubelets(List<Compared> group) {
+        return switch (group.size()) {
+            case 1 -> "Kubelet version (" + group.get(0).version() + ") on node " + names(group);
+            case 2, 3 -> "Kubelet versions on nodes " + names(group);
+            default -> "Kubelet versions on " + group.size() + " nodes";
+        };
+    }
+
+    /** What the first named node was compared with. */
+    private static String target(List<Compared> group, String apiTarget, String controlPlane) {
+        return group.get(0).byRelease()
+                ? "the control plane's release (" + controlPlane + ")"
+                : apiTarget;
+    }
+
+    /**
+     * The API server's version, for a message that does not name it, where {@code group} holds a
+     * kubelet compared with it; then which were compared by release ({@link #basis}).
+     */
+    private static String withApiServer(List<Compared> group, String api, boolean apiKnown) {
+        boolean byKubelet = group.stream().anyMatch(c -> !c.byRelease());
+        return (byKubelet ? " The API server's version is " + api + "." : "")
+                + basis(group, apiKnown);
+    }
+
+    /**
+     * Which of {@code group} were compared by release rather than by kubelet: "" when none.
+     *
+     * @param apiKnown whether the API server's version is known
+     */
+    private static String basis(List<Compared> group, boolean apiKnown) {
+        List<Compared> byRelease = group.stream().filter(Compared::byRelease).toList();
+        if (byRelease.isEmpty()) return "";
+        if (!apiKnown && byRelease.stream().anyMatch(c -> !c.node().kubelet().isEmpty()))
+            return " Compared by release: the API server's version is unknown.";
+        return switch (byRelease.size()) {
+            case 1 ->
+                    " Compared by release for node "
+                            + names(byRelease)
+                            + ", which reports no kubelet version.";
+            case 2, 3 ->
+                    " Compared by release for nodes "
+                            + names(byRelease)
+                            + ", which report no kubelet version.";
+            default ->
+                    " Compared by release for "
+                            + byRelease.size()
+                            + " nodes, which report no kubelet version.";
+        };
     }
 
     /** "a", "a and b", "a, b, and c", as upstream joins node names. */
-    static String names(List<Node> nodes) {
-        List<String> s = new ArrayList<>(nodes.stream().map(Node::name).toList());
+    static String names(List<Compared> nodes) {
+        List<String> s = new ArrayList<>(nodes.stream().map(c -> c.node().name()).toList());
         if (s.size() == 2) return String.join(" and ", s);
         if (s.size() > 2) s.set(s.size() - 1, "and " + s.get(s.size() - 1));
         return String.join(", ", s);
     }
 
-    private static List<Node> concat(List<Node> a, List<Node> b) {
-        List<Node> out = new ArrayList<>(a);
-        out.addAll(b);
+    private static List<Node> concat(List<Compared> a, List<Compared> b) {
+        List<Node> out = new ArrayList<>();
+        a.forEach(c -> out.add(c.node()));
+        b.forEach(c -> out.add(c.node()));
         return out;
     }
 }

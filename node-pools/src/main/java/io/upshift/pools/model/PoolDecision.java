@@ -343,8 +343,22 @@ public final class PoolDecision {
             if (!n.currentConfig().isEmpty())
                 nodeVersions.put(n.name(), versionOf.getOrDefault(n.currentConfig(), ""));
         }
+        Map<String, String> kubelets = new LinkedHashMap<>();
+        for (Node n : in.nodes()) {
+            String name = n.getMetadata().getName();
+            if (nodeVersions.containsKey(name)) kubelets.put(name, kubeletVersion(n));
+        }
         return new PoolGate.Pool(
-                pool.getMetadata().getName(), progress, required, released, nodeVersions);
+                pool.getMetadata().getName(), progress, required, released, nodeVersions, kubelets);
+    }
+
+    /** {@code status.nodeInfo.kubeletVersion}, "" when the node reports none. */
+    private static String kubeletVersion(Node n) {
+        return n.getStatus() == null
+                        || n.getStatus().getNodeInfo() == null
+                        || n.getStatus().getNodeInfo().getKubeletVersion() == null
+                ? ""
+                : n.getStatus().getNodeInfo().getKubeletVersion();
     }
 
     /**

@@ -49,13 +49,26 @@ public final class PoolGate {
      * @param released Updated to a config rendered by this release
      * @param nodeVersions each node's version: the release whose controller rendered the config it
      *     runs ("" when unknown); nodes that run no config yet are left out
+     * @param kubeletVersions each node's kubelet version as the node reports it (absent or "" when
+     *     it reports none)
      */
     public record Pool(
             String name,
             PoolProgress progress,
             boolean required,
             boolean released,
-            Map<String, String> nodeVersions) {}
+            Map<String, String> nodeVersions,
+            Map<String, String> kubeletVersions) {
+        /** Nodes that report no kubelet version. */
+        public Pool(
+                String name,
+                PoolProgress progress,
+                boolean required,
+                boolean released,
+                Map<String, String> nodeVersions) {
+            this(name, progress, required, released, nodeVersions, Map.of());
+        }
+    }
 
     private PoolGate() {}
 
@@ -82,6 +95,22 @@ public final class PoolGate {
      */
     public static ClusterOperatorStatus status(
             String releaseVersion,
+            ClusterOperatorStatus previous,
+            List<Pool> pools,
+            String controllerFailure,
+            Instant syncingSince,
+            Instant now) {
+        return status(releaseVersion, "", previous, pools, controllerFailure, syncingSince, now);
+    }
+
+    /**
+     * As {@link #status(String, ClusterOperatorStatus, List, String, Instant, Instant)}, with the
+     * API server's version ({@code /version}'s gitVersion, "" when unknown), with which the gate
+     * compares the nodes' kubelets ({@link KubeletSkew}).
+     */
+    public static ClusterOperatorStatus status(
+            String releaseVersion,
+            String apiServerVersion,
             ClusterOperatorStatus previous,
             List<Pool> pools,
             String controllerFailure,
@@ -175,7 +204,7 @@ public final class PoolGate {
                                     : "Cluster version is " + releaseVersion,
                             now);
         }
-        conditions = upgradeable(conditions, releaseVersion, pools, now);
+        conditions = upgradeable(conditions, releaseVersion, apiServerVersion, pools, now);
         conditions =
                 StatusConditions.set(
                         conditions,
@@ -195,6 +224,7 @@ public final class PoolGate {
     private static List<ClusterOperatorStatusCondition> upgradeable(
             List<ClusterOperatorStatusCondition> conditions,
             String releaseVersion,
+            String apiServerVersion,
             List<Pool> pools,
             Instant now) {
         List<Pool> byName = pools.stream().sorted(Comparator.comparing(Pool::name)).toList();
@@ -205,7 +235,7 @@ public final class PoolGate {
                         .toList();
         KubeletSkew.Verdict skew =
                 SemVer.isValid(releaseVersion)
-                        ? KubeletSkew.assess(releaseVersion, nodes(byName))
+                        ? KubeletSkew.assess(releaseVersion, apiServerVersion, nodes(byName))
                         : null;
         String skewMessage =
                 skew == null
@@ -235,7 +265,12 @@ public final class PoolGate {
             p.nodeVersions()
                     .forEach(
                             (node, version) ->
-                                    out.add(KubeletSkew.Node.of(node, p.name(), version)));
+                                    out.add(
+                                            new KubeletSkew.Node(
+                                                    node,
+                                                    p.name(),
+                                                    p.kubeletVersions().getOrDefault(node, ""),
+                                                    version)));
         return out;
     }
 

@@ -51,7 +51,10 @@ class KubeletSkewTest {
         KubeletSkew.Verdict synced = assess("4.18.1", "4.18.1", "4.18.1");
         assertThat(synced.status()).isEqualTo("True");
         assertThat(synced.reason()).isEqualTo(KubeletSkew.SYNCED);
-        assertThat(synced.message()).isEqualTo("Kubelet and API server versions are synced.");
+        assertThat(synced.message())
+                .isEqualTo(
+                        "Kubelet and API server versions are synced. Compared by release for nodes"
+                                + " test000 and test001, which report no kubelet version.");
 
         // 4.19 control plane, workers left on 4.18: one behind is supported on 4.19 and, two
         // behind, on 4.20 too.
@@ -62,7 +65,8 @@ class KubeletSkewTest {
                 .isEqualTo(
                         "Kubelet versions on nodes test001 and test002 are behind the expected API"
                             + " server version; nevertheless, they will continue to be supported in"
-                            + " the next OpenShift version upgrade.");
+                            + " the next OpenShift version upgrade. Compared by release for nodes"
+                            + " test001 and test002, which report no kubelet version.");
 
         // 4.20 control plane, workers still on 4.18: supported now, not on 4.21 (odd: one behind).
         KubeletSkew.Verdict at420 = assess("4.20.0", "4.20.0", "4.18.1", "4.18.1");
@@ -71,7 +75,8 @@ class KubeletSkewTest {
         assertThat(at420.message())
                 .isEqualTo(
                         "Kubelet versions on nodes test001 and test002 will not be supported in the"
-                                + " next OpenShift version upgrade.");
+                                + " next OpenShift version upgrade. Compared by release for nodes"
+                                + " test001 and test002, which report no kubelet version.");
         assertThat(at420.lagging())
                 .extracting(KubeletSkew.Node::name)
                 .containsExactly("test001", "test002");
@@ -83,7 +88,8 @@ class KubeletSkewTest {
         assertThat(too.message())
                 .isEqualTo(
                         "Unsupported Kubelet version (4.17.3) on node test000 is too far behind the"
-                                + " target API server version (4.19.0).");
+                                + " control plane's release (4.19.0). Compared by release for node"
+                                + " test000, which reports no kubelet version.");
     }
 
     @Test
@@ -104,15 +110,19 @@ class KubeletSkewTest {
         assertThat(assess("4.19.0", "4.17.0", "4.17.0", "4.17.0").message())
                 .isEqualTo(
                         "Unsupported Kubelet versions on nodes test000, test001, and test002 are"
-                                + " too far behind the target API server version (4.19.0).");
+                            + " too far behind the control plane's release (4.19.0). Compared by"
+                            + " release for nodes test000, test001, and test002, which report no"
+                            + " kubelet version.");
         assertThat(assess("4.19.0", "4.17.0", "4.17.0", "4.17.0", "4.17.0").message())
                 .isEqualTo(
-                        "Unsupported Kubelet versions on 4 nodes are too far behind the target API"
-                                + " server version (4.19.0).");
+                        "Unsupported Kubelet versions on 4 nodes are too far behind the control"
+                            + " plane's release (4.19.0). Compared by release for 4 nodes, which"
+                            + " report no kubelet version.");
         assertThat(assess("4.20.0", "4.18.0", "4.18.0", "4.18.0", "4.18.0").message())
                 .isEqualTo(
                         "Kubelet versions on 4 nodes will not be supported in the next OpenShift"
-                                + " version upgrade.");
+                            + " version upgrade. Compared by release for 4 nodes, which report no"
+                            + " kubelet version.");
     }
 
     @Test
@@ -125,17 +135,99 @@ class KubeletSkewTest {
         assertThat(ahead.message())
                 .isEqualTo(
                         "Unsupported Kubelet version (4.20.0) on node test000 is ahead of the"
-                                + " target API server version (4.19.0).");
+                                + " control plane's release (4.19.0). Compared by release for node"
+                                + " test000, which reports no kubelet version.");
         KubeletSkew.Verdict unknown = assess("4.20.0", "", "4.18.0");
         assertThat(unknown.status()).isEqualTo("Unknown");
         assertThat(unknown.reason()).isEqualTo(KubeletSkew.UNKNOWN);
         assertThat(unknown.message())
                 .isEqualTo(
-                        "Unable to determine the kubelet version on node test000: it runs no config"
-                                + " rendered by a known release");
+                        "Unable to determine the kubelet version on node test000: it reports no"
+                            + " kubelet version and runs no config rendered by a known release");
         assertThat(assess("5.0.0", "4.23.0").message())
                 .isEqualTo(
                         "Unable to determine the kubelet version on node test000: its release"
                                 + " 4.23.0 is of another major version than the control plane's");
+    }
+
+    @Test
+    void whereNodesReportTheirKubeletTheKubeletIsComparedWithTheApiServerNotTheRelease() {
+        // A 4.20 control plane on Kubernetes 1.33: the node's config is of this very release, but
+        // its kubelet is 1.31, two behind: allowed on 4.20, not on 4.21.
+        KubeletSkew.Verdict v =
+                KubeletSkew.assess(
+                        "4.20.0",
+                        "v1.33.2",
+                        List.of(
+                                new KubeletSkew.Node("worker-b", "worker", "v1.31.14", "4.20.0"),
+                                new KubeletSkew.Node("worker-a", "worker", "v1.33.2", "4.20.0")));
+        assertThat(v.status()).isEqualTo("False");
+        assertThat(v.reason()).isEqualTo(KubeletSkew.UNSUPPORTED_NEXT_UPGRADE);
+        assertThat(v.message())
+                .isEqualTo(
+                        "Kubelet version (1.31.14) on node worker-b will not be supported in the"
+                                + " next OpenShift version upgrade. The API server's version is"
+                                + " 1.33.2.");
+        assertThat(v.lagging()).extracting(KubeletSkew.Node::name).containsExactly("worker-b");
+
+        // Three behind on 4.21 (one allowed): already unsupported, naming both versions; an
+        // OpenShift kubelet's build metadata is no obstacle.
+        KubeletSkew.Verdict too =
+                KubeletSkew.assess(
+                        "4.21.0",
+                        "v1.34.1",
+                        List.of(new KubeletSkew.Node("w", "worker", "v1.31.6+a1b2c3d", "4.21.0")));
+        assertThat(too.reason()).isEqualTo(KubeletSkew.UNSUPPORTED);
+        assertThat(too.message())
+                .isEqualTo(
+                        "Unsupported Kubelet version (1.31.6+a1b2c3d) on node w is too far behind"
+                                + " the target API server version (1.34.1).");
+
+        // The same kubelets, synced with the API server, pass however far the releases differ.
+        KubeletSkew.Verdict synced =
+                KubeletSkew.assess(
+                        "4.21.0",
+                        "v1.34.1",
+                        List.of(new KubeletSkew.Node("w", "worker", "v1.34.0", "4.17.0")));
+        assertThat(synced.reason()).isEqualTo(KubeletSkew.SYNCED);
+        assertThat(synced.message()).isEqualTo("Kubelet and API server versions are synced.");
+    }
+
+    @Test
+    void nodesWithoutAKubeletVersionAreComparedByReleaseAndTheMessageSaysWhich() {
+        KubeletSkew.Verdict mixed =
+                KubeletSkew.assess(
+                        "4.20.0",
+                        "v1.33.2",
+                        List.of(
+                                new KubeletSkew.Node("a", "worker", "v1.31.1", "4.20.0"),
+                                KubeletSkew.Node.of("b", "worker", "4.18.3")));
+        assertThat(mixed.reason()).isEqualTo(KubeletSkew.UNSUPPORTED_NEXT_UPGRADE);
+        assertThat(mixed.message())
+                .isEqualTo(
+                        "Kubelet versions on nodes a and b will not be supported in the next"
+                                + " OpenShift version upgrade. The API server's version is 1.33.2."
+                                + " Compared by release for node b, which reports no kubelet"
+                                + " version.");
+        // The API server's version unknown: every node by release, and the message says why.
+        KubeletSkew.Verdict noApi =
+                KubeletSkew.assess(
+                        "4.20.0",
+                        "",
+                        List.of(new KubeletSkew.Node("a", "worker", "v1.31.1", "4.18.0")));
+        assertThat(noApi.reason()).isEqualTo(KubeletSkew.UNSUPPORTED_NEXT_UPGRADE);
+        assertThat(noApi.message())
+                .endsWith("Compared by release: the API server's version is unknown.");
+        // A kubelet version that does not parse is unknown, as upstream's, not a release compare.
+        KubeletSkew.Verdict garbled =
+                KubeletSkew.assess(
+                        "4.20.0",
+                        "v1.33.2",
+                        List.of(new KubeletSkew.Node("a", "worker", "latest", "4.20.0")));
+        assertThat(garbled.reason()).isEqualTo(KubeletSkew.UNKNOWN);
+        assertThat(garbled.message())
+                .isEqualTo(
+                        "Unable to determine the kubelet version on node a: kubelet version latest"
+                                + " does not parse");
     }
 }

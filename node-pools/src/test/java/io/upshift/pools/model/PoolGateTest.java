@@ -97,7 +97,8 @@ class PoolGateTest {
                         "KubeletMinorVersionUpgradeable: Kubelet versions on nodes worker-0 and"
                             + " worker-1 are behind the expected API server version; nevertheless,"
                             + " they will continue to be supported in the next OpenShift version"
-                            + " upgrade.");
+                            + " upgrade. Compared by release for nodes worker-0 and worker-1, which"
+                            + " report no kubelet version.");
         assertThat(s.getVersions().get(0).getVersion())
                 .isEqualTo("4.19.2"); // the required pool is done; the paused one may lag
         assertThat(condition(s, "Progressing").getMessage()).isEqualTo("Cluster version is 4.19.2");
@@ -130,8 +131,9 @@ class PoolGateTest {
         assertThat(upgradeable.getMessage())
                 .isEqualTo(
                         "KubeletMinorVersionUpgradeable: Kubelet versions on nodes worker-0 and"
-                                + " worker-1 will not be supported in the next OpenShift version"
-                                + " upgrade. Pools: worker (2 nodes, paused).");
+                            + " worker-1 will not be supported in the next OpenShift version"
+                            + " upgrade. Compared by release for nodes worker-0 and worker-1, which"
+                            + " report no kubelet version. Pools: worker (2 nodes, paused).");
     }
 
     @Test
