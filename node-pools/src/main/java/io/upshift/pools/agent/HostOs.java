@@ -1,6 +1,7 @@
 package io.upshift.pools.agent;
 
 import io.upshift.pools.model.HostBoot;
+import java.util.Optional;
 
 /**
  * The host's operating system as the agent drives it: which boot it is in, switching to another OS
@@ -16,8 +17,20 @@ public interface HostOs {
      */
     HostBoot boot();
 
-    /** Stages the OS to boot next; nothing to do when it is staged already. */
+    /**
+     * Stages the OS to boot next; nothing to do when it is staged already. An image the host has
+     * already fallen back from ({@link #bootFailure()}) is refused with the host's words.
+     */
     void stageOs(OsTarget target);
+
+    /**
+     * Why this boot is not in the OS image staged for it: the host fell back to the previous image
+     * (its own words, naming the image and what failed), or never put the staged one in place;
+     * empty when it is (or when the host cannot tell, as on rpm-ostree).
+     */
+    default Optional<String> bootFailure() {
+        return Optional.empty();
+    }
 
     /**
      * Reboots. On a real host this does not return (the agent is stopped as the host goes down and

@@ -188,7 +188,8 @@ public final class NodeAgent implements AutoCloseable {
         AgentAction action = decision.action();
         if (action instanceof AgentAction.Finish finish) {
             recorder.begin(finish.report());
-            update.finish(n, finish.config(), List.of());
+            if (!update.finishAfterBoot(n, finish.config(), List.of()))
+                failure = new AgentAction.Failure(finish.config(), clock.instant());
             return Duration.ZERO;
         }
         if (action instanceof AgentAction.Updated updated) {

@@ -96,6 +96,24 @@ final class NodeRecorder {
                                 .annotate(UPDATE_DONE_AT, stamp()));
     }
 
+    /**
+     * Degraded with {@code reason}, and uncordoned in the same write: the host fell back to the OS
+     * it ran before ({@link HostOs#bootFailure()}), so the node is as it was before the update and
+     * may take workloads again, and a later config may be rolled out to it.
+     */
+    Node fellBack(Node node, String reason) {
+        String current = annotations(node).getOrDefault(CURRENT_CONFIG, "");
+        return write(
+                node,
+                n ->
+                        MergePatch.against(n)
+                                .annotate(STATE, DEGRADED)
+                                .annotate(REASON, reason)
+                                .annotate(DESIRED_DRAIN, "uncordon-" + current)
+                                .set("spec.unschedulable", false)
+                                .annotate(LAST_APPLIED_DRAIN, "uncordon-" + current));
+    }
+
     Node degraded(Node node, String reason) {
         return write(
                 node,

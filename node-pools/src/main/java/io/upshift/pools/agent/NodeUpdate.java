@@ -23,6 +23,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,8 +93,7 @@ final class NodeUpdate {
             node = cordonAndDrain(node, plan);
             applyFilesAndOs(node, plan);
             node = rebootOrAct(node, plan);
-            finish(node, desired, plan.finished());
-            return true;
+            return finishAfterBoot(node, desired, plan.finished());
         } catch (NodeFailed e) {
             return false;
         }
@@ -268,6 +268,31 @@ final class NodeUpdate {
         host.delete(HostMarker.PATH);
         metrics.updateEnded(desired, "");
         LOG.info("nodes/{}: Done with {}", nodeName, desired);
+    }
+
+    /**
+     * Finished as {@link #finish}; but after a reboot of this update (its marker on the host), not
+     * when the host is not in the OS staged for this boot ({@link HostOs#bootFailure()}): then the
+     * node is Degraded with the host's words and uncordoned, as it runs what it ran before, and the
+     * marker goes (the boot it waited for is over); the config's files stay written.
+     *
+     * @return false when the node failed
+     */
+    boolean finishAfterBoot(Node node, String desired, List<Transition> steps) {
+        Optional<String> failed =
+                host.read(HostMarker.PATH) == null ? Optional.empty() : os.bootFailure();
+        if (failed.isEmpty()) {
+            finish(node, desired, steps);
+            return true;
+        }
+        String reason = failed.get();
+        recorder.warning("OSUpdateFailed", reason);
+        metrics.updateEnded(desired, reason);
+        recorder.report(
+                recorder.fellBack(node, reason), List.of(UpdateSteps.degraded(nodeName, reason)));
+        host.delete(HostMarker.PATH);
+        LOG.warn("nodes/{}: Degraded, back on the OS it ran before: {}", nodeName, reason);
+        return false;
     }
 
     /** The node Degraded with {@code reason}; the update ends. */

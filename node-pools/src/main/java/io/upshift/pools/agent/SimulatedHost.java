@@ -3,7 +3,10 @@ package io.upshift.pools.agent;
 import io.upshift.pools.model.HostBoot;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,6 +21,13 @@ public final class SimulatedHost implements HostOs {
     private final List<String> systemctl = new CopyOnWriteArrayList<>();
     private volatile HostBoot boot = newBoot();
     private volatile OsTarget os = OsTarget.image("");
+    private volatile String booted = "";
+    private final Set<String> unbootable = ConcurrentHashMap.newKeySet();
+
+    /**
+     * How the host last fell back from an image, as a host's node-image check words it; or null.
+     */
+    private volatile String failed;
 
     public SimulatedHost(Duration rebootTime) {
         this.rebootTime = rebootTime;
@@ -35,12 +45,42 @@ public final class SimulatedHost implements HostOs {
 
     @Override
     public void stageOs(OsTarget target) {
+        if (failedOn(target.osImageUrl())) throw new IllegalStateException(failed);
         os = target;
+    }
+
+    @Override
+    public Optional<String> bootFailure() {
+        return failedOn(os.osImageUrl()) ? Optional.of(failed) : Optional.empty();
+    }
+
+    private boolean failedOn(String image) {
+        String f = failed;
+        return f != null && !image.isEmpty() && f.startsWith("node image " + image + " failed");
+    }
+
+    /**
+     * The host cannot boot {@code image} (its kubelet exits at once): a reboot into it falls back
+     * to the image booted before, as a host's node-image check does.
+     */
+    public void unbootable(String image) {
+        unbootable.add(image);
     }
 
     @Override
     public void reboot() throws InterruptedException {
         Thread.sleep(rebootTime.toMillis());
+        String image = os.osImageUrl();
+        if (unbootable.contains(image)) {
+            failed =
+                    "node image "
+                            + image
+                            + " failed: the kubelet exited at once; back on "
+                            + (booted.isEmpty() ? "the host's own files" : booted);
+            reboots.incrementAndGet(); // the fallback's own
+        } else {
+            booted = image;
+        }
         boot = newBoot();
         reboots.incrementAndGet();
     }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -39,6 +40,9 @@ public final class SystemdHost implements HostOs {
     static final String EXTENSIONS = "/etc/upshift/extensions";
     static final String KERNEL_TYPE = "/etc/upshift/kernel-type";
     static final String BOOT_ID = "/proc/sys/kernel/random/boot_id";
+
+    /** The node-image slots of deploy/host/node-image (hosts without rpm-ostree). */
+    static final String NODE_IMAGE = "/var/lib/upshift/node-image";
 
     /** Runs a command on the host and waits for it. */
     public interface Commands {
@@ -111,7 +115,39 @@ public final class SystemdHost implements HostOs {
     }
 
     @Override
+    public Optional<String> bootFailure() {
+        String image = text(REQUESTED);
+        if (image.isEmpty()) return Optional.empty();
+        String failed = failedOn(image);
+        if (failed != null) return Optional.of(failed);
+        if (image.equals(text(NODE_IMAGE + "/staged/ref"))
+                && files.read(NODE_IMAGE + "/staged/ready") != null)
+            return Optional.of(
+                    "the node image "
+                            + image
+                            + " was staged but not put in place at boot (is"
+                            + " upshift-node-image-activate.service enabled on the host?)");
+        return Optional.empty();
+    }
+
+    /** The host's words on falling back from {@code image}, or null when it has not. */
+    private String failedOn(String image) {
+        String failed = text(NODE_IMAGE + "/failed");
+        return !image.isEmpty() && failed.startsWith("node image " + image + " failed")
+                ? failed
+                : null;
+    }
+
+    /** A host file's text, stripped; "" when there is none. */
+    private String text(String path) {
+        byte[] read = files.read(path);
+        return read == null ? "" : new String(read, StandardCharsets.UTF_8).strip();
+    }
+
+    @Override
     public void stageOs(OsTarget target) {
+        String fellBack = failedOn(target.osImageUrl());
+        if (fellBack != null) throw new IllegalStateException(fellBack);
         String record = record(target);
         byte[] read = files.read(STAGED);
         String staged = read == null ? "" : new String(read, StandardCharsets.UTF_8);
