@@ -3,6 +3,7 @@ package io.upshift.releases.command;
 import io.upshift.api.files.DiskErrors;
 import io.upshift.releases.image.FileTrees;
 import io.upshift.releases.image.ImageRef;
+import io.upshift.releases.image.NodeImageManifest;
 import io.upshift.releases.image.ReleaseTime;
 import io.upshift.releases.image.ResolvedImage;
 import io.upshift.releases.image.TrustManifest;
@@ -105,6 +106,18 @@ public final class NewCommand implements Callable<Integer> {
     List<Path> trust;
 
     @Option(
+            names = "--node-image",
+            paramLabel = "REF",
+            description = {
+                "The node image (name@sha256:digest) every config the release renders names: its"
+                    + " nodes boot it (rpm-ostree hosts rebase to it; other systemd hosts take it"
+                    + " with deploy/host/node-image). Set as baseOSContainerImage of the payload's"
+                    + " ConfigMap machine-config-osimageurl, added before machine-config-templates"
+                    + " where the payload has none. The --from directory is not changed."
+            })
+    String nodeImage;
+
+    @Option(
             names = "--created",
             paramLabel = "TIME",
             description = {
@@ -127,7 +140,8 @@ public final class NewCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         // chosen before --trust copies the payload: the copy's file times are now's
         Instant time = releaseTime();
-        Path payload = trust == null || trust.isEmpty() ? from : withTrust();
+        boolean trusting = trust != null && !trust.isEmpty();
+        Path payload = trusting || nodeImage != null ? copy() : from;
         try {
             ResolvedImage image =
                     registry.releases(err)
@@ -176,8 +190,34 @@ public final class NewCommand implements Callable<Integer> {
         return ReleaseTime.of(from); // a missing payload is refused by the build, naming it
     }
 
-    /** A copy of the payload with the verification ConfigMap trusting the --trust keys. */
-    private Path withTrust() throws ReleaseException, IOException {
+    /** A copy of the payload with the --trust keys and the --node-image. */
+    private Path copy() throws ReleaseException, IOException {
+        if (!Files.isDirectory(from))
+            throw new ReleaseException(
+                    Reason.PAYLOAD_NOT_FOUND, from + ": no such payload directory (--from)");
+        Path copy = Files.createTempDirectory("upshift-release-");
+        try {
+            try (var walk = Files.walk(from)) {
+                for (Path p : (Iterable<Path>) walk::iterator) {
+                    Path to = copy.resolve(from.relativize(p).toString());
+                    if (Files.isDirectory(p)) Files.createDirectories(to);
+                    else Files.copy(p, to);
+                }
+            }
+            if (trust != null && !trust.isEmpty()) trust(copy);
+            if (nodeImage != null) {
+                String file = NodeImageManifest.apply(copy, version, nodeImage);
+                spec.commandLine().getErr().println("node image " + nodeImage + " set in " + file);
+            }
+            return copy;
+        } catch (IOException | ReleaseException | RuntimeException e) {
+            FileTrees.deleteQuietly(copy);
+            throw e;
+        }
+    }
+
+    /** The verification ConfigMap trusting the --trust keys, written into {@code copy}. */
+    private void trust(Path copy) throws ReleaseException, IOException {
         Map<String, String> keyrings = new TreeMap<>();
         for (Path key : trust) {
             String armored;
@@ -200,29 +240,13 @@ public final class NewCommand implements Callable<Integer> {
                         "--trust " + key + ": another key file has the same name");
             }
         }
-        if (!Files.isDirectory(from))
+        Path file = Files.createDirectories(copy.resolve("manifests")).resolve(TrustManifest.FILE);
+        if (Files.exists(file)) {
             throw new ReleaseException(
-                    Reason.PAYLOAD_NOT_FOUND, from + ": no such payload directory (--from)");
-        Path copy = Files.createTempDirectory("upshift-release-");
-        try (var walk = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) walk::iterator) {
-                Path to = copy.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(to);
-                else Files.copy(p, to);
-            }
-            Path file =
-                    Files.createDirectories(copy.resolve("manifests")).resolve(TrustManifest.FILE);
-            if (Files.exists(file)) {
-                throw new ReleaseException(
-                        Reason.MANIFEST_INVALID,
-                        from.resolve("manifests").resolve(TrustManifest.FILE)
-                                + " exists already: leave out --trust, or that file");
-            }
-            Files.writeString(file, TrustManifest.of(keyrings));
-            return copy;
-        } catch (IOException | ReleaseException | RuntimeException e) {
-            FileTrees.deleteQuietly(copy);
-            throw e;
+                    Reason.MANIFEST_INVALID,
+                    from.resolve("manifests").resolve(TrustManifest.FILE)
+                            + " exists already: leave out --trust, or that file");
         }
+        Files.writeString(file, TrustManifest.of(keyrings));
     }
 }
