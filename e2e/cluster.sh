@@ -376,6 +376,8 @@ EOF
     local root=$E2E_STATE/nodes/$n
     rm -rf "$root"; cp -a --reflink=auto "$base" "$root"; rm -f "$root/.complete"
     node_root "$n" "$root"
+    # the kubelet is the node's own file, as on any host (a node image may replace it); kube-proxy is bound in
+    install -D -m 0755 "$bin/kubelet" "$root/usr/local/bin/kubelet"
     rm -f "$RUN/node-$n.stop" "$LOGS/node-$n.boots"
     start "node-$n" "$E2E_DIR/node-run.sh" "$n" "$root" "$bin"
   done

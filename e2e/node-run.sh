@@ -28,11 +28,11 @@ done
 boots=$LOGS/node-$NAME.boots
 while :; do
   echo "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ) boot" >> "$boots"
-  systemd-nspawn --boot --register=no --keep-unit --console=passive \
+  systemd-nspawn --boot --register=no --keep-unit --console=read-only \
     --machine="$NAME" -D "$ROOTFS" \
     --network-bridge="$BRIDGE" --capability=all --system-call-filter="@keyring" \
     --resolv-conf=copy-host --timezone=off \
-    --bind-ro="$BIN/kubelet:/usr/local/bin/kubelet" --bind-ro="$BIN/kube-proxy:/usr/local/bin/kube-proxy" \
+    --bind-ro="$BIN/kube-proxy:/usr/local/bin/kube-proxy" \
     >> "$LOGS/node-$NAME.console" 2>&1 < /dev/null &
   echo $! > "$RUN/node-$NAME.nspawn.pid"
   wait $!

@@ -49,7 +49,7 @@ class NodeImageScriptTest {
                 case "$1 $2" in
                   "images pull") ref=${@: -1}; [ -d "$IMAGES/${ref#*@sha256:}" ] || { echo "not found: $ref"; exit 1; } ;;
                   "images mount") ref=$3; mkdir -p "$4"; cp -a "$IMAGES/${ref#*@sha256:}/." "$4/" ;;
-                  "images unmount") rm -rf "$3"; mkdir -p "$3" ;;
+                  "images unmount") rm -rf "${@: -1}"; mkdir -p "${@: -1}" ;;
                 esac
                 """);
         // systemctl: the kubelet's state from files; the calls that change something, recorded
