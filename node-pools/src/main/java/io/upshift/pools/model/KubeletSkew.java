@@ -131,7 +131,7 @@ public final class KubeletSkew {
                             + " too far behind "
                             + target(unsupported, target, controlPlane)
                             + "."
-                            + basis(unsupported, apiKnown),
+                            + versions(unsupported, api, apiKnown, false),
                     concat(unsupported, limit));
         }
         if (!ahead.isEmpty()) {
@@ -144,7 +144,7 @@ public final class KubeletSkew {
                             + " ahead of "
                             + target(ahead, target, controlPlane)
                             + "."
-                            + basis(ahead, apiKnown),
+                            + versions(ahead, api, apiKnown, false),
                     List.of());
         }
         if (!errors.isEmpty()) {
@@ -174,7 +174,7 @@ public final class KubeletSkew {
                     UNSUPPORTED_NEXT_UPGRADE,
                     kubelets(limit)
                             + " will not be supported in the next OpenShift version upgrade."
-                            + withApiServer(limit, api, apiKnown),
+                            + versions(limit, api, apiKnown, true),
                     concat(limit, List.of()));
         }
         if (!behindButOk.isEmpty()) {
@@ -188,7 +188,7 @@ public final class KubeletSkew {
                             + (one ? "it" : "they")
                             + " will continue to be supported in the next OpenShift version"
                             + " upgrade."
-                            + withApiServer(behindButOk, api, apiKnown),
+                            + versions(behindButOk, api, apiKnown, true),
                     List.of());
         }
         return new Verdict(
@@ -256,13 +256,25 @@ public final class KubeletSkew {
     }
 
     /**
-     * The API server's version, for a message that does not name it, where {@code group} holds a
-     * kubelet compared with it; then which were compared by release ({@link #basis}).
+     * What a message on {@code group} does not say of the versions compared: the API server's
+     * (where {@code nameApi}, for a message that does not name it), the kubelets' (for a group of
+     * more than one, whose message names none), then which were compared by release ({@link
+     * #basis}).
      */
-    private static String withApiServer(List<Compared> group, String api, boolean apiKnown) {
-        boolean byKubelet = group.stream().anyMatch(c -> !c.byRelease());
-        return (byKubelet ? " The API server's version is " + api + "." : "")
-                + basis(group, apiKnown);
+    private static String versions(
+            List<Compared> group, String api, boolean apiKnown, boolean nameApi) {
+        List<String> kubelets =
+                group.stream()
+                        .filter(c -> !c.byRelease())
+                        .map(Compared::version)
+                        .distinct()
+                        .sorted()
+                        .toList();
+        String out = "";
+        if (nameApi && !kubelets.isEmpty()) out += " The API server's version is " + api + ".";
+        if (group.size() > 1 && !kubelets.isEmpty())
+            out += " Kubelet versions: " + String.join(", ", kubelets) + ".";
+        return out + basis(group, apiKnown);
     }
 
     /**

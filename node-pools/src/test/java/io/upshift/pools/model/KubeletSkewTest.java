@@ -207,8 +207,8 @@ class KubeletSkewTest {
                 .isEqualTo(
                         "Kubelet versions on nodes a and b will not be supported in the next"
                                 + " OpenShift version upgrade. The API server's version is 1.33.2."
-                                + " Compared by release for node b, which reports no kubelet"
-                                + " version.");
+                                + " Kubelet versions: 1.31.1. Compared by release for node b, which"
+                                + " reports no kubelet version.");
         // The API server's version unknown: every node by release, and the message says why.
         KubeletSkew.Verdict noApi =
                 KubeletSkew.assess(
