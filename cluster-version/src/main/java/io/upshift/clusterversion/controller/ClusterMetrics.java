@@ -8,10 +8,12 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.upshift.clusterversion.metrics.ClusterVersionSamples;
 import io.upshift.clusterversion.metrics.ConditionTransitions;
 import io.upshift.clusterversion.metrics.ControllerFacts;
+import io.upshift.clusterversion.metrics.EstimateSample;
 import io.upshift.clusterversion.metrics.Gauges;
 import io.upshift.clusterversion.metrics.InstallerSample;
 import io.upshift.clusterversion.metrics.OperatorSamples;
 import io.upshift.clusterversion.metrics.Sample;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +84,7 @@ public final class ClusterMetrics implements AutoCloseable {
                 new ArrayList<>(ClusterVersionSamples.of(source.clusterVersion(), facts.get()));
         out.addAll(OperatorSamples.of(source.operators(), source.transitions()));
         out.add(InstallerSample.of(source.installer(), source.manifests()));
+        EstimateSample.of(source.clusterVersion(), Instant.now()).ifPresent(out::add);
         return out;
     }
 

@@ -96,6 +96,15 @@ public final class Gauges {
                             + " to its current state.",
                     List.of("version", "condition", "status", "reason"));
 
+    /** Upshift's own: upstream has no estimate of an update's end. */
+    public static final Gauge UPDATE_ESTIMATE =
+            new Gauge(
+                    "upshift_update_estimated_completion_timestamp_seconds",
+                    "When the update under way should have its control plane done, as the estimate"
+                            + " from the run-level times predicts (upshift status shows the same):"
+                            + " seconds since the epoch. No row without an update or an estimate.",
+                    List.of("version"));
+
     public static final List<Gauge> ALL =
             List.of(
                     CLUSTER_VERSION,
@@ -108,7 +117,8 @@ public final class Gauges {
                     CONDITION_TRANSITIONS,
                     INSTALLER,
                     UPDATE_RETRIEVAL,
-                    CONDITIONAL_UPDATE_CONDITION);
+                    CONDITIONAL_UPDATE_CONDITION,
+                    UPDATE_ESTIMATE);
 
     private Gauges() {}
 }

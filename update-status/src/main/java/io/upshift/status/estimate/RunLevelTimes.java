@@ -227,6 +227,16 @@ public record RunLevelTimes(String image, String version, List<Level> levels, Pr
         return changed ? new RunLevelTimes(image, version, out, previous) : this;
     }
 
+    /** The latest start or end of a run-level: the update's last progress; null before any. */
+    public Instant lastEvent() {
+        Instant last = null;
+        for (Level l : levels) {
+            for (Instant t : new Instant[] {l.started(), l.done()})
+                if (t != null && (last == null || t.isAfter(last))) last = t;
+        }
+        return last;
+    }
+
     /** Every run-level was done. */
     @JsonIgnore
     public boolean complete() {
