@@ -11,7 +11,8 @@ The machine-config component, as OpenShift's payload carries it (run-level 80), 
      upshift-e2e-beacon.service (enabled, wanted by multi-user.target) and its file /etc/upshift-e2e/beacon.conf
      (BEACON_RELEASE=<release>, changed by every release);
   02 the pools master (required for upgrade, as upstream's) and worker, create-only, maxUnavailable 1;
-  03 the pool controller Deployment and the node agent DaemonSet exactly as REPO's deploy/pools.yaml defines them,
+  03 the pool controller Deployment and the node agent DaemonSet (and their metrics Services) exactly as REPO's
+     deploy/pools.yaml defines them,
      running the release image, the controller with --release-version VERSION (the agent with --drain-timeout
      DURATION when given: the check's release that waits for a drain no longer than that): in manifests/, the one folder whose
      manifests are templated, so that {{.ReleaseImage}} is this release's image (as the controller's own Deployment);
@@ -91,6 +92,8 @@ write("02_pools.yaml", *pools)
 with open(os.path.join(repo, "deploy", "pools.yaml")) as f:
     shipped = [d for d in yaml.safe_load_all(f) if d]
 for d in shipped:
+    if d["kind"] not in ("Deployment", "DaemonSet"):
+        continue  # the metrics Services, as shipped
     c = d["spec"]["template"]["spec"]["containers"][0]
     c["image"] = "{{.ReleaseImage}}"
     if d["kind"] == "Deployment":
