@@ -18,8 +18,9 @@
 #     rebooted once; prints
 #        kubelet <from> -> <to> on <n>/<n> nodes
 #  5. the skew gate: the kubelets are now a minor behind the API server on a 4.20 control plane, which 4.21 does not
-#     support: machine-config's Upgradeable must be False naming the nodes and both versions, and so the
-#     ClusterVersion's; prints the message;
+#     support: machine-config's Upgradeable must be False naming every node and both versions (within 2 minutes), and
+#     so the ClusterVersion's; prints
+#        skew gate: OK|FAIL, machine-config Upgradeable=<status>: <message>
 #  6. pauses the master pool and updates to 4.20.2, whose image cannot boot: the first worker must fall back to the
 #     image it ran (its kubelet still NODE_KUBELET's, Ready, rebooted twice), Degraded with a message naming the image,
 #     the worker pool Degraded naming it too, the other worker untouched; prints
@@ -172,7 +173,10 @@ LINES+=("kubelet $FROM -> $TO on $moved/${#NODES[@]} nodes")
 # ---- 5. the skew gate --------------------------------------------------------------------------------------------
 say "5. the kubelet skew gate"
 gate="" cv=""
-gate_ok() { [[ $gate == False:* && $gate == *"${TO#v}"* && $gate == *"${FROM#v}"* ]]; }  # naming both versions
+gate_ok() {  # False, naming both versions and every node (each node's pass may come after the update is level)
+  [[ $gate == False:* && $gate == *"${TO#v}"* && $gate == *"${FROM#v}"* ]] || return 1
+  local n; for n in "${NODES[@]}"; do [[ $gate == *"$n"* ]] || return 1; done
+}
 for _ in $(seq 60); do
   gate=$(K get co machine-config -o jsonpath='{.status.conditions[?(@.type=="Upgradeable")].status}: {.status.conditions[?(@.type=="Upgradeable")].message}')
   cv=$(K get clusterversion version -o jsonpath='{.status.conditions[?(@.type=="Upgradeable")].status}: {.status.conditions[?(@.type=="Upgradeable")].message}')
