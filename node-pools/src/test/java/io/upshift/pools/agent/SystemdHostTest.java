@@ -33,6 +33,35 @@ class SystemdHostTest {
     }
 
     @Test
+    void aNodeImageTheHostFellBackFromIsTheBootsFailureAndIsNotStagedAgain() throws Exception {
+        SystemdHost host = host(0, "");
+        String bad = "registry.example/node@sha256:" + "2".repeat(64);
+        host.stageOs(OsTarget.image(bad));
+        assertThat(host.bootFailure()).isEmpty(); // nothing said by the host: booted as staged
+
+        // the host's check fell back (deploy/host/node-image writes this file)
+        String words = "node image " + bad + " failed: the kubelet exited; back on x@sha256:1";
+        Files.createDirectories(root.resolve("var/lib/upshift/node-image"));
+        Files.writeString(root.resolve("var/lib/upshift/node-image/failed"), words + "\n");
+        assertThat(host.bootFailure()).contains(words);
+        ran.clear();
+        assertThatThrownBy(() -> host.stageOs(OsTarget.image(bad))).hasMessage(words);
+        assertThat(ran).isEmpty();
+        // another image is none of that failure's business
+        host.stageOs(OsTarget.image("registry.example/node@sha256:" + "3".repeat(64)));
+        assertThat(host.bootFailure()).isEmpty();
+
+        // staged, and still staged after the boot: the activation unit did not run
+        Files.createDirectories(root.resolve("var/lib/upshift/node-image/staged"));
+        Files.writeString(
+                root.resolve("var/lib/upshift/node-image/staged/ref"),
+                "registry.example/node@sha256:" + "3".repeat(64) + "\n");
+        Files.writeString(root.resolve("var/lib/upshift/node-image/staged/ready"), "");
+        assertThat(host.bootFailure().orElseThrow())
+                .contains("was staged but not put in place at boot");
+    }
+
+    @Test
     void stagesAnImageThroughTheHostUnitOnce() throws Exception {
         SystemdHost host = host(0, "");
         host.stageOs(OsTarget.image("quay.example/os@sha256:2"));
