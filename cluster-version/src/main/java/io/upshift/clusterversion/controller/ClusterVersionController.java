@@ -40,7 +40,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -78,6 +80,10 @@ public final class ClusterVersionController implements AutoCloseable {
     private final RunLevelClock levels;
     private final SyncWorker worker;
     private final ExecutorService pool;
+
+    /** How long a graph worker waits for the next task before it ends. */
+    private static final Duration TASK_THREAD_IDLE = Duration.ofSeconds(20);
+
     private final Thread loop;
     private volatile boolean stopping;
     private boolean reportedMissing;
@@ -172,14 +178,22 @@ public final class ClusterVersionController implements AutoCloseable {
                         ClusterCaches.NAME,
                         "upshift-cluster-version");
         this.recorder = new StatusRecorder(client, clock, options.progressInterval(), events);
-        this.pool =
-                Executors.newFixedThreadPool(
-                        Math.max(options.updatingWorkers(), options.reconcilingWorkers()),
+        // the graph's workers, only while a pass runs: a level cluster keeps none of them
+        int workers = Math.max(options.updatingWorkers(), options.reconcilingWorkers());
+        ThreadPoolExecutor tasks =
+                new ThreadPoolExecutor(
+                        workers,
+                        workers,
+                        TASK_THREAD_IDLE.toSeconds(),
+                        TimeUnit.SECONDS,
+                        new LinkedBlockingQueue<>(),
                         r -> {
                             Thread t = new Thread(r, "cluster-version-task");
                             t.setDaemon(true);
                             return t;
                         });
+        tasks.allowCoreThreadTimeOut(true);
+        this.pool = tasks;
         this.timesAnnotation = new TimesAnnotation(client);
         this.capabilitiesAnnotation = new CapabilitiesAnnotation(client);
         GraphPass graphPass = new GraphPass(applier, liveCache, changes, pool, options, clock);
