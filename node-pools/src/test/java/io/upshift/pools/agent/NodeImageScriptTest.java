@@ -201,6 +201,24 @@ class NodeImageScriptTest {
         request(escape);
         assertThat(run("stage").output()).contains("is not plain");
 
+        // a link, as a file or as a folder on the way, would point into the host's own files
+        String linked = image("linked", Map.of("usr/local/bin/kubelet", "x\n"));
+        Path kubelet = images.resolve(hex("linked")).resolve("usr/local/bin/kubelet");
+        Files.delete(kubelet);
+        Files.createSymbolicLink(kubelet, Path.of("/bin/sh"));
+        request(linked);
+        assertThat(run("stage").output())
+                .contains(
+                        "usr/local/bin/kubelet is a symbolic link; a node image holds plain files"
+                                + " and folders only");
+        String viaFolder = image("via-folder", Map.of("usr/local/bin/kubelet", "y\n"));
+        Path local = images.resolve(hex("via-folder")).resolve("usr/local");
+        Path moved = images.resolve(hex("via-folder")).resolve("elsewhere");
+        Files.move(local, moved);
+        Files.createSymbolicLink(local, moved);
+        request(viaFolder);
+        assertThat(run("stage").output()).contains("usr/local is a symbolic link");
+
         request(image("ok", Map.of("usr/local/bin/kubelet", "ok\n")));
         Files.writeString(root.resolve("etc/upshift/kernel-arguments"), "nosmt\n");
         assertThat(run("stage").output()).contains("need an image-based OS (rpm-ostree)");
