@@ -119,32 +119,19 @@ public final class KubeletSkew {
             else ahead.add(c);
         }
         boolean apiKnown = apiVersion != null;
-        String target = "the target API server version (" + api + ")"; // when a kubelet is named
         // The most severe kind decides, in upstream's order.
         if (!unsupported.isEmpty()) {
             return new Verdict(
                     "False",
                     UNSUPPORTED,
-                    "Unsupported "
-                            + kubelets(unsupported)
-                            + (unsupported.size() == 1 ? " is" : " are")
-                            + " too far behind "
-                            + target(unsupported, target, controlPlane)
-                            + "."
-                            + versions(unsupported, api, apiKnown, false),
+                    unsupported(unsupported, "too far behind", api, apiKnown, controlPlane),
                     concat(unsupported, limit));
         }
         if (!ahead.isEmpty()) {
             return new Verdict(
                     "Unknown",
                     AHEAD,
-                    "Unsupported "
-                            + kubelets(ahead)
-                            + (ahead.size() == 1 ? " is" : " are")
-                            + " ahead of "
-                            + target(ahead, target, controlPlane)
-                            + "."
-                            + versions(ahead, api, apiKnown, false),
+                    unsupported(ahead, "ahead of", api, apiKnown, controlPlane),
                     List.of());
         }
         if (!errors.isEmpty()) {
@@ -248,11 +235,25 @@ public final class KubeletSkew {
         };
     }
 
-    /** What the first named node was compared with. */
-    private static String target(List<Compared> group, String apiTarget, String controlPlane) {
-        return group.get(0).byRelease()
-                ? "the control plane's release (" + controlPlane + ")"
-                : apiTarget;
+    /**
+     * "Unsupported Kubelet version (1.29.3) on node a is too far behind the target API server
+     * version (1.32.0).", as upstream words it; the target is the control plane's release where the
+     * first named node was compared by release.
+     */
+    private static String unsupported(
+            List<Compared> group, String where, String api, boolean apiKnown, String controlPlane) {
+        String target =
+                group.get(0).byRelease()
+                        ? "the control plane's release (" + controlPlane + ")"
+                        : "the target API server version (" + api + ")";
+        return "Unsupported "
+                + kubelets(group)
+                + (group.size() == 1 ? " is " : " are ")
+                + where
+                + " "
+                + target
+                + "."
+                + versions(group, api, apiKnown, false);
     }
 
     /**
