@@ -33,6 +33,16 @@ public interface HostOs {
     }
 
     /**
+     * Whether {@code words}, a host's message on falling back (deploy/host/node-image writes "node
+     * image REF failed: ..."), is about {@code image}.
+     */
+    static boolean fellBackFrom(String words, String image) {
+        return words != null
+                && !image.isEmpty()
+                && words.startsWith("node image " + image + " failed");
+    }
+
+    /**
      * Reboots. On a real host this does not return (the agent is stopped as the host goes down and
      * starts again after boot): an agent stopped meanwhile gets {@link InterruptedException}, never
      * a return, so that nothing after the reboot runs before it. A simulated host returns once the

@@ -55,8 +55,7 @@ public final class SimulatedHost implements HostOs {
     }
 
     private boolean failedOn(String image) {
-        String f = failed;
-        return f != null && !image.isEmpty() && f.startsWith("node image " + image + " failed");
+        return HostOs.fellBackFrom(failed, image);
     }
 
     /**

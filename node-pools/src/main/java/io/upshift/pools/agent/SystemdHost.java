@@ -133,9 +133,7 @@ public final class SystemdHost implements HostOs {
     /** The host's words on falling back from {@code image}, or null when it has not. */
     private String failedOn(String image) {
         String failed = text(NODE_IMAGE + "/failed");
-        return !image.isEmpty() && failed.startsWith("node image " + image + " failed")
-                ? failed
-                : null;
+        return HostOs.fellBackFrom(failed, image) ? failed : null;
     }
 
     /** A host file's text, stripped; "" when there is none. */

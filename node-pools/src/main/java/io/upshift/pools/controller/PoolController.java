@@ -159,9 +159,7 @@ public final class PoolController implements AutoCloseable {
      */
     private void readApiServerVersion(List<Node> nodes) {
         Set<String> kubelets = new TreeSet<>();
-        for (Node n : nodes)
-            if (n.getStatus() != null && n.getStatus().getNodeInfo() != null)
-                kubelets.add(String.valueOf(n.getStatus().getNodeInfo().getKubeletVersion()));
+        for (Node n : nodes) kubelets.add(PoolDecision.kubeletVersion(n));
         if (kubelets.equals(kubeletsSeen)) return;
         kubeletsSeen = kubelets;
         String before = apiServerVersion;

@@ -96,7 +96,7 @@ public final class KubeletSkew {
      */
     public static Verdict assess(String controlPlane, String apiServer, List<Node> nodes) {
         SemVer cp = SemVer.parse(controlPlane);
-        String api = apiServer.startsWith("v") ? apiServer.substring(1) : apiServer;
+        String api = withoutV(apiServer);
         SemVer apiVersion = SemVer.isValid(api) ? SemVer.parse(api) : null;
         int minSkew = minSupportedSkew(cp);
         int minSkewNext =
@@ -191,7 +191,7 @@ public final class KubeletSkew {
      */
     private static Compared compare(Node n, SemVer cp, SemVer api) {
         if (!n.kubelet().isEmpty() && api != null) {
-            String k = n.kubelet().startsWith("v") ? n.kubelet().substring(1) : n.kubelet();
+            String k = withoutV(n.kubelet());
             if (!SemVer.isValid(k))
                 return Compared.unknown(n, "kubelet version " + n.kubelet() + " does not parse");
             SemVer kv = SemVer.parse(k);
@@ -302,6 +302,11 @@ public final class KubeletSkew {
                             + byRelease.size()
                             + " nodes, which report no kubelet version.";
         };
+    }
+
+    /** "1.32.13" for Kubernetes' "v1.32.13". */
+    private static String withoutV(String version) {
+        return version.startsWith("v") ? version.substring(1) : version;
     }
 
     /** "a", "a and b", "a, b, and c", as upstream joins node names. */

@@ -353,7 +353,7 @@ public final class PoolDecision {
     }
 
     /** {@code status.nodeInfo.kubeletVersion}, "" when the node reports none. */
-    private static String kubeletVersion(Node n) {
+    public static String kubeletVersion(Node n) {
         return n.getStatus() == null
                         || n.getStatus().getNodeInfo() == null
                         || n.getStatus().getNodeInfo().getKubeletVersion() == null
