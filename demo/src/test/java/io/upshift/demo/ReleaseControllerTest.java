@@ -103,8 +103,9 @@ class ReleaseControllerTest {
                             // the image's own runtime and entry point, in its working directory,
                             // with the container's memory limit
                             "\\$ cd (\\S+) && \\1/jre/bin/java -XX:MaxRAM=1073741824"
-                                    + " -XX:\\+UseParallelGC -XX:MaxRAMPercentage=50"
-                                    + " -XX:\\+ExitOnOutOfMemoryError -jar upshift.jar"
+                                    + " -XX:\\+UseSerialGC -XX:MaxRAMPercentage=50"
+                                    + " -XX:\\+ExitOnOutOfMemoryError"
+                                    + " -XX:SharedArchiveFile=\\1/upshift.jsa -jar upshift.jar"
                                     + " operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();

@@ -2,9 +2,9 @@ package io.upshift.clusterversion.command;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
-import io.upshift.clusterversion.controller.ClusterMetrics;
 import io.upshift.clusterversion.controller.ClusterVersionController;
 import io.upshift.clusterversion.controller.ControllerOptions;
+import io.upshift.clusterversion.controller.FillingMetrics;
 import io.upshift.clusterversion.metrics.ControllerFacts;
 import io.upshift.graph.client.ClusterServices;
 import io.upshift.graph.client.PromQLTarget;
@@ -289,10 +289,10 @@ public final class OperatorCommand implements Callable<Integer> {
                 // reviews are POSTs)
                 KubernetesClient metricsClient =
                         metricsOptions.served() ? kube.connectAs("upshift-metrics") : null;
-                ClusterMetrics metrics =
+                FillingMetrics metrics =
                         metricsClient == null
                                 ? null
-                                : ClusterMetrics.watch(
+                                : FillingMetrics.start(
                                         metricsClient,
                                         () -> {
                                             ClusterVersionController v = cvo.get();
@@ -308,7 +308,6 @@ public final class OperatorCommand implements Callable<Integer> {
                                 ? null
                                 : serveMetrics(
                                         metricsOptions, certificate, metrics, metricsClient)) {
-            Startup.mark("metrics caches filled");
             if (release != null) {
                 Optional<String> old = OldNamesGuard.refusal(leaseClient);
                 if (old.isPresent()) throw new IllegalStateException(old.get());
@@ -486,7 +485,7 @@ public final class OperatorCommand implements Callable<Integer> {
     private static MetricsServer serveMetrics(
             MetricsOptions o,
             ServingCertificate certificate,
-            ClusterMetrics metrics,
+            FillingMetrics metrics,
             KubernetesClient client)
             throws Exception {
         var log = LoggerFactory.getLogger(MetricsServer.class);

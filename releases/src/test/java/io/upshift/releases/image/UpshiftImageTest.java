@@ -130,8 +130,9 @@ class UpshiftImageTest {
         assertThat(config.at("/config/User").asText()).isEqualTo("1001:1001");
         assertThat(config.at("/config/Entrypoint").toString())
                 .isEqualTo(
-                        "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseParallelGC\",\"-XX:MaxRAMPercentage=50\","
-                            + "\"-XX:+ExitOnOutOfMemoryError\",\"-jar\",\"upshift.jar\"]");
+                        "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseSerialGC\",\"-XX:MaxRAMPercentage=50\","
+                            + "\"-XX:+ExitOnOutOfMemoryError\","
+                            + "\"-XX:SharedArchiveFile=/opt/upshift/upshift.jsa\",\"-jar\",\"upshift.jar\"]");
         assertThat(config.at("/config/WorkingDir").asText()).isEqualTo("/opt/upshift");
         assertThat(config.at("/config/Labels/org.opencontainers.image.version").asText())
                 .isEqualTo("1.2.3");
@@ -155,7 +156,11 @@ class UpshiftImageTest {
                 .containsExactly(
                         "opt/", "opt/upshift/", "opt/upshift/lib/", "opt/upshift/lib/greeting.jar");
         assertThat(entries(a.layers().get(3).file()))
-                .containsExactly("opt/", "opt/upshift/", "opt/upshift/upshift.jar");
+                .containsExactly(
+                        "opt/",
+                        "opt/upshift/",
+                        "opt/upshift/upshift.jar",
+                        "opt/upshift/upshift.jsa");
 
         Path layout = dir.resolve("layout");
         new OciLayoutStore().push(a, ImageRef.parse("oci:" + layout), ImageStore.Progress.NONE);
@@ -324,15 +329,22 @@ class UpshiftImageTest {
                 exec(List.of("mount", "-t", "proc", "proc", root.resolve("proc").toString())) == 0,
                 "cannot mount /proc here");
         try {
+            // its entry point in its working directory, the class-data archive required: a JVM
+            // that could not map it (a class path or jar that differs from the dump's) fails
+            List<String> entrypoint = new ArrayList<>(UpshiftImage.ENTRYPOINT);
+            entrypoint.add(1, "-Xshare:on");
             String out =
                     run(
                             List.of(
                                     "chroot",
                                     "--userspec=1001:1001",
                                     root.toString(),
-                                    "/opt/upshift/jre/bin/java",
-                                    "-jar",
-                                    "/opt/upshift/upshift.jar"));
+                                    "sh",
+                                    "-c",
+                                    "cd "
+                                            + UpshiftImage.WORKING_DIR
+                                            + " && exec "
+                                            + String.join(" ", entrypoint)));
             assertThat(out.strip()).isEqualTo("hello upshift");
         } finally {
             exec(List.of("umount", root.resolve("proc").toString()));
