@@ -146,14 +146,19 @@ public final class DemoCluster implements AutoCloseable {
                                             ? operator -> null
                                             : settings.operatorRollout())
                             // the kubelet of the controller's node runs its payload Jobs: it pulls
-                            // the release image's payload
+                            // the release image, whose payload the Job copies, and keeps it for the
+                            // controller's pod of that release
                             .runsPayloadJobs(
-                                    (image, to) ->
-                                            new Releases(DockerCredentials.none(), false, w -> {})
-                                                    .extract(
-                                                            ImageRef.parse(image),
-                                                            to,
-                                                            ImageStore.Progress.NONE));
+                                    (image, to) -> {
+                                        new Releases(DockerCredentials.none(), false, w -> {})
+                                                .extract(
+                                                        ImageRef.parse(image),
+                                                        to,
+                                                        ImageStore.Progress.NONE);
+                                        if (controllerSettings.releaseImagePods())
+                                            ReleaseController.pullInBackground(
+                                                    settings.workDir(), image);
+                                    });
             if (!settings.nodes().isEmpty()) {
                 nodes =
                         new DemoNodes(

@@ -278,14 +278,15 @@ public final class DemoController implements AutoCloseable {
                                 ReleaseController.configMaps(server),
                                 log);
             } catch (Exception e) {
-                throw new IllegalStateException(
+                String why =
                         "cannot start the pod of "
                                 + deployment.getMetadata().getNamespace()
                                 + "/"
                                 + deployment.getMetadata().getName()
                                 + ": "
-                                + e.getMessage(),
-                        e);
+                                + e;
+                log.accept(why); // said where the demo's user reads, not only in a thread's end
+                throw new IllegalStateException(why, e);
             }
         }
     }

@@ -3,6 +3,8 @@ package io.upshift.demo;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.upshift.releases.image.DockerCredentials;
+import io.upshift.releases.image.FileTrees;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.Releases;
 import io.upshift.releases.image.UpshiftImage;
@@ -13,6 +15,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -20,6 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -152,6 +158,75 @@ final class ReleaseController implements AutoCloseable {
         };
     }
 
+    /** The pulls under way, by the directory they unpack into. */
+    private static final Map<Path, CompletableFuture<Path>> PULLING = new ConcurrentHashMap<>();
+
+    /**
+     * Upshift's directory ({@value UpshiftImage#HOME}) of {@code image}, as the node's kubelet
+     * keeps what it pulled: unpacked once into {@code work}/controllers (beside, then renamed into
+     * place, so that a pod never starts on a half-unpacked one), found there after; a pull of it
+     * under way is waited for rather than made twice.
+     */
+    static Path pull(Releases releases, Path work, String image) throws Exception {
+        Path code =
+                work.resolve("controllers")
+                        .resolve(
+                                image.substring(
+                                        image.lastIndexOf(':') + 1,
+                                        Math.min(image.length(), image.lastIndexOf(':') + 13)));
+        if (Files.isDirectory(code)) return code;
+        CompletableFuture<Path> mine = new CompletableFuture<>();
+        CompletableFuture<Path> pulling = PULLING.putIfAbsent(code, mine);
+        if (pulling != null) {
+            try {
+                return pulling.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof Exception x ? x : e;
+            }
+        }
+        Path partial =
+                Files.createDirectories(code.getParent())
+                        .resolve(code.getFileName() + ".partial-" + UUID.randomUUID());
+        try {
+            if (!Files.isDirectory(code)) {
+                releases.unpackDirectory(
+                        ImageRef.parse(image), UpshiftImage.HOME.substring(1), partial);
+                Files.move(partial, code, StandardCopyOption.ATOMIC_MOVE);
+            }
+            mine.complete(code);
+            return code;
+        } catch (Exception e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            PULLING.remove(code, mine);
+            FileTrees.deleteQuietly(partial);
+        }
+    }
+
+    /**
+     * Pulls {@code image}'s Upshift directory on a thread of its own, as a kubelet has the image of
+     * a payload Job it ran: a controller's pod of the same release then starts without pulling it.
+     * A pull that fails is left to the pod's start, which says why.
+     */
+    static void pullInBackground(Path work, String image) {
+        Thread t =
+                new Thread(
+                        () -> {
+                            try {
+                                pull(
+                                        new Releases(DockerCredentials.none(), false, w -> {}),
+                                        work,
+                                        image);
+                            } catch (Exception e) {
+                                // the pod's start pulls again and reports it
+                            }
+                        },
+                        "kubelet-pull");
+        t.setDaemon(true);
+        t.start();
+    }
+
     /**
      * Schedules a pod of {@code deployment} on {@code node} and starts it.
      *
@@ -239,14 +314,7 @@ final class ReleaseController implements AutoCloseable {
             events.accept(line);
             return new ReleaseController(deployment, log, null, null, podDir, events, Map.of());
         }
-        Path code =
-                work.resolve("controllers")
-                        .resolve(
-                                image.substring(
-                                        image.lastIndexOf(':') + 1,
-                                        Math.min(image.length(), image.lastIndexOf(':') + 13)));
-        if (!Files.isRegularFile(code.resolve("upshift.jar")))
-            releases.unpackDirectory(ImageRef.parse(image), UpshiftImage.HOME.substring(1), code);
+        Path code = pull(releases, work, image);
         // the image's own entry point and runtime, with the image's /opt/upshift at code; an
         // image without its own runtime (or one built elsewhere) runs on this JDK
         List<String> command = new ArrayList<>(UpshiftImage.entrypoint(code));
