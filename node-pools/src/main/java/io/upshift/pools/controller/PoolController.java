@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
+import io.upshift.graph.client.ClusterServices;
+import io.upshift.graph.client.PromQLClient;
 import io.upshift.pools.model.PoolDecision;
 import io.upshift.pools.model.PoolPlan;
 import io.upshift.runtime.kube.ApiErrors;
@@ -51,6 +53,10 @@ public final class PoolController implements AutoCloseable {
     private final OperatorStatusWriter operatorStatus;
     private final MachineConfigurationWriter machineConfiguration;
     private final AtomicLong passes = new AtomicLong();
+    private final GateQueries gateQueries;
+
+    /** When the pass that asks the health gates' queries again is asked for, or null. */
+    private Instant gateCheckAt;
 
     /** The hold's end a pass is already asked for at ({@link PoolPlan#wakeAt()}), or null. */
     private Instant wakeAt;
@@ -86,6 +92,16 @@ public final class PoolController implements AutoCloseable {
                 new OperatorStatusWriter(client, options.releaseVersion(), caches::operator);
         this.machineConfiguration =
                 new MachineConfigurationWriter(client, caches::machineConfiguration);
+        this.gateQueries =
+                new GateQueries(
+                        options.promql() == null
+                                ? null
+                                : new PromQLClient(
+                                        options.promql(),
+                                        new ClusterServices(client),
+                                        Duration.ofSeconds(10),
+                                        1 << 20),
+                        options.gateInterval());
     }
 
     /** Starts the informers (waiting for their caches), then a pass, and one every resync. */
@@ -141,6 +157,8 @@ public final class PoolController implements AutoCloseable {
         BaseConfigSync.Result base = baseConfigs.sync(cached.configs());
         readApiServerVersion(cached.nodes());
         PoolPlan plan = decide(cached, base, now);
+        if (gateQueries.refresh(plan.queries(), now)) plan = decide(cached, base, now);
+        askAgain(plan, now);
         recorder.record(plan);
         unusedSince = plan.unusedSince();
         wake(plan.wakeAt(), now);
@@ -191,6 +209,20 @@ public final class PoolController implements AutoCloseable {
         debouncer.triggerIn(Duration.between(now, at).plusMillis(1));
     }
 
+    /**
+     * While a pool needs its health gates' queries answered (a rollout is due), a pass once per
+     * interval asks them again: Prometheus sends no event. A level cluster asks for none.
+     */
+    private void askAgain(PoolPlan plan, Instant now) {
+        if (plan.queries().isEmpty()) {
+            gateCheckAt = null;
+            return;
+        }
+        if (gateCheckAt != null && now.isBefore(gateCheckAt)) return;
+        gateCheckAt = now.plus(gateQueries.interval());
+        debouncer.triggerIn(gateQueries.interval());
+    }
+
     private PoolPlan decide(PoolCaches.Snapshot cached, BaseConfigSync.Result base, Instant now) {
         return PoolDecision.decide(
                 new PoolDecision.Input(
@@ -203,7 +235,8 @@ public final class PoolController implements AutoCloseable {
                         cached.nodes(),
                         unusedSince,
                         now,
-                        cached.pods()));
+                        cached.pods(),
+                        gateQueries.readings()));
     }
 
     @Override
