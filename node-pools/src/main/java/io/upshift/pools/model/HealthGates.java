@@ -180,7 +180,7 @@ public record HealthGates(List<PodSelector> pods, List<PromQLGate> queries) {
     }
 
     private static String firing(PromQLGate gate, PromQLSample sample) {
-        Map<String, String> labels = sample.labels();
+        Map<String, String> labels = new java.util.TreeMap<>(sample.labels());
         if (gate.alert()) {
             String others =
                     labels.entrySet().stream()
