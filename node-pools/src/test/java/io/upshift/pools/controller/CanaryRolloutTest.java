@@ -80,6 +80,10 @@ class CanaryRolloutTest {
                                                     h.condition("worker", "RolloutHeld")
                                                             .getReason()));
             assertThat(h.condition("worker", "RolloutHeld").getMessage()).startsWith(why);
+            assertThat(h.controller.scrape())
+                    .contains(
+                            "upshift_pool_rollout_held{pool=\"worker\",reason=\"CanaryHalted\"}"
+                                    + " 1\n");
             List<Event> events =
                     h.client.v1().events().inNamespace("default").list().getItems().stream()
                             .filter(e -> "CanaryHalted".equals(e.getReason()))

@@ -108,6 +108,9 @@ class PrometheusGateTest {
                             " is firing, which the health gate \"BackupRunning\""
                                     + " (upshift.io/health-gate-alerts) matches: no new node"
                                     + " starts while it fires");
+            assertThat(h.controller.scrape())
+                    .contains(
+                            "upshift_pool_rollout_held{pool=\"worker\",reason=\"HealthGate\"} 1\n");
             // passes and queries that saw the alert go by: no node told the new config
             long asked = thanos.forwarded();
             await("the gate asked again")
