@@ -35,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * cluster's MachineConfiguration with the node disruption policies in force. A debouncer rather
  * than a work queue: every pass looks at every pool, so a burst of node events is worth one pass at
  * the end of the interval, not one per event or key. Every pass starts from what the caches hold:
- * the controller keeps no state that a restart would lose, except how long a rendered config has
- * been unused (a restart only delays its removal) and since when the required pools hold the
- * release back (a restart begins that wait again, as upstream's operator does).
+ * the controller keeps no state that a restart would lose, except the pools' health gates' last
+ * answers from Prometheus ({@link GateQueries}: asked only while a rollout is due, so a restart
+ * asks again), how long a rendered config has been unused (a restart only delays its removal) and
+ * since when the required pools hold the release back (a restart begins that wait again, as
+ * upstream's operator does).
  */
 public final class PoolController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
@@ -148,8 +150,10 @@ public final class PoolController implements AutoCloseable {
     }
 
     /**
-     * One pass, on the caller's thread: read the caches, sync the base configs, decide, record,
-     * then the MachineConfigNodes, the operator's status and the MachineConfiguration.
+     * One pass, on the caller's thread: read the caches, sync the base configs, decide (and, when
+     * the decision needs health gate queries answered that have no fresh answer, ask Prometheus and
+     * decide again with the answers), record, then the MachineConfigNodes, the operator's status
+     * and the MachineConfiguration.
      */
     public synchronized void reconcile() {
         Instant now = clock.instant();
