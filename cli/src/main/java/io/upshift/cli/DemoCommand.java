@@ -171,6 +171,16 @@ public final class DemoCommand implements Callable<Integer> {
                         + " end, compare the predicted time with the time it took.")
     boolean rehearse;
 
+    @Option(
+            names = "--canary",
+            description =
+                    "After the update, show a canary and a health gate live on the worker pool: one"
+                        + " canary node takes a new file first; while it soaks, a pod the pool's"
+                        + " gate (app=backup) matches starts, and the pool pauses itself; the"
+                        + " canary is taken back to the previous config, then the change rolls out"
+                        + " to every worker. Needs at least 2 workers.")
+    boolean canary;
+
     @Override
     public Integer call() throws Exception {
         if (masters < 0 || workers < 0)
@@ -189,6 +199,11 @@ public final class DemoCommand implements Callable<Integer> {
                     spec.commandLine(),
                     "--config-change needs nodes: it cannot be given with --payload or with"
                             + " --masters 0 --workers 0");
+        if (canary && (payload != null || workers < 2))
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--canary needs a worker pool of at least 2 nodes (a canary and one to go back"
+                            + " to): give --workers 2 or more, and no --payload");
         EstimateSource estimates = EstimateSource.parse(estimate);
         if (!DemoClasses.present()) {
             // run from Upshift's jar: the demo is in demo-lib/ beside it
@@ -228,7 +243,8 @@ public final class DemoCommand implements Callable<Integer> {
                                 kubeconfigOut,
                                 keepRunning,
                                 configChange,
-                                rehearse),
+                                rehearse,
+                                canary),
                         spec.commandLine().getOut());
     }
 }

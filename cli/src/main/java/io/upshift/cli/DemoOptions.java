@@ -17,6 +17,7 @@ import java.util.Optional;
  *     controller taking over mid-update runs from it; empty to keep every controller in this JVM
  * @param kubeconfigOut where to write a kubeconfig for the embedded API server, or null
  * @param rehearse rehearse the update (upshift rehearse) before asking for it, and compare
+ * @param canary after the update, a canary in the worker pool stopped by a health gate
  */
 public record DemoOptions(
         int operators,
@@ -36,4 +37,5 @@ public record DemoOptions(
         Path kubeconfigOut,
         boolean keepRunning,
         boolean configChange,
-        boolean rehearse) {}
+        boolean rehearse,
+        boolean canary) {}

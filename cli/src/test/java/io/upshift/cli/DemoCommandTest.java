@@ -82,6 +82,47 @@ class DemoCommandTest {
     }
 
     @Test
+    void aCanaryPausesTheWorkerPoolWhenItsGateFiresAndIsTakenBack() {
+        CliRun.Result r =
+                CliRun.run(
+                        "demo",
+                        "--operators",
+                        "4",
+                        "--run-levels",
+                        "2",
+                        "--rollout-seconds",
+                        "0.3",
+                        "--masters",
+                        "1",
+                        "--workers",
+                        "2",
+                        "--plain",
+                        "--canary");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains(
+                        "canary: pod default/backup-0 (app=backup) starts during the canary's soak")
+                .containsPattern(
+                        "canary: worker-0, the canary, runs rendered-worker-\\S+; RolloutHeld=True"
+                                + " SoakTime since \\S+: Soaking node worker-0 for 1h")
+                .containsPattern(
+                        "canary: pool worker paused itself \\(spec.paused=true\\); RolloutHeld=True"
+                                + " CanaryHalted since \\S+: Paused by its canaries"
+                                + " \\(upshift.io/canaries: 1\\) while nodes worker-0 took"
+                                + " MachineConfig rendered-worker-\\S+: Pod default/backup-0"
+                                + " matches the health gate \"app=backup\"")
+                .containsPattern("canary: worker-0 is back on rendered-worker-")
+                .contains("canary: all 2 workers run rendered-worker-");
+    }
+
+    @Test
+    void aCanaryNeedsTwoWorkers() {
+        CliRun.Result r = CliRun.run("demo", "--workers", "1", "--canary");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--canary needs a worker pool of at least 2 nodes");
+    }
+
+    @Test
     void aConfigChangeNeedsNodes() {
         CliRun.Result r = CliRun.run("demo", "--masters", "0", "--workers", "0", "--config-change");
         assertThat(r.code()).isEqualTo(2);

@@ -327,6 +327,18 @@ public final class DemoRun implements AutoCloseable {
     }
 
     /**
+     * After the update: a canary in the worker pool stopped by a health gate, taken back, then the
+     * change rolled out ({@link CanaryRun}); {@code say} gets one line per step and {@code tick} is
+     * called about twice a second.
+     *
+     * @throws IllegalStateException when a step does not happen in time
+     */
+    public void canary(Duration timeout, java.util.function.Consumer<String> say, Runnable tick)
+            throws InterruptedException {
+        new CanaryRun(cluster.client(), clock, say).run(timeout, tick);
+    }
+
+    /**
      * The least time the simulated work of the update needs: run-levels in series, each as slow as
      * its slowest rollout; the machine-config operator reports the version only once the
      * control-plane pool has rolled out too.

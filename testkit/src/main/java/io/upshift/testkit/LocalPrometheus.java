@@ -38,11 +38,20 @@ public final class LocalPrometheus implements AutoCloseable {
      * evaluated.
      */
     public static LocalPrometheus start(Path dir, String metrics, String rules) throws Exception {
+        return start(dir, () -> metrics, rules);
+    }
+
+    /**
+     * As {@link #start(Path, String, String)}, serving what {@code metrics} holds at each scrape: a
+     * test changes it to make an alert fire or resolve.
+     */
+    public static LocalPrometheus start(
+            Path dir, java.util.function.Supplier<String> metrics, String rules) throws Exception {
         HttpServer exporter = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         exporter.createContext(
                 "/metrics",
                 x -> {
-                    byte[] body = metrics.getBytes(StandardCharsets.UTF_8);
+                    byte[] body = metrics.get().getBytes(StandardCharsets.UTF_8);
                     x.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
                     x.sendResponseHeaders(200, body.length);
                     x.getResponseBody().write(body);

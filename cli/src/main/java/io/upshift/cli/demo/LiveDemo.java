@@ -266,6 +266,18 @@ public final class LiveDemo implements Demo {
                 out.println(changed.line());
                 out.flush();
             }
+            if (options.canary()) {
+                out.printf("%nA canary and a health gate on the worker pool ...%n");
+                out.flush();
+                demo.canary(
+                        timeout,
+                        line -> {
+                            out.println("canary: " + line);
+                            out.flush();
+                        },
+                        () -> show(out, demo, refresh));
+                show(out, demo, refresh);
+            }
             if (rehearsal != null) {
                 Instant end = demo.admin().lastNodeDone().orElse(controlPlaneEnd);
                 out.println(rehearsalLine(rehearsal, Duration.between(start, end)));

@@ -10,6 +10,7 @@ import io.upshift.graph.client.ClusterServices;
 import io.upshift.graph.client.PromQLTarget;
 import io.upshift.graph.client.PrometheusMatcher;
 import io.upshift.graph.client.UpdateClient;
+import io.upshift.graph.command.PromQLOptions;
 import io.upshift.graph.risk.RuleMatcher;
 import io.upshift.graph.updates.UpdatesRequest;
 import io.upshift.releases.capability.CapabilitySets;

@@ -1,6 +1,8 @@
 package io.upshift.pools.command;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.upshift.graph.client.PromQLTarget;
+import io.upshift.graph.command.PromQLOptions;
 import io.upshift.pools.controller.PoolController;
 import io.upshift.pools.controller.PoolControllerOptions;
 import io.upshift.pools.metrics.ControllerFamilies;
@@ -21,7 +23,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code upshift pools}: runs the machine-config pool controller while holding its leader Lease.
@@ -84,12 +89,32 @@ public final class PoolsCommand implements Callable<Integer> {
 
     @Mixin MetricsServing metrics;
 
+    /** Where the pools' health gates on Prometheus are asked: the operator's flags for risks. */
+    @Mixin PromQLOptions promql;
+
+    @Option(
+            names = "--health-gate-interval",
+            defaultValue = "PT30S",
+            paramLabel = "DURATION",
+            description = {
+                "Ask the pools' health gates on Prometheus again this often while a rollout is due"
+                        + " (default: ${DEFAULT-VALUE}); a level cluster asks nothing."
+            })
+    Duration gateInterval;
+
+    @Spec CommandSpec spec;
+
     /** The Service deploy/ gives the controller's metrics, named as upstream's. */
     static final String SERVICE = "machine-config-controller";
 
     @Override
     public Integer call() throws Exception {
         MetricsOptions metricsOptions = metrics.options(); // refused before anything starts
+        PromQLTarget gates = promql.target(spec);
+        if (gateInterval.isNegative() || gateInterval.isZero())
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--health-gate-interval must be longer than 0, not " + gateInterval);
         String me = InetAddress.getLocalHost().getHostName();
         AtomicReference<PoolController> controller = new AtomicReference<>();
         PoolControllerOptions defaults = PoolControllerOptions.defaults(releaseVersion);
@@ -100,7 +125,9 @@ public final class PoolsCommand implements Callable<Integer> {
                         renderGrace,
                         defaults.minInterval(),
                         defaults.resync(),
-                        namespace);
+                        namespace,
+                        gates,
+                        gateInterval);
         WriteFence fence =
                 new WriteFence(); // closed the moment the Lease is lost: no write after that
         AtomicReference<String> unready =

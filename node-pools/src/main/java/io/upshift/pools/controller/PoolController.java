@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
+import io.upshift.graph.client.ClusterServices;
+import io.upshift.graph.client.PromQLClient;
 import io.upshift.pools.model.PoolDecision;
 import io.upshift.pools.model.PoolPlan;
 import io.upshift.runtime.kube.ApiErrors;
@@ -33,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * cluster's MachineConfiguration with the node disruption policies in force. A debouncer rather
  * than a work queue: every pass looks at every pool, so a burst of node events is worth one pass at
  * the end of the interval, not one per event or key. Every pass starts from what the caches hold:
- * the controller keeps no state that a restart would lose, except how long a rendered config has
- * been unused (a restart only delays its removal) and since when the required pools hold the
- * release back (a restart begins that wait again, as upstream's operator does).
+ * the controller keeps no state that a restart would lose, except the pools' health gates' last
+ * answers from Prometheus ({@link GateQueries}: asked only while a rollout is due, so a restart
+ * asks again), how long a rendered config has been unused (a restart only delays its removal) and
+ * since when the required pools hold the release back (a restart begins that wait again, as
+ * upstream's operator does).
  */
 public final class PoolController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
@@ -51,6 +55,10 @@ public final class PoolController implements AutoCloseable {
     private final OperatorStatusWriter operatorStatus;
     private final MachineConfigurationWriter machineConfiguration;
     private final AtomicLong passes = new AtomicLong();
+    private final GateQueries gateQueries;
+
+    /** When the pass that asks the health gates' queries again is asked for, or null. */
+    private Instant gateCheckAt;
 
     /** The hold's end a pass is already asked for at ({@link PoolPlan#wakeAt()}), or null. */
     private Instant wakeAt;
@@ -86,6 +94,16 @@ public final class PoolController implements AutoCloseable {
                 new OperatorStatusWriter(client, options.releaseVersion(), caches::operator);
         this.machineConfiguration =
                 new MachineConfigurationWriter(client, caches::machineConfiguration);
+        this.gateQueries =
+                new GateQueries(
+                        options.promql() == null
+                                ? null
+                                : new PromQLClient(
+                                        options.promql(),
+                                        new ClusterServices(client),
+                                        Duration.ofSeconds(10),
+                                        1 << 20),
+                        options.gateInterval());
     }
 
     /** Starts the informers (waiting for their caches), then a pass, and one every resync. */
@@ -132,8 +150,10 @@ public final class PoolController implements AutoCloseable {
     }
 
     /**
-     * One pass, on the caller's thread: read the caches, sync the base configs, decide, record,
-     * then the MachineConfigNodes, the operator's status and the MachineConfiguration.
+     * One pass, on the caller's thread: read the caches, sync the base configs, decide (and, when
+     * the decision needs health gate queries answered that have no fresh answer, ask Prometheus and
+     * decide again with the answers), record, then the MachineConfigNodes, the operator's status
+     * and the MachineConfiguration.
      */
     public synchronized void reconcile() {
         Instant now = clock.instant();
@@ -141,6 +161,8 @@ public final class PoolController implements AutoCloseable {
         BaseConfigSync.Result base = baseConfigs.sync(cached.configs());
         readApiServerVersion(cached.nodes());
         PoolPlan plan = decide(cached, base, now);
+        if (gateQueries.refresh(plan.queries(), now)) plan = decide(cached, base, now);
+        askAgain(plan, now);
         recorder.record(plan);
         unusedSince = plan.unusedSince();
         wake(plan.wakeAt(), now);
@@ -191,6 +213,20 @@ public final class PoolController implements AutoCloseable {
         debouncer.triggerIn(Duration.between(now, at).plusMillis(1));
     }
 
+    /**
+     * While a pool needs its health gates' queries answered (a rollout is due), a pass once per
+     * interval asks them again: Prometheus sends no event. A level cluster asks for none.
+     */
+    private void askAgain(PoolPlan plan, Instant now) {
+        if (plan.queries().isEmpty()) {
+            gateCheckAt = null;
+            return;
+        }
+        if (gateCheckAt != null && now.isBefore(gateCheckAt)) return;
+        gateCheckAt = now.plus(gateQueries.interval());
+        debouncer.triggerIn(gateQueries.interval());
+    }
+
     private PoolPlan decide(PoolCaches.Snapshot cached, BaseConfigSync.Result base, Instant now) {
         return PoolDecision.decide(
                 new PoolDecision.Input(
@@ -203,7 +239,8 @@ public final class PoolController implements AutoCloseable {
                         cached.nodes(),
                         unusedSince,
                         now,
-                        cached.pods()));
+                        cached.pods(),
+                        gateQueries.readings()));
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
 import io.upshift.api.json.Mappers;
+import io.upshift.pools.model.Canaries;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.PoolPlan;
 import io.upshift.pools.model.RenderedConfig;
@@ -79,6 +80,8 @@ final class PoolRecorder {
         if (p.config() instanceof PoolPlan.Create create) create(p.pool(), create);
         else if (p.config() instanceof PoolPlan.Claim claim) claim(claim);
         if (p.target() != null && !behind(p.pool())) target(p.pool(), p.target());
+        else if (p.halt() != null && !behind(p.pool())) halt(p);
+        else if (p.resume() && !behind(p.pool())) resume(p.pool());
         writes.run(p.tell().stream().<Runnable>map(t -> () -> tell(p.name(), t)).toList());
         writes.run(p.untaint().stream().<Runnable>map(u -> () -> untaint(u)).toList());
         if (p.status() != null && !behind(p.pool())) {
@@ -95,22 +98,58 @@ final class PoolRecorder {
     private void holdEvent(PoolPlan.Pool p) {
         String before = heldReason(p.pool().getStatus()), now = heldReason(p.status());
         if (now.equals(before)) return;
-        Events about =
-                events.computeIfAbsent(
-                        p.name(),
-                        name ->
-                                new Events(
-                                        client,
-                                        clock,
-                                        "machineconfiguration.openshift.io/v1",
-                                        "MachineConfigPool",
-                                        name,
-                                        "upshift-pools"));
+        Events about = events(p.name());
         if (p.hold() != null) about.normal(RolloutHold.CONDITION, p.hold().message());
         else
             about.normal(
                     "RolloutResumed",
                     "Pool " + p.name() + " starts its next nodes again (" + before + " ended)");
+    }
+
+    private Events events(String pool) {
+        return events.computeIfAbsent(
+                pool,
+                name ->
+                        new Events(
+                                client,
+                                clock,
+                                "machineconfiguration.openshift.io/v1",
+                                "MachineConfigPool",
+                                name,
+                                "upshift-pools"));
+    }
+
+    /**
+     * The pool pauses itself, its canaries having seen a gate fire: {@code spec.paused} and why, in
+     * one merge patch conditional on the pool as read; its status follows on the next pass.
+     */
+    private void halt(PoolPlan.Pool p) {
+        wrote(
+                p.pool(),
+                MergePatch.against(p.pool())
+                        .set("spec.paused", true)
+                        .annotate(Canaries.HALTED, p.halt())
+                        .sendTo(client, p.pool()));
+        events(p.name()).warning("CanaryHalted", p.halt());
+        LOG.warn("machineconfigpools/{}: paused: {}", p.name(), p.halt());
+    }
+
+    /**
+     * An administrator unpaused a pool its canaries paused: the controller's marks go, so that a
+     * later pause is not taken for the canaries' (nor a rollback asked then for this one).
+     */
+    private void resume(MachineConfigPool pool) {
+        Map<String, Object> gone = new HashMap<>();
+        gone.put(Canaries.HALTED, null);
+        Map<String, String> a = pool.getMetadata().getAnnotations();
+        if (a != null && a.containsKey(Canaries.ROLLBACK)) gone.put(Canaries.ROLLBACK, null);
+        wrote(
+                pool,
+                MergePatch.against(pool).set("metadata.annotations", gone).sendTo(client, pool));
+        LOG.info(
+                "machineconfigpools/{}: unpaused after its canaries paused it; {} removed",
+                pool.getMetadata().getName(),
+                gone.keySet());
     }
 
     /** The reason of the status's RolloutHeld condition when it is True, else "". */

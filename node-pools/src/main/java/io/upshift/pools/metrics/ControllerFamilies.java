@@ -60,6 +60,20 @@ public final class ControllerFamilies {
                     "pool",
                     "required");
 
+    /**
+     * Upshift's: a rollout control holds the pool's next node (its RolloutHeld condition), so that
+     * an alert can tell a pool held on purpose from one stalled.
+     */
+    public static final Family POOL_ROLLOUT_HELD =
+            Family.gauge(
+                    "upshift_pool_rollout_held",
+                    "1 when a rollout control holds the pool's next node (its RolloutHeld"
+                            + " condition is True), 0 otherwise; reason is the control"
+                            + " (MaintenanceWindow, HealthGate, Canaries, SoakTime, CanaryHalted),"
+                            + " \"\" when none.",
+                    "pool",
+                    "reason");
+
     public static final List<Family> ALL =
             List.of(
                     DRAIN_ERR,
@@ -68,5 +82,6 @@ public final class ControllerFamilies {
                     UPDATED_MACHINE_COUNT,
                     DEGRADED_MACHINE_COUNT,
                     UNAVAILABLE_MACHINE_COUNT,
-                    POOL_PAUSED);
+                    POOL_PAUSED,
+                    POOL_ROLLOUT_HELD);
 }

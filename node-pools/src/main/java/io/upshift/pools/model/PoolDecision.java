@@ -46,6 +46,8 @@ public final class PoolDecision {
      *     rendered then
      * @param unusedSince what the previous pass returned ({@link PoolPlan#unusedSince()})
      * @param pods the cluster's pods, for the pools' health gates ({@link HealthGates})
+     * @param readings Prometheus's answers to the health gates' queries, by query ({@link
+     *     PoolPlan#queries()}: what a pass asks for)
      */
     public record Input(
             String releaseVersion,
@@ -57,7 +59,34 @@ public final class PoolDecision {
             List<Node> nodes,
             Map<String, Instant> unusedSince,
             Instant now,
-            List<Pod> pods) {
+            List<Pod> pods,
+            Map<String, GateReading> readings) {
+
+        /** With no answer from Prometheus yet. */
+        public Input(
+                String releaseVersion,
+                String controllerNode,
+                Duration renderGrace,
+                List<MachineConfigPool> pools,
+                List<MachineConfig> configs,
+                String templateFailure,
+                List<Node> nodes,
+                Map<String, Instant> unusedSince,
+                Instant now,
+                List<Pod> pods) {
+            this(
+                    releaseVersion,
+                    controllerNode,
+                    renderGrace,
+                    pools,
+                    configs,
+                    templateFailure,
+                    nodes,
+                    unusedSince,
+                    now,
+                    pods,
+                    Map.of());
+        }
 
         /** Without the cluster's pods: no pool's health gate matches. */
         public Input(
@@ -152,20 +181,47 @@ public final class PoolDecision {
             specError = e.getMessage();
             problems.add("no node touched: " + specError);
         }
+        Canaries canaries = null;
+        boolean rollback = false;
+        String halted = Canaries.halted(pool);
+        if (specError == null) {
+            try {
+                canaries = Canaries.of(pool);
+                rollback = Canaries.rollback(pool);
+            } catch (IllegalArgumentException e) {
+                specError = e.getMessage();
+                problems.add("no node touched: " + specError);
+            }
+        }
         RolloutHold hold = null;
         List<PoolPlan.Tell> tell = new ArrayList<>();
+        List<String> queries = List.of();
+        String halt = null;
         String told = target;
         boolean due = view.stream().anyMatch(n -> !told.equals(n.desiredConfig()));
         if (specError == null && !target.isEmpty() && !paused && due) {
-            hold = hold(window, gates, in.pods(), soak, view, target, in.now());
+            boolean windowOpen = window == null || window.isOpen(in.now());
+            if (windowOpen && gates != null) queries = gates.promql();
+            HealthGates.Verdict gate =
+                    gates == null || !windowOpen ? null : gates.check(in.pods(), in.readings());
+            Canaries.Phase phase =
+                    canaries == null
+                            ? Canaries.Phase.OVER
+                            : canaries.phase(view, target, soak, in.now());
+            if (gate != null && gate.fired() && phase == Canaries.Phase.WATCHING)
+                halt = canaries.haltMessage(view, target, gate.hold().message());
+            hold = hold(window, gate, soak, view, target, in.now());
+            if (hold == null && phase == Canaries.Phase.WATCHING)
+                hold = canaries.hold(view, target);
             if (hold == null) {
-                for (PoolNode picked : NodeSelection.pick(view, target, maxUnavailable, false)) {
-                    int i = view.indexOf(picked);
-                    Node node = nodes.get(i);
-                    tell.add(new PoolPlan.Tell(node, target, UpdateTaint.added(node)));
-                    view.set(i, picked.told(target));
-                }
+                List<PoolNode> picked = NodeSelection.pick(view, target, maxUnavailable, false);
+                if (phase != Canaries.Phase.OVER)
+                    picked =
+                            picked.subList(0, Math.min(picked.size(), canaries.room(view, target)));
+                tell(picked, target, view, nodes, tell);
             }
+        } else if (specError == null && paused && halted != null) {
+            hold = halted(halted, rollback, view, target, maxUnavailable, nodes, tell);
         }
         List<PoolPlan.Untaint> untaint = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
@@ -191,7 +247,77 @@ public final class PoolDecision {
                 status,
                 problems,
                 gate(in, pool, progress, versionOf),
-                hold);
+                hold,
+                queries,
+                halt,
+                !paused && halted != null);
+    }
+
+    private static void tell(
+            List<PoolNode> picked,
+            String config,
+            List<PoolNode> view,
+            List<Node> nodes,
+            List<PoolPlan.Tell> tell) {
+        for (PoolNode p : picked) {
+            int i = view.indexOf(p);
+            Node node = nodes.get(i);
+            tell.add(new PoolPlan.Tell(node, config, UpdateTaint.added(node)));
+            view.set(i, p.told(config));
+        }
+    }
+
+    /**
+     * A pool its canaries paused: held with the reason they gave; with a rollback asked for, its
+     * canaries told the config the rest of the pool runs (maxUnavailable at a time).
+     */
+    private static RolloutHold halted(
+            String halted,
+            boolean rollback,
+            List<PoolNode> view,
+            String target,
+            int maxUnavailable,
+            List<Node> nodes,
+            List<PoolPlan.Tell> tell) {
+        if (!rollback)
+            return new RolloutHold(
+                    RolloutHold.CANARY_HALTED,
+                    halted
+                            + ". Unpause the pool to go on, or set "
+                            + Canaries.ROLLBACK
+                            + "=true to take the canaries back",
+                    null);
+        StringBuilder why = new StringBuilder();
+        String previous = Canaries.previous(view, target, why);
+        if (previous == null)
+            return new RolloutHold(
+                    RolloutHold.CANARY_HALTED,
+                    halted + ". The canaries cannot be taken back: " + why,
+                    null);
+        tell(
+                NodeSelection.pick(view, previous, maxUnavailable, false),
+                previous,
+                view,
+                nodes,
+                tell);
+        List<String> back =
+                Canaries.told(view, previous).stream()
+                        .filter(n -> !(n.done() && previous.equals(n.currentConfig())))
+                        .map(PoolNode::name)
+                        .toList();
+        return new RolloutHold(
+                RolloutHold.CANARY_HALTED,
+                halted
+                        + (back.isEmpty()
+                                ? ". The canaries are back on MachineConfig " + previous
+                                : ". Taking the canaries back to MachineConfig "
+                                        + previous
+                                        + " ("
+                                        + Canaries.ROLLBACK
+                                        + "): "
+                                        + String.join(", ", back)
+                                        + " not back yet"),
+                null);
     }
 
     /**
@@ -200,8 +326,7 @@ public final class PoolDecision {
      */
     private static RolloutHold hold(
             MaintenanceWindow window,
-            HealthGates gates,
-            List<Pod> pods,
+            HealthGates.Verdict gate,
             SoakTime soak,
             List<PoolNode> view,
             String target,
@@ -218,8 +343,7 @@ public final class PoolDecision {
                             + target,
                     opens);
         }
-        RolloutHold gated = gates == null ? null : gates.hold(pods);
-        if (gated != null) return gated;
+        if (gate != null) return gate.hold();
         return soak == null ? null : soak.hold(view, target, now);
     }
 

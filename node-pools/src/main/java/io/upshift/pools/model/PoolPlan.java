@@ -6,8 +6,10 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What one pass of the pool controller should write, as {@link PoolDecision} decides it from what
@@ -44,6 +46,11 @@ public record PoolPlan(
      *     each, for the log
      * @param gate the pool as the machine-config ClusterOperator's status sees it
      * @param hold what holds its next node, or null
+     * @param queries the health gates' PromQL queries this pool needs answered now (a rollout is
+     *     due and no earlier control holds it); empty otherwise, so that a level pool asks nothing
+     * @param halt the message to pause the pool with (its canaries saw a gate fire), or null
+     * @param resume the pool was unpaused after its canaries paused it: the controller's marks
+     *     ({@link Canaries#HALTED}, {@link Canaries#ROLLBACK}) are to be removed
      */
     public record Pool(
             MachineConfigPool pool,
@@ -54,12 +61,16 @@ public record PoolPlan(
             MachineConfigPoolStatus status,
             List<String> problems,
             PoolGate.Pool gate,
-            RolloutHold hold) {
+            RolloutHold hold,
+            List<String> queries,
+            String halt,
+            boolean resume) {
 
         public Pool {
             tell = List.copyOf(tell);
             untaint = List.copyOf(untaint);
             problems = List.copyOf(problems);
+            queries = List.copyOf(queries);
         }
 
         public String name() {
@@ -71,7 +82,9 @@ public record PoolPlan(
                     && target == null
                     && tell.isEmpty()
                     && untaint.isEmpty()
-                    && status == null;
+                    && status == null
+                    && halt == null
+                    && !resume;
         }
     }
 
@@ -116,6 +129,13 @@ public record PoolPlan(
             if (until != null && (at == null || until.isBefore(at))) at = until;
         }
         return at;
+    }
+
+    /** Every query the pools' health gates need answered now, each once. */
+    public Set<String> queries() {
+        Set<String> all = new LinkedHashSet<>();
+        for (Pool p : pools) all.addAll(p.queries());
+        return all;
     }
 
     /** The pools as the machine-config ClusterOperator's status sees them. */

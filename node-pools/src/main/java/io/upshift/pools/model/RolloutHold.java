@@ -19,6 +19,10 @@ public record RolloutHold(String reason, String message, Instant until) {
     public static final String WINDOW = "MaintenanceWindow";
     public static final String SOAK = "SoakTime";
     public static final String HEALTH_GATE = "HealthGate";
+    public static final String CANARIES = "Canaries";
+
+    /** The pool paused itself: a gate fired while its canaries were watched ({@link Canaries}). */
+    public static final String CANARY_HALTED = "CanaryHalted";
 
     /**
      * A closed maintenance window also makes the pool's {@code Updating} condition False (with this

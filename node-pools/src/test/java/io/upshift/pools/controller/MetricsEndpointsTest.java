@@ -116,7 +116,8 @@ class MetricsEndpointsTest {
                 assertThat(get(http, controllerMetrics, "prometheus-token").body())
                         .contains("mcc_drain_err{node=\"w0\"} 0\n")
                         .contains("mco_machine_count{pool=\"worker\"} 1\n")
-                        .contains("upshift_pool_paused{pool=\"worker\",required=\"false\"} 0\n");
+                        .contains("upshift_pool_paused{pool=\"worker\",required=\"false\"} 0\n")
+                        .contains("upshift_pool_rollout_held{pool=\"worker\",reason=\"\"} 0\n");
             }
         }
     }

@@ -282,17 +282,26 @@ public final class PoolHarness implements AutoCloseable {
     }
 
     public PoolController startController(String releaseVersion, Clock clock) {
+        return startController(releaseVersion, clock, o -> o);
+    }
+
+    /** The controller with the harness's options as {@code tune} changes them. */
+    public PoolController startController(
+            String releaseVersion,
+            Clock clock,
+            java.util.function.UnaryOperator<PoolControllerOptions> tune) {
         if (controller != null) controller.close();
         controller =
                 new PoolController(
                                 controllerClient,
                                 clock,
-                                new PoolControllerOptions(
-                                        releaseVersion,
-                                        "",
-                                        Duration.ofMinutes(10),
-                                        Duration.ofMillis(50),
-                                        Duration.ofMillis(300)))
+                                tune.apply(
+                                        new PoolControllerOptions(
+                                                releaseVersion,
+                                                "",
+                                                Duration.ofMinutes(10),
+                                                Duration.ofMillis(50),
+                                                Duration.ofMillis(300))))
                         .start();
         return controller;
     }

@@ -1,4 +1,4 @@
-package io.upshift.clusterversion.command;
+package io.upshift.graph.command;
 
 import io.upshift.graph.client.PromQLTarget;
 import java.net.URI;
@@ -8,10 +8,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * Where the cluster-version controller evaluates PromQL update risks, with upstream's flags and
- * defaults ({@code cluster-version-operator start}): OpenShift's thanos-querier, dialled at its
- * Service's cluster IP, trusted through the service CA and asked with the pod's ServiceAccount
- * token.
+ * Where the cluster-version controller evaluates PromQL update risks (and the pool controller its
+ * pools' health gates on Prometheus), with upstream's flags and defaults ({@code
+ * cluster-version-operator start}): OpenShift's thanos-querier, dialled at its Service's cluster
+ * IP, trusted through the service CA and asked with the pod's ServiceAccount token.
  */
 public final class PromQLOptions {
     private static final PromQLTarget DEFAULT = PromQLTarget.openShiftMonitoring();
@@ -75,7 +75,7 @@ public final class PromQLOptions {
     boolean useDns = DEFAULT.useDns();
 
     /** The target, refused in one line when the options do not go together. */
-    PromQLTarget target(CommandSpec spec) {
+    public PromQLTarget target(CommandSpec spec) {
         if (url.getScheme() == null || url.getHost() == null)
             throw new ParameterException(
                     spec.commandLine(),
