@@ -203,7 +203,9 @@ public final class PoolController implements AutoCloseable {
                         cached.nodes(),
                         unusedSince,
                         now,
-                        cached.pods()));
+                        cached.pods(),
+                        new PoolDecision.Hooks(
+                                options.namespace(), cached.configMaps(), cached.hookJobs())));
     }
 
     @Override

@@ -3,12 +3,15 @@ package io.upshift.pools.controller;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
 import io.upshift.api.json.Mappers;
+import io.upshift.pools.model.HookJob;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.PoolPlan;
 import io.upshift.pools.model.RenderedConfig;
@@ -79,6 +82,8 @@ final class PoolRecorder {
         if (p.config() instanceof PoolPlan.Create create) create(p.pool(), create);
         else if (p.config() instanceof PoolPlan.Claim claim) claim(claim);
         if (p.target() != null && !behind(p.pool())) target(p.pool(), p.target());
+        p.hookJobs().create().forEach(job -> createJob(p, job));
+        p.hookJobs().delete().forEach(this::deleteJob);
         writes.run(p.tell().stream().<Runnable>map(t -> () -> tell(p.name(), t)).toList());
         writes.run(p.untaint().stream().<Runnable>map(u -> () -> untaint(u)).toList());
         if (p.status() != null && !behind(p.pool())) {
@@ -95,22 +100,76 @@ final class PoolRecorder {
     private void holdEvent(PoolPlan.Pool p) {
         String before = heldReason(p.pool().getStatus()), now = heldReason(p.status());
         if (now.equals(before)) return;
-        Events about =
-                events.computeIfAbsent(
-                        p.name(),
-                        name ->
-                                new Events(
-                                        client,
-                                        clock,
-                                        "machineconfiguration.openshift.io/v1",
-                                        "MachineConfigPool",
-                                        name,
-                                        "upshift-pools"));
+        Events about = events(p.name());
         if (p.hold() != null) about.normal(RolloutHold.CONDITION, p.hold().message());
         else
             about.normal(
                     "RolloutResumed",
                     "Pool " + p.name() + " starts its next nodes again (" + before + " ended)");
+    }
+
+    private Events events(String pool) {
+        return events.computeIfAbsent(
+                pool,
+                name ->
+                        new Events(
+                                client,
+                                clock,
+                                "machineconfiguration.openshift.io/v1",
+                                "MachineConfigPool",
+                                name,
+                                "upshift-pools"));
+    }
+
+    /**
+     * A hook's Job, created once: its name is its hook, node and config's, so one that exists
+     * already (the cache was behind, or a restarted controller) is the same run and is left as it
+     * is. A {@code HookStarted} event on the pool names it, only when this write created it.
+     */
+    private void createJob(PoolPlan.Pool p, Job job) {
+        String ns = job.getMetadata().getNamespace(), name = job.getMetadata().getName();
+        try {
+            client.batch().v1().jobs().inNamespace(ns).resource(job).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) return;
+            throw e;
+        }
+        Map<String, String> a = job.getMetadata().getAnnotations();
+        String node = a.getOrDefault(HookJob.NODE, "");
+        String message =
+                "Created Job "
+                        + ns
+                        + "/"
+                        + name
+                        + ": the "
+                        + job.getMetadata().getLabels().get(HookJob.LABEL)
+                        + " hook"
+                        + (node.isEmpty() ? "" : " of node " + node)
+                        + " for MachineConfig "
+                        + a.get(HookJob.CONFIG);
+        events(p.name()).normal("HookStarted", message);
+        LOG.info("jobs/{}: {}", name, message);
+    }
+
+    /**
+     * A hook's Job no run looks for any more (another target, its node gone, the hook removed):
+     * deleted with its pods. By name, as the payload's Jobs are: the name stands for one hook, node
+     * and config, so whatever bears it is the run decided stale.
+     */
+    private void deleteJob(Job job) {
+        String ns = job.getMetadata().getNamespace(), name = job.getMetadata().getName();
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(ns)
+                .withName(name)
+                .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                .delete();
+        LOG.info(
+                "jobs/{}: deleted: a hook's run for MachineConfig {} that the pool no longer"
+                        + " looks for (another target, its node gone, or the hook removed)",
+                name,
+                job.getMetadata().getAnnotations().get(HookJob.CONFIG));
     }
 
     /** The reason of the status's RolloutHeld condition when it is True, else "". */

@@ -1,9 +1,11 @@
 package io.upshift.pools.model;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -57,7 +59,34 @@ public final class PoolDecision {
             List<Node> nodes,
             Map<String, Instant> unusedSince,
             Instant now,
-            List<Pod> pods) {
+            List<Pod> pods,
+            Hooks hooks) {
+
+        /** Without hooks' templates or Jobs: no pool's hook can run. */
+        public Input(
+                String releaseVersion,
+                String controllerNode,
+                Duration renderGrace,
+                List<MachineConfigPool> pools,
+                List<MachineConfig> configs,
+                String templateFailure,
+                List<Node> nodes,
+                Map<String, Instant> unusedSince,
+                Instant now,
+                List<Pod> pods) {
+            this(
+                    releaseVersion,
+                    controllerNode,
+                    renderGrace,
+                    pools,
+                    configs,
+                    templateFailure,
+                    nodes,
+                    unusedSince,
+                    now,
+                    pods,
+                    Hooks.NONE);
+        }
 
         /** Without the cluster's pods: no pool's health gate matches. */
         public Input(
@@ -84,6 +113,18 @@ public final class PoolDecision {
         }
     }
 
+    /**
+     * What the pools' hooks read ({@link PoolHooks}, {@link HookProgress}).
+     *
+     * @param namespace the controller's: the templates' ConfigMaps and the Jobs are there
+     * @param configMaps that namespace's ConfigMaps, by name
+     * @param jobs the hooks' Jobs there ({@value HookJob#LABEL}), by name
+     */
+    public record Hooks(
+            String namespace, Map<String, ConfigMap> configMaps, Map<String, Job> jobs) {
+        public static final Hooks NONE = new Hooks("", Map.of(), Map.of());
+    }
+
     private PoolDecision() {}
 
     public static PoolPlan decide(Input in) {
@@ -97,8 +138,15 @@ public final class PoolDecision {
         }
         Map<String, List<Node>> members = PoolMembers.assign(in.pools(), in.nodes());
         List<PoolPlan.Pool> pools = new ArrayList<>();
+        String controlPlane = controlPlane(in, members, versionOf);
         for (MachineConfigPool pool : in.pools())
-            pools.add(pool(in, pool, members.get(pool.getMetadata().getName()), versionOf));
+            pools.add(
+                    pool(
+                            in,
+                            pool,
+                            members.get(pool.getMetadata().getName()),
+                            versionOf,
+                            controlPlane));
         Map<String, Instant> unusedSince = new HashMap<>();
         List<String> deletions = unused(in, pools, unusedSince);
         return new PoolPlan(pools, deletions, unusedSince, members);
@@ -108,7 +156,11 @@ public final class PoolDecision {
      * @param versionOf each config's release, updated with the config this pool renders
      */
     private static PoolPlan.Pool pool(
-            Input in, MachineConfigPool pool, List<Node> nodes, Map<String, String> versionOf) {
+            Input in,
+            MachineConfigPool pool,
+            List<Node> nodes,
+            Map<String, String> versionOf,
+            String controlPlane) {
         String name = pool.getMetadata().getName();
         String target =
                 pool.getSpec() != null && pool.getSpec().getConfiguration() != null
@@ -142,35 +194,66 @@ public final class PoolDecision {
         MaintenanceWindow window = null;
         SoakTime soak = null;
         HealthGates gates = null;
+        PoolHooks poolHooks = null;
         try {
             maxUnavailable = maxUnavailable(pool, view.size());
             window = window(pool);
             soak = SoakTime.of(pool);
             gates = HealthGates.of(pool);
             DrainRules.of(pool); // read by the agents; validated here so that a bad one holds all
+            poolHooks =
+                    PoolHooks.of(
+                            pool, in.hooks().namespace(), in.hooks().configMaps(), required(pool));
         } catch (IllegalArgumentException e) {
             specError = e.getMessage();
             problems.add("no node touched: " + specError);
         }
         RolloutHold hold = null;
         List<PoolPlan.Tell> tell = new ArrayList<>();
+        boolean active = specError == null && !target.isEmpty() && !paused;
+        HookProgress hooks =
+                new HookProgress(
+                        poolHooks,
+                        pool,
+                        in.hooks().namespace(),
+                        target,
+                        nodes,
+                        view,
+                        in.hooks().jobs(),
+                        active,
+                        in.now());
+        for (int i = 0; active && i < view.size(); i++) {
+            PoolNode n = view.get(i);
+            if (hooks.tellNow(n.name())) { // its pre-drain hook succeeded: it started before
+                tell.add(new PoolPlan.Tell(nodes.get(i), target, UpdateTaint.added(nodes.get(i))));
+                view.set(i, n.told(target));
+            } else if (hooks.busy(n.name())) {
+                view.set(i, n.told(target)); // counted as updating while its hook holds it
+            }
+        }
         String told = target;
         boolean due = view.stream().anyMatch(n -> !told.equals(n.desiredConfig()));
-        if (specError == null && !target.isEmpty() && !paused && due) {
+        if (active) hold = hooks.hold();
+        if (active && due && hold == null) {
             hold = hold(window, gates, in.pods(), soak, view, target, in.now());
+            if (hold == null) hold = hooks.beforeWorkers(controlPlane);
             if (hold == null) {
                 for (PoolNode picked : NodeSelection.pick(view, target, maxUnavailable, false)) {
                     int i = view.indexOf(picked);
                     Node node = nodes.get(i);
-                    tell.add(new PoolPlan.Tell(node, target, UpdateTaint.added(node)));
                     view.set(i, picked.told(target));
+                    if (!hooks.startsWithHook(picked))
+                        tell.add(new PoolPlan.Tell(node, target, UpdateTaint.added(node)));
                 }
+                hold = hooks.hold(); // a pre-drain hook started now
             }
         }
         List<PoolPlan.Untaint> untaint = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             Node node = nodes.get(i);
-            if (view.get(i).done() && UpdateTaint.on(node))
+            if (view.get(i).done()
+                    && UpdateTaint.on(node)
+                    && !hooks.keepsTaint(node.getMetadata().getName()))
                 untaint.add(new PoolPlan.Untaint(node, UpdateTaint.removed(node)));
         }
 
@@ -191,7 +274,8 @@ public final class PoolDecision {
                 status,
                 problems,
                 gate(in, pool, progress, versionOf),
-                hold);
+                hold,
+                new PoolPlan.HookJobs(hooks.create(), hooks.delete()));
     }
 
     /**
@@ -221,6 +305,53 @@ public final class PoolDecision {
         RolloutHold gated = gates == null ? null : gates.hold(pods);
         if (gated != null) return gated;
         return soak == null ? null : soak.hold(view, target, now);
+    }
+
+    private static boolean required(MachineConfigPool pool) {
+        return pool.getMetadata().getLabels() != null
+                && pool.getMetadata().getLabels().containsKey(RequiredPools.LABEL);
+    }
+
+    /**
+     * What the control plane (the pools required for the update) still lacks before the workers'
+     * before-workers hooks run: null once every required pool's nodes are done, ready, with its
+     * target, a config of this release.
+     */
+    private static String controlPlane(
+            Input in, Map<String, List<Node>> members, Map<String, String> versionOf) {
+        for (MachineConfigPool p : in.pools()) {
+            if (!required(p)) continue;
+            String name = p.getMetadata().getName();
+            String config =
+                    p.getSpec() == null || p.getSpec().getConfiguration() == null
+                            ? ""
+                            : Objects.requireNonNullElse(
+                                    p.getSpec().getConfiguration().getName(), "");
+            if (config.isEmpty() || !in.releaseVersion().equals(versionOf.get(config)))
+                return "pool " + name + " has no config of release " + in.releaseVersion() + " yet";
+            List<Node> nodes = members.getOrDefault(name, List.of());
+            long left =
+                    nodes.stream()
+                            .map(n -> PoolMembers.view(n, in.controllerNode()))
+                            .filter(
+                                    n ->
+                                            !(n.done()
+                                                    && n.ready()
+                                                    && n.currentConfig().equals(config)))
+                            .count();
+            if (left > 0)
+                return "pool "
+                        + name
+                        + ": "
+                        + left
+                        + " of "
+                        + nodes.size()
+                        + " nodes not yet updated to MachineConfig "
+                        + config
+                        + " of release "
+                        + in.releaseVersion();
+        }
+        return null;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.upshift.pools.model;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
@@ -44,6 +45,7 @@ public record PoolPlan(
      *     each, for the log
      * @param gate the pool as the machine-config ClusterOperator's status sees it
      * @param hold what holds its next node, or null
+     * @param hookJobs the hooks' Jobs to create and to delete ({@link HookProgress})
      */
     public record Pool(
             MachineConfigPool pool,
@@ -54,7 +56,8 @@ public record PoolPlan(
             MachineConfigPoolStatus status,
             List<String> problems,
             PoolGate.Pool gate,
-            RolloutHold hold) {
+            RolloutHold hold,
+            HookJobs hookJobs) {
 
         public Pool {
             tell = List.copyOf(tell);
@@ -71,7 +74,22 @@ public record PoolPlan(
                     && target == null
                     && tell.isEmpty()
                     && untaint.isEmpty()
-                    && status == null;
+                    && status == null
+                    && hookJobs.create().isEmpty()
+                    && hookJobs.delete().isEmpty();
+        }
+    }
+
+    /**
+     * The hooks' Jobs of one pool to write: each created with create-only semantics (its name says
+     * which hook, node and config it runs for), each stale one deleted.
+     */
+    public record HookJobs(List<Job> create, List<Job> delete) {
+        public static final HookJobs NONE = new HookJobs(List.of(), List.of());
+
+        public HookJobs {
+            create = List.copyOf(create);
+            delete = List.copyOf(delete);
         }
     }
 
