@@ -140,8 +140,10 @@ public final class PoolController implements AutoCloseable {
         PoolCaches.Snapshot cached = caches.read();
         BaseConfigSync.Result base = baseConfigs.sync(cached.configs());
         readApiServerVersion(cached.nodes());
-        PoolPlan plan = decide(cached, base, now);
+        Map<String, String> refused = recorder.refused();
+        PoolPlan plan = decide(cached, base, refused, now);
         recorder.record(plan);
+        if (!recorder.refused().equals(refused)) debouncer.trigger(); // to say so in the status
         unusedSince = plan.unusedSince();
         wake(plan.wakeAt(), now);
         writes.run(
@@ -191,7 +193,11 @@ public final class PoolController implements AutoCloseable {
         debouncer.triggerIn(Duration.between(now, at).plusMillis(1));
     }
 
-    private PoolPlan decide(PoolCaches.Snapshot cached, BaseConfigSync.Result base, Instant now) {
+    private PoolPlan decide(
+            PoolCaches.Snapshot cached,
+            BaseConfigSync.Result base,
+            Map<String, String> refused,
+            Instant now) {
         return PoolDecision.decide(
                 new PoolDecision.Input(
                         options.releaseVersion(),
@@ -205,7 +211,10 @@ public final class PoolController implements AutoCloseable {
                         now,
                         cached.pods(),
                         new PoolDecision.Hooks(
-                                options.namespace(), cached.configMaps(), cached.hookJobs())));
+                                options.namespace(),
+                                cached.configMaps(),
+                                cached.hookJobs(),
+                                refused)));
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +49,12 @@ final class PoolRecorder {
     private final Duration renderGrace;
     private final Clock clock;
 
+    /**
+     * The hooks' Jobs the API server refused to create, by {@link HookJob#refusalKey}, with its
+     * answer: read by the next pass's decision (a restart forgets them, and tries each once more).
+     */
+    private final Map<String, String> refused = new ConcurrentHashMap<>();
+
     /** Each pool's events, so that repeats count on one Event. */
     private final Map<String, Events> events = new HashMap<>();
 
@@ -70,6 +77,11 @@ final class PoolRecorder {
         this.machineConfigNodes = machineConfigNodes;
         this.writes = writes;
         this.renderGrace = renderGrace;
+    }
+
+    /** The Jobs refused so far ({@link #refused}). */
+    Map<String, String> refused() {
+        return Map.copyOf(refused);
     }
 
     void record(PoolPlan plan) {
@@ -132,7 +144,15 @@ final class PoolRecorder {
             client.batch().v1().jobs().inNamespace(ns).resource(job).create();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) return;
-            throw e;
+            if (e.getCode() < 400 || e.getCode() >= 500 || e.getCode() == 429) throw e;
+            // refused for what it is (invalid, forbidden): the decision holds the pool with the
+            // answer, and the Job is not asked for again until its template changes
+            String answer = ApiErrors.describe(e);
+            refused.put(HookJob.refusalKey(job), answer);
+            events(p.name())
+                    .warning("HookRefused", "Job " + ns + "/" + name + " not created: " + answer);
+            LOG.warn("jobs/{}: not created: {}", name, answer);
+            return;
         }
         Map<String, String> a = job.getMetadata().getAnnotations();
         String node = a.getOrDefault(HookJob.NODE, "");

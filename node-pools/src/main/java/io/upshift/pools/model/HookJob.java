@@ -29,6 +29,8 @@ public record HookJob(HookKind kind, String pool, String node, String config) {
     public static final String POOL = "upshift.io/hook-pool";
     public static final String NODE = "upshift.io/hook-node";
     public static final String CONFIG = "upshift.io/hook-config";
+    public static final String TEMPLATE = "upshift.io/hook-template";
+    static final String TEMPLATE_VERSION = "upshift.io/hook-template-version";
 
     /** Room for the subject in a name of at most 63 characters (the job-name label's limit). */
     private static final int SUBJECT = 63 - "upshift-".length() - "before-workers".length() - 12;
@@ -55,6 +57,20 @@ public record HookJob(HookKind kind, String pool, String node, String config) {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * A created Job's name is a function of its run alone; the key of a refusal adds the template's
+     * version, so that a refused Job is tried again once its template changes.
+     */
+    public static String refusalKey(Job job) {
+        return job.getMetadata().getName()
+                + "@"
+                + job.getMetadata().getAnnotations().getOrDefault(TEMPLATE_VERSION, "");
+    }
+
+    String refusalKey(HookTemplate template) {
+        return name() + "@" + template.version();
     }
 
     /** "the pre-drain hook (upshift.io/pre-drain-hook) of node w0", for messages. */
@@ -92,7 +108,8 @@ public record HookJob(HookKind kind, String pool, String node, String config) {
                         .addToAnnotations(POOL, pool)
                         .addToAnnotations(NODE, node)
                         .addToAnnotations(CONFIG, config)
-                        .addToAnnotations("upshift.io/hook-template", template.configMap())
+                        .addToAnnotations(TEMPLATE, template.configMap())
+                        .addToAnnotations(TEMPLATE_VERSION, template.version())
                         .withOwnerReferences(
                                 new OwnerReferenceBuilder()
                                         .withApiVersion("machineconfiguration.openshift.io/v1")

@@ -39,6 +39,7 @@ public final class HookProgress {
     private final String namespace;
     private final String target;
     private final Map<String, Job> jobs;
+    private final Map<String, String> refused;
     private final Instant now;
 
     private final List<Job> create = new ArrayList<>();
@@ -52,6 +53,8 @@ public final class HookProgress {
     /**
      * @param hooks the pool's hooks, or null when it has none
      * @param jobs the hooks' Jobs of the controller's namespace, by name
+     * @param refused the API server's answer to each Job it refused to create, by {@link
+     *     HookJob#refusalKey}
      * @param nodes the pool's nodes, and {@code view} the same as the decision sees them
      * @param active whether the pool's nodes may be touched now (not paused, spec valid, a target)
      */
@@ -63,6 +66,7 @@ public final class HookProgress {
             List<Node> nodes,
             List<PoolNode> view,
             Map<String, Job> jobs,
+            Map<String, String> refused,
             boolean active,
             Instant now) {
         this.hooks = hooks;
@@ -70,6 +74,7 @@ public final class HookProgress {
         this.namespace = namespace;
         this.target = target;
         this.jobs = jobs;
+        this.refused = refused;
         this.now = now;
         if (!active) return;
         stale(view);
@@ -127,7 +132,7 @@ public final class HookProgress {
         busy.add(n.name());
         if (state instanceof HookJob.Failed f)
             fail(run, f, "; the node is not told MachineConfig " + target + " (nor drained)");
-        else wait(run, (HookJob.Running) state, "before the node is told MachineConfig " + target);
+        else wait(run, (HookJob.Running) state);
     }
 
     private void postUpdate(PoolNode n) {
@@ -145,35 +150,44 @@ public final class HookProgress {
                             + " keeps its "
                             + NodeAnnotations.UPDATE_TAINT
                             + " taint and no further node starts");
-        else
-            wait(
-                    run,
-                    (HookJob.Running) state,
-                    "after the node's update to MachineConfig " + target);
+        else wait(run, (HookJob.Running) state);
     }
 
+    /**
+     * The run's state; a Job the API server refused (a template it finds invalid, say) is failed
+     * with its answer rather than created again at every pass.
+     */
     private HookJob.State state(HookJob run) {
-        return HookJob.state(jobs.get(run.name()), hooks.timeout(), now);
+        HookJob.State state = HookJob.state(jobs.get(run.name()), hooks.timeout(), now);
+        String answer = refused.get(run.refusalKey(hooks.template(run.kind())));
+        if (state instanceof HookJob.Missing && answer != null)
+            return new HookJob.Failed("the API server refused to create it: " + answer);
+        return state;
     }
 
+    /** Creates the run's Job; the pool waits for it as for one running. */
     private void start(HookJob run) {
         create.add(run.build(namespace, pool, hooks.template(run.kind()), hooks.timeout()));
-        if (waiting == null)
-            waiting =
-                    new RolloutHold(
-                            RolloutHold.HOOK,
-                            "Waiting for Job "
-                                    + namespace
-                                    + "/"
-                                    + run.name()
-                                    + ", "
-                                    + run.describe()
-                                    + ", to succeed (started now)",
-                            null);
+        wait(run, new HookJob.Running(null));
     }
 
-    private void wait(HookJob run, HookJob.Running running, String when) {
-        if (waiting != null) return;
+    /** "before the node is told MachineConfig X", for the messages. */
+    private String when(HookJob run) {
+        return switch (run.kind()) {
+            case PRE_DRAIN -> "before the node is told MachineConfig " + target;
+            case POST_UPDATE -> "after the node's update to MachineConfig " + target;
+            case BEFORE_WORKERS -> "before the pool's first node is told MachineConfig " + target;
+        };
+    }
+
+    /** The first run waited for names the hold; the earliest deadline of all ends it. */
+    private void wait(HookJob run, HookJob.Running running) {
+        Instant deadline = running.deadline();
+        if (waiting != null) {
+            if (deadline != null && (waiting.until() == null || deadline.isBefore(waiting.until())))
+                waiting = new RolloutHold(waiting.reason(), waiting.message(), deadline);
+            return;
+        }
         waiting =
                 new RolloutHold(
                         RolloutHold.HOOK,
@@ -184,8 +198,8 @@ public final class HookProgress {
                                 + ", "
                                 + run.describe()
                                 + ", to succeed "
-                                + when,
-                        running.deadline());
+                                + when(run),
+                        deadline);
     }
 
     private void fail(HookJob run, HookJob.Failed f, String effect) {
@@ -228,7 +242,7 @@ public final class HookProgress {
             return failed;
         }
         if (state instanceof HookJob.Running r) {
-            wait(run, r, "before the pool's first node is told MachineConfig " + target);
+            wait(run, r);
             return waiting;
         }
         if (controlPlane != null)

@@ -11,6 +11,7 @@ import io.upshift.api.json.Mappers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A hook's Job template: a ConfigMap in the pool controller's namespace whose key {@value #KEY}
@@ -21,9 +22,11 @@ import java.util.Map;
  * that only who may write that namespace decides what the controller runs (the pool's annotation
  * only names it).
  *
+ * @param version the ConfigMap's resourceVersion ("" when unknown): a Job the API server refused is
+ *     tried again once it changes
  * @param spec the Job's spec as the template gives it, restart policy filled in
  */
-public record HookTemplate(String configMap, JobSpec spec, boolean runOnNode) {
+public record HookTemplate(String configMap, String version, JobSpec spec, boolean runOnNode) {
     public static final String KEY = "job.yaml";
     public static final String RUN_ON_NODE = "runOnNode";
 
@@ -70,7 +73,11 @@ public record HookTemplate(String configMap, JobSpec spec, boolean runOnNode) {
         String onNode = data.getOrDefault(RUN_ON_NODE, "false").strip();
         if (!onNode.equals("true") && !onNode.equals("false"))
             throw invalid(name, RUN_ON_NODE + " \"" + onNode + "\": expected true or false");
-        return new HookTemplate(name, spec, onNode.equals("true"));
+        return new HookTemplate(
+                name,
+                Objects.requireNonNullElse(cm.getMetadata().getResourceVersion(), ""),
+                spec,
+                onNode.equals("true"));
     }
 
     /**

@@ -119,10 +119,16 @@ public final class PoolDecision {
      * @param namespace the controller's: the templates' ConfigMaps and the Jobs are there
      * @param configMaps that namespace's ConfigMaps, by name
      * @param jobs the hooks' Jobs there ({@value HookJob#LABEL}), by name
+     * @param refused the Jobs the API server refused to create, by {@link HookJob#refusalKey}, with
+     *     its answer: what the recorder met (a Job it would only be refused again is not created
+     *     again until its template changes)
      */
     public record Hooks(
-            String namespace, Map<String, ConfigMap> configMaps, Map<String, Job> jobs) {
-        public static final Hooks NONE = new Hooks("", Map.of(), Map.of());
+            String namespace,
+            Map<String, ConfigMap> configMaps,
+            Map<String, Job> jobs,
+            Map<String, String> refused) {
+        public static final Hooks NONE = new Hooks("", Map.of(), Map.of(), Map.of());
     }
 
     private PoolDecision() {}
@@ -220,6 +226,7 @@ public final class PoolDecision {
                         nodes,
                         view,
                         in.hooks().jobs(),
+                        in.hooks().refused(),
                         active,
                         in.now());
         for (int i = 0; active && i < view.size(); i++) {

@@ -62,6 +62,7 @@ class HookDecisionTest {
     final Map<String, ConfigMap> configMaps =
             new HashMap<>(Map.of("db-handover", template("db-handover", TEMPLATE)));
     final Map<String, Job> jobs = new LinkedHashMap<>();
+    final Map<String, String> refused = new HashMap<>();
 
     HookDecisionTest() {
         configs.add(rendered(target, "4.19.0"));
@@ -87,7 +88,7 @@ class HookDecisionTest {
                         Map.of(),
                         now,
                         List.of(),
-                        new PoolDecision.Hooks(NS, configMaps, jobs)));
+                        new PoolDecision.Hooks(NS, configMaps, jobs, refused)));
     }
 
     PoolPlan.Pool worker(List<MachineConfigPool> pools, List<Node> nodes) {
@@ -165,6 +166,8 @@ class HookDecisionTest {
         assertThat(running.tell()).isEmpty();
         assertThat(running.status().getUnavailableMachineCount()).isEqualTo(1);
         assertThat(running.hold().until()).isEqualTo(NOW.plus(Duration.ofHours(1)));
+        // said the same way from the pass that created it: one status write, not two
+        assertThat(running.hold().message()).isEqualTo(first.hold().message());
         assertThat(held(running).getMessage())
                 .isEqualTo(
                         "Waiting for Job "
@@ -328,6 +331,30 @@ class HookDecisionTest {
 
         finished(job, "Complete", null, null);
         assertThat(told(worker(List.of(master, worker), cpDone))).containsExactly("w-a");
+    }
+
+    @Test
+    void aJobTheApiServerRefusedHoldsThePoolWithItsAnswerUntilTheTemplateChanges() {
+        MachineConfigPool pool =
+                annotated(pool("worker", target, 1), HookKind.PRE_DRAIN.annotation, "db-handover");
+        configMaps.get("db-handover").getMetadata().setResourceVersion("5");
+        List<Node> nodes = List.of(node("w-a", "zone-a", 2, "old", "old", "Done"));
+        Job job = worker(List.of(pool), nodes).hookJobs().create().get(0);
+        refused.put(
+                HookJob.refusalKey(job),
+                "422 Unprocessable Entity: spec.template.spec.containers[0].name: Invalid value");
+
+        PoolPlan.Pool held = worker(List.of(pool), nodes);
+        assertThat(held.hookJobs().create()).isEmpty(); // not asked for again at every pass
+        assertThat(held.tell()).isEmpty();
+        assertThat(held.hold().reason()).isEqualTo(RolloutHold.HOOK_FAILED);
+        assertThat(held.hold().message())
+                .contains(
+                        "failed: the API server refused to create it: 422 Unprocessable Entity:"
+                                + " spec.template.spec.containers[0].name: Invalid value");
+
+        configMaps.get("db-handover").getMetadata().setResourceVersion("6"); // fixed
+        assertThat(worker(List.of(pool), nodes).hookJobs().create()).hasSize(1);
     }
 
     static Node masterNode(String name, String current, String desired, String state) {
