@@ -102,6 +102,7 @@ public final class HookProgress {
         for (Job job : jobs.values()) {
             Map<String, String> a = job.getMetadata().getAnnotations();
             if (a == null || !pool().equals(a.get(HookJob.POOL))) continue;
+            if (job.getMetadata().getDeletionTimestamp() != null) continue; // going already
             HookKind kind = kind(job);
             boolean named = kind != null && hooks != null && hooks.template(kind) != null;
             boolean forNode = kind != null && kind.perNode;
