@@ -169,6 +169,13 @@ class HooksTest {
             Job running = job(h, first);
             assertThat(running.getMetadata().getAnnotations())
                     .containsEntry(HookJob.NODE, "worker-0");
+            // a controller restarted meanwhile finds the Job and makes no other
+            h.startController("4.19.0");
+            passesGoBy(h);
+            assertThat(job(h, first).getMetadata().getUid())
+                    .isEqualTo(running.getMetadata().getUid());
+            assertThat(h.client.batch().v1().jobs().inNamespace(NS).list().getItems()).hasSize(1);
+            assertThat(untouched(h, "worker-0")).isTrue();
 
             finish(h, first, true);
             await("worker-0 updated once its hook succeeded")
@@ -252,6 +259,55 @@ class HooksTest {
             await("the hold lifted")
                     .atMost(Duration.ofMinutes(1))
                     .until(() -> !h.conditionTrue("worker", RolloutHold.CONDITION));
+        }
+    }
+
+    @Test
+    void aPostUpdateHookRunsOnceTheNodeIsBackAndTheNextNodeWaitsForIt() {
+        try (PoolHarness h = PoolHarness.onEmbeddedServer(hosts)) {
+            hookTemplate(h, "smoke-test");
+            h.pool("worker", 1, false);
+            RolloutControlsTest.annotate(
+                    h, "worker", HookKind.POST_UPDATE.annotation, "smoke-test");
+            h.config("00-worker", "worker", "one", "os@sha256:1");
+            h.node("worker-0", "worker", "zone-a", 10);
+            h.node("worker-1", "worker", "zone-a", 9);
+            h.startAgents();
+            h.startController("4.19.0");
+
+            await("the pool's target")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> h.pool("worker").getSpec().getConfiguration() != null);
+            String target = target(h, "worker");
+            String name = new HookJob(HookKind.POST_UPDATE, "worker", "worker-0", target).name();
+            await("worker-0's post-update Job")
+                    .atMost(Duration.ofMinutes(2))
+                    .until(() -> job(h, name) != null);
+            // made once the node was back: done with the target, ready, uncordoned
+            assertThat(h.annotation("worker-0", NodeAnnotations.CURRENT_CONFIG)).isEqualTo(target);
+            assertThat(h.annotation("worker-0", NodeAnnotations.STATE)).isEqualTo("Done");
+            assertThat(Instant.parse(job(h, name).getMetadata().getCreationTimestamp()))
+                    .isAfterOrEqualTo(
+                            Instant.parse(h.annotation("worker-0", NodeAnnotations.UPDATE_DONE_AT))
+                                    .truncatedTo(ChronoUnit.SECONDS));
+            passesGoBy(h);
+            // the next node waits, and worker-0 keeps the update taint, until it succeeded
+            assertThat(untouched(h, "worker-1")).isTrue();
+            assertThat(h.client.nodes().withName("worker-0").get().getSpec().getTaints())
+                    .anyMatch(t -> NodeAnnotations.UPDATE_TAINT.equals(t.getKey()));
+            assertThat(h.condition("worker", RolloutHold.CONDITION).getMessage())
+                    .contains(name)
+                    .endsWith("to succeed after the node's update to MachineConfig " + target);
+
+            finish(h, name, true);
+            String next = new HookJob(HookKind.POST_UPDATE, "worker", "worker-1", target).name();
+            await("worker-1 updated, and its own hook made")
+                    .atMost(Duration.ofMinutes(2))
+                    .until(() -> job(h, next) != null);
+            finish(h, next, true);
+            await("every node updated")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> h.settled("worker"));
         }
     }
 
