@@ -262,6 +262,91 @@ class HooksTest {
         }
     }
 
+    /**
+     * On a real API server (the embedded one where no binaries are): the Job the controller builds
+     * is one the server takes, and its verdict is the real Job controller's. The test plays the
+     * kubelet only (no node runs the pod): it ends the Job's pod, succeeded, and kube-controller-
+     * manager's Job controller marks the Job Complete.
+     */
+    @Test
+    void aHookJobIsOneARealApiServerTakesAndItsJobControllersVerdictLetsTheNodeGo() {
+        try (PoolHarness h = new PoolHarness(hosts)) {
+            hookTemplate(h, "db-handover");
+            h.pool("worker", 1, false);
+            RolloutControlsTest.annotate(h, "worker", HookKind.PRE_DRAIN.annotation, "db-handover");
+            h.config("00-worker", "worker", "one", "os@sha256:1");
+            h.node("worker-0", "worker", "zone-a", 10);
+            h.startAgents();
+            h.startController("4.19.0");
+
+            await("the pool's target")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> h.pool("worker").getSpec().getConfiguration() != null);
+            String name =
+                    new HookJob(HookKind.PRE_DRAIN, "worker", "worker-0", target(h, "worker"))
+                            .name();
+            await("the pre-drain Job")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> job(h, name) != null);
+            assertThat(untouched(h, "worker-0")).isTrue();
+            if (h.server.real()) podSucceeded(h, name);
+            else finish(h, name, true);
+            await("worker-0 updated once its hook succeeded")
+                    .atMost(Duration.ofMinutes(2))
+                    .until(() -> h.settled("worker"));
+            assertThat(job(h, name).getStatus().getConditions())
+                    .anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()));
+        }
+    }
+
+    /** What a kubelet reports of the Job's pod whose one container exited 0. */
+    static void podSucceeded(PoolHarness h, String job) {
+        await("the Job controller's pod")
+                .atMost(Duration.ofMinutes(1))
+                .until(
+                        () ->
+                                !h.client
+                                        .pods()
+                                        .inNamespace(NS)
+                                        .withLabel("job-name", job)
+                                        .list()
+                                        .getItems()
+                                        .isEmpty());
+        var pod =
+                h.client.pods().inNamespace(NS).withLabel("job-name", job).list().getItems().get(0);
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        h.client
+                .pods()
+                .inNamespace(NS)
+                .withName(pod.getMetadata().getName())
+                .editStatus(
+                        p -> {
+                            p.getStatus().setPhase("Succeeded");
+                            p.getStatus().setStartTime(now);
+                            p.getStatus()
+                                    .setContainerStatuses(
+                                            List.of(
+                                                    new io.fabric8.kubernetes.api.model
+                                                                    .ContainerStatusBuilder()
+                                                            .withName("hook")
+                                                            .withImage(
+                                                                    "registry.example/db-tools:1")
+                                                            .withImageID("")
+                                                            .withReady(false)
+                                                            .withRestartCount(0)
+                                                            .withNewState()
+                                                            .withNewTerminated()
+                                                            .withExitCode(0)
+                                                            .withReason("Completed")
+                                                            .withStartedAt(now)
+                                                            .withFinishedAt(now)
+                                                            .endTerminated()
+                                                            .endState()
+                                                            .build()));
+                            return p;
+                        });
+    }
+
     @Test
     void aPostUpdateHookRunsOnceTheNodeIsBackAndTheNextNodeWaitsForIt() {
         try (PoolHarness h = PoolHarness.onEmbeddedServer(hosts)) {
