@@ -68,6 +68,13 @@ public record HookTemplate(String configMap, String version, JobSpec spec, boole
                             + ": spec.template.spec.restartPolicy "
                             + restart
                             + " (a Job's is Never or OnFailure)");
+        // a Job deleted once finished would be made again, and the hook run again, at the next pass
+        if (spec.getTtlSecondsAfterFinished() != null)
+            throw invalid(
+                    name,
+                    KEY
+                            + ": spec.ttlSecondsAfterFinished: the Job is the record that the hook"
+                            + " ran; the pool controller deletes it once the pool is past it");
         if (spec.getSelector() != null || Boolean.TRUE.equals(spec.getManualSelector()))
             throw invalid(name, KEY + ": spec.selector is the Job controller's to set");
         String onNode = data.getOrDefault(RUN_ON_NODE, "false").strip();

@@ -433,6 +433,17 @@ class HookDecisionTest {
                 .hasMessage(
                         "ConfigMap t job.yaml: spec.template.spec.restartPolicy Always (a Job's is"
                                 + " Never or OnFailure)");
+        assertThatThrownBy(
+                        () ->
+                                HookTemplate.of(
+                                        template(
+                                                "t",
+                                                TEMPLATE.replace(
+                                                        "backoffLimit: 0",
+                                                        "ttlSecondsAfterFinished: 60"))))
+                .hasMessageStartingWith(
+                        "ConfigMap t job.yaml: spec.ttlSecondsAfterFinished: the Job is the record"
+                                + " that the hook ran");
         assertThatThrownBy(() -> HookTemplate.of(template("t", "spec: [")))
                 .hasMessageStartingWith("ConfigMap t job.yaml is not a Job: ");
         ConfigMap none = template("t", "x");
