@@ -28,10 +28,12 @@ import java.util.Set;
  * the MachineConfigs its selector picks ({@link RenderedConfig}); create that config, or mark one
  * another release's controller rendered with the same content as this release's; point the pool at
  * it; pick the nodes that start updating now ({@link NodeSelection}: maxUnavailable, zone, age, the
- * controller's own node last; never in a paused pool or outside its maintenance window); lift the
- * update taint of nodes done; and compute its status ({@link PoolProgress}). Rendered configs that
- * no pool targets and no node runs or is told are deleted once unused for the grace period: a node
- * slow to report must still find the config it was given.
+ * controller's own node last; never in a paused pool or outside its maintenance window), each
+ * through its pre-drain hook when the pool has one, and the pool's first only after its
+ * before-workers hook ({@link HookProgress}); lift the update taint of nodes done (and past their
+ * post-update hook); and compute its status ({@link PoolProgress}). Rendered configs that no pool
+ * targets and no node runs or is told are deleted once unused for the grace period: a node slow to
+ * report must still find the config it was given.
  */
 public final class PoolDecision {
     private static final ObjectMapper JSON = Mappers.JSON;
