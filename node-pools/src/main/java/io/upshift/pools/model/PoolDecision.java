@@ -146,7 +146,9 @@ public final class PoolDecision {
         }
         Map<String, List<Node>> members = PoolMembers.assign(in.pools(), in.nodes());
         List<PoolPlan.Pool> pools = new ArrayList<>();
-        String controlPlane = controlPlane(in, members, versionOf);
+        String controlPlane =
+                RequiredPools.controlPlaneLag(
+                        in.pools(), members, versionOf, in.releaseVersion(), in.controllerNode());
         for (MachineConfigPool pool : in.pools())
             pools.add(
                     pool(
@@ -211,7 +213,10 @@ public final class PoolDecision {
             DrainRules.of(pool); // read by the agents; validated here so that a bad one holds all
             poolHooks =
                     PoolHooks.of(
-                            pool, in.hooks().namespace(), in.hooks().configMaps(), required(pool));
+                            pool,
+                            in.hooks().namespace(),
+                            in.hooks().configMaps(),
+                            RequiredPools.isRequired(pool));
         } catch (IllegalArgumentException e) {
             specError = e.getMessage();
             problems.add("no node touched: " + specError);
@@ -314,53 +319,6 @@ public final class PoolDecision {
         RolloutHold gated = gates == null ? null : gates.hold(pods);
         if (gated != null) return gated;
         return soak == null ? null : soak.hold(view, target, now);
-    }
-
-    private static boolean required(MachineConfigPool pool) {
-        return pool.getMetadata().getLabels() != null
-                && pool.getMetadata().getLabels().containsKey(RequiredPools.LABEL);
-    }
-
-    /**
-     * What the control plane (the pools required for the update) still lacks before the workers'
-     * before-workers hooks run: null once every required pool's nodes are done, ready, with its
-     * target, a config of this release.
-     */
-    private static String controlPlane(
-            Input in, Map<String, List<Node>> members, Map<String, String> versionOf) {
-        for (MachineConfigPool p : in.pools()) {
-            if (!required(p)) continue;
-            String name = p.getMetadata().getName();
-            String config =
-                    p.getSpec() == null || p.getSpec().getConfiguration() == null
-                            ? ""
-                            : Objects.requireNonNullElse(
-                                    p.getSpec().getConfiguration().getName(), "");
-            if (config.isEmpty() || !in.releaseVersion().equals(versionOf.get(config)))
-                return "pool " + name + " has no config of release " + in.releaseVersion() + " yet";
-            List<Node> nodes = members.getOrDefault(name, List.of());
-            long left =
-                    nodes.stream()
-                            .map(n -> PoolMembers.view(n, in.controllerNode()))
-                            .filter(
-                                    n ->
-                                            !(n.done()
-                                                    && n.ready()
-                                                    && n.currentConfig().equals(config)))
-                            .count();
-            if (left > 0)
-                return "pool "
-                        + name
-                        + ": "
-                        + left
-                        + " of "
-                        + nodes.size()
-                        + " nodes not yet updated to MachineConfig "
-                        + config
-                        + " of release "
-                        + in.releaseVersion();
-        }
-        return null;
     }
 
     /**
@@ -475,9 +433,7 @@ public final class PoolDecision {
         boolean released =
                 progress.isUpdated()
                         && in.releaseVersion().equals(versionOf.get(progress.target()));
-        boolean required =
-                pool.getMetadata().getLabels() != null
-                        && pool.getMetadata().getLabels().containsKey(RequiredPools.LABEL);
+        boolean required = RequiredPools.isRequired(pool);
         Map<String, String> nodeVersions = new LinkedHashMap<>();
         for (PoolNode n : progress.nodes()) {
             if (!n.currentConfig().isEmpty())
