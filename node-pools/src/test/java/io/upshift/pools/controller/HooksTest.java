@@ -397,6 +397,48 @@ class HooksTest {
     }
 
     @Test
+    void aHookNamingNoConfigMapDegradesThePoolNamingItAndTouchesNothingUntilItIsThere() {
+        try (PoolHarness h = PoolHarness.onEmbeddedServer(hosts)) {
+            h.pool("worker", 1, false);
+            RolloutControlsTest.annotate(h, "worker", HookKind.PRE_DRAIN.annotation, "db-handover");
+            h.config("00-worker", "worker", "one", "os@sha256:1");
+            h.node("worker-0", "worker", "zone-a", 10);
+            h.startAgents();
+            h.startController("4.19.0");
+
+            await("the pool degraded")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> h.conditionTrue("worker", "Degraded"));
+            assertThat(h.condition("worker", "Degraded").getMessage())
+                    .isEqualTo(
+                            "annotation upshift.io/pre-drain-hook \"db-handover\": no ConfigMap "
+                                    + NS
+                                    + "/db-handover");
+            passesGoBy(h);
+            assertThat(untouched(h, "worker-0")).isTrue();
+            assertThat(h.client.batch().v1().jobs().inNamespace(NS).list().getItems()).isEmpty();
+
+            hookTemplate(h, "db-handover"); // the ConfigMap's arrival is seen, and the hook runs
+            await("the hook's Job once its template is there")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(
+                            () ->
+                                    h.client
+                                                    .batch()
+                                                    .v1()
+                                                    .jobs()
+                                                    .inNamespace(NS)
+                                                    .list()
+                                                    .getItems()
+                                                    .size()
+                                            == 1);
+            await("no longer degraded")
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> !h.conditionTrue("worker", "Degraded"));
+        }
+    }
+
+    @Test
     void theBeforeWorkersHookHoldsTheWorkersUntilTheControlPlaneIsDoneAndItSucceeded() {
         try (PoolHarness h = PoolHarness.onEmbeddedServer(hosts)) {
             hookTemplate(h, "check-cluster");
