@@ -44,6 +44,50 @@ class DeployRbacTest {
     }
 
     @Test
+    void thePoolControllerRunsHookJobsInItsOwnNamespaceAlone() {
+        String ns = "openshift-machine-config-operator";
+        try (KubernetesClient pools =
+                server.client("upshift-pools", ServiceAccount.MACHINE_CONFIG_OPERATOR)) {
+            pools.batch().v1().jobs().inNamespace(ns).resource(hookJob()).create();
+            assertThat(pools.batch().v1().jobs().inNamespace(ns).list().getItems()).hasSize(1);
+            pools.batch().v1().jobs().inNamespace(ns).withName("upshift-pre-drain-w0-0").delete();
+            forbidden(
+                    () ->
+                            pools.batch()
+                                    .v1()
+                                    .jobs()
+                                    .inNamespace("default")
+                                    .resource(hookJob())
+                                    .create(),
+                    "jobs.batch is forbidden: User"
+                        + " \"system:serviceaccount:openshift-machine-config-operator:machine-config-operator\""
+                        + " cannot create resource \"jobs\" in API group \"batch\" in the namespace"
+                        + " \"default\"");
+            assertThat(server.accessRefusals()).hasSize(1);
+        }
+    }
+
+    static io.fabric8.kubernetes.api.model.batch.v1.Job hookJob() {
+        return new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder()
+                .withNewMetadata()
+                .withName("upshift-pre-drain-w0-0")
+                .addToLabels("upshift.io/hook", "pre-drain")
+                .endMetadata()
+                .withNewSpec()
+                .withNewTemplate()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .addNewContainer()
+                .withName("hook")
+                .withImage("registry.example/hook:1")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    @Test
     void theAgentPatchesNodesButDeletesNone() {
         server.client()
                 .nodes()

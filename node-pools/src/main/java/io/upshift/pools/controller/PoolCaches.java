@@ -2,8 +2,10 @@ package io.upshift.pools.controller;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -11,17 +13,21 @@ import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
+import io.upshift.pools.model.HookJob;
 import io.upshift.runtime.kube.Informers;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything the pool controller reads, each from an informer made with the controller and started
  * by {@link #start()}: the MachineConfigPools, MachineConfigs and Nodes; the machine-config
  * ClusterOperator and the MachineConfiguration {@code cluster} it reports into; the
- * MachineConfigNodes; its release's templates and OS image ConfigMaps; and the cluster's config
- * objects templates read ({@link ClusterConfigs}). A change of any of them asks for a pass, except
- * the ClusterOperator (the controller's own writes) and the MachineConfigNodes (the agents report
- * into them often): those are read on the next pass; only a MachineConfigNode deleted asks for one.
+ * MachineConfigNodes; its release's templates and OS image ConfigMaps; the ConfigMaps of its
+ * namespace (the pools' hook templates) and the hooks' Jobs there; and the cluster's config objects
+ * templates read ({@link ClusterConfigs}). A change of any of them asks for a pass, except the
+ * ClusterOperator (the controller's own writes) and the MachineConfigNodes (the agents report into
+ * them often): those are read on the next pass; only a MachineConfigNode deleted asks for one.
  */
 final class PoolCaches implements AutoCloseable {
     private final Informers informers;
@@ -34,6 +40,8 @@ final class PoolCaches implements AutoCloseable {
     private final SharedIndexInformer<ConfigMap> templates;
     private final SharedIndexInformer<ConfigMap> osImages;
     private final SharedIndexInformer<Pod> pods;
+    private final SharedIndexInformer<ConfigMap> configMaps;
+    private final SharedIndexInformer<Job> hookJobs;
     private final ClusterConfigs cluster;
 
     /**
@@ -69,6 +77,17 @@ final class PoolCaches implements AutoCloseable {
         // the pools' health gates match pods of every namespace (HealthGates leaves out finished
         // ones): a pod starting or ending asks for a pass
         pods = informers.add(client.pods().inAnyNamespace().runnableInformer(0));
+        // the pools' hooks: their templates' ConfigMaps and their Jobs, in the controller's
+        // namespace (a Job finishing asks for a pass)
+        configMaps = informers.add(client.configMaps().inNamespace(namespace).runnableInformer(0));
+        hookJobs =
+                informers.add(
+                        client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(namespace)
+                                .withLabel(HookJob.LABEL)
+                                .runnableInformer(0));
         cluster = new ClusterConfigs(client, informers);
         machineConfigNodes =
                 informers.cache(client.resources(MachineConfigNode.class).runnableInformer(0));
@@ -93,7 +112,9 @@ final class PoolCaches implements AutoCloseable {
             List<MachineConfig> configs,
             List<Node> nodes,
             List<MachineConfigNode> machineConfigNodes,
-            List<Pod> pods) {}
+            List<Pod> pods,
+            Map<String, ConfigMap> configMaps,
+            Map<String, Job> hookJobs) {}
 
     /** Starts every informer and waits until their caches are filled. */
     void start() {
@@ -110,7 +131,9 @@ final class PoolCaches implements AutoCloseable {
                 Informers.byName(configs),
                 Informers.byName(nodes),
                 Informers.byName(machineConfigNodes),
-                pods.getIndexer().list());
+                pods.getIndexer().list(),
+                byName(configMaps),
+                byName(hookJobs));
     }
 
     /** The machine-config ClusterOperator, or null. */
@@ -140,6 +163,12 @@ final class PoolCaches implements AutoCloseable {
 
     ClusterConfigs cluster() {
         return cluster;
+    }
+
+    private static <T extends HasMetadata> Map<String, T> byName(SharedIndexInformer<T> informer) {
+        Map<String, T> out = new HashMap<>();
+        for (T item : informer.getIndexer().list()) out.put(item.getMetadata().getName(), item);
+        return out;
     }
 
     private static <T> T first(SharedIndexInformer<T> informer) {

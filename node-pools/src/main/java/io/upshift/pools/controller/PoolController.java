@@ -29,17 +29,17 @@ import org.slf4j.LoggerFactory;
  * ({@link PoolRecorder}). A pass renders its release's base MachineConfigs from the templates the
  * payload ships ({@link BaseConfigSync}), then for each MachineConfigPool renders the selected
  * MachineConfigs into the pool's target config, tells nodes to update to it (at most maxUnavailable
- * at a time, inside the maintenance window, never in a paused pool), and reports the pool's status;
- * then it keeps each pool member's MachineConfigNode ({@link MachineConfigNodeWriter}), reports the
- * machine-config ClusterOperator, whose Upgradeable condition gates the next minor update, and the
- * cluster's MachineConfiguration with the node disruption policies in force. A debouncer rather
- * than a work queue: every pass looks at every pool, so a burst of node events is worth one pass at
- * the end of the interval, not one per event or key. Every pass starts from what the caches hold:
- * the controller keeps no state that a restart would lose, except the pools' health gates' last
- * answers from Prometheus ({@link GateQueries}: asked only while a rollout is due, so a restart
- * asks again), how long a rendered config has been unused (a restart only delays its removal) and
- * since when the required pools hold the release back (a restart begins that wait again, as
- * upstream's operator does).
+ * at a time, inside the maintenance window, never in a paused pool, after the pool's hooks' Jobs),
+ * and reports the pool's status; then it keeps each pool member's MachineConfigNode ({@link
+ * MachineConfigNodeWriter}), reports the machine-config ClusterOperator, whose Upgradeable
+ * condition gates the next minor update, and the cluster's MachineConfiguration with the node
+ * disruption policies in force. A debouncer rather than a work queue: every pass looks at every
+ * pool, so a burst of node events is worth one pass at the end of the interval, not one per event
+ * or key. Every pass starts from what the caches hold: the controller keeps no state that a restart
+ * would lose, except the pools' health gates' last answers from Prometheus ({@link GateQueries}:
+ * asked only while a rollout is due, so a restart asks again), how long a rendered config has been
+ * unused (a restart only delays its removal) and since when the required pools hold the release
+ * back (a restart begins that wait again, as upstream's operator does).
  */
 public final class PoolController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolController.class);
@@ -160,10 +160,12 @@ public final class PoolController implements AutoCloseable {
         PoolCaches.Snapshot cached = caches.read();
         BaseConfigSync.Result base = baseConfigs.sync(cached.configs());
         readApiServerVersion(cached.nodes());
-        PoolPlan plan = decide(cached, base, now);
-        if (gateQueries.refresh(plan.queries(), now)) plan = decide(cached, base, now);
+        Map<String, String> refused = recorder.refused();
+        PoolPlan plan = decide(cached, base, refused, now);
+        if (gateQueries.refresh(plan.queries(), now)) plan = decide(cached, base, refused, now);
         askAgain(plan, now);
         recorder.record(plan);
+        if (!recorder.refused().equals(refused)) debouncer.trigger(); // to say so in the status
         unusedSince = plan.unusedSince();
         wake(plan.wakeAt(), now);
         writes.run(
@@ -227,7 +229,11 @@ public final class PoolController implements AutoCloseable {
         debouncer.triggerIn(gateQueries.interval());
     }
 
-    private PoolPlan decide(PoolCaches.Snapshot cached, BaseConfigSync.Result base, Instant now) {
+    private PoolPlan decide(
+            PoolCaches.Snapshot cached,
+            BaseConfigSync.Result base,
+            Map<String, String> refused,
+            Instant now) {
         return PoolDecision.decide(
                 new PoolDecision.Input(
                         options.releaseVersion(),
@@ -240,7 +246,12 @@ public final class PoolController implements AutoCloseable {
                         unusedSince,
                         now,
                         cached.pods(),
-                        gateQueries.readings()));
+                        gateQueries.readings(),
+                        new PoolDecision.Hooks(
+                                options.namespace(),
+                                cached.configMaps(),
+                                cached.hookJobs(),
+                                refused)));
     }
 
     @Override

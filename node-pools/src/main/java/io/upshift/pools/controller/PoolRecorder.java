@@ -3,6 +3,8 @@ package io.upshift.pools.controller;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
@@ -10,6 +12,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
 import io.upshift.api.json.Mappers;
 import io.upshift.pools.model.Canaries;
+import io.upshift.pools.model.HookJob;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.PoolPlan;
 import io.upshift.pools.model.RenderedConfig;
@@ -23,6 +26,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +49,12 @@ final class PoolRecorder {
     private final ParallelWrites writes;
     private final Duration renderGrace;
     private final Clock clock;
+
+    /**
+     * The hooks' Jobs the API server refused to create, by {@link HookJob#refusalKey}, with its
+     * answer: read by the next pass's decision (a restart forgets them, and tries each once more).
+     */
+    private final Map<String, String> refused = new ConcurrentHashMap<>();
 
     /** Each pool's events, so that repeats count on one Event. */
     private final Map<String, Events> events = new HashMap<>();
@@ -70,6 +80,11 @@ final class PoolRecorder {
         this.renderGrace = renderGrace;
     }
 
+    /** The Jobs refused so far ({@link #refused}). */
+    Map<String, String> refused() {
+        return Map.copyOf(refused);
+    }
+
     void record(PoolPlan plan) {
         for (PoolPlan.Pool pool : plan.pools()) record(pool);
         plan.deletions().forEach(this::delete);
@@ -82,6 +97,8 @@ final class PoolRecorder {
         if (p.target() != null && !behind(p.pool())) target(p.pool(), p.target());
         else if (p.halt() != null && !behind(p.pool())) halt(p);
         else if (p.resume() && !behind(p.pool())) resume(p.pool());
+        p.hookJobs().create().forEach(job -> createJob(p, job));
+        p.hookJobs().delete().forEach(this::deleteJob);
         writes.run(p.tell().stream().<Runnable>map(t -> () -> tell(p.name(), t)).toList());
         writes.run(p.untaint().stream().<Runnable>map(u -> () -> untaint(u)).toList());
         if (p.status() != null && !behind(p.pool())) {
@@ -150,6 +167,65 @@ final class PoolRecorder {
                 "machineconfigpools/{}: unpaused after its canaries paused it; {} removed",
                 pool.getMetadata().getName(),
                 gone.keySet());
+    }
+
+    /**
+     * A hook's Job, created once: its name is its hook, node and config's, so one that exists
+     * already (the cache was behind, or a restarted controller) is the same run and is left as it
+     * is. A {@code HookStarted} event on the pool names it, only when this write created it.
+     */
+    private void createJob(PoolPlan.Pool p, Job job) {
+        String ns = job.getMetadata().getNamespace(), name = job.getMetadata().getName();
+        try {
+            client.batch().v1().jobs().inNamespace(ns).resource(job).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) return;
+            if (e.getCode() < 400 || e.getCode() >= 500 || e.getCode() == 429) throw e;
+            // refused for what it is (invalid, forbidden): the decision holds the pool with the
+            // answer, and the Job is not asked for again until its template changes
+            String answer = ApiErrors.describe(e);
+            refused.put(HookJob.refusalKey(job), answer);
+            events(p.name())
+                    .warning("HookRefused", "Job " + ns + "/" + name + " not created: " + answer);
+            LOG.warn("jobs/{}: not created: {}", name, answer);
+            return;
+        }
+        Map<String, String> a = job.getMetadata().getAnnotations();
+        String node = a.getOrDefault(HookJob.NODE, "");
+        String message =
+                "Created Job "
+                        + ns
+                        + "/"
+                        + name
+                        + ": the "
+                        + job.getMetadata().getLabels().get(HookJob.LABEL)
+                        + " hook"
+                        + (node.isEmpty() ? "" : " of node " + node)
+                        + " for MachineConfig "
+                        + a.get(HookJob.CONFIG);
+        events(p.name()).normal("HookStarted", message);
+        LOG.info("jobs/{}: {}", name, message);
+    }
+
+    /**
+     * A hook's Job no run looks for any more (another target, its node gone, the hook removed):
+     * deleted with its pods. By name, as the payload's Jobs are: the name stands for one hook, node
+     * and config, so whatever bears it is the run decided stale.
+     */
+    private void deleteJob(Job job) {
+        String ns = job.getMetadata().getNamespace(), name = job.getMetadata().getName();
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(ns)
+                .withName(name)
+                .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                .delete();
+        LOG.info(
+                "jobs/{}: deleted: a hook's run for MachineConfig {} that the pool no longer"
+                        + " looks for (another target, its node gone, or the hook removed)",
+                name,
+                job.getMetadata().getAnnotations().get(HookJob.CONFIG));
     }
 
     /** The reason of the status's RolloutHeld condition when it is True, else "". */

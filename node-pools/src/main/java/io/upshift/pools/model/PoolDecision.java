@@ -1,9 +1,11 @@
 package io.upshift.pools.model;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
@@ -26,10 +28,12 @@ import java.util.Set;
  * the MachineConfigs its selector picks ({@link RenderedConfig}); create that config, or mark one
  * another release's controller rendered with the same content as this release's; point the pool at
  * it; pick the nodes that start updating now ({@link NodeSelection}: maxUnavailable, zone, age, the
- * controller's own node last; never in a paused pool or outside its maintenance window); lift the
- * update taint of nodes done; and compute its status ({@link PoolProgress}). Rendered configs that
- * no pool targets and no node runs or is told are deleted once unused for the grace period: a node
- * slow to report must still find the config it was given.
+ * controller's own node last; never in a paused pool or outside its maintenance window), each
+ * through its pre-drain hook when the pool has one, and the pool's first only after its
+ * before-workers hook ({@link HookProgress}); lift the update taint of nodes done (and past their
+ * post-update hook); and compute its status ({@link PoolProgress}). Rendered configs that no pool
+ * targets and no node runs or is told are deleted once unused for the grace period: a node slow to
+ * report must still find the config it was given.
  */
 public final class PoolDecision {
     private static final ObjectMapper JSON = Mappers.JSON;
@@ -48,6 +52,7 @@ public final class PoolDecision {
      * @param pods the cluster's pods, for the pools' health gates ({@link HealthGates})
      * @param readings Prometheus's answers to the health gates' queries, by query ({@link
      *     PoolPlan#queries()}: what a pass asks for)
+     * @param hooks what the pools' hooks read: their templates and Jobs
      */
     public record Input(
             String releaseVersion,
@@ -60,9 +65,66 @@ public final class PoolDecision {
             Map<String, Instant> unusedSince,
             Instant now,
             List<Pod> pods,
-            Map<String, GateReading> readings) {
+            Map<String, GateReading> readings,
+            Hooks hooks) {
 
         /** With no answer from Prometheus yet. */
+        public Input(
+                String releaseVersion,
+                String controllerNode,
+                Duration renderGrace,
+                List<MachineConfigPool> pools,
+                List<MachineConfig> configs,
+                String templateFailure,
+                List<Node> nodes,
+                Map<String, Instant> unusedSince,
+                Instant now,
+                List<Pod> pods,
+                Hooks hooks) {
+            this(
+                    releaseVersion,
+                    controllerNode,
+                    renderGrace,
+                    pools,
+                    configs,
+                    templateFailure,
+                    nodes,
+                    unusedSince,
+                    now,
+                    pods,
+                    Map.of(),
+                    hooks);
+        }
+
+        /** Without hooks' templates or Jobs: no pool's hook can run. */
+        public Input(
+                String releaseVersion,
+                String controllerNode,
+                Duration renderGrace,
+                List<MachineConfigPool> pools,
+                List<MachineConfig> configs,
+                String templateFailure,
+                List<Node> nodes,
+                Map<String, Instant> unusedSince,
+                Instant now,
+                List<Pod> pods,
+                Map<String, GateReading> readings) {
+            this(
+                    releaseVersion,
+                    controllerNode,
+                    renderGrace,
+                    pools,
+                    configs,
+                    templateFailure,
+                    nodes,
+                    unusedSince,
+                    now,
+                    pods,
+                    readings,
+                    Hooks.NONE);
+        }
+
+        /** With neither Prometheus's answers nor hooks. */
         public Input(
                 String releaseVersion,
                 String controllerNode,
@@ -85,7 +147,8 @@ public final class PoolDecision {
                     unusedSince,
                     now,
                     pods,
-                    Map.of());
+                    Map.of(),
+                    Hooks.NONE);
         }
 
         /** Without the cluster's pods: no pool's health gate matches. */
@@ -113,6 +176,24 @@ public final class PoolDecision {
         }
     }
 
+    /**
+     * What the pools' hooks read ({@link PoolHooks}, {@link HookProgress}).
+     *
+     * @param namespace the controller's: the templates' ConfigMaps and the Jobs are there
+     * @param configMaps that namespace's ConfigMaps, by name
+     * @param jobs the hooks' Jobs there ({@value HookJob#LABEL}), by name
+     * @param refused the Jobs the API server refused to create, by {@link HookJob#refusalKey}, with
+     *     its answer: what the recorder met (a Job it would only be refused again is not created
+     *     again until its template changes)
+     */
+    public record Hooks(
+            String namespace,
+            Map<String, ConfigMap> configMaps,
+            Map<String, Job> jobs,
+            Map<String, String> refused) {
+        public static final Hooks NONE = new Hooks("", Map.of(), Map.of(), Map.of());
+    }
+
     private PoolDecision() {}
 
     public static PoolPlan decide(Input in) {
@@ -126,8 +207,17 @@ public final class PoolDecision {
         }
         Map<String, List<Node>> members = PoolMembers.assign(in.pools(), in.nodes());
         List<PoolPlan.Pool> pools = new ArrayList<>();
+        String controlPlane =
+                RequiredPools.controlPlaneLag(
+                        in.pools(), members, versionOf, in.releaseVersion(), in.controllerNode());
         for (MachineConfigPool pool : in.pools())
-            pools.add(pool(in, pool, members.get(pool.getMetadata().getName()), versionOf));
+            pools.add(
+                    pool(
+                            in,
+                            pool,
+                            members.get(pool.getMetadata().getName()),
+                            versionOf,
+                            controlPlane));
         Map<String, Instant> unusedSince = new HashMap<>();
         List<String> deletions = unused(in, pools, unusedSince);
         return new PoolPlan(pools, deletions, unusedSince, members);
@@ -137,7 +227,11 @@ public final class PoolDecision {
      * @param versionOf each config's release, updated with the config this pool renders
      */
     private static PoolPlan.Pool pool(
-            Input in, MachineConfigPool pool, List<Node> nodes, Map<String, String> versionOf) {
+            Input in,
+            MachineConfigPool pool,
+            List<Node> nodes,
+            Map<String, String> versionOf,
+            String controlPlane) {
         String name = pool.getMetadata().getName();
         String target =
                 pool.getSpec() != null && pool.getSpec().getConfiguration() != null
@@ -171,12 +265,19 @@ public final class PoolDecision {
         MaintenanceWindow window = null;
         SoakTime soak = null;
         HealthGates gates = null;
+        PoolHooks poolHooks = null;
         try {
             maxUnavailable = maxUnavailable(pool, view.size());
             window = window(pool);
             soak = SoakTime.of(pool);
             gates = HealthGates.of(pool);
             DrainRules.of(pool); // read by the agents; validated here so that a bad one holds all
+            poolHooks =
+                    PoolHooks.of(
+                            pool,
+                            in.hooks().namespace(),
+                            in.hooks().configMaps(),
+                            RequiredPools.isRequired(pool));
         } catch (IllegalArgumentException e) {
             specError = e.getMessage();
             problems.add("no node touched: " + specError);
@@ -197,9 +298,32 @@ public final class PoolDecision {
         List<PoolPlan.Tell> tell = new ArrayList<>();
         List<String> queries = List.of();
         String halt = null;
+        boolean active = specError == null && !target.isEmpty() && !paused;
+        HookProgress hooks =
+                new HookProgress(
+                        poolHooks,
+                        pool,
+                        in.hooks().namespace(),
+                        target,
+                        nodes,
+                        view,
+                        in.hooks().jobs(),
+                        in.hooks().refused(),
+                        active,
+                        in.now());
+        for (int i = 0; active && i < view.size(); i++) {
+            PoolNode n = view.get(i);
+            if (hooks.tellNow(n.name())) { // its pre-drain hook succeeded: it started before
+                tell.add(new PoolPlan.Tell(nodes.get(i), target, UpdateTaint.added(nodes.get(i))));
+                view.set(i, n.told(target));
+            } else if (hooks.busy(n.name())) {
+                view.set(i, n.told(target)); // counted as updating while its hook holds it
+            }
+        }
         String told = target;
         boolean due = view.stream().anyMatch(n -> !told.equals(n.desiredConfig()));
-        if (specError == null && !target.isEmpty() && !paused && due) {
+        if (active) hold = hooks.hold();
+        if (active && due && hold == null) {
             boolean windowOpen = window == null || window.isOpen(in.now());
             if (windowOpen && gates != null) queries = gates.promql();
             HealthGates.Verdict gate =
@@ -213,12 +337,20 @@ public final class PoolDecision {
             hold = hold(window, gate, soak, view, target, in.now());
             if (hold == null && phase == Canaries.Phase.WATCHING)
                 hold = canaries.hold(view, target);
+            if (hold == null) hold = hooks.beforeWorkers(controlPlane);
             if (hold == null) {
                 List<PoolNode> picked = NodeSelection.pick(view, target, maxUnavailable, false);
                 if (phase != Canaries.Phase.OVER)
                     picked =
                             picked.subList(0, Math.min(picked.size(), canaries.room(view, target)));
-                tell(picked, target, view, nodes, tell);
+                for (PoolNode p : picked) {
+                    int i = view.indexOf(p);
+                    Node node = nodes.get(i);
+                    view.set(i, p.told(target));
+                    if (!hooks.startsWithHook(p))
+                        tell.add(new PoolPlan.Tell(node, target, UpdateTaint.added(node)));
+                }
+                hold = hooks.hold(); // a pre-drain hook started now
             }
         } else if (specError == null && paused && halted != null) {
             hold = halted(halted, rollback, view, target, maxUnavailable, nodes, tell);
@@ -226,7 +358,9 @@ public final class PoolDecision {
         List<PoolPlan.Untaint> untaint = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             Node node = nodes.get(i);
-            if (view.get(i).done() && UpdateTaint.on(node))
+            if (view.get(i).done()
+                    && UpdateTaint.on(node)
+                    && !hooks.keepsTaint(node.getMetadata().getName()))
                 untaint.add(new PoolPlan.Untaint(node, UpdateTaint.removed(node)));
         }
 
@@ -250,7 +384,8 @@ public final class PoolDecision {
                 hold,
                 queries,
                 halt,
-                !paused && halted != null);
+                !paused && halted != null,
+                new PoolPlan.HookJobs(hooks.create(), hooks.delete()));
     }
 
     private static void tell(
@@ -459,9 +594,7 @@ public final class PoolDecision {
         boolean released =
                 progress.isUpdated()
                         && in.releaseVersion().equals(versionOf.get(progress.target()));
-        boolean required =
-                pool.getMetadata().getLabels() != null
-                        && pool.getMetadata().getLabels().containsKey(RequiredPools.LABEL);
+        boolean required = RequiredPools.isRequired(pool);
         Map<String, String> nodeVersions = new LinkedHashMap<>();
         for (PoolNode n : progress.nodes()) {
             if (!n.currentConfig().isEmpty())

@@ -2,6 +2,7 @@ package io.upshift.pools.model;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
@@ -51,6 +52,7 @@ public record PoolPlan(
      * @param halt the message to pause the pool with (its canaries saw a gate fire), or null
      * @param resume the pool was unpaused after its canaries paused it: the controller's marks
      *     ({@link Canaries#HALTED}, {@link Canaries#ROLLBACK}) are to be removed
+     * @param hookJobs the hooks' Jobs to create and to delete ({@link HookProgress})
      */
     public record Pool(
             MachineConfigPool pool,
@@ -64,7 +66,8 @@ public record PoolPlan(
             RolloutHold hold,
             List<String> queries,
             String halt,
-            boolean resume) {
+            boolean resume,
+            HookJobs hookJobs) {
 
         public Pool {
             tell = List.copyOf(tell);
@@ -84,7 +87,22 @@ public record PoolPlan(
                     && untaint.isEmpty()
                     && status == null
                     && halt == null
-                    && !resume;
+                    && !resume
+                    && hookJobs.create().isEmpty()
+                    && hookJobs.delete().isEmpty();
+        }
+    }
+
+    /**
+     * The hooks' Jobs of one pool to write: each created with create-only semantics (its name says
+     * which hook, node and config it runs for), each stale one deleted.
+     */
+    public record HookJobs(List<Job> create, List<Job> delete) {
+        public static final HookJobs NONE = new HookJobs(List.of(), List.of());
+
+        public HookJobs {
+            create = List.copyOf(create);
+            delete = List.copyOf(delete);
         }
     }
 

@@ -1,8 +1,12 @@
 package io.upshift.pools.model;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * When the machine-config operator may report its release as its version: the machine-config
@@ -36,6 +40,60 @@ public final class RequiredPools {
     }
 
     private RequiredPools() {}
+
+    /** Labelled {@value #LABEL}: the control plane's pool, upstream's master. */
+    public static boolean isRequired(MachineConfigPool pool) {
+        return pool.getMetadata().getLabels() != null
+                && pool.getMetadata().getLabels().containsKey(LABEL);
+    }
+
+    /**
+     * What the control plane (the required pools) still lacks before the workers' before-workers
+     * hooks run ({@link HookProgress}): null once every required pool targets a config of {@code
+     * release} and each of its nodes runs it, done and ready.
+     *
+     * @param versionOf each rendered config's release
+     */
+    public static String controlPlaneLag(
+            List<MachineConfigPool> pools,
+            Map<String, List<Node>> members,
+            Map<String, String> versionOf,
+            String release,
+            String controllerNode) {
+        for (MachineConfigPool p : pools) {
+            if (!isRequired(p)) continue;
+            String name = p.getMetadata().getName();
+            String config =
+                    p.getSpec() == null || p.getSpec().getConfiguration() == null
+                            ? ""
+                            : Objects.requireNonNullElse(
+                                    p.getSpec().getConfiguration().getName(), "");
+            if (config.isEmpty() || !release.equals(versionOf.get(config)))
+                return "pool " + name + " has no config of release " + release + " yet";
+            List<Node> nodes = members.getOrDefault(name, List.of());
+            long left =
+                    nodes.stream()
+                            .map(n -> PoolMembers.view(n, controllerNode))
+                            .filter(
+                                    n ->
+                                            !(n.done()
+                                                    && n.ready()
+                                                    && n.currentConfig().equals(config)))
+                            .count();
+            if (left > 0)
+                return "pool "
+                        + name
+                        + ": "
+                        + left
+                        + " of "
+                        + nodes.size()
+                        + " nodes not yet updated to MachineConfig "
+                        + config
+                        + " of release "
+                        + release;
+        }
+        return null;
+    }
 
     /**
      * Looks at the pools in name order and stops at the first that holds the version, as upstream's

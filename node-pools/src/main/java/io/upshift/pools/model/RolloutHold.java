@@ -24,6 +24,12 @@ public record RolloutHold(String reason, String message, Instant until) {
     /** The pool paused itself: a gate fired while its canaries were watched ({@link Canaries}). */
     public static final String CANARY_HALTED = "CanaryHalted";
 
+    /** A hook's Job runs, or is about to ({@link HookProgress}). */
+    public static final String HOOK = "Hook";
+
+    /** A hook's Job failed or ran out of time: it holds until an administrator acts. */
+    public static final String HOOK_FAILED = "HookFailed";
+
     /**
      * A closed maintenance window also makes the pool's {@code Updating} condition False (with this
      * message) once no node is under way, as before there were other holds; the others hold a

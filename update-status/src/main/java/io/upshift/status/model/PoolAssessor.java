@@ -21,6 +21,8 @@ final class PoolAssessor {
     /** Upshift's pool condition: a rollout control holds the pool's next node. */
     static final String ROLLOUT_HELD = "RolloutHeld";
 
+    static final String HOOK_FAILED = "HookFailed";
+
     static final String ROLLOUT_DOCS = "Upshift's docs/node-pools.md, section Rollout controls";
 
     /** Counts of a pool's nodes by kind, and the pool's overall assessment. */
@@ -142,7 +144,8 @@ final class PoolAssessor {
     /**
      * Upshift's {@code RolloutHeld} pool condition (a soak, a maintenance window or another rollout
      * control holds the pool's next node): an Info insight since the condition's transition, so
-     * that a pool waiting on purpose is not taken for a stalled one.
+     * that a pool waiting on purpose is not taken for a stalled one; a Warning when what holds it
+     * is a hook that failed ({@value #HOOK_FAILED}), which waits for an administrator.
      */
     private static void rolloutHeld(
             MachineConfigPool pool, ScopeType scope, List<HealthInsights.Keyed> health) {
@@ -159,7 +162,9 @@ final class PoolAssessor {
                                                 Times.parse(c.getLastTransitionTime()),
                                                 scope,
                                                 HealthInsights.pool(name),
-                                                ImpactLevel.Info,
+                                                HOOK_FAILED.equals(c.getReason())
+                                                        ? ImpactLevel.Warning
+                                                        : ImpactLevel.Info,
                                                 HealthInsights.UPDATE_SPEED,
                                                 "Pool "
                                                         + name

@@ -108,6 +108,33 @@ class NodeAssessmentTest {
     }
 
     @Test
+    void aPoolHeldByAFailedHookRaisesAWarning() {
+        cluster.node("node-a", "old", "old", "Done", Map.of());
+        cluster.workerConditions.add(
+                new io.fabric8.openshift.api.model.machineconfiguration.v1
+                        .MachineConfigPoolCondition(
+                        NOW.minus(Duration.ofSeconds(12)).toString(),
+                        "Job openshift-machine-config-operator/upshift-pre-drain-node-a-0123456789,"
+                                + " the pre-drain hook (upshift.io/pre-drain-hook) of node node-a,"
+                                + " failed: BackoffLimitExceeded: Job has reached the specified"
+                                + " backoff limit; the node is not told MachineConfig new (nor"
+                                + " drained). Delete the Job to run the hook again",
+                        "HookFailed",
+                        "True",
+                        "RolloutHeld"));
+        assertThat(health())
+                .singleElement()
+                .satisfies(
+                        h -> {
+                            assertThat(h.impact().level()).isEqualTo(ImpactLevel.Warning);
+                            assertThat(h.impact().summary())
+                                    .startsWith(
+                                            "Pool worker holds its next node: Job"
+                                                + " openshift-machine-config-operator/upshift-pre-drain-node-a-0123456789,");
+                        });
+    }
+
+    @Test
     void aNodeAskedToDrainIsDraining() {
         cluster.node(
                 "node-a",
