@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,12 +39,15 @@ import java.util.regex.Pattern;
  * breakdown. After the last, it stays idle for the given time, then its VmRSS and Threads are read
  * from {@code /proc/PID/status}.
  *
- * <p>Usage: {@code OperatorFootprint [RUNS] [IDLE_SECONDS]} (default 3, 60), run from the
- * repository's root. Prints {@code operator: ready in <s> s, idle RSS <m> MiB, <t> threads} (the
- * median of the runs), a breakdown line per run and the load average. {@code OperatorFootprint
- * --train FILE} instead writes the class list the image's class-data archive is made from (see
- * {@link UpshiftImage#CLASS_LIST}): one pod runs with {@code JAVA_TOOL_OPTIONS=
- * -XX:DumpLoadedClassList} through its start, first sync and the rollout of its own Deployment.
+ * <p>Usage: {@code OperatorFootprint [--payload DIR] [RUNS] [IDLE_SECONDS]} (default 3, 60), run
+ * from the repository's root. Prints {@code operator: ready in <s> s, idle RSS <m> MiB, <t>
+ * threads} (the median of the runs), a breakdown line per run and the load average. With {@code
+ * --payload}, the releases are that payload directory (such as a real OpenShift release's) and its
+ * next patch, and the peak RSS ({@code VmHWM}) of the pod that ran the update's remainder is
+ * printed first. {@code OperatorFootprint --train FILE} instead writes the class list the image's
+ * class-data archive is made from (see {@link UpshiftImage#CLASS_LIST}): one pod runs with {@code
+ * JAVA_TOOL_OPTIONS= -XX:DumpLoadedClassList} through its start, first sync and the rollout of its
+ * own Deployment.
  */
 public final class OperatorFootprint {
     private static final Pattern MILESTONE =
@@ -52,6 +56,11 @@ public final class OperatorFootprint {
             Pattern.compile("startup: the JVM started at (\\S+)");
 
     public static void main(String[] args) throws Exception {
+        Path payload = null;
+        if (args.length > 1 && args[0].equals("--payload")) {
+            payload = Path.of(args[1]).toAbsolutePath();
+            args = Arrays.copyOfRange(args, 2, args.length);
+        }
         boolean train = args.length > 0 && args[0].equals("--train");
         int runs = !train && args.length > 0 ? Integer.parseInt(args[0]) : 3;
         int idleSeconds = !train && args.length > 1 ? Integer.parseInt(args[1]) : 60;
@@ -62,17 +71,26 @@ public final class OperatorFootprint {
         Path work = Files.createTempDirectory("upshift-bench-footprint-");
         DemoRun.Settings settings =
                 new DemoRun.Settings(12, 4, Duration.ofMillis(500), 1, work).withSelfHosting(jar);
+        if (payload != null) settings = settings.withPayload(payload);
         try (DemoRun demo =
                 new DemoRun(settings, l -> System.err.println("  demo: " + l)).start()) {
-            if (!demo.admin().await(DemoRun.FROM, Duration.ofMinutes(10), () -> {}))
+            if (!demo.admin().await(demo.from(), Duration.ofMinutes(10), () -> {}))
                 throw new IllegalStateException("install did not complete; see " + work);
             // the update rolls out the controller's Deployment: the new release's own pod runs it
             demo.requestUpdate();
-            if (!demo.admin().await(DemoRun.TO, Duration.ofMinutes(10), () -> {}))
+            if (!demo.admin().await(demo.to(), Duration.ofMinutes(10), () -> {}))
                 throw new IllegalStateException("the update did not complete; see " + work);
             DemoController controller = demo.cluster().controller();
             DemoController.PodProcess first = awaitPod(controller, null);
             awaitReady(first);
+            if (payload != null)
+                System.out.printf(
+                        Locale.ROOT,
+                        "update %s -> %s of %s: the release's own controller's peak RSS %d MiB%n",
+                        demo.from(),
+                        demo.to(),
+                        payload,
+                        procStatus(first.process().pid()).get("VmHWM") / 1024);
             if (train) {
                 train(demo, controller, first, Path.of(args[1]));
                 return;
@@ -197,12 +215,13 @@ public final class OperatorFootprint {
         return b.toString();
     }
 
-    /** VmRSS (KiB) and Threads of {@code /proc/PID/status}. */
+    /** VmRSS and VmHWM (KiB) and Threads of {@code /proc/PID/status}. */
     private static Map<String, Long> procStatus(long pid) throws IOException {
         Map<String, Long> out = new LinkedHashMap<>();
         for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
             String[] kv = line.split(":\\s+", 2);
-            if (kv.length == 2 && (kv[0].equals("VmRSS") || kv[0].equals("Threads")))
+            if (kv.length == 2
+                    && (kv[0].equals("VmRSS") || kv[0].equals("VmHWM") || kv[0].equals("Threads")))
                 out.put(kv[0], Long.parseLong(kv[1].replace(" kB", "").strip()));
         }
         return out;

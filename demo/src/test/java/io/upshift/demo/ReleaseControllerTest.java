@@ -102,10 +102,14 @@ class ReleaseControllerTest {
                     .containsPattern(
                             // the image's own runtime and entry point, in its working directory,
                             // with the container's memory limit
-                            "\\$ cd (\\S+) && \\1/jre/bin/java -XX:MaxRAM=1073741824"
+                            "\\$ cd (\\S+) && \\1/jre/bin/java -XX:MaxRAM=536870912"
                                     + " -XX:\\+UseSerialGC -XX:MaxRAMPercentage=50"
+                                    + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
+                                    + " -XX:NewRatio=5 -XX:TieredStopAtLevel=1"
                                     + " -XX:\\+ExitOnOutOfMemoryError"
-                                    + " -XX:SharedArchiveFile=\\1/upshift.jsa -jar upshift.jar"
+                                    + " -XX:SharedArchiveFile=\\1/upshift.jsa"
+                                    + " -XX:\\+UnlockDiagnosticVMOptions"
+                                    + " -XX:ArchiveRelocationMode=0 -jar upshift.jar"
                                     + " operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();

@@ -131,8 +131,11 @@ class UpshiftImageTest {
         assertThat(config.at("/config/Entrypoint").toString())
                 .isEqualTo(
                         "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseSerialGC\",\"-XX:MaxRAMPercentage=50\","
-                            + "\"-XX:+ExitOnOutOfMemoryError\","
-                            + "\"-XX:SharedArchiveFile=/opt/upshift/upshift.jsa\",\"-jar\",\"upshift.jar\"]");
+                            + "\"-XX:MinHeapFreeRatio=10\",\"-XX:MaxHeapFreeRatio=30\",\"-XX:NewRatio=5\","
+                            + "\"-XX:TieredStopAtLevel=1\",\"-XX:+ExitOnOutOfMemoryError\","
+                            + "\"-XX:SharedArchiveFile=/opt/upshift/upshift.jsa\","
+                            + "\"-XX:+UnlockDiagnosticVMOptions\",\"-XX:ArchiveRelocationMode=0\","
+                            + "\"-jar\",\"upshift.jar\"]");
         assertThat(config.at("/config/WorkingDir").asText()).isEqualTo("/opt/upshift");
         assertThat(config.at("/config/Labels/org.opencontainers.image.version").asText())
                 .isEqualTo("1.2.3");
