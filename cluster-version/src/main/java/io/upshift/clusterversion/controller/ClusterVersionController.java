@@ -11,6 +11,7 @@ import io.upshift.clusterversion.metrics.ControllerFacts;
 import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.clusterversion.model.KeptCapabilities;
 import io.upshift.clusterversion.model.SyncStatus;
+import io.upshift.clusterversion.model.UpdateWindow;
 import io.upshift.clusterversion.model.UpdatesReport;
 import io.upshift.clusterversion.model.Upgradeable;
 import io.upshift.clusterversion.model.VersionStatus;
@@ -89,6 +90,7 @@ public final class ClusterVersionController implements AutoCloseable {
     private boolean reportedMissing;
     private final KubernetesClient client;
     private Instant refreshScheduled = Instant.MIN;
+    private Instant windowScheduled = Instant.MIN;
     private final AtomicBoolean progressPending = new AtomicBoolean();
     private final AtomicBoolean operatorsPending = new AtomicBoolean();
 
@@ -293,10 +295,16 @@ public final class ClusterVersionController implements AutoCloseable {
         DesiredUpdates.Resolution resolution = DesiredUpdates.resolve(cv, options.ownRelease());
         SyncStatus sync = worker.status();
         Capabilities capabilities = enabledCapabilities(cv, sync.implicitlyEnabled());
-        if (resolution.target() != null)
-            worker.update(
-                    new SyncWorker.Work(
-                            resolution.target(), overrides(cv), capabilities, loadRules()));
+        UpdateWindow.Hold hold =
+                UpdateWindow.hold(
+                        cv,
+                        resolution.target(),
+                        sync.target() == null ? null : sync.target().image(),
+                        now);
+        DesiredUpdates.Target target =
+                hold == null ? resolution.target() : running(cv, sync, resolution.target());
+        if (target != null)
+            worker.update(new SyncWorker.Work(target, overrides(cv), capabilities, loadRules()));
         UpdatesReport graph = updates.sync(cv, resolution, caches.egress());
         scheduleRefresh(graph.nextRefresh(), now);
         Upgradeable.Facts upgradeable =
@@ -316,6 +324,7 @@ public final class ClusterVersionController implements AutoCloseable {
                                 capabilities,
                                 now,
                                 caches.unreadable()));
+        UpdateWindow.show(next, hold, now);
         GenericKubernetesResource crd = caches.clusterVersionCrd();
         // before a status that leaves an enabled capability out: its watch event brings the next
         // sync, which writes the status
@@ -326,6 +335,28 @@ public final class ClusterVersionController implements AutoCloseable {
         // that object
         timesAnnotation.write(cv, levels.current());
         if (!held.isZero()) queue.addAfter(KEY, held);
+        if (hold != null && hold.until() != null) scheduleWindow(hold.until(), now);
+    }
+
+    /**
+     * While the update's window holds a request, what the worker keeps working on: what it works on
+     * already (an update under way goes on), else the release status names (null: keep none).
+     */
+    private DesiredUpdates.Target running(
+            ClusterVersion cv, SyncStatus sync, DesiredUpdates.Target requested) {
+        if (sync.target() != null) return null;
+        return DesiredUpdates.running(cv, options.ownRelease(), requested.acceptRisks());
+    }
+
+    /**
+     * A sync when the update's window opens, asked for once per opening: the opening comes with no
+     * event. The delay is the controller's clock's; a clock that runs faster than the wall's
+     * (tests, the rehearsal) is caught by the next event or refresh.
+     */
+    private void scheduleWindow(Instant opens, Instant now) {
+        if (opens.equals(windowScheduled)) return;
+        windowScheduled = opens;
+        queue.addAfter(KEY, Duration.between(now, opens).plusMillis(1));
     }
 
     /**
