@@ -7,6 +7,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.base.conditions.StatusConditions;
 import io.upshift.pools.model.MaintenanceWindow;
+import io.upshift.pools.model.RolloutHold;
 import java.time.Instant;
 import java.util.Map;
 
@@ -21,7 +22,7 @@ import java.util.Map;
  */
 public final class UpdateWindow {
     /** Progressing's reason while the window is closed. */
-    public static final String CLOSED = "MaintenanceWindow";
+    public static final String CLOSED = RolloutHold.WINDOW;
 
     /** Progressing's reason while the annotation does not parse. */
     public static final String INVALID = "InvalidMaintenanceWindow";

@@ -14,6 +14,7 @@ import io.upshift.api.update.ScopeType;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.base.gofmt.GoDuration;
 import io.upshift.base.gofmt.GoNumbers;
+import io.upshift.pools.model.RolloutHold;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -246,7 +247,10 @@ final class ControlPlaneAssessor {
             return InsightConditions.of(
                     ClusterVersionInsight.UPDATING,
                     "False",
-                    "ClusterVersionNotProgressing",
+                    // Upshift's: the update's maintenance window holds a new request
+                    RolloutHold.WINDOW.equals(p.getReason())
+                            ? RolloutHold.WINDOW
+                            : "ClusterVersionNotProgressing",
                     message,
                     null);
         }
