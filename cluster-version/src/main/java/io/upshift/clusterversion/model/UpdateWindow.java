@@ -25,7 +25,7 @@ public final class UpdateWindow {
     public static final String CLOSED = RolloutHold.WINDOW;
 
     /** Progressing's reason while the annotation does not parse. */
-    public static final String INVALID = "InvalidMaintenanceWindow";
+    public static final String INVALID = MaintenanceWindow.INVALID;
 
     /**
      * Why a requested update does not start now.

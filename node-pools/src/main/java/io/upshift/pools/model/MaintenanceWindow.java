@@ -23,6 +23,13 @@ public record MaintenanceWindow(
         Set<DayOfWeek> days, LocalTime start, LocalTime end, ZoneId zone, String text) {
 
     public static final String ANNOTATION = "upshift.io/maintenance-window";
+
+    /**
+     * The reason of a condition saying that a window which does not parse holds something (the
+     * ClusterVersion's Progressing: an update asked for does not start).
+     */
+    public static final String INVALID = "InvalidMaintenanceWindow";
+
     private static final String FORMAT =
             "expected \"<days> <HH:MM>-<HH:MM> [time zone]\", e.g. \"Sat,Sun 02:00-06:00"
                     + " Europe/Berlin\"";

@@ -14,6 +14,7 @@ import io.upshift.api.update.ScopeType;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.base.gofmt.GoDuration;
 import io.upshift.base.gofmt.GoNumbers;
+import io.upshift.pools.model.MaintenanceWindow;
 import io.upshift.pools.model.RolloutHold;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -249,7 +250,8 @@ final class ControlPlaneAssessor {
                     "False",
                     // Upshift's: the update's maintenance window holds a new request
                     RolloutHold.WINDOW.equals(p.getReason())
-                            ? RolloutHold.WINDOW
+                                    || MaintenanceWindow.INVALID.equals(p.getReason())
+                            ? p.getReason()
                             : "ClusterVersionNotProgressing",
                     message,
                     null);

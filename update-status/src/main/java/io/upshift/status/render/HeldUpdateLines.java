@@ -5,6 +5,7 @@ import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.UpshiftEstimate;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.base.gofmt.GoDuration;
+import io.upshift.pools.model.MaintenanceWindow;
 import io.upshift.pools.model.RolloutHold;
 import io.upshift.status.model.Times;
 import java.time.Instant;
@@ -12,9 +13,9 @@ import java.time.Instant;
 /**
  * Upshift's lines after "The cluster is not updating." while the update's maintenance window holds
  * an update asked for (the ClusterVersion insight's {@code Updating=False} with reason {@value
- * RolloutHold#WINDOW}; oc, which knows no such window, says nothing more): what waits for what,
- * and, with Upshift's estimates, when the update would end, the wait included, and what that rests
- * on.
+ * RolloutHold#WINDOW}, or {@value MaintenanceWindow#INVALID} for one that does not parse; oc, which
+ * knows no such window, says nothing more): what waits for what, and, with Upshift's estimates,
+ * when the update would end, the wait included, and what that rests on.
  */
 final class HeldUpdateLines {
     private HeldUpdateLines() {}
@@ -23,7 +24,8 @@ final class HeldUpdateLines {
         Condition updating = Conditions.META.find(cv.conditions(), ClusterVersionInsight.UPDATING);
         if (updating == null
                 || !"False".equals(updating.getStatus())
-                || !RolloutHold.WINDOW.equals(updating.getReason())) return "";
+                || !(RolloutHold.WINDOW.equals(updating.getReason())
+                        || MaintenanceWindow.INVALID.equals(updating.getReason()))) return "";
         String message = updating.getMessage() == null ? "" : updating.getMessage();
         int i = message.indexOf("; ");
         String held = i < 0 ? message : message.substring(i + 2);

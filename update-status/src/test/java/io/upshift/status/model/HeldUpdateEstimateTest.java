@@ -165,6 +165,31 @@ class HeldUpdateEstimateTest {
     }
 
     @Test
+    void aWindowThatDoesNotParseIsSaidWithoutAnEstimate() {
+        TestCluster c = held("Saturday night");
+        c.cvConditions.set(
+                0,
+                condition(
+                        "Progressing",
+                        "False",
+                        "InvalidMaintenanceWindow",
+                        "Cluster version is "
+                                + NEW
+                                + "; the update to 1.2.0 does not start: ClusterVersion version:"
+                                + " annotation upshift.io/maintenance-window \"Saturday night\":"
+                                + " expected \"<days> <HH:MM>-<HH:MM> [time zone]\"",
+                        NOW.minus(Duration.ofDays(1))));
+        UpdateStatusStatus s = c.assess();
+        assertThat(estimate(s)).isNull();
+        assertThat(StatusRenderer.render(s, NOW, Details.none, EstimateSource.upshift))
+                .isEqualTo(
+                        StatusRenderer.NOT_UPDATING
+                                + "The update to 1.2.0 does not start: ClusterVersion version:"
+                                + " annotation upshift.io/maintenance-window \"Saturday night\":"
+                                + " expected \"<days> <HH:MM>-<HH:MM> [time zone]\".\n");
+    }
+
+    @Test
     void aClusterNotHeldSaysNothingMore() {
         TestCluster c = held("Sat 02:00-06:00");
         c.cvConditions.set(
