@@ -150,16 +150,28 @@ class PoolRolloutTest {
                                 + " \"Fri 10:01-10:02\" (upshift.io/maintenance-window), 7.5 s of"
                                 + " soak time 5s (upshift.io/soak-time)");
 
-        // a node that would end past the close waits for next Friday
+        // a node of 50 s that could start at 10:00:20 would end past the 10:01 close: next Friday
+        RolloutPacing minute =
+                new RolloutPacing(
+                        io.upshift.pools.model.MaintenanceWindow.parse("Fri 10:00-10:01"), null);
         PoolRollout late =
+                new PoolRollout(
+                        List.of(pending("b")),
+                        1,
+                        NodeTime.of(List.of(), List.of(Duration.ofSeconds(50))),
+                        NOW,
+                        minute);
+        assertThat(late.plan(NOW.plusSeconds(20)).end())
+                .isEqualTo(Instant.parse("2026-11-27T10:00:50Z"));
+        // a node longer than the window itself starts at once: waiting would never help
+        PoolRollout longer =
                 new PoolRollout(
                         List.of(pending("b")),
                         1,
                         NodeTime.of(List.of(), List.of(Duration.ofSeconds(90))),
                         NOW,
-                        new RolloutPacing(
-                                io.upshift.pools.model.MaintenanceWindow.parse("Fri 10:00-10:01"),
-                                null));
-        assertThat(late.plan(NOW).end()).isEqualTo(Instant.parse("2026-11-27T10:01:30Z"));
+                        minute);
+        assertThat(longer.plan(NOW.plusSeconds(20)).end())
+                .isEqualTo(Instant.parse("2026-11-20T10:01:50Z"));
     }
 }
