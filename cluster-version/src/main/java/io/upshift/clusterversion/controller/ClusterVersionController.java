@@ -91,6 +91,11 @@ public final class ClusterVersionController implements AutoCloseable {
     private final KubernetesClient client;
     private Instant refreshScheduled = Instant.MIN;
     private Instant windowScheduled = Instant.MIN;
+    private final Events events;
+
+    /** The hold last said in an event ("" for none): an event per change, not per sync. */
+    private String heldSaid = "";
+
     private final AtomicBoolean progressPending = new AtomicBoolean();
     private final AtomicBoolean operatorsPending = new AtomicBoolean();
 
@@ -171,7 +176,7 @@ public final class ClusterVersionController implements AutoCloseable {
         this.deletions = new Deletions(() -> queue.add(KEY));
         this.liveCache = new LiveCache(client, changes, deletions::gone);
         this.applier = new ManifestApplier(client, liveCache, caches::clusterProxy, deletions);
-        Events events =
+        this.events =
                 new Events(
                         client,
                         clock,
@@ -336,6 +341,25 @@ public final class ClusterVersionController implements AutoCloseable {
         timesAnnotation.write(cv, levels.current());
         if (!held.isZero()) queue.addAfter(KEY, held);
         if (hold != null && hold.until() != null) scheduleWindow(hold.until(), now);
+        sayHold(hold);
+    }
+
+    /**
+     * An event when the update's window begins to hold a request (Warning for a window that does
+     * not parse), and one when it no longer does.
+     */
+    private void sayHold(UpdateWindow.Hold hold) {
+        String said = hold == null ? "" : hold.message();
+        if (said.equals(heldSaid)) return;
+        if (hold == null)
+            events.normal(
+                    "UpdateNoLongerHeld",
+                    "The maintenance window (upshift.io/maintenance-window) no longer holds the"
+                            + " update asked for");
+        else if (UpdateWindow.INVALID.equals(hold.reason()))
+            events.warning(hold.reason(), hold.message());
+        else events.normal(hold.reason(), hold.message());
+        heldSaid = said;
     }
 
     /**

@@ -76,6 +76,27 @@ class UpdateWindowControllerTest {
                                     + " maintenance window \"Sat 02:00-06:00\""
                                     + " (upshift.io/maintenance-window on ClusterVersion version),"
                                     + " which opens at 2026-11-21T02:00:00Z");
+            await("an event says so")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(
+                            () ->
+                                    h
+                                            .client
+                                            .v1()
+                                            .events()
+                                            .inNamespace("default")
+                                            .list()
+                                            .getItems()
+                                            .stream()
+                                            .anyMatch(
+                                                    e ->
+                                                            "MaintenanceWindow"
+                                                                            .equals(e.getReason())
+                                                                    && e.getMessage()
+                                                                            .startsWith(
+                                                                                    "the update to"
+                                                                                        + " 4.1.2"
+                                                                                        + " waits")));
             h.passesWritten(2); // the release it runs is reconciled meanwhile, and nothing starts
             ClusterVersion held = h.clusterVersion();
             assertThat(held.getStatus().getDesired().getVersion()).isEqualTo("4.1.1");
