@@ -13,8 +13,10 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuild
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.json.Mappers;
 import io.upshift.clusterversion.model.AdminGates;
+import io.upshift.pools.model.MaintenanceWindow;
 import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.PoolMembers;
+import io.upshift.pools.model.SoakTime;
 import io.upshift.rehearsal.model.ClusterFacts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,10 +29,12 @@ import java.util.Set;
  * The objects a rehearsal seeds its embedded copy of a cluster with, from what it read: each as the
  * cluster had it, without what its API server had set (resourceVersion, uid, managed fields), in
  * namespaces made for them; the ClusterVersion without its update service (the copy asks no one on
- * the network for updates). A payload without the machine-config operator's templates renders no
- * base config, so each pool gets one ({@value #BASE}) with the content of the config its nodes run,
- * selected by the pool's role: the machine-config run-level then changes its OS image, as a new
- * release's operator would, and the pool controller renders from it.
+ * the network for updates), and it and the pools without their maintenance windows and soak times
+ * (the rehearsal adds those waits to the timeline itself). A payload without the machine-config
+ * operator's templates renders no base config, so each pool gets one ({@value #BASE}) with the
+ * content of the config its nodes run, selected by the pool's role: the machine-config run-level
+ * then changes its OS image, as a new release's operator would, and the pool controller renders
+ * from it.
  */
 final class SeededCluster {
     /** The base config each pool gets: {@code 00-<pool>-rehearsal}. */
@@ -57,11 +61,13 @@ final class SeededCluster {
             out.add(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build());
         ClusterVersion cv = fresh(facts.clusterVersion());
         if (cv.getSpec() != null) cv.getSpec().setUpstream(null);
+        withoutWaits(cv);
         out.add(cv);
         facts.state().operators().forEach(o -> out.add(fresh(o)));
         facts.state().machineConfigs().forEach(o -> out.add(fresh(o)));
         for (MachineConfigPool pool : facts.state().pools()) {
             MachineConfigPool p = fresh(pool);
+            withoutWaits(p);
             if (baseConfigs) {
                 String name = p.getMetadata().getName();
                 if (p.getSpec().getMachineConfigSelector() == null)
@@ -144,6 +150,20 @@ final class SeededCluster {
                 .withSpec(
                         Mappers.JSON.convertValue(running.getSpec(), running.getSpec().getClass()))
                 .build();
+    }
+
+    /**
+     * Without the windows and soak times that would make the copy wait on its accelerated clock for
+     * hours of the real one: the copy times the work, and the rehearsal lays those waits over its
+     * timeline ({@code TimelineWaits}).
+     */
+    private static void withoutWaits(HasMetadata o) {
+        Map<String, String> a = o.getMetadata().getAnnotations();
+        if (a == null) return;
+        Map<String, String> kept = new LinkedHashMap<>(a);
+        kept.remove(MaintenanceWindow.ANNOTATION);
+        kept.remove(SoakTime.ANNOTATION);
+        o.getMetadata().setAnnotations(kept);
     }
 
     /** A copy without what the API server set. */

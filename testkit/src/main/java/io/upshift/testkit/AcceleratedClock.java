@@ -8,16 +8,26 @@ import java.time.ZoneOffset;
 
 /**
  * A UTC clock that runs {@code factor} times faster than the wall's, from {@code start}: for tests
- * of what a controller does over minutes, in seconds, without waiting for wall-clock time.
+ * of what a controller does over minutes, in seconds, without waiting for wall-clock time; a test
+ * may also {@link #jump} it ahead.
  */
 public final class AcceleratedClock extends Clock {
     private final Instant start;
     private final long startNanos = System.nanoTime();
     private final double factor;
+    private volatile Duration jumped = Duration.ZERO;
 
     public AcceleratedClock(Instant start, double factor) {
         this.start = start;
         this.factor = factor;
+    }
+
+    /**
+     * Moves the clock ahead by {@code by} at once (it runs on from there): hours of waiting for a
+     * window, say, in no time.
+     */
+    public void jump(Duration by) {
+        jumped = jumped.plus(by);
     }
 
     /** How much of this clock's time has passed since {@code since}. */
@@ -37,6 +47,6 @@ public final class AcceleratedClock extends Clock {
 
     @Override
     public Instant instant() {
-        return start.plusNanos((long) ((System.nanoTime() - startNanos) * factor));
+        return start.plus(jumped).plusNanos((long) ((System.nanoTime() - startNanos) * factor));
     }
 }

@@ -11,6 +11,7 @@ import io.upshift.clusterversion.metrics.ControllerFacts;
 import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.clusterversion.model.KeptCapabilities;
 import io.upshift.clusterversion.model.SyncStatus;
+import io.upshift.clusterversion.model.UpdateWindow;
 import io.upshift.clusterversion.model.UpdatesReport;
 import io.upshift.clusterversion.model.Upgradeable;
 import io.upshift.clusterversion.model.VersionStatus;
@@ -89,6 +90,12 @@ public final class ClusterVersionController implements AutoCloseable {
     private boolean reportedMissing;
     private final KubernetesClient client;
     private Instant refreshScheduled = Instant.MIN;
+    private Instant windowScheduled = Instant.MIN;
+    private final Events events;
+
+    /** The hold last said in an event ("" for none): an event per change, not per sync. */
+    private String heldSaid = "";
+
     private final AtomicBoolean progressPending = new AtomicBoolean();
     private final AtomicBoolean operatorsPending = new AtomicBoolean();
 
@@ -169,7 +176,7 @@ public final class ClusterVersionController implements AutoCloseable {
         this.deletions = new Deletions(() -> queue.add(KEY));
         this.liveCache = new LiveCache(client, changes, deletions::gone);
         this.applier = new ManifestApplier(client, liveCache, caches::clusterProxy, deletions);
-        Events events =
+        this.events =
                 new Events(
                         client,
                         clock,
@@ -293,10 +300,16 @@ public final class ClusterVersionController implements AutoCloseable {
         DesiredUpdates.Resolution resolution = DesiredUpdates.resolve(cv, options.ownRelease());
         SyncStatus sync = worker.status();
         Capabilities capabilities = enabledCapabilities(cv, sync.implicitlyEnabled());
-        if (resolution.target() != null)
-            worker.update(
-                    new SyncWorker.Work(
-                            resolution.target(), overrides(cv), capabilities, loadRules()));
+        UpdateWindow.Hold hold =
+                UpdateWindow.hold(
+                        cv,
+                        resolution.target(),
+                        sync.target() == null ? null : sync.target().image(),
+                        now);
+        DesiredUpdates.Target target =
+                hold == null ? resolution.target() : running(cv, sync, resolution.target());
+        if (target != null)
+            worker.update(new SyncWorker.Work(target, overrides(cv), capabilities, loadRules()));
         UpdatesReport graph = updates.sync(cv, resolution, caches.egress());
         scheduleRefresh(graph.nextRefresh(), now);
         Upgradeable.Facts upgradeable =
@@ -316,6 +329,7 @@ public final class ClusterVersionController implements AutoCloseable {
                                 capabilities,
                                 now,
                                 caches.unreadable()));
+        UpdateWindow.show(next, hold, now);
         GenericKubernetesResource crd = caches.clusterVersionCrd();
         // before a status that leaves an enabled capability out: its watch event brings the next
         // sync, which writes the status
@@ -326,6 +340,47 @@ public final class ClusterVersionController implements AutoCloseable {
         // that object
         timesAnnotation.write(cv, levels.current());
         if (!held.isZero()) queue.addAfter(KEY, held);
+        if (hold != null && hold.until() != null) scheduleWindow(hold.until(), now);
+        sayHold(hold);
+    }
+
+    /**
+     * An event when the update's window begins to hold a request (Warning for a window that does
+     * not parse), and one when it no longer does.
+     */
+    private void sayHold(UpdateWindow.Hold hold) {
+        String said = hold == null ? "" : hold.message();
+        if (said.equals(heldSaid)) return;
+        if (hold == null)
+            events.normal(
+                    "UpdateNoLongerHeld",
+                    "The maintenance window (upshift.io/maintenance-window) no longer holds the"
+                            + " update asked for");
+        else if (UpdateWindow.INVALID.equals(hold.reason()))
+            events.warning(hold.reason(), hold.message());
+        else events.normal(hold.reason(), hold.message());
+        heldSaid = said;
+    }
+
+    /**
+     * While the update's window holds a request, what the worker keeps working on: what it works on
+     * already (an update under way goes on), else the release status names (null: keep none).
+     */
+    private DesiredUpdates.Target running(
+            ClusterVersion cv, SyncStatus sync, DesiredUpdates.Target requested) {
+        if (sync.target() != null) return null;
+        return DesiredUpdates.running(cv, options.ownRelease(), requested.acceptRisks());
+    }
+
+    /**
+     * A sync when the update's window opens, asked for once per opening: the opening comes with no
+     * event. The delay is the controller's clock's; a clock that runs faster than the wall's
+     * (tests, the rehearsal) is caught by the next event or refresh.
+     */
+    private void scheduleWindow(Instant opens, Instant now) {
+        if (opens.equals(windowScheduled)) return;
+        windowScheduled = opens;
+        queue.addAfter(KEY, Duration.between(now, opens).plusMillis(1));
     }
 
     /**

@@ -88,6 +88,14 @@ public final class DesiredUpdates {
                 && !MULTI.equals(desired.getArchitecture());
     }
 
+    /**
+     * The release the cluster runs (status names it), else the controller's own; null when neither:
+     * what the controller keeps working on while a request waits ({@link UpdateWindow}).
+     */
+    public static Target running(ClusterVersion cv, String ownRelease, List<String> accept) {
+        return current(cv, ownRelease, accept);
+    }
+
     /** The release status names, else the controller's own; null when neither. */
     private static Target current(ClusterVersion cv, String ownRelease, List<String> accept) {
         Release desired = cv.getStatus() == null ? null : cv.getStatus().getDesired();

@@ -23,6 +23,13 @@ public record MaintenanceWindow(
         Set<DayOfWeek> days, LocalTime start, LocalTime end, ZoneId zone, String text) {
 
     public static final String ANNOTATION = "upshift.io/maintenance-window";
+
+    /**
+     * The reason of a condition saying that a window which does not parse holds something (the
+     * ClusterVersion's Progressing: an update asked for does not start).
+     */
+    public static final String INVALID = "InvalidMaintenanceWindow";
+
     private static final String FORMAT =
             "expected \"<days> <HH:MM>-<HH:MM> [time zone]\", e.g. \"Sat,Sun 02:00-06:00"
                     + " Europe/Berlin\"";
@@ -57,15 +64,8 @@ public record MaintenanceWindow(
     }
 
     public boolean isOpen(Instant now) {
-        ZonedDateTime local = now.atZone(zone);
         // Today's window, or yesterday's when it runs past midnight.
-        for (int back = 0; back <= 1; back++) {
-            ZonedDateTime opens = local.minusDays(back).with(start).truncatedTo(ChronoUnit.MINUTES);
-            if (!days.contains(opens.getDayOfWeek())) continue;
-            ZonedDateTime closes = opens.plus(length());
-            if (!local.isBefore(opens) && local.isBefore(closes)) return true;
-        }
-        return false;
+        return openedAt(now) != null;
     }
 
     /** The next time the window opens at or after {@code now} (now itself when it is open). */
@@ -78,6 +78,52 @@ public record MaintenanceWindow(
                 return opens.toInstant();
         }
         throw new IllegalStateException("a window with days opens within a week");
+    }
+
+    /**
+     * When the window open at {@code now} closes (a window that reopens the moment it closes, e.g.
+     * {@code Mon-Sun 00:00-00:00}, runs on), or null when it is closed at {@code now}.
+     */
+    public Instant closes(Instant now) {
+        ZonedDateTime opened = openedAt(now);
+        if (opened == null) return null;
+        Instant end = opened.plus(length()).toInstant();
+        for (int i = 0; i < 8; i++) {
+            ZonedDateTime again = openedAt(end);
+            if (again == null || !again.toInstant().equals(end)) break;
+            end = again.plus(length()).toInstant();
+        }
+        return end;
+    }
+
+    /**
+     * The earliest time at or after {@code from} at which something that takes {@code need} can
+     * start inside the window and finish before it closes: {@code from} itself when the window is
+     * open then for long enough, else the next opening of a window long enough. When {@code need}
+     * is longer than any window, any time the window is open will do ({@link #nextOpening}):
+     * waiting would never help.
+     */
+    public Instant nextStart(Instant from, Duration need) {
+        Instant closes = closes(from);
+        if (closes != null && !from.plus(need).isAfter(closes)) return from;
+        Instant candidate = nextOpening(closes == null ? from : closes);
+        for (int i = 0; i < 8; i++) {
+            Instant end = closes(candidate);
+            if (!candidate.plus(need).isAfter(end)) return candidate;
+            candidate = nextOpening(end);
+        }
+        return nextOpening(from);
+    }
+
+    /** When the window open at {@code now} opened, or null when it is closed. */
+    private ZonedDateTime openedAt(Instant now) {
+        ZonedDateTime local = now.atZone(zone);
+        for (int back = 0; back <= 1; back++) {
+            ZonedDateTime opens = local.minusDays(back).with(start).truncatedTo(ChronoUnit.MINUTES);
+            if (!days.contains(opens.getDayOfWeek())) continue;
+            if (!local.isBefore(opens) && local.isBefore(opens.plus(length()))) return opens;
+        }
+        return null;
     }
 
     private Duration length() {

@@ -334,7 +334,7 @@ public final class PoolDecision {
                             : canaries.phase(view, target, soak, in.now());
             if (gate != null && gate.fired() && phase == Canaries.Phase.WATCHING)
                 halt = canaries.haltMessage(view, target, gate.hold().message());
-            hold = hold(window, gate, soak, view, target, in.now());
+            hold = hold(window, NodeUpdateTime.of(nodes), gate, soak, view, target, in.now());
             if (hold == null && phase == Canaries.Phase.WATCHING)
                 hold = canaries.hold(view, target);
             if (hold == null) hold = hooks.beforeWorkers(controlPlane);
@@ -456,11 +456,13 @@ public final class PoolDecision {
     }
 
     /**
-     * What holds the pool's next node, the first that does of: a closed maintenance window, a
-     * health gate, the soak of a node done with the target. Null when nothing does.
+     * What holds the pool's next node, the first that does of: a closed maintenance window (or one
+     * that closes before a node would be done, by the pool's measured node time), a health gate,
+     * the soak of a node done with the target. Null when nothing does.
      */
     private static RolloutHold hold(
             MaintenanceWindow window,
+            NodeUpdateTime nodeTime,
             HealthGates.Verdict gate,
             SoakTime soak,
             List<PoolNode> view,
@@ -477,6 +479,23 @@ public final class PoolDecision {
                             + ") to update to MachineConfig "
                             + target,
                     opens);
+        }
+        if (window != null && nodeTime.mean() != null) {
+            Instant start = window.nextStart(now, nodeTime.mean());
+            if (start.isAfter(now))
+                return new RolloutHold(
+                        RolloutHold.WINDOW,
+                        "A node would not finish before the maintenance window \""
+                                + window.text()
+                                + "\" closes at "
+                                + window.closes(now)
+                                + " (a node takes "
+                                + nodeTime.describe()
+                                + "): the next node starts when it opens again at "
+                                + start
+                                + ", to update to MachineConfig "
+                                + target,
+                        start);
         }
         if (gate != null) return gate.hold();
         return soak == null ? null : soak.hold(view, target, now);

@@ -3,6 +3,7 @@ package io.upshift.pools.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -45,5 +46,37 @@ class MaintenanceWindowTest {
                 .hasMessageContaining("unknown time zone \"Mars/Olympus\"");
         assertThatThrownBy(() -> MaintenanceWindow.parse("Sat"))
                 .hasMessageContaining("expected \"<days> <HH:MM>-<HH:MM> [time zone]\"");
+    }
+
+    @Test
+    void saysWhenTheOpenWindowCloses() {
+        MaintenanceWindow w = MaintenanceWindow.parse("Mon-Fri 22:00-04:00");
+        assertThat(w.closes(Instant.parse("2026-11-23T23:00:00Z")))
+                .isEqualTo(Instant.parse("2026-11-24T04:00:00Z"));
+        assertThat(w.closes(Instant.parse("2026-11-23T12:00:00Z"))).isNull();
+        // every day all day: one window that never closes within the week looked at
+        MaintenanceWindow always = MaintenanceWindow.parse("Mon-Sun 00:00-00:00");
+        assertThat(always.closes(Instant.parse("2026-11-23T12:00:00Z")))
+                .isAfter(Instant.parse("2026-11-30T00:00:00Z"));
+    }
+
+    @Test
+    void aStartThatCouldNotFinishBeforeTheCloseWaitsForTheNextOpening() {
+        MaintenanceWindow w = MaintenanceWindow.parse("Mon-Fri 22:00-04:00");
+        Duration tenMinutes = Duration.ofMinutes(10);
+        Instant monday2300 = Instant.parse("2026-11-23T23:00:00Z");
+        assertThat(w.nextStart(monday2300, tenMinutes)).isEqualTo(monday2300);
+        // 03:55 on Tuesday: ten minutes would end past 04:00, so Tuesday 22:00
+        assertThat(w.nextStart(Instant.parse("2026-11-24T03:55:00Z"), tenMinutes))
+                .isEqualTo(Instant.parse("2026-11-24T22:00:00Z"));
+        // just fits: ends at the close
+        assertThat(w.nextStart(Instant.parse("2026-11-24T03:50:00Z"), tenMinutes))
+                .isEqualTo(Instant.parse("2026-11-24T03:50:00Z"));
+        // closed (Saturday noon): the next opening, Monday 22:00
+        assertThat(w.nextStart(Instant.parse("2026-11-28T12:00:00Z"), tenMinutes))
+                .isEqualTo(Instant.parse("2026-11-30T22:00:00Z"));
+        // longer than the window itself: waiting never helps, so any open time will do
+        assertThat(w.nextStart(Instant.parse("2026-11-24T03:55:00Z"), Duration.ofHours(7)))
+                .isEqualTo(Instant.parse("2026-11-24T03:55:00Z"));
     }
 }

@@ -483,4 +483,50 @@ class PoolDecisionTest {
                         "annotation upshift.io/soak-time \"half a minute\": not a duration (e.g."
                                 + " 30s, 10m, 1h30m)");
     }
+
+    @Test
+    void aNodeThatCouldNotFinishBeforeTheWindowClosesIsNotStarted() {
+        List<MachineConfig> configs = new ArrayList<>(List.of(config("00-worker", "worker", null)));
+        String rendered = renderedName(configs);
+        configs.add(rendered(rendered, "4.19.0"));
+        // w-a took 20 minutes last time; NOW is Sunday 10:00 UTC
+        Node timed = node("w-a", "zone-a", 2, "old", "old", "Done");
+        timed.getMetadata()
+                .getAnnotations()
+                .putAll(
+                        Map.of(
+                                NodeAnnotations.UPDATE_STARTED_AT,
+                                NOW.minus(Duration.ofDays(1)).toString(),
+                                NodeAnnotations.UPDATE_DONE_AT,
+                                NOW.minus(Duration.ofDays(1))
+                                        .plus(Duration.ofMinutes(20))
+                                        .toString()));
+        List<Node> nodes = List.of(timed, node("w-b", "zone-b", 1, "old", "old", "Done"));
+        MachineConfigPool pool = pool("worker", rendered, 1);
+        pool.getMetadata()
+                .setAnnotations(
+                        new java.util.HashMap<>(
+                                Map.of(MaintenanceWindow.ANNOTATION, "Sun 09:00-10:15")));
+
+        PoolPlan.Pool held =
+                decide("4.19.0", List.of(pool), configs, nodes, Map.of()).pools().get(0);
+        assertThat(held.tell()).isEmpty();
+        assertThat(held.hold().reason()).isEqualTo(RolloutHold.WINDOW);
+        assertThat(held.hold().until()).isEqualTo(Instant.parse("2026-11-29T09:00:00Z"));
+        assertThat(held.hold().message())
+                .isEqualTo(
+                        "A node would not finish before the maintenance window \"Sun"
+                                + " 09:00-10:15\" closes at 2026-11-22T10:15:00Z (a node takes"
+                                + " about 20m0s, the mean of 1 node's last update): the next node"
+                                + " starts when it opens again at 2026-11-29T09:00:00Z, to update"
+                                + " to MachineConfig "
+                                + rendered);
+
+        // with 30 minutes left, the first node starts
+        pool.getMetadata().getAnnotations().put(MaintenanceWindow.ANNOTATION, "Sun 09:00-10:30");
+        PoolPlan.Pool fits =
+                decide("4.19.0", List.of(pool), configs, nodes, Map.of()).pools().get(0);
+        assertThat(fits.hold()).isNull();
+        assertThat(fits.tell()).hasSize(1);
+    }
 }

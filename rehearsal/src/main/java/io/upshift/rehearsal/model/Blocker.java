@@ -4,9 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
- * One thing that would refuse, stall or mark the update, in the words of whoever would say it (the
- * cluster-version controller, {@code oc adm upgrade}, the node agent), and where it shows on the
- * timeline.
+ * One thing that would refuse, stall, hold or mark the update, in the words of whoever would say it
+ * (the cluster-version controller, {@code oc adm upgrade}, the node agent), and where it shows on
+ * the timeline.
  *
  * @param source who would say it: "cluster-version controller", "oc adm upgrade", "node agent",
  *     "pool controller", "rehearsal"
@@ -23,6 +23,11 @@ public record Blocker(Kind kind, String source, String reason, String message, P
         REFUSES,
         /** The update would start and get stuck here. */
         STALLS,
+        /**
+         * Would hold the update now, and let it go by itself (a window that opens, a soak that
+         * ends) or once a gate clears: it waits, it is not stuck.
+         */
+        HOLDS,
         /** Worth knowing; it holds nothing up. */
         WARNS
     }
@@ -60,6 +65,10 @@ public record Blocker(Kind kind, String source, String reason, String message, P
 
     public static Blocker warns(String source, String reason, String message) {
         return new Blocker(Kind.WARNS, source, reason, message, Place.NOWHERE);
+    }
+
+    public static Blocker holds(String source, String reason, String message, Place place) {
+        return new Blocker(Kind.HOLDS, source, reason, message, place);
     }
 
     public static Blocker stalls(String source, String reason, String message, Place place) {

@@ -12,7 +12,7 @@ import java.util.List;
  *
  * @param source where the cluster was read from ("snapshot DIR", "the API server at URL")
  * @param at when the cluster was read (a snapshot: its latest recorded change), RFC 3339
- * @param blockers refusals first, then stalls, then warnings
+ * @param blockers refusals first, then stalls, then what would hold it now, then warnings
  * @param timeline the prediction: simulated when the simulation ran, else planned
  * @param simulation how the simulation ran, or why it did not
  * @param lacking what the rehearsal went without, one phrase each
@@ -55,6 +55,7 @@ public record Rehearsal(
     /** Something would refuse or stall the update. */
     @JsonIgnore
     public boolean blocked() {
-        return blockers.stream().anyMatch(b -> b.kind() != Blocker.Kind.WARNS);
+        return blockers.stream()
+                .anyMatch(b -> b.kind() == Blocker.Kind.REFUSES || b.kind() == Blocker.Kind.STALLS);
     }
 }

@@ -20,6 +20,8 @@ import java.util.stream.Stream;
  * @param end when the last node would be done, or the control plane when no node rolls; null when
  *     anything stalls
  * @param basis how the times were found ("planned from ...", "simulated at 30× from ...")
+ * @param waits the waits for windows and soak times included, one phrase each ({@link
+ *     TimelineWaits})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Timeline(
@@ -27,10 +29,22 @@ public record Timeline(
         List<Pool> pools,
         Duration controlPlaneEnd,
         Duration end,
-        String basis) {
+        String basis,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> waits) {
     public Timeline {
         runLevels = List.copyOf(runLevels);
         pools = List.copyOf(pools);
+        waits = List.copyOf(waits);
+    }
+
+    /** With no waits for windows or soak times included. */
+    public Timeline(
+            List<Bar> runLevels,
+            List<Pool> pools,
+            Duration controlPlaneEnd,
+            Duration end,
+            String basis) {
+        this(runLevels, pools, controlPlaneEnd, end, basis, List.of());
     }
 
     /** One stretch of work: a run-level or a node's update; {@code end} null when it never ends. */

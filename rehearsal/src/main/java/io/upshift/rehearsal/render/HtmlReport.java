@@ -2,6 +2,7 @@ package io.upshift.rehearsal.render;
 
 import io.upshift.rehearsal.model.Blocker;
 import io.upshift.rehearsal.model.Rehearsal;
+import io.upshift.rehearsal.model.Span;
 import io.upshift.rehearsal.model.Timeline;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -90,6 +91,7 @@ public final class HtmlReport {
 
         list(out, "Would refuse the update", r.of(Blocker.Kind.REFUSES), "refuses", marked);
         list(out, "Would stall the update", r.of(Blocker.Kind.STALLS), "stalls", marked);
+        list(out, "Would hold the update now", r.of(Blocker.Kind.HOLDS), "", marked);
         list(out, "Worth knowing", r.of(Blocker.Kind.WARNS), "", marked);
         if (!r.blocked())
             out.append("<p>Nothing found that would refuse or stall this update.</p>\n");

@@ -5,6 +5,7 @@ import static io.upshift.base.gofmt.GoStrings.indentLines;
 import io.upshift.base.gofmt.Tabwriter;
 import io.upshift.rehearsal.model.Blocker;
 import io.upshift.rehearsal.model.Rehearsal;
+import io.upshift.rehearsal.model.Span;
 import io.upshift.rehearsal.model.Target;
 import io.upshift.rehearsal.model.Timeline;
 import java.util.List;
@@ -42,6 +43,7 @@ public final class TextReport {
 
         section(out, "Would refuse the update", r.of(Blocker.Kind.REFUSES));
         section(out, "Would stall the update", r.of(Blocker.Kind.STALLS));
+        section(out, "Would hold the update now", r.of(Blocker.Kind.HOLDS));
         section(out, "Worth knowing", r.of(Blocker.Kind.WARNS));
         if (!r.blocked()) out.append("\nNothing found that would refuse or stall this update.\n");
 
@@ -145,6 +147,10 @@ public final class TextReport {
             out.append(w.flush());
         }
         out.append('\n');
+        if (!t.waits().isEmpty()) {
+            out.append("Waits included:\n");
+            t.waits().forEach(wait -> out.append("* ").append(wait).append('\n'));
+        }
         out.append("Control plane: ")
                 .append(t.controlPlaneEnd() == null ? "stalls" : Span.of(t.controlPlaneEnd()));
         t.lastNode()

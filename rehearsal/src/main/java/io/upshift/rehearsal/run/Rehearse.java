@@ -4,6 +4,7 @@ import io.upshift.clusterversion.upgrade.UpgradeFlags;
 import io.upshift.rehearsal.model.Blocker;
 import io.upshift.rehearsal.model.ClusterFacts;
 import io.upshift.rehearsal.model.Durations;
+import io.upshift.rehearsal.model.Holds;
 import io.upshift.rehearsal.model.Refusals;
 import io.upshift.rehearsal.model.Rehearsal;
 import io.upshift.rehearsal.model.Stalls;
@@ -11,12 +12,14 @@ import io.upshift.rehearsal.model.Target;
 import io.upshift.rehearsal.model.TargetChoice;
 import io.upshift.rehearsal.model.Timeline;
 import io.upshift.rehearsal.model.TimelinePlan;
+import io.upshift.rehearsal.model.TimelineWaits;
 import io.upshift.rehearsal.release.ReleaseReader;
 import io.upshift.rehearsal.simulation.Simulator;
 import io.upshift.releases.image.Releases;
 import io.upshift.releases.signatures.SignatureStores;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -127,6 +130,8 @@ public final class Rehearse {
         blockers.addAll(read.refusals());
         List<Blocker> stalls = Stalls.of(facts, target);
         blockers.addAll(stalls);
+        Instant asked = asked(source);
+        blockers.addAll(Holds.of(facts, target, asked));
 
         Durations durations =
                 ask.durations().apply(Durations.learn(facts, target.levels()), target);
@@ -196,9 +201,21 @@ public final class Rehearse {
                 target,
                 blockers,
                 durations,
-                timeline,
+                TimelineWaits.apply(timeline, facts, target, asked),
                 simulation,
                 lacking);
+    }
+
+    /**
+     * When the update would be asked for: when the cluster was as read (the windows are checked
+     * against it), else now.
+     */
+    private static Instant asked(Source source) {
+        try {
+            return Instant.parse(source.at());
+        } catch (RuntimeException e) {
+            return Instant.now();
+        }
     }
 
     /** The rehearsal's ask as {@code upshift upgrade}'s flags. */

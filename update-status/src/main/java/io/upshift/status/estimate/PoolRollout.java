@@ -44,16 +44,26 @@ public final class PoolRollout {
     private final int lanes;
     private final NodeTime time;
     private final Instant now;
+    private final RolloutPacing pacing;
 
     /**
      * @param nodes the pool's nodes, the pending ones in the order they will be picked
      * @param lanes how many nodes may update at once (the pool's maxUnavailable resolved)
      */
     public PoolRollout(List<Node> nodes, int lanes, NodeTime time, Instant now) {
+        this(nodes, lanes, time, now, RolloutPacing.NONE);
+    }
+
+    /**
+     * @param pacing the pool's window and soak time, which the pending nodes wait for
+     */
+    public PoolRollout(
+            List<Node> nodes, int lanes, NodeTime time, Instant now, RolloutPacing pacing) {
         this.nodes = List.copyOf(nodes);
         this.lanes = Math.max(1, lanes);
         this.time = time;
         this.now = now;
+        this.pacing = pacing;
     }
 
     /** The nodes as given. */
@@ -111,12 +121,16 @@ public final class PoolRollout {
         }
         Map<String, Instant> ends = new LinkedHashMap<>();
         PriorityQueue<Instant> free = new PriorityQueue<>();
+        // every end so far: a soak follows each
+        List<Instant> soaking = new ArrayList<>();
+        nodes.stream().map(Node::doneAt).filter(t -> t != null).forEach(soaking::add);
         int running = 0;
         for (Node n : nodes) {
             if (n.state() == State.RUNNING) {
                 Instant end = Overrun.end(n.startedAt() == null ? now : n.startedAt(), per, now);
                 ends.put(n.name(), end);
                 free.add(end);
+                soaking.add(end);
                 running++;
             }
         }
@@ -125,10 +139,12 @@ public final class PoolRollout {
         }
         List<Node> pending = new ArrayList<>();
         nodes.stream().filter(n -> n.state() == State.PENDING).forEach(pending::add);
+        RolloutPacing.Waits waits = new RolloutPacing.Waits();
         for (Node n : pending) {
-            Instant end = free.poll().plus(per);
+            Instant end = pacing.start(free.poll(), per, soaking, waits).plus(per);
             ends.put(n.name(), end);
             free.add(end);
+            soaking.add(end);
         }
         Instant end = ends.values().stream().max(Instant::compareTo).orElse(idleFrom);
         int left = running + pending.size();
@@ -140,7 +156,8 @@ public final class PoolRollout {
                         + Seconds.format(per)
                         + " each ("
                         + time.basis()
-                        + ")";
+                        + ")"
+                        + waits.describe(pacing);
         return new Plan(end, ends, basis);
     }
 

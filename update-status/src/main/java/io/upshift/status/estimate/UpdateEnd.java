@@ -1,16 +1,20 @@
 package io.upshift.status.estimate;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.Insight;
 import io.upshift.api.update.PoolInsight;
 import io.upshift.api.update.UpdateStatusStatus;
 import io.upshift.api.update.UpshiftEstimate;
+import io.upshift.base.conditions.Conditions;
+import io.upshift.pools.model.RolloutHold;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
  * When the whole update (control plane and every pool) ends by Upshift's estimate, read from an
- * UpdateStatus.
+ * UpdateStatus; for an update the update's maintenance window holds, when it would end, the wait
+ * included.
  */
 public final class UpdateEnd {
     private UpdateEnd() {}
@@ -26,7 +30,8 @@ public final class UpdateEnd {
             UpshiftEstimate e;
             if (i.clusterVersion() != null) {
                 ClusterVersionInsight cv = i.clusterVersion();
-                if ("Completed".equals(cv.assessment())) {
+                // done, unless a new update waits for the update's maintenance window
+                if ("Completed".equals(cv.assessment()) && !held(cv)) {
                     continue;
                 }
                 e = cv.upshiftEstimate();
@@ -49,5 +54,12 @@ public final class UpdateEnd {
             end = end == null || at.isAfter(end) ? at : end;
         }
         return Optional.ofNullable(end);
+    }
+
+    private static boolean held(ClusterVersionInsight cv) {
+        Condition updating = Conditions.META.find(cv.conditions(), ClusterVersionInsight.UPDATING);
+        return updating != null
+                && RolloutHold.WINDOW.equals(updating.getReason())
+                && cv.upshiftEstimate() != null;
     }
 }

@@ -14,6 +14,8 @@ import io.upshift.api.update.ScopeType;
 import io.upshift.base.conditions.Conditions;
 import io.upshift.base.gofmt.GoDuration;
 import io.upshift.base.gofmt.GoNumbers;
+import io.upshift.pools.model.MaintenanceWindow;
+import io.upshift.pools.model.RolloutHold;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -246,7 +248,11 @@ final class ControlPlaneAssessor {
             return InsightConditions.of(
                     ClusterVersionInsight.UPDATING,
                     "False",
-                    "ClusterVersionNotProgressing",
+                    // Upshift's: the update's maintenance window holds a new request
+                    RolloutHold.WINDOW.equals(p.getReason())
+                                    || MaintenanceWindow.INVALID.equals(p.getReason())
+                            ? p.getReason()
+                            : "ClusterVersionNotProgressing",
                     message,
                     null);
         }

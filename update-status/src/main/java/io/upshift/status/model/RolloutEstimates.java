@@ -17,6 +17,7 @@ import io.upshift.pools.model.PoolMembers;
 import io.upshift.status.estimate.ControlPlaneEstimate;
 import io.upshift.status.estimate.NodeTime;
 import io.upshift.status.estimate.PoolRollout;
+import io.upshift.status.estimate.RolloutPacing;
 import io.upshift.status.estimate.RunLevelTimes;
 import java.time.Duration;
 import java.time.Instant;
@@ -139,6 +140,39 @@ final class RolloutEstimates {
         return new RolloutEstimates(cv, updateStarted, pools, at);
     }
 
+    /**
+     * Upshift's estimate of an update that the update's maintenance window holds: as if it started
+     * when the window opens, every node of every pool still to update (at the times its agents
+     * measured before), the pools' own windows and soak times included. Its basis begins by saying
+     * when it starts.
+     *
+     * @param requested the image (or version) asked for: not the release the run-level times are of
+     */
+    static UpshiftEstimate held(
+            ClusterVersion cv, String requested, Instant opens, List<PoolInput> inputs) {
+        Map<String, PoolRollout> rollouts = new HashMap<>();
+        for (PoolInput p : inputs)
+            rollouts.put(p.facts().name(), rollout(p, opens, opens, new HashSet<>(), true));
+        ControlPlaneEstimate.Result cp =
+                ControlPlaneEstimate.of(
+                        RunLevelTimes.of(cv), requested, opens, rollouts.get(PoolAssessor.MASTER));
+        StringBuilder basis =
+                new StringBuilder("starts when the update's maintenance window opens at ")
+                        .append(Times.format(opens))
+                        .append("; control plane: ")
+                        .append(cp.basis());
+        Instant end = cp.completedAt();
+        for (PoolInput p : inputs) {
+            String name = p.facts().name();
+            if (PoolAssessor.MASTER.equals(name) || end == null) continue;
+            PoolRollout.Plan plan = rollouts.get(name).plan(cp.rolloutStart());
+            basis.append("; pool ").append(name).append(": ").append(plan.basis());
+            if (plan.end() == null) end = null;
+            else if (plan.end().isAfter(end)) end = plan.end();
+        }
+        return new UpshiftEstimate(end == null ? null : Times.format(end), basis.toString());
+    }
+
     /** The control plane's estimate; null once it is done. */
     UpshiftEstimate controlPlane() {
         return controlPlane;
@@ -165,6 +199,15 @@ final class RolloutEstimates {
      */
     private static PoolRollout rollout(
             PoolInput p, Instant updateStarted, Instant at, Set<String> updating) {
+        return rollout(p, updateStarted, at, updating, false);
+    }
+
+    /**
+     * @param fresh the update has not started: every node waits for its turn (what its agents
+     *     measured counts as earlier rollouts)
+     */
+    private static PoolRollout rollout(
+            PoolInput p, Instant updateStarted, Instant at, Set<String> updating, boolean fresh) {
         Map<String, NodeFacts> facts = new HashMap<>();
         p.facts().nodes().forEach(f -> facts.put(f.name(), f));
         String target = NodeAssessor.poolConfiguration(p.pool());
@@ -189,7 +232,7 @@ final class RolloutEstimates {
                     (f != null && f.isUpdated())
                             || updateStarted == null
                             || (done != null && !done.isBefore(updateStarted));
-            boolean isDone = onTarget && updatedSinceStart;
+            boolean isDone = onTarget && updatedSinceStart && !fresh;
             if (!inProgress && started != null && done != null && !done.isBefore(started)) {
                 (isDone ? thisRollout : earlier).add(Duration.between(started, done));
             }
@@ -206,7 +249,7 @@ final class RolloutEstimates {
                                         : null));
             } else if (paused || (f != null && f.isDegraded())) {
                 model.add(new PoolRollout.Node(name, PoolRollout.State.BLOCKED, null, null));
-            } else if (told) {
+            } else if (told && !fresh) {
                 model.add(
                         new PoolRollout.Node(
                                 name,
@@ -236,7 +279,11 @@ final class RolloutEstimates {
                                         null,
                                         null)));
         return new PoolRollout(
-                model, lanes(p.pool(), p.nodes().size()), NodeTime.of(thisRollout, earlier), at);
+                model,
+                lanes(p.pool(), p.nodes().size()),
+                NodeTime.of(thisRollout, earlier),
+                at,
+                RolloutPacing.of(p.pool().getMetadata().getAnnotations()));
     }
 
     private static String zone(Node n) {

@@ -117,6 +117,7 @@ public final class UpdateAssessment {
                         controlPlaneDone ? null : cpStarted == null ? at : cpStarted,
                         assessedPools,
                         at);
+        HeldUpdate held = controlPlaneDone ? HeldUpdate.of(cv, at) : null;
         List<Insight> masterInsights = new ArrayList<>();
         ResourceRef masterPool = null;
         List<Pool> workerPools = new ArrayList<>();
@@ -141,7 +142,15 @@ public final class UpdateAssessment {
                 Insight.of(
                         InsightIds.of("cv", cvName),
                         acquired,
-                        cp.clusterVersion().withUpshiftEstimate(estimates.controlPlane())));
+                        cp.clusterVersion()
+                                .withUpshiftEstimate(
+                                        held == null
+                                                ? estimates.controlPlane()
+                                                : RolloutEstimates.held(
+                                                        cv,
+                                                        held.requested(),
+                                                        held.opens(),
+                                                        assessedPools))));
         cp.operators()
                 .forEach(
                         o ->

@@ -40,7 +40,7 @@ public final class StatusRenderer {
                 Conditions.META.isTrue(
                         view.clusterVersion().conditions(), ClusterVersionInsight.UPDATING);
         if (!updating && !view.workersOutdated()) {
-            return NOT_UPDATING;
+            return NOT_UPDATING + HeldUpdateLines.of(view.clusterVersion(), now, estimates);
         }
         Instant started = Times.parse(view.clusterVersion().startedAt());
         long updatingFor =

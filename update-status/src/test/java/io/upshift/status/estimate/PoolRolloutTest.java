@@ -121,4 +121,57 @@ class PoolRolloutTest {
         assertThat(finished.finished()).isTrue();
         assertThat(finished.plan(NOW).end()).isNull();
     }
+
+    @Test
+    void pendingNodesWaitForThePoolsWindowAndSoakAndTheBasisSaysSo() {
+        // NOW is Friday 10:00 UTC; the window opens at 10:00:25 for a minute: room for 6 nodes of
+        // 10 s, less the soak
+        RolloutPacing pacing =
+                new RolloutPacing(
+                        io.upshift.pools.model.MaintenanceWindow.parse("Fri 10:01-10:02"),
+                        io.upshift.pools.model.SoakTime.parse("5s"));
+        PoolRollout pool =
+                new PoolRollout(
+                        List.of(done("a", 2), pending("b"), pending("c")),
+                        1,
+                        TEN_SECONDS,
+                        NOW,
+                        pacing);
+        PoolRollout.Plan plan = pool.plan(null);
+        // b waits for a's soak (to 10:00:03, 2.5 s after its lane is free), then for the window
+        // (57 s more, to 10:01); c for b's soak: 10:01:10 + 5 s
+        assertThat(plan.nodeEnds())
+                .containsEntry("b", Instant.parse("2026-11-20T10:01:10Z"))
+                .containsEntry("c", Instant.parse("2026-11-20T10:01:25Z"));
+        assertThat(plan.basis())
+                .isEqualTo(
+                        "2 nodes left, 1 at a time, 10.0 s each (mean of 2 nodes measured in this"
+                                + " rollout); waits included: 57.0 s for the maintenance window"
+                                + " \"Fri 10:01-10:02\" (upshift.io/maintenance-window), 7.5 s of"
+                                + " soak time 5s (upshift.io/soak-time)");
+
+        // a node of 50 s that could start at 10:00:20 would end past the 10:01 close: next Friday
+        RolloutPacing minute =
+                new RolloutPacing(
+                        io.upshift.pools.model.MaintenanceWindow.parse("Fri 10:00-10:01"), null);
+        PoolRollout late =
+                new PoolRollout(
+                        List.of(pending("b")),
+                        1,
+                        NodeTime.of(List.of(), List.of(Duration.ofSeconds(50))),
+                        NOW,
+                        minute);
+        assertThat(late.plan(NOW.plusSeconds(20)).end())
+                .isEqualTo(Instant.parse("2026-11-27T10:00:50Z"));
+        // a node longer than the window itself starts at once: waiting would never help
+        PoolRollout longer =
+                new PoolRollout(
+                        List.of(pending("b")),
+                        1,
+                        NodeTime.of(List.of(), List.of(Duration.ofSeconds(90))),
+                        NOW,
+                        minute);
+        assertThat(longer.plan(NOW.plusSeconds(20)).end())
+                .isEqualTo(Instant.parse("2026-11-20T10:01:50Z"));
+    }
 }

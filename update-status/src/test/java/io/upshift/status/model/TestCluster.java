@@ -65,6 +65,12 @@ final class TestCluster {
     /** The ClusterVersion's annotations (Upshift's run-level times). */
     final Map<String, String> cvAnnotations = new HashMap<>();
 
+    /** The worker pool's annotations (Upshift's rollout controls). */
+    final Map<String, String> workerAnnotations = new HashMap<>();
+
+    /** The ClusterVersion's spec.desiredUpdate, or null. */
+    io.fabric8.openshift.api.model.config.v1.Update desiredUpdate;
+
     List<Alert> alerts;
     String mcoImage = "";
 
@@ -177,7 +183,12 @@ final class TestCluster {
                         .withConditions(cvConditions)
                         .endStatus()
                         .build();
+        if (desiredUpdate != null) {
+            cv.setSpec(new io.fabric8.openshift.api.model.config.v1.ClusterVersionSpec());
+            cv.getSpec().setDesiredUpdate(desiredUpdate);
+        }
         MachineConfigPool worker = pool("worker", workerPaused);
+        worker.getMetadata().setAnnotations(new HashMap<>(workerAnnotations));
         if (workerMaxUnavailable != null) {
             worker.getSpec().setMaxUnavailable(new IntOrString(workerMaxUnavailable));
         }

@@ -1,13 +1,13 @@
-package io.upshift.rehearsal.render;
+package io.upshift.rehearsal.model;
 
 import java.time.Duration;
 import java.util.Locale;
 
 /** A time on the timeline as the report shows it: "12.4s", "3m05s", "1h12m". */
-final class Span {
+public final class Span {
     private Span() {}
 
-    static String of(Duration d) {
+    public static String of(Duration d) {
         if (d == null) return "-";
         long ms = d.toMillis();
         if (ms < 60_000) return String.format(Locale.ROOT, "%.1fs", ms / 1000.0);
