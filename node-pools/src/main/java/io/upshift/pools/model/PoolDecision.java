@@ -68,63 +68,7 @@ public final class PoolDecision {
             Map<String, GateReading> readings,
             Hooks hooks) {
 
-        /** With no answer from Prometheus yet. */
-        public Input(
-                String releaseVersion,
-                String controllerNode,
-                Duration renderGrace,
-                List<MachineConfigPool> pools,
-                List<MachineConfig> configs,
-                String templateFailure,
-                List<Node> nodes,
-                Map<String, Instant> unusedSince,
-                Instant now,
-                List<Pod> pods,
-                Hooks hooks) {
-            this(
-                    releaseVersion,
-                    controllerNode,
-                    renderGrace,
-                    pools,
-                    configs,
-                    templateFailure,
-                    nodes,
-                    unusedSince,
-                    now,
-                    pods,
-                    Map.of(),
-                    hooks);
-        }
-
-        /** Without hooks' templates or Jobs: no pool's hook can run. */
-        public Input(
-                String releaseVersion,
-                String controllerNode,
-                Duration renderGrace,
-                List<MachineConfigPool> pools,
-                List<MachineConfig> configs,
-                String templateFailure,
-                List<Node> nodes,
-                Map<String, Instant> unusedSince,
-                Instant now,
-                List<Pod> pods,
-                Map<String, GateReading> readings) {
-            this(
-                    releaseVersion,
-                    controllerNode,
-                    renderGrace,
-                    pools,
-                    configs,
-                    templateFailure,
-                    nodes,
-                    unusedSince,
-                    now,
-                    pods,
-                    readings,
-                    Hooks.NONE);
-        }
-
-        /** With neither Prometheus's answers nor hooks. */
+        /** With no answer from Prometheus yet, and without hooks' templates or Jobs. */
         public Input(
                 String releaseVersion,
                 String controllerNode,

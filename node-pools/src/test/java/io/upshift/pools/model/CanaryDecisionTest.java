@@ -60,7 +60,8 @@ class CanaryDecisionTest {
                                 Map.of(),
                                 NOW,
                                 List.of(),
-                                r))
+                                r,
+                                PoolDecision.Hooks.NONE))
                 .pools()
                 .get(0);
     }

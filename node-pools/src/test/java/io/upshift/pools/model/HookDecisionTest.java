@@ -88,6 +88,7 @@ class HookDecisionTest {
                         Map.of(),
                         now,
                         List.of(),
+                        Map.of(),
                         new PoolDecision.Hooks(NS, configMaps, jobs, refused)));
     }
 
