@@ -113,7 +113,8 @@ final class PoolRecorder {
      * written, never per pass.
      */
     private void holdEvent(PoolPlan.Pool p) {
-        String before = heldReason(p.pool().getStatus()), now = heldReason(p.status());
+        String before = RolloutHold.reasonIn(p.pool().getStatus()),
+                now = RolloutHold.reasonIn(p.status());
         if (now.equals(before)) return;
         Events about = events(p.name());
         if (p.hold() != null) about.normal(RolloutHold.CONDITION, p.hold().message());
@@ -226,19 +227,6 @@ final class PoolRecorder {
                         + " looks for (another target, its node gone, or the hook removed)",
                 name,
                 job.getMetadata().getAnnotations().get(HookJob.CONFIG));
-    }
-
-    /** The reason of the status's RolloutHeld condition when it is True, else "". */
-    private static String heldReason(MachineConfigPoolStatus status) {
-        if (status == null || status.getConditions() == null) return "";
-        return status.getConditions().stream()
-                .filter(
-                        c ->
-                                RolloutHold.CONDITION.equals(c.getType())
-                                        && "True".equals(c.getStatus()))
-                .map(c -> c.getReason() == null ? "" : c.getReason())
-                .findFirst()
-                .orElse("");
     }
 
     /**

@@ -47,7 +47,7 @@ public final class PoolSamples {
             rows.add(
                     ControllerFamilies.POOL_PAUSED.row(
                             paused ? 1 : 0, name, String.valueOf(required)));
-            String held = heldReason(s);
+            String held = RolloutHold.reasonIn(s);
             rows.add(ControllerFamilies.POOL_ROLLOUT_HELD.row(held.isEmpty() ? 0 : 1, name, held));
         }
         return rows;
@@ -67,19 +67,6 @@ public final class PoolSamples {
                         .filter(p -> LabelSelectors.matches(p.getSpec().getNodeSelector(), labels))
                         .count();
         return selecting > 1;
-    }
-
-    /** The reason of the pool's RolloutHeld condition when it is True, else "". */
-    private static String heldReason(MachineConfigPoolStatus s) {
-        if (s == null || s.getConditions() == null) return "";
-        return s.getConditions().stream()
-                .filter(
-                        c ->
-                                RolloutHold.CONDITION.equals(c.getType())
-                                        && "True".equals(c.getStatus()))
-                .map(c -> c.getReason() == null ? "" : c.getReason())
-                .findFirst()
-                .orElse("");
     }
 
     private static double count(Number n) {

@@ -1,5 +1,6 @@
 package io.upshift.pools.model;
 
+import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolStatus;
 import java.time.Instant;
 
 /**
@@ -37,5 +38,15 @@ public record RolloutHold(String reason, String message, Instant until) {
      */
     public boolean stopsUpdating() {
         return WINDOW.equals(reason);
+    }
+
+    /** The reason of a pool status's {@value #CONDITION} condition when it is True, else "". */
+    public static String reasonIn(MachineConfigPoolStatus status) {
+        if (status == null || status.getConditions() == null) return "";
+        return status.getConditions().stream()
+                .filter(c -> CONDITION.equals(c.getType()) && "True".equals(c.getStatus()))
+                .map(c -> c.getReason() == null ? "" : c.getReason())
+                .findFirst()
+                .orElse("");
     }
 }
