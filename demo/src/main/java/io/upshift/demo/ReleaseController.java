@@ -33,17 +33,16 @@ import java.util.function.Consumer;
  * The pod of the controller's Deployment, as the demo's kubelet runs it on a simulated node: the
  * code the release image holds (its {@code /opt/upshift}, read out of the image) started as a
  * process of its own with the image's entry point ({@link UpshiftImage#entrypoint(Path)}: the
- * image's own Java runtime, its class-data archive and jar, in its working directory; the
- * container's memory limit given to the JVM as {@code -XX:MaxRAM}, which a cgroup would tell it)
- * and exactly the container's args, env, volumes and ports ({@link ContainerLaunch}: each
- * containerPort a free port of this machine, as a pod's own network namespace has it free), over
- * what a kubelet gives every pod ({@link #apiServerAccess}); its output, after the mounts, ports
- * and command line it ran with, in {@code work}/controller-N.log. Nothing rescues a pod whose
- * Deployment lacks something: it fails as it would on a cluster, and as a kubelet with {@code
- * restartPolicy: Always} does, the container is started again after a growing back-off (10 s,
- * doubling, at most 5 min). Stopped as Kubernetes stops a pod (SIGTERM, then killed after the pod's
- * grace period), so that it releases its Lease and the next one takes over at once. Probes are not
- * run.
+ * image's own Java runtime and jar, in its working directory; the container's memory limit given to
+ * the JVM as {@code -XX:MaxRAM}, which a cgroup would tell it) and exactly the container's args,
+ * env, volumes and ports ({@link ContainerLaunch}: each containerPort a free port of this machine,
+ * as a pod's own network namespace has it free), over what a kubelet gives every pod ({@link
+ * #apiServerAccess}); its output, after the mounts, ports and command line it ran with, in {@code
+ * work}/controller-N.log. Nothing rescues a pod whose Deployment lacks something: it fails as it
+ * would on a cluster, and as a kubelet with {@code restartPolicy: Always} does, the container is
+ * started again after a growing back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes
+ * stops a pod (SIGTERM, then killed after the pod's grace period), so that it releases its Lease
+ * and the next one takes over at once. Probes are not run.
  */
 final class ReleaseController implements AutoCloseable {
 

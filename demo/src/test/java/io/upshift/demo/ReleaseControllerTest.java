@@ -106,10 +106,7 @@ class ReleaseControllerTest {
                                     + " -XX:\\+UseSerialGC -XX:MaxRAMPercentage=50"
                                     + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
                                     + " -XX:NewRatio=5 -XX:TieredStopAtLevel=1"
-                                    + " -XX:\\+ExitOnOutOfMemoryError"
-                                    + " -XX:SharedArchiveFile=\\1/upshift.jsa"
-                                    + " -XX:\\+UnlockDiagnosticVMOptions"
-                                    + " -XX:ArchiveRelocationMode=0 -jar upshift.jar"
+                                    + " -XX:\\+ExitOnOutOfMemoryError -jar upshift.jar"
                                     + " operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();

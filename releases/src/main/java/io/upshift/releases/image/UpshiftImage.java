@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.security.DigestException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,23 +47,6 @@ public final class UpshiftImage {
     public static final String JAVA = HOME + "/jre/bin/java";
 
     /**
-     * The class-data archive (AppCDS) the entry point maps: the classes an operator loads from its
-     * start to its first sync ({@link #CLASS_LIST}), parsed and laid out once at image build time
-     * instead of at every start.
-     */
-    public static final String CDS_ARCHIVE = HOME + "/upshift.jsa";
-
-    /**
-     * The classes of the archive, one per line, as {@code -XX:DumpLoadedClassList} writes them:
-     * from a training run of the operator (its start, the Lease, its caches, its first sync and a
-     * pod takeover) against the demo's API server, made again by {@code bench/run OperatorFootprint
-     * --train} when the code changes much. A class not in it loads as before; one in it that no
-     * longer exists is skipped. Lines naming lambda proxies and invoker forms are left out: the JVM
-     * 17 lays those out differently at each dump, and the image would not be the same twice.
-     */
-    public static final String CLASS_LIST = "upshift.classlist";
-
-    /**
      * The JVM's options in the entry point, for a controller that mostly waits and must start fast
      * on a small node:
      *
@@ -77,12 +59,13 @@ public final class UpshiftImage {
      *       server compiler, which on two cores competes with the start itself, and the
      *       controller's work is waiting on the API server, not computing;
      *   <li>a process that ends on running out of memory, so that the kubelet restarts it from
-     *       cluster state instead of leaving it half alive;
-     *   <li>the class-data archive, mapped where it was laid out rather than moved to a random
-     *       address (moving it writes every page of it, some 30 MiB of each process's memory, and
-     *       takes a quarter of a second); when the JVM finds it does not match (a jar changed) it
-     *       starts without it, as before.
+     *       cluster state instead of leaving it half alive.
      * </ul>
+     *
+     * <p>No class-data archive (AppCDS): it would make the start faster and smaller (1.66 s and 159
+     * MiB against 2.40 s and 171 MiB, docs/benchmarks.md), but the JVM 17's dump of one differs
+     * from one run to the next when the machine is busy, even with the address space not randomized
+     * and an empty environment, and the image must be the same twice.
      */
     public static final List<String> JVM_OPTIONS =
             List.of(
@@ -92,16 +75,9 @@ public final class UpshiftImage {
                     "-XX:MaxHeapFreeRatio=30",
                     "-XX:NewRatio=5",
                     "-XX:TieredStopAtLevel=1",
-                    "-XX:+ExitOnOutOfMemoryError",
-                    "-XX:SharedArchiveFile=" + CDS_ARCHIVE,
-                    "-XX:+UnlockDiagnosticVMOptions",
-                    "-XX:ArchiveRelocationMode=0");
+                    "-XX:+ExitOnOutOfMemoryError");
 
-    /**
-     * The working directory, where the entry point names the jar relatively: the class-data archive
-     * holds the class path as it was given when it was made, so the same relative name is valid at
-     * build time (in the build's directory) and in the container.
-     */
+    /** The working directory, where the entry point names the jar relatively. */
     public static final String WORKING_DIR = HOME;
 
     /** The entry point: {@code java}, {@link #JVM_OPTIONS}, {@code -jar upshift.jar}. */
@@ -224,12 +200,7 @@ public final class UpshiftImage {
             TarLayer system = systemLayer(jre);
             TarLayer runtime = new TarLayer().addTree(jre, HOME.substring(1) + "/jre");
             TarLayer libraries = new TarLayer().addTree(in.lib(), HOME.substring(1) + "/lib");
-            progress.accept("laying out the class-data archive");
-            Path archive = classDataArchive(in, jre, work.resolve("cds"), progress);
-            TarLayer upshift =
-                    new TarLayer()
-                            .add(TarLayer.Entry.file(JAR, in.jar(), 0644))
-                            .add(TarLayer.Entry.file(CDS_ARCHIVE, archive, 0644));
+            TarLayer upshift = new TarLayer().add(TarLayer.Entry.file(JAR, in.jar(), 0644));
             List<BuiltImage.LayerFile> layers = new ArrayList<>();
             int i = 0;
             for (TarLayer layer : List.of(system, runtime, libraries, upshift))
@@ -283,57 +254,6 @@ public final class UpshiftImage {
                         target.toString()));
         resolveLinks(target);
         return target;
-    }
-
-    /**
-     * The class-data archive of {@link #CLASS_LIST}, made by the image's own runtime {@code jre}
-     * from Upshift's files laid out in {@code stage} as the image lays them out under {@value
-     * #HOME} (dated at the epoch, as its layers date them: the archive records each jar's date and
-     * size), with the entry point's options and relative class path. The same inputs make the same
-     * archive, byte for byte: the JVM 17 lays out its symbols in the order of their addresses, so
-     * the dump runs with the address space not randomized ({@code setarch -R}, util-linux); where
-     * that is refused (a container's seccomp may refuse it), the archive is made all the same, and
-     * {@code progress} hears that it will differ from one build to the next.
-     */
-    private static Path classDataArchive(Inputs in, Path jre, Path stage, Consumer<String> progress)
-            throws IOException, InterruptedException {
-        Path lib = Files.createDirectories(stage.resolve("lib"));
-        Files.copy(in.jar(), stage.resolve("upshift.jar"));
-        try (Stream<Path> jars = Files.list(in.lib())) {
-            for (Path j : jars.sorted().toList()) Files.copy(j, lib.resolve(j.getFileName()));
-        }
-        Path list = stage.resolve(CLASS_LIST);
-        try (var listed = UpshiftImage.class.getResourceAsStream(CLASS_LIST)) {
-            if (listed == null) throw new IOException(CLASS_LIST + " is not among the resources");
-            Files.copy(listed, list);
-        }
-        try (Stream<Path> files = Files.walk(stage)) {
-            for (Path f : files.toList()) Files.setLastModifiedTime(f, FileTime.fromMillis(0));
-        }
-        Path archive = stage.resolve("upshift.jsa");
-        List<String> dump =
-                new ArrayList<>(List.of(jre.resolve("bin/java").toString(), "-Xshare:dump"));
-        dump.add("-XX:SharedClassListFile=" + CLASS_LIST);
-        for (String o : JVM_OPTIONS)
-            dump.add(
-                    o.startsWith("-XX:SharedArchiveFile=")
-                            ? "-XX:SharedArchiveFile=upshift.jsa"
-                            : o);
-        dump.addAll(List.of("-jar", JAR.substring(HOME.length() + 1)));
-        List<String> fixed = new ArrayList<>(List.of("setarch", "-R"));
-        fixed.addAll(dump);
-        try {
-            run(fixed, stage);
-        } catch (IOException e) {
-            progress.accept(
-                    "the class-data archive is made with a randomized address space, so it differs"
-                            + " from one build to the next (setarch -R: "
-                            + e.getMessage()
-                            + ")");
-            Files.deleteIfExists(archive);
-            run(dump, stage);
-        }
-        return archive;
     }
 
     /**

@@ -133,8 +133,6 @@ class UpshiftImageTest {
                         "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseSerialGC\",\"-XX:MaxRAMPercentage=50\","
                             + "\"-XX:MinHeapFreeRatio=10\",\"-XX:MaxHeapFreeRatio=30\",\"-XX:NewRatio=5\","
                             + "\"-XX:TieredStopAtLevel=1\",\"-XX:+ExitOnOutOfMemoryError\","
-                            + "\"-XX:SharedArchiveFile=/opt/upshift/upshift.jsa\","
-                            + "\"-XX:+UnlockDiagnosticVMOptions\",\"-XX:ArchiveRelocationMode=0\","
                             + "\"-jar\",\"upshift.jar\"]");
         assertThat(config.at("/config/WorkingDir").asText()).isEqualTo("/opt/upshift");
         assertThat(config.at("/config/Labels/org.opencontainers.image.version").asText())
@@ -159,11 +157,7 @@ class UpshiftImageTest {
                 .containsExactly(
                         "opt/", "opt/upshift/", "opt/upshift/lib/", "opt/upshift/lib/greeting.jar");
         assertThat(entries(a.layers().get(3).file()))
-                .containsExactly(
-                        "opt/",
-                        "opt/upshift/",
-                        "opt/upshift/upshift.jar",
-                        "opt/upshift/upshift.jsa");
+                .containsExactly("opt/", "opt/upshift/", "opt/upshift/upshift.jar");
 
         Path layout = dir.resolve("layout");
         new OciLayoutStore().push(a, ImageRef.parse("oci:" + layout), ImageStore.Progress.NONE);
@@ -332,10 +326,8 @@ class UpshiftImageTest {
                 exec(List.of("mount", "-t", "proc", "proc", root.resolve("proc").toString())) == 0,
                 "cannot mount /proc here");
         try {
-            // its entry point in its working directory, the class-data archive required: a JVM
-            // that could not map it (a class path or jar that differs from the dump's) fails
-            List<String> entrypoint = new ArrayList<>(UpshiftImage.ENTRYPOINT);
-            entrypoint.add(1, "-Xshare:on");
+            // its entry point, in its working directory
+            List<String> entrypoint = UpshiftImage.ENTRYPOINT;
             String out =
                     run(
                             List.of(
