@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolCondition;
 import io.upshift.pools.model.Canaries;
@@ -15,11 +14,9 @@ import io.upshift.pools.model.NodeAnnotations;
 import io.upshift.pools.model.PoolMembers;
 import io.upshift.pools.model.SoakTime;
 import io.upshift.runtime.kube.MergePatch;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -205,36 +202,14 @@ public final class CanaryRun {
     }
 
     private void machineConfig() {
-        String text = "Changed first on the canary.\n";
-        Map<String, Object> file =
-                Map.of(
-                        "path",
-                        PATH,
-                        "mode",
-                        420,
-                        "contents",
-                        Map.of(
-                                "source",
-                                "data:;base64,"
-                                        + Base64.getEncoder()
-                                                .encodeToString(
-                                                        text.getBytes(StandardCharsets.UTF_8))));
-        MachineConfig mc =
-                new MachineConfigBuilder()
-                        .withNewMetadata()
-                        .withName("99-worker-upshift-demo-canary")
-                        .addToLabels("machineconfiguration.openshift.io/role", POOL)
-                        .endMetadata()
-                        .withNewSpec()
-                        .withConfig(
-                                Map.of(
-                                        "ignition",
-                                        Map.of("version", "3.2.0"),
-                                        "storage",
-                                        Map.of("files", List.of(file))))
-                        .endSpec()
-                        .build();
-        client.resources(MachineConfig.class).resource(mc).create();
+        client.resources(MachineConfig.class)
+                .resource(
+                        ConfigChange.oneFile(
+                                "99-worker-upshift-demo-canary",
+                                POOL,
+                                PATH,
+                                "Changed first on the canary.\n"))
+                .create();
     }
 
     private static Pod backup(String node) {

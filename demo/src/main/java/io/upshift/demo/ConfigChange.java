@@ -133,11 +133,22 @@ public final class ConfigChange {
     }
 
     private void machineConfig(String pool, String version) {
-        String text = "Welcome to the Upshift demo, on release " + version + ".\n";
+        client.resources(MachineConfig.class)
+                .resource(
+                        oneFile(
+                                "99-" + pool + "-upshift-demo-motd",
+                                pool,
+                                PATH,
+                                "Welcome to the Upshift demo, on release " + version + ".\n"))
+                .createOr(existing -> existing.update());
+    }
+
+    /** A MachineConfig {@code name} of {@code pool}'s role that writes one file, mode 0644. */
+    static MachineConfig oneFile(String name, String pool, String path, String text) {
         Map<String, Object> file =
                 Map.of(
                         "path",
-                        PATH,
+                        path,
                         "mode",
                         420,
                         "contents",
@@ -147,23 +158,20 @@ public final class ConfigChange {
                                         + Base64.getEncoder()
                                                 .encodeToString(
                                                         text.getBytes(StandardCharsets.UTF_8))));
-        client.resources(MachineConfig.class)
-                .resource(
-                        new MachineConfigBuilder()
-                                .withNewMetadata()
-                                .withName("99-" + pool + "-upshift-demo-motd")
-                                .addToLabels("machineconfiguration.openshift.io/role", pool)
-                                .endMetadata()
-                                .withNewSpec()
-                                .withConfig(
-                                        Map.of(
-                                                "ignition",
-                                                Map.of("version", "3.2.0"),
-                                                "storage",
-                                                Map.of("files", List.of(file))))
-                                .endSpec()
-                                .build())
-                .createOr(existing -> existing.update());
+        return new MachineConfigBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("machineconfiguration.openshift.io/role", pool)
+                .endMetadata()
+                .withNewSpec()
+                .withConfig(
+                        Map.of(
+                                "ignition",
+                                Map.of("version", "3.2.0"),
+                                "storage",
+                                Map.of("files", List.of(file))))
+                .endSpec()
+                .build();
     }
 
     /** Every pool has a new target, and every node of it runs that target, Done. */
