@@ -1,8 +1,12 @@
 package io.upshift.bench;
 
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.upshift.demo.DemoController;
 import io.upshift.demo.DemoRun;
 import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.UpshiftImage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,9 +19,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,20 +31,23 @@ import java.util.regex.Pattern;
  * What the cluster-version operator costs from its start: the demo's cluster (the embedded API
  * server, releases built on Upshift's image from {@code cli/target/upshift-cli.jar}) installs its
  * first release and updates to the second, whose own Deployment's pod then runs the controller as a
- * kubelet runs it: the image's own entry point (its Java runtime and JVM options, {@code -jar
- * upshift.jar}), the container's args and env, its memory limit given to the JVM as the cgroup
- * would. The pod is then replaced (the Recreate of a takeover: the old one lets go of the Lease) N
- * times; each new process is timed from its start to its {@code /readyz} answering 200 (polled
- * every 5 ms on its health port), and its {@code startup:} log lines give the breakdown. After the
- * last, it stays idle for the given time, then its VmRSS and Threads are read from {@code
- * /proc/PID/status}.
+ * kubelet runs it: the image's own entry point (its Java runtime, JVM options and class-data
+ * archive, {@code -jar upshift.jar}), the container's args and env, its memory limit given to the
+ * JVM as the cgroup would. The pod is then replaced (the Recreate of a takeover: the old one lets
+ * go of the Lease) N times; each new process is timed from its start to its {@code /readyz}
+ * answering 200 (polled every 5 ms on its health port), and its {@code startup:} log lines give the
+ * breakdown. After the last, it stays idle for the given time, then its VmRSS and Threads are read
+ * from {@code /proc/PID/status}.
  *
  * <p>Usage: {@code OperatorFootprint [--payload DIR] [RUNS] [IDLE_SECONDS]} (default 3, 60), run
  * from the repository's root. Prints {@code operator: ready in <s> s, idle RSS <m> MiB, <t>
  * threads} (the median of the runs), a breakdown line per run and the load average. With {@code
  * --payload}, the releases are that payload directory (such as a real OpenShift release's) and its
  * next patch, and the peak RSS ({@code VmHWM}) of the pod that ran the update's remainder is
- * printed first.
+ * printed first. {@code OperatorFootprint --train FILE} instead writes the class list the image's
+ * class-data archive is made from (see {@link UpshiftImage#CLASS_LIST}): one pod runs with {@code
+ * JAVA_TOOL_OPTIONS= -XX:DumpLoadedClassList} through its start, first sync and the rollout of its
+ * own Deployment.
  */
 public final class OperatorFootprint {
     private static final Pattern MILESTONE =
@@ -52,8 +61,9 @@ public final class OperatorFootprint {
             payload = Path.of(args[1]).toAbsolutePath();
             args = Arrays.copyOfRange(args, 2, args.length);
         }
-        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-        int idleSeconds = args.length > 1 ? Integer.parseInt(args[1]) : 60;
+        boolean train = args.length > 0 && args[0].equals("--train");
+        int runs = !train && args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        int idleSeconds = !train && args.length > 1 ? Integer.parseInt(args[1]) : 60;
         Path jar = Path.of("cli/target/upshift-cli.jar").toAbsolutePath();
         if (!Files.isRegularFile(jar))
             throw new IllegalStateException(jar + ": build Upshift first (./mvnw install)");
@@ -81,6 +91,10 @@ public final class OperatorFootprint {
                         demo.to(),
                         payload,
                         procStatus(first.process().pid()).get("VmHWM") / 1024);
+            if (train) {
+                train(demo, controller, first, Path.of(args[1]));
+                return;
+            }
             List<Double> ready = new ArrayList<>();
             DemoController.PodProcess pod = first;
             for (int i = 0; i < runs; i++) {
@@ -215,5 +229,44 @@ public final class OperatorFootprint {
 
     private static List<String> commandLine(DemoController.PodProcess pod) {
         return pod.process().info().arguments().map(List::of).orElse(List.of());
+    }
+
+    /**
+     * One pod with the JVM's class list dumped, through its start, first sync and the rollout of
+     * its own Deployment (its env changed back); the list written to {@code out} without the lines
+     * the archive leaves out.
+     */
+    private static void train(
+            DemoRun demo, DemoController controller, DemoController.PodProcess first, Path out)
+            throws Exception {
+        // beside the output: a path under /tmp would name the pod's own /tmp volume instead
+        Path raw = out.toAbsolutePath().resolveSibling(out.getFileName() + ".raw");
+        KubernetesClient client = demo.cluster().client();
+        var deployments = client.apps().deployments().inNamespace("openshift-cluster-version");
+        Deployment d = deployments.withName("cluster-version-operator").get();
+        d.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getEnv()
+                .add(new EnvVar("JAVA_TOOL_OPTIONS", "-XX:DumpLoadedClassList=" + raw, null));
+        deployments.resource(d).update();
+        DemoController.PodProcess training = awaitPod(controller, first);
+        awaitReady(training);
+        awaitFirstSync(training);
+        DemoController.PodProcess after = awaitPod(controller, training);
+        awaitReady(after);
+        Set<String> classes = new LinkedHashSet<>();
+        classes.add(
+                "# The classes of Upshift's class-data archive (UpshiftImage.CLASS_LIST), made by"
+                        + " bench/run OperatorFootprint --train");
+        // classes of other loaders name the training's own files (source:)
+        for (String line : Files.readAllLines(raw))
+            if (!line.startsWith("#") && !line.contains(" source: ") && !line.isBlank())
+                classes.add(line);
+        Files.write(out, classes);
+        Files.delete(raw);
+        System.out.printf("%d classes written to %s%n", classes.size(), out);
     }
 }

@@ -4,6 +4,7 @@ import io.upshift.releases.command.ProgressLine;
 import io.upshift.releases.command.RegistryOptions;
 import io.upshift.releases.image.BuiltImage;
 import io.upshift.releases.image.FileTrees;
+import io.upshift.releases.image.ImageJdk;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.ResolvedImage;
 import io.upshift.releases.image.UpshiftImage;
@@ -43,7 +44,10 @@ public final class ImageCommand implements Callable<Integer> {
             paramLabel = "DIR",
             description =
                     "The JDK whose jlink makes the image's Java runtime (default: the one running"
-                            + " this command).")
+                            + " this command if it is JDK 25 or newer, else the newest such JDK"
+                            + " installed beside it, else the one running this command: only JDK"
+                            + " 25 or newer makes the class-data archive that starts the image"
+                            + " faster).")
     Path jdk;
 
     @Mixin RegistryOptions registry;
@@ -66,7 +70,7 @@ public final class ImageCommand implements Callable<Integer> {
                             new UpshiftImage.Inputs(
                                     jar,
                                     jar.resolveSibling("lib"),
-                                    jdk != null ? jdk : Path.of(System.getProperty("java.home")),
+                                    jdk != null ? jdk : ImageJdk.forImage().home(),
                                     version()),
                             work,
                             step -> err.println("upshift image: " + step));

@@ -3,6 +3,7 @@ package io.upshift.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.upshift.releases.image.BuiltImage;
+import io.upshift.releases.image.ImageJdk;
 import io.upshift.releases.image.UpshiftImage;
 import java.io.File;
 import java.io.IOException;
@@ -12,8 +13,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
@@ -48,15 +51,18 @@ class ImageLibrariesTest {
                 .isRegularFile();
         Path lib = Files.createDirectories(dir.resolve("lib"));
         for (Path entry : classPath(Files.readString(runtime).strip())) stage(entry, lib);
-        // upshift.jar itself is made by package, after the tests: an empty jar stands in for it
+        // upshift.jar itself is made by package, after the tests: a jar of a manifest alone stands
+        // in for it (the class-data archive is dumped with -jar, which reads its Main-Class)
         Path jar = dir.resolve("upshift.jar");
-        try (OutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "io.upshift.cli.Main");
+        try (OutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
             out.flush();
         }
         BuiltImage image =
                 UpshiftImage.build(
-                        new UpshiftImage.Inputs(
-                                jar, lib, Path.of(System.getProperty("java.home")), "test"),
+                        new UpshiftImage.Inputs(jar, lib, ImageJdk.forImage().home(), "test"),
                         Files.createDirectories(dir.resolve("image")),
                         step -> {});
 

@@ -2,6 +2,7 @@ package io.upshift.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.upshift.releases.image.ImageJdk;
 import io.upshift.releases.image.UpshiftImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,8 +22,7 @@ class ImageRuntimeTest {
 
     @Test
     void theDemoRunsOnTheImagesJavaRuntime() throws Exception {
-        Path runtime =
-                UpshiftImage.runtime(Path.of(System.getProperty("java.home")), dir.resolve("jre"));
+        Path runtime = UpshiftImage.runtime(ImageJdk.forImage(), dir.resolve("jre"));
         Process p =
                 new ProcessBuilder(
                                 List.of(

@@ -4,6 +4,7 @@ import io.upshift.releases.image.BuiltImage;
 import io.upshift.releases.image.DockerCredentials;
 import io.upshift.releases.image.FileTrees;
 import io.upshift.releases.image.ImageBuilder;
+import io.upshift.releases.image.ImageJdk;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.ImageStore;
 import io.upshift.releases.image.Releases;
@@ -75,7 +76,7 @@ public final class DemoReleases {
                             new UpshiftImage.Inputs(
                                     upshiftJar,
                                     upshiftJar.resolveSibling("lib"),
-                                    Path.of(System.getProperty("java.home")),
+                                    ImageJdk.forImage().home(),
                                     "demo"),
                             Files.createDirectories(work.resolve("upshift-image")),
                             step -> log.accept("Upshift's image: " + step));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.upshift.api.json.Mappers;
 import io.upshift.releases.image.DockerCredentials;
+import io.upshift.releases.image.ImageJdk;
 import io.upshift.releases.image.ImageRef;
 import io.upshift.releases.image.ImageStore;
 import io.upshift.releases.image.Releases;
@@ -98,15 +99,15 @@ class ReleaseControllerTest {
                     .contains("HOME=/tmp")
                     .contains("PATH=/opt/upshift/jre/bin:/usr/sbin:/usr/bin:/sbin:/bin")
                     .contains("USER=null"); // nothing of this machine's environment
+            List<String> entrypoint =
+                    UpshiftImage.entrypoint(ImageJdk.forImage().makesReproducibleArchive());
+            List<String> options = entrypoint.subList(1, entrypoint.size());
             assertThat(out)
                     .containsPattern(
                             // the image's own runtime and entry point, in its working directory,
                             // with the container's memory limit
                             "\\$ cd (\\S+) && \\1/jre/bin/java -XX:MaxRAM=536870912"
-                                    + " -XX:\\+UseSerialGC -XX:MaxRAMPercentage=50"
-                                    + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
-                                    + " -XX:NewRatio=5 -XX:TieredStopAtLevel=1"
-                                    + " -XX:\\+ExitOnOutOfMemoryError -jar upshift.jar"
+                                    + Pattern.quote(" " + String.join(" ", options))
                                     + " operator ");
             assertThat(payloads).isDirectory();
             assertThat(controller.alive()).isTrue();
@@ -314,7 +315,7 @@ class ReleaseControllerTest {
                         new UpshiftImage.Inputs(
                                 app.resolve("upshift.jar"),
                                 app.resolve("lib"),
-                                Path.of(System.getProperty("java.home")),
+                                ImageJdk.forImage().home(),
                                 "t"),
                         Files.createDirectories(dir.resolve("build")),
                         s -> {});

@@ -247,7 +247,7 @@ public final class ClusterVersionController implements AutoCloseable {
             }
             try {
                 sync();
-                Startup.mark("first sync");
+                Startup.firstSync();
                 queue.forget(key);
             } catch (KubernetesClientException e) {
                 if (stopping) return;

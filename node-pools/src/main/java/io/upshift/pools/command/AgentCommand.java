@@ -10,6 +10,7 @@ import io.upshift.pools.agent.SystemdHost;
 import io.upshift.runtime.cli.CheckFailedException;
 import io.upshift.runtime.cli.KubeconfigOption;
 import io.upshift.runtime.cli.MetricsServing;
+import io.upshift.runtime.health.Startup;
 import io.upshift.runtime.metrics.MetricsOptions;
 import io.upshift.runtime.metrics.MetricsServer;
 import java.net.InetAddress;
@@ -72,6 +73,7 @@ public final class AgentCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws Exception {
+        Startup.mark("command running");
         MetricsOptions metricsOptions = metrics.options(); // refused before anything starts
         HostAccess.missing(hostRoot, HostAccess.REAL)
                 .ifPresent(
@@ -121,6 +123,7 @@ public final class AgentCommand implements Callable<Integer> {
                                         InetAddress.getLocalHost().getHostName(),
                                         "machine-config-daemon",
                                         "openshift-machine-config-operator"))) {
+            Startup.mark("ready");
             stopped.await();
         }
         return 0;

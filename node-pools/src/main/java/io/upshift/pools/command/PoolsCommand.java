@@ -10,6 +10,7 @@ import io.upshift.pools.metrics.Exposition;
 import io.upshift.runtime.cli.KubeconfigOption;
 import io.upshift.runtime.cli.MetricsServing;
 import io.upshift.runtime.health.HealthServer;
+import io.upshift.runtime.health.Startup;
 import io.upshift.runtime.kube.Leadership;
 import io.upshift.runtime.kube.WriteFence;
 import io.upshift.runtime.metrics.MetricsOptions;
@@ -109,6 +110,7 @@ public final class PoolsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Startup.mark("command running");
         MetricsOptions metricsOptions = metrics.options(); // refused before anything starts
         PromQLTarget gates = promql.target(spec);
         if (gateInterval.isNegative() || gateInterval.isZero())
@@ -163,11 +165,13 @@ public final class PoolsCommand implements Callable<Integer> {
                             "upshift-pools",
                             me,
                             () -> {
+                                Startup.mark("Lease taken");
                                 unready.set("the leader, starting its controller");
                                 controller.set(
                                         new PoolController(client, Clock.systemUTC(), options)
                                                 .start());
                                 unready.set(null);
+                                Startup.mark("ready");
                             },
                             () -> {
                                 fence.close();

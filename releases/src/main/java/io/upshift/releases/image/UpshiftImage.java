@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.security.DigestException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -47,6 +48,23 @@ public final class UpshiftImage {
     public static final String JAVA = HOME + "/jre/bin/java";
 
     /**
+     * The class-data archive (AppCDS) the entry point maps when the image has one: the classes an
+     * operator loads from its start to its first sync ({@link #CLASS_LIST}), parsed, verified and
+     * laid out once at image build time instead of at every start. Made only by a JDK whose dumps
+     * are reproducible ({@link ImageJdk#makesReproducibleArchive()}).
+     */
+    public static final String CDS_ARCHIVE = HOME + "/upshift.jsa";
+
+    /**
+     * The classes of the archive, one per line, as {@code -XX:DumpLoadedClassList} writes them:
+     * from a training run of the operator (its start, the Lease, its caches, its first sync and a
+     * pod takeover) against the demo's API server, made again by {@code bench/run OperatorFootprint
+     * --train} when the code changes much. A class not in it loads as before; one in it that no
+     * longer exists is skipped.
+     */
+    public static final String CLASS_LIST = "upshift.classlist";
+
+    /**
      * The JVM's options in the entry point, for a controller that mostly waits and must start fast
      * on a small node:
      *
@@ -61,43 +79,60 @@ public final class UpshiftImage {
      *   <li>a process that ends on running out of memory, so that the kubelet restarts it from
      *       cluster state instead of leaving it half alive.
      * </ul>
-     *
-     * <p>No class-data archive (AppCDS): it would make the start faster and smaller (1.66 s and 159
-     * MiB against 2.40 s and 171 MiB, docs/benchmarks.md), but the JVM 17's dump of one differs
-     * from one run to the next when the machine is busy, even with the address space not randomized
-     * and an empty environment, and the image must be the same twice.
      */
     public static final List<String> JVM_OPTIONS =
             List.of(
                     "-XX:+UseSerialGC",
                     "-XX:MaxRAMPercentage=50",
-                    "-XX:MinHeapFreeRatio=10",
-                    "-XX:MaxHeapFreeRatio=30",
-                    "-XX:NewRatio=5",
+                    "-XX:MinHeapFreeRatio=5",
+                    "-XX:MaxHeapFreeRatio=10",
+                    "-XX:-ShrinkHeapInSteps",
+                    "-XX:NewRatio=8",
                     "-XX:TieredStopAtLevel=1",
                     "-XX:+ExitOnOutOfMemoryError");
 
-    /** The working directory, where the entry point names the jar relatively. */
+    /**
+     * The options of an image with a class-data archive, after {@link #JVM_OPTIONS}: the archive,
+     * mapped where it was laid out rather than moved to a random address (moving it writes every
+     * page of it, tens of MiB of each process's memory, and takes a quarter of a second). When the
+     * JVM finds that it does not match (a jar changed), it starts without it, as without one.
+     */
+    public static final List<String> ARCHIVE_OPTIONS =
+            List.of(
+                    "-XX:+UseCompactObjectHeaders",
+                    "-XX:TrimNativeHeapInterval=30000",
+                    "-XX:SharedArchiveFile=" + CDS_ARCHIVE.substring(HOME.length() + 1),
+                    "-XX:+UnlockDiagnosticVMOptions",
+                    "-XX:ArchiveRelocationMode=0");
+
+    /**
+     * The working directory, where the entry point names the jar and the archive relatively: the
+     * archive holds the class path as it was given when it was made, so the same relative name is
+     * valid at build time (in the build's directory) and in the container.
+     */
     public static final String WORKING_DIR = HOME;
 
-    /** The entry point: {@code java}, {@link #JVM_OPTIONS}, {@code -jar upshift.jar}. */
-    public static final List<String> ENTRYPOINT = entrypoint();
-
-    private static List<String> entrypoint() {
+    /**
+     * The entry point: {@code java}, {@link #JVM_OPTIONS}, with an archive {@link
+     * #ARCHIVE_OPTIONS}, {@code -jar upshift.jar}.
+     */
+    public static List<String> entrypoint(boolean archive) {
         List<String> e = new ArrayList<>(List.of(JAVA));
         e.addAll(JVM_OPTIONS);
+        if (archive) e.addAll(ARCHIVE_OPTIONS);
         e.add("-jar");
         e.add(JAR.substring(HOME.length() + 1));
         return List.copyOf(e);
     }
 
     /**
-     * The entry point with Upshift's directory ({@value #HOME}) at {@code home} instead: the
-     * image's own runtime, archive and jar unpacked there, run with {@code home} as the working
-     * directory.
+     * The entry point of the image whose {@value #HOME} is at {@code home} (its runtime, jar and
+     * any archive unpacked there), to be run with {@code home} as the working directory.
      */
     public static List<String> entrypoint(Path home) {
-        return ENTRYPOINT.stream()
+        boolean archive =
+                Files.isRegularFile(home.resolve(CDS_ARCHIVE.substring(HOME.length() + 1)));
+        return entrypoint(archive).stream()
                 .map(a -> a.replace(HOME + "/", home.toAbsolutePath() + "/"))
                 .toList();
     }
@@ -123,6 +158,9 @@ public final class UpshiftImage {
         env.put("PATH", HOME + "/jre/bin:/usr/sbin:/usr/bin:/sbin:/bin");
         env.put("JAVA_HOME", HOME + "/jre");
         env.put("HOME", "/tmp");
+        // two malloc arenas instead of one per thread that ever allocated (up to 8 per core): the
+        // JVM's own allocations are few, each idle arena holds MiBs
+        env.put("MALLOC_ARENA_MAX", "2");
         return Collections.unmodifiableMap(env);
     }
 
@@ -170,7 +208,7 @@ public final class UpshiftImage {
     /**
      * @param jar Upshift's jar (its manifest's Class-Path names {@code lib/<jar>})
      * @param lib the directory of the jars it names
-     * @param jdk the JDK whose jlink makes the runtime (its {@code jmods/} are read)
+     * @param jdk the JDK whose jlink makes the runtime ({@link ImageJdk#forImage()} chooses one)
      * @param version the image's version label
      */
     public record Inputs(Path jar, Path lib, Path jdk, String version) {}
@@ -187,26 +225,42 @@ public final class UpshiftImage {
             if (!Files.isRegularFile(in.jar()))
                 throw new ReleaseException(
                         Reason.PAYLOAD_NOT_FOUND, in.jar() + ": no such jar (build Upshift first)");
-            if (!Files.isDirectory(in.jdk().resolve("jmods"))) {
+            ImageJdk jdk = ImageJdk.of(in.jdk());
+            if (!jdk.canLink())
                 throw new ReleaseException(
                         Reason.PAYLOAD_NOT_FOUND,
-                        in.jdk()
-                                + " has no jmods/: a full JDK is needed to make the image's Java"
-                                + " runtime");
-            }
-            progress.accept("linking a Java runtime of " + MODULES.size() + " modules");
-            Path jre = runtime(in.jdk(), work.resolve("jre"));
+                        jdk
+                                + " cannot link the image's Java runtime: a full JDK is needed,"
+                                + " with its jmods/ (before JDK 24) or its own linkable run-time"
+                                + " image");
+            progress.accept(
+                    "linking a Java runtime of " + MODULES.size() + " modules from the " + jdk);
+            Path jre = runtime(jdk, work.resolve("jre"));
             progress.accept("collecting the shared libraries it loads");
             TarLayer system = systemLayer(jre);
             TarLayer runtime = new TarLayer().addTree(jre, HOME.substring(1) + "/jre");
             TarLayer libraries = new TarLayer().addTree(in.lib(), HOME.substring(1) + "/lib");
             TarLayer upshift = new TarLayer().add(TarLayer.Entry.file(JAR, in.jar(), 0644));
+            boolean archive = jdk.makesReproducibleArchive();
+            if (archive) {
+                progress.accept("laying out the class-data archive");
+                upshift.add(
+                        TarLayer.Entry.file(
+                                CDS_ARCHIVE, classDataArchive(in, jre, work.resolve("cds")), 0644));
+            } else {
+                progress.accept(
+                        "no class-data archive: the "
+                                + jdk
+                                + " does not make the same one twice (JDK "
+                                + ImageJdk.REPRODUCIBLE_ARCHIVE
+                                + " or newer does; --jdk names one), so the image starts slower");
+            }
             List<BuiltImage.LayerFile> layers = new ArrayList<>();
             int i = 0;
             for (TarLayer layer : List.of(system, runtime, libraries, upshift))
                 layers.add(layer.write(work.resolve("layer-" + i++ + ".tar.gz")));
             progress.accept("layers written");
-            byte[] config = config(in.version(), layers);
+            byte[] config = config(in.version(), entrypoint(archive), layers);
             ImageDescriptor configDescriptor =
                     new ImageDescriptor(
                             ImageBuilder.CONFIG_MEDIA_TYPE, Digests.of(config), config.length);
@@ -240,16 +294,17 @@ public final class UpshiftImage {
      * Links the image's Java runtime from {@code jdk} into {@code target} (absent): the modules
      * Upshift uses.
      */
-    public static Path runtime(Path jdk, Path target) throws IOException, InterruptedException {
+    public static Path runtime(ImageJdk jdk, Path target) throws IOException, InterruptedException {
         run(
                 List.of(
-                        jdk.resolve("bin/jlink").toString(),
+                        jdk.home().resolve("bin/jlink").toString(),
                         "--add-modules",
                         String.join(",", MODULES),
                         "--strip-debug",
                         "--no-man-pages",
                         "--no-header-files",
-                        "--compress=2",
+                        // zip; JDK 21 names the level, JDK 17 only knows its number
+                        jdk.version().feature() >= 21 ? "--compress=zip-6" : "--compress=2",
                         "--output",
                         target.toString()));
         resolveLinks(target);
@@ -257,17 +312,45 @@ public final class UpshiftImage {
     }
 
     /**
+     * The class-data archive of {@link #CLASS_LIST}, made by the image's own runtime {@code jre}
+     * from Upshift's files laid out in {@code stage} as the image lays them out under {@value
+     * #HOME} (dated at the epoch, as its layers date them: the archive records each jar's date and
+     * size), with the entry point's options and relative class path.
+     */
+    private static Path classDataArchive(Inputs in, Path jre, Path stage)
+            throws IOException, InterruptedException {
+        Path lib = Files.createDirectories(stage.resolve("lib"));
+        Files.copy(in.jar(), stage.resolve("upshift.jar"));
+        try (Stream<Path> jars = Files.list(in.lib())) {
+            for (Path j : jars.sorted().toList()) Files.copy(j, lib.resolve(j.getFileName()));
+        }
+        try (var listed = UpshiftImage.class.getResourceAsStream(CLASS_LIST)) {
+            if (listed == null) throw new IOException(CLASS_LIST + " is not among the resources");
+            Files.copy(listed, stage.resolve(CLASS_LIST));
+        }
+        try (Stream<Path> files = Files.walk(stage)) {
+            for (Path f : files.toList()) Files.setLastModifiedTime(f, FileTime.fromMillis(0));
+        }
+        List<String> dump = new ArrayList<>(entrypoint(true));
+        dump.set(0, jre.resolve("bin/java").toString());
+        dump.addAll(1, List.of("-Xshare:dump", "-XX:SharedClassListFile=" + CLASS_LIST));
+        run(dump, stage);
+        return stage.resolve(CDS_ARCHIVE.substring(HOME.length() + 1));
+    }
+
+    /**
      * The image's config: entry point, non-root user, environment, labels, and its layers' diff
      * ids.
      */
-    private static byte[] config(String version, List<BuiltImage.LayerFile> layers)
+    private static byte[] config(
+            String version, List<String> command, List<BuiltImage.LayerFile> layers)
             throws IOException {
         ObjectNode config = Mappers.JSON.createObjectNode();
         config.put("architecture", Architectures.current()).put("os", "linux");
         ObjectNode c = config.putObject("config");
         c.put("User", USER).put("WorkingDir", WORKING_DIR);
         ArrayNode entrypoint = c.putArray("Entrypoint");
-        ENTRYPOINT.forEach(entrypoint::add);
+        command.forEach(entrypoint::add);
         ArrayNode env = c.putArray("Env");
         ENV.forEach((k, v) -> env.add(k + "=" + v));
         c.putObject("Labels")

@@ -100,8 +100,7 @@ class UpshiftImageTest {
 
     private static BuiltImage build(String name) throws Exception {
         return UpshiftImage.build(
-                new UpshiftImage.Inputs(
-                        jar, lib, Path.of(System.getProperty("java.home")), "1.2.3"),
+                new UpshiftImage.Inputs(jar, lib, ImageJdk.forImage().home(), "1.2.3"),
                 Files.createDirectories(dir.resolve(name)),
                 step -> {});
     }
@@ -128,12 +127,22 @@ class UpshiftImageTest {
 
         JsonNode config = Mappers.JSON.readTree(a.config());
         assertThat(config.at("/config/User").asText()).isEqualTo("1001:1001");
+        // a class-data archive where the JDK that linked the runtime makes the same one twice
+        boolean archive = ImageJdk.forImage().makesReproducibleArchive();
         assertThat(config.at("/config/Entrypoint").toString())
                 .isEqualTo(
                         "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseSerialGC\",\"-XX:MaxRAMPercentage=50\","
-                            + "\"-XX:MinHeapFreeRatio=10\",\"-XX:MaxHeapFreeRatio=30\",\"-XX:NewRatio=5\","
+                            + "\"-XX:MinHeapFreeRatio=5\",\"-XX:MaxHeapFreeRatio=10\","
+                            + "\"-XX:-ShrinkHeapInSteps\",\"-XX:NewRatio=8\","
                             + "\"-XX:TieredStopAtLevel=1\",\"-XX:+ExitOnOutOfMemoryError\","
-                            + "\"-jar\",\"upshift.jar\"]");
+                                + (archive
+                                        ? "\"-XX:+UseCompactObjectHeaders\","
+                                                + "\"-XX:TrimNativeHeapInterval=30000\","
+                                                + "\"-XX:SharedArchiveFile=upshift.jsa\","
+                                                + "\"-XX:+UnlockDiagnosticVMOptions\","
+                                                + "\"-XX:ArchiveRelocationMode=0\","
+                                        : "")
+                                + "\"-jar\",\"upshift.jar\"]");
         assertThat(config.at("/config/WorkingDir").asText()).isEqualTo("/opt/upshift");
         assertThat(config.at("/config/Labels/org.opencontainers.image.version").asText())
                 .isEqualTo("1.2.3");
@@ -157,7 +166,14 @@ class UpshiftImageTest {
                 .containsExactly(
                         "opt/", "opt/upshift/", "opt/upshift/lib/", "opt/upshift/lib/greeting.jar");
         assertThat(entries(a.layers().get(3).file()))
-                .containsExactly("opt/", "opt/upshift/", "opt/upshift/upshift.jar");
+                .containsExactlyElementsOf(
+                        archive
+                                ? List.of(
+                                        "opt/",
+                                        "opt/upshift/",
+                                        "opt/upshift/upshift.jar",
+                                        "opt/upshift/upshift.jsa")
+                                : List.of("opt/", "opt/upshift/", "opt/upshift/upshift.jar"));
 
         Path layout = dir.resolve("layout");
         new OciLayoutStore().push(a, ImageRef.parse("oci:" + layout), ImageStore.Progress.NONE);
@@ -327,7 +343,11 @@ class UpshiftImageTest {
                 "cannot mount /proc here");
         try {
             // its entry point, in its working directory
-            List<String> entrypoint = UpshiftImage.ENTRYPOINT;
+            List<String> entrypoint = new ArrayList<>();
+            Mappers.JSON
+                    .readTree(image.config())
+                    .at("/config/Entrypoint")
+                    .forEach(a -> entrypoint.add(a.asText()));
             String out =
                     run(
                             List.of(
