@@ -349,7 +349,8 @@ def report_phase(rec, label, t0, t_done, version, out):
     after = [r for r in rec.requests if t_done <= r[0] <= t_done + 90 and r[2] not in READS
              and not r[3].startswith(("leases", "tokenreviews", "subjectaccessreviews"))]
     if rec.requests:
-        out.append("  Upshift's writes in the 90 s after Completed (besides Leases): %d" % len(after))
+        out.append("  Upshift's writes in the 90 s from the second of completionTime (besides Leases; the API keeps that time in"
+                   " whole seconds, so those of its first second may precede the write that said Completed): %d" % len(after))
         for t, pod, verb, what, code in after[:20]:
             out.append("    %s  %s %s %s -> %s" % (fmt(t, t_done), pod, verb, what, code))
     out.append("")
