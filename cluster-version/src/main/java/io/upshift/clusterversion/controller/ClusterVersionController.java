@@ -9,6 +9,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionStatus;
 import io.upshift.clusterversion.metrics.ControllerFacts;
 import io.upshift.clusterversion.model.DesiredUpdates;
+import io.upshift.clusterversion.model.History;
 import io.upshift.clusterversion.model.KeptCapabilities;
 import io.upshift.clusterversion.model.SyncStatus;
 import io.upshift.clusterversion.model.UpdateWindow;
@@ -335,6 +336,12 @@ public final class ClusterVersionController implements AutoCloseable {
         // sync, which writes the status
         if (capabilitiesAnnotation.write(cv, capabilities.enabled(), recorder.capabilityNames(crd)))
             return;
+        // Completed is the last word of an update: the run-level times it completes are written
+        // first, and their watch event brings the sync that writes the status
+        if (History.completes(
+                        cv.getStatus() == null ? null : cv.getStatus().getHistory(),
+                        next.getHistory())
+                && timesAnnotation.write(cv, levels.current())) return;
         Duration held = recorder.record(cv, next, crd);
         // after the status: a status write computed from the object read must not follow a write of
         // that object

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.upshift.api.json.Mappers;
 import io.upshift.clusterversion.model.ApplyRefusal;
+import io.upshift.clusterversion.model.Handover;
 import io.upshift.clusterversion.model.OperatorLevel;
 import io.upshift.clusterversion.model.TaskError;
 import io.upshift.releases.inclusion.Inclusion;
@@ -45,13 +46,18 @@ import org.slf4j.LoggerFactory;
 final class GraphPass {
     private static final Logger LOG = LoggerFactory.getLogger(GraphPass.class);
 
-    /** How the pass ended, and what the status shows of it. */
+    /**
+     * How the pass ended, and what the status shows of it. {@code handsOver}: the pass applied a
+     * Deployment running the payload's release image, the controller's own, which replaces this
+     * controller ({@link Handover}).
+     */
     record Outcome(
             int done,
             int total,
             List<TaskError> errors,
             List<String> waitingOn,
-            boolean complete) {}
+            boolean complete,
+            boolean handsOver) {}
 
     /** How far a pass is, after each task. */
     record Progress(int done, int total, List<String> waitingOn) {}
@@ -212,7 +218,8 @@ final class GraphPass {
                 graph.taskCount(),
                 result.errors(),
                 waitingNames(result.errors()),
-                result.complete());
+                result.complete(),
+                included.stream().anyMatch(m -> Handover.runsRelease(m, payload.releaseImage())));
     }
 
     /** Runs one task, telling the run-level clock when it starts and when it is done. */

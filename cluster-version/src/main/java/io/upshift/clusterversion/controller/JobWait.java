@@ -25,13 +25,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Waits for one Job to succeed or fail, or for its pods to show that they cannot pull their image,
- * the way client-go's reflector keeps a cache: it lists (GET the Job, list its pods), watches both
- * and applies their events; when a watch cannot be opened or closes, it watches anew after a
- * backoff (1 s, doubling to 5 s) and lists again once the watch is open. It also lists every 5 s
- * whatever the watches do, so that a watch that died without a word (a dropped connection the
- * client keeps reconnecting in silence, or a watch the client is still trying to open) costs at
- * most that long. One line is logged per watch failure, naming the Job and what happens next.
+ * Waits for one Job to succeed (or one of its pods to succeed, as the kubelet reports it) or fail,
+ * or for its pods to show that they cannot pull their image, the way client-go's reflector keeps a
+ * cache: it lists (GET the Job, list its pods), watches both and applies their events; when a watch
+ * cannot be opened or closes, it watches anew after a backoff (1 s, doubling to 5 s) and lists
+ * again once the watch is open. It also lists every 5 s whatever the watches do, so that a watch
+ * that died without a word (a dropped connection the client keeps reconnecting in silence, or a
+ * watch the client is still trying to open) costs at most that long. One line is logged per watch
+ * failure, naming the Job and what happens next.
  */
 final class JobWait {
     private static final Logger LOG = LoggerFactory.getLogger(JobWait.class);
@@ -345,8 +346,21 @@ final class JobWait {
         for (Pod p : pods.values()) {
             String failure = imageFailure(p);
             if (failure != null) return new Outcome.Failed(failure);
+            // the kubelet's word that every container of this Job's pod exited 0 is the Job's
+            // success: the Job controller counts it a second or two later (it batches its syncs)
+            if (ownPod(p) && p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()))
+                return new Outcome.Succeeded();
         }
         return null;
+    }
+
+    /** A pod of this Job (not of an earlier Job of the same name whose pods linger). */
+    private boolean ownPod(Pod p) {
+        String uid = job.getMetadata() == null ? null : job.getMetadata().getUid();
+        return uid != null
+                && p.getMetadata().getOwnerReferences() != null
+                && p.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> uid.equals(o.getUid()));
     }
 
     /**

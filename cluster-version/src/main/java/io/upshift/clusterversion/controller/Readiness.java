@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.upshift.api.json.Mappers;
 import io.upshift.base.conditions.Conditions;
+import io.upshift.clusterversion.model.Handover;
 import io.upshift.clusterversion.model.OperatorLevel;
 import io.upshift.releases.manifest.Manifest;
 import io.upshift.releases.taskgraph.Mode;
@@ -67,7 +68,7 @@ final class Readiness {
             return new NotReady(
                     "ResourceMissing", describe(m) + " does not exist", OperatorLevel.Effect.NONE);
         JsonNode o = JSON.valueToTree(live);
-        if (releaseImage != null && runs(m, releaseImage)) {
+        if (Handover.runsRelease(m, releaseImage)) {
             NotReady rollout = controllerRollout(m, o);
             if (rollout != null) return rollout;
         }
@@ -102,16 +103,6 @@ final class Readiness {
                 return null;
             }
         }
-    }
-
-    /** Whether {@code m} is a Deployment one of whose containers runs {@code releaseImage}. */
-    private static boolean runs(Manifest m, String releaseImage) {
-        if (!("apps".equals(m.group()) && "Deployment".equals(m.kind()))) return false;
-        for (JsonNode c :
-                m.object().path("spec").path("template").path("spec").path("containers")) {
-            if (releaseImage.equals(c.path("image").asText())) return true;
-        }
-        return false;
     }
 
     /** The controller's own Deployment, not yet rolled out to its spec: waited for. */

@@ -4,6 +4,7 @@ import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.clusterversion.model.DesiredUpdates;
 import io.upshift.clusterversion.model.Failing;
+import io.upshift.clusterversion.model.Handover;
 import io.upshift.clusterversion.model.History;
 import io.upshift.clusterversion.model.OperatorLevel;
 import io.upshift.clusterversion.model.Progress;
@@ -233,8 +234,13 @@ final class SyncWorker implements AutoCloseable {
                         this::workChanged);
         if (mode == Mode.RECONCILING) reconcileAttempt++;
         passes.incrementAndGet();
-        if (workChanged() && !outcome.complete())
-            return; // cancelled: the new work decides what to report
+        // Completed is the staying controller's to say: one that applied its successor's
+        // Deployment waits to be replaced (Handover)
+        boolean complete =
+                outcome.complete()
+                        && Handover.mayComplete(
+                                outcome.handsOver(), options.ownRelease(), target.image());
+        if (workChanged() && !complete) return; // cancelled: the new work decides what to report
         Instant now = clock.instant();
         Failing failing =
                 outcome.complete()
@@ -247,9 +253,16 @@ final class SyncWorker implements AutoCloseable {
                         outcome.total(),
                         outcome.waitingOn(),
                         failing,
-                        outcome.complete(),
+                        complete,
                         now));
-        if (outcome.complete()) {
+        if (outcome.complete() && !complete) {
+            LOG.info(
+                    "clusterversion/version: every manifest of {} applied; the controller running"
+                            + " that release says Completed once it has taken over",
+                    target.image());
+            failures = 0;
+            runAgainIn(reconcileInterval);
+        } else if (complete) {
             failures = 0;
             runAgainIn(reconcileInterval);
         } else if (onlyWaiting(outcome)) {

@@ -29,19 +29,21 @@ final class TimesAnnotation {
         this.client = client;
     }
 
-    void write(ClusterVersion cv, RunLevelTimes times) {
+    /** Whether it wrote. */
+    boolean write(ClusterVersion cv, RunLevelTimes times) {
         if (times == null) {
-            return;
+            return false;
         }
         String value = times.toAnnotation();
         Map<String, String> a = cv.getMetadata().getAnnotations();
         if (value.equals(a == null ? null : a.get(RunLevelTimes.ANNOTATION))
                 || value.equals(written)) {
-            return;
+            return false;
         }
         MergePatch.ofOwnFields().annotate(RunLevelTimes.ANNOTATION, value).sendTo(client, cv);
         written = value;
         writes.incrementAndGet();
         LOG.debug("clusterversion/{}: run-level times written", cv.getMetadata().getName());
+        return true;
     }
 }

@@ -1,6 +1,7 @@
 package io.upshift.clusterversion.model;
 
 import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistoryBuilder;
 import io.upshift.base.conditions.ApiTime;
 import io.upshift.releases.taskgraph.Mode;
 import java.time.Instant;
@@ -59,10 +60,23 @@ public final class History {
         if (!h.isEmpty()
                 && image.equals(h.get(0).getImage())
                 && !COMPLETED.equals(h.get(0).getState())) {
-            h.get(0).setState(COMPLETED);
-            setCompletion(h.get(0), now);
+            UpdateHistory done = new UpdateHistoryBuilder(h.get(0)).build(); // the input stays
+            done.setState(COMPLETED);
+            setCompletion(done, now);
+            h.set(0, done);
         }
         return h;
+    }
+
+    /** Whether {@code after} marks history[0] Completed where {@code before} did not. */
+    public static boolean completes(List<UpdateHistory> before, List<UpdateHistory> after) {
+        return after != null
+                && !after.isEmpty()
+                && COMPLETED.equals(after.get(0).getState())
+                && (before == null
+                        || before.isEmpty()
+                        || !COMPLETED.equals(before.get(0).getState())
+                        || !after.get(0).getImage().equals(before.get(0).getImage()));
     }
 
     private static void setCompletion(UpdateHistory entry, Instant now) {

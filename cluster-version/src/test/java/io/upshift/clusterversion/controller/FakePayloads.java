@@ -59,9 +59,7 @@ final class FakePayloads implements PayloadSource {
      * names given (run-levels and components).
      */
     String release(String version, String payloadVersion, boolean sign, Map<String, String> extra) {
-        String image =
-                "example.com/release@sha256:"
-                        + String.format("%064x", version.hashCode() & 0xffffffffL);
+        String image = image(version);
         Path root = dir.resolve(version);
         try {
             Files.createDirectories(root.resolve("manifests"));
@@ -113,6 +111,12 @@ final class FakePayloads implements PayloadSource {
         releases.put(image, root);
         if (sign) signed.add(image);
         return image;
+    }
+
+    /** The pullspec of the release of {@code version}. */
+    static String image(String version) {
+        return "example.com/release@sha256:"
+                + String.format("%064x", version.hashCode() & 0xffffffffL);
     }
 
     private static void write(Path root, String name, String content) throws IOException {
