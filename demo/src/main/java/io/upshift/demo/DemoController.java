@@ -167,10 +167,11 @@ public final class DemoController implements AutoCloseable {
     }
 
     /**
-     * The controller's Deployment rolled out a change: Kubernetes replaces its pod with one of the
-     * Deployment as it now is.
+     * The controller's Deployment changed: Kubernetes replaces its pod with one of the Deployment
+     * as it now is, at once (strategy Recreate); the Deployment has rolled out once that pod is
+     * ready ({@link #podReady}).
      */
-    void rolledOut(Deployment deployment) {
+    void changed(Deployment deployment) {
         if (settings.releaseImagePods()) {
             log.accept(
                     "the controller's Deployment changed: Kubernetes replaces its pod, which runs"
@@ -180,6 +181,15 @@ public final class DemoController implements AutoCloseable {
             log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
             restart();
         }
+    }
+
+    /**
+     * Whether the controller's pod is ready, as its kubelet's probes say: the release's own pod
+     * once its readiness probe passed; the controller in this JVM (which has no probes) at once.
+     */
+    boolean podReady() {
+        ReleaseController r = released;
+        return r == null || r.ready();
     }
 
     /** As the node would kill the pod: abruptly, then a new one starts from cluster state. */

@@ -42,7 +42,8 @@ import java.util.function.Consumer;
  * would on a cluster, and as a kubelet with {@code restartPolicy: Always} does, the container is
  * started again after a growing back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes
  * stops a pod (SIGTERM, then killed after the pod's grace period), so that it releases its Lease
- * and the next one takes over at once. Probes are not run.
+ * and the next one takes over at once. Its startup and readiness probes are run as a kubelet runs
+ * them ({@link ContainerProbes}): the Deployment has rolled out once the pod is ready.
  */
 final class ReleaseController implements AutoCloseable {
 
@@ -61,6 +62,7 @@ final class ReleaseController implements AutoCloseable {
     private final long gracePeriodSeconds;
     private volatile Process process;
     private volatile boolean stopped;
+    private ContainerProbes probes;
 
     private ReleaseController(
             Deployment deployment,
@@ -367,6 +369,12 @@ final class ReleaseController implements AutoCloseable {
         Files.writeString(log, header);
         pc.process = pc.run();
         pc.kubelet.start();
+        pc.probes =
+                new ContainerProbes(
+                                template.getSpec().getContainers().get(0),
+                                launch.ports(),
+                                () -> pc.process)
+                        .start();
         return pc;
     }
 
@@ -450,6 +458,12 @@ final class ReleaseController implements AutoCloseable {
                         .toString();
     }
 
+    /** Whether the pod is ready, as its probes said last; never when it cannot start. */
+    boolean ready() {
+        ContainerProbes p = probes;
+        return p != null && p.ready();
+    }
+
     boolean alive() {
         Process p = process;
         return p != null && p.isAlive();
@@ -468,6 +482,7 @@ final class ReleaseController implements AutoCloseable {
             notifyAll();
         }
         kubelet.interrupt();
+        if (probes != null) probes.close();
         Process p = process;
         if (p == null) return;
         p.destroy();
