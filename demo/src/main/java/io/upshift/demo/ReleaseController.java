@@ -166,7 +166,9 @@ final class ReleaseController implements AutoCloseable {
      * Upshift's directory ({@value UpshiftImage#HOME}) of {@code image}, as the node's kubelet
      * keeps what it pulled: unpacked once into {@code work}/controllers (beside, then renamed into
      * place, so that a pod never starts on a half-unpacked one), found there after; a pull of it
-     * under way is waited for rather than made twice.
+     * under way is waited for rather than made twice. Its layers are kept once each, in {@code
+     * work}/layers, as a container runtime keeps them: a release laid on the same Upshift image as
+     * one pulled before costs its own payload layer alone.
      */
     static Path pull(Releases releases, Path work, String image) throws Exception {
         Path code =
@@ -191,7 +193,10 @@ final class ReleaseController implements AutoCloseable {
         try {
             if (!Files.isDirectory(code)) {
                 releases.unpackDirectory(
-                        ImageRef.parse(image), UpshiftImage.HOME.substring(1), partial);
+                        ImageRef.parse(image),
+                        UpshiftImage.HOME.substring(1),
+                        partial,
+                        work.resolve("layers"));
                 Files.move(partial, code, StandardCopyOption.ATOMIC_MOVE);
             }
             mine.complete(code);
