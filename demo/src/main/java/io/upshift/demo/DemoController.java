@@ -261,12 +261,18 @@ public final class DemoController implements AutoCloseable {
     /**
      * The pod of the controller's Deployment takes over, run by the kubelet of the controller's
      * node from that Deployment alone ({@link ReleaseController}): the one running (in this JVM, or
-     * the previous pod's process) is stopped first, as strategy Recreate does.
+     * the previous pod's process) is stopped first, gracefully as a kubelet stops a pod (it writes
+     * its last status, run-level times included), as strategy Recreate does.
      */
     private void runReleasePod(Deployment deployment) {
         synchronized (lock) {
             if (closed) return;
-            stopInProcess();
+            // as a kubelet stops a pod: SIGTERM, and the controller's last status is written
+            if (inProcess != null) {
+                inProcess.close();
+                inProcessClient.close();
+                inProcess = null;
+            }
             if (released != null) released.close();
             released = null;
             try {
