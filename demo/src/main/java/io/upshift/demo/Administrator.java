@@ -19,8 +19,8 @@ import java.util.Optional;
 /**
  * What the cluster's administrator does and reads through the API: asks for an update in the
  * ClusterVersion's spec, as {@code oc adm upgrade} does, and reads its history, the pools and the
- * nodes to see where the update stands. The waits poll about once a second, calling a {@code tick}
- * each time (to show progress or act meanwhile).
+ * nodes to see where the update stands. The waits look ten times a second, so that an end is seen
+ * when it comes, and call a {@code tick} about once a second (to show progress or act meanwhile).
  */
 public final class Administrator {
 
@@ -64,10 +64,10 @@ public final class Administrator {
     public boolean await(String version, Duration timeout, Runnable tick)
             throws InterruptedException {
         Instant deadline = clock.instant().plus(timeout);
+        long nextTick = System.nanoTime();
         while (clock.instant().isBefore(deadline)) {
             if (completed(version)) return true;
-            tick.run();
-            Thread.sleep(1000);
+            nextTick = tick(tick, nextTick);
         }
         return completed(version);
     }
@@ -80,12 +80,25 @@ public final class Administrator {
             throws InterruptedException {
         if (client.nodes().list().getItems().isEmpty()) return true;
         Instant deadline = clock.instant().plus(timeout);
+        long nextTick = System.nanoTime();
         while (!poolsUpdated(version)) {
             if (!clock.instant().isBefore(deadline)) return false;
-            tick.run();
-            Thread.sleep(1000);
+            nextTick = tick(tick, nextTick);
         }
         return true;
+    }
+
+    /**
+     * Runs {@code tick} when it is due ({@link System#nanoTime()} {@code due}), then pauses a tenth
+     * of a second; returns when the next is due.
+     */
+    private static long tick(Runnable tick, long due) throws InterruptedException {
+        if (System.nanoTime() - due >= 0) {
+            tick.run();
+            due = System.nanoTime() + 1_000_000_000L;
+        }
+        Thread.sleep(100);
+        return due;
     }
 
     /** When the last node was Done with its update, as its agent recorded it; empty without one. */

@@ -133,13 +133,15 @@ public final class DemoCluster implements AutoCloseable {
                             settings.clock(),
                             controllerSettings,
                             log);
+            DemoController pod = controller;
             simulation =
                     new SimulatedCluster(
                                     client,
                                     settings.rolloutDelay(),
                                     settings.seed(),
                                     settings.clock(),
-                                    controller::rolledOut)
+                                    controller::changed)
+                            .selfReadyWhen(d -> pod.podReady())
                             .declaredOperators(settings.declaredOperators())
                             .rolloutTimes(
                                     settings.operatorRollout() == null

@@ -167,10 +167,11 @@ public final class DemoController implements AutoCloseable {
     }
 
     /**
-     * The controller's Deployment rolled out a change: Kubernetes replaces its pod with one of the
-     * Deployment as it now is.
+     * The controller's Deployment changed: Kubernetes replaces its pod with one of the Deployment
+     * as it now is, at once (strategy Recreate); the Deployment has rolled out once that pod is
+     * ready ({@link #podReady}).
      */
-    void rolledOut(Deployment deployment) {
+    void changed(Deployment deployment) {
         if (settings.releaseImagePods()) {
             log.accept(
                     "the controller's Deployment changed: Kubernetes replaces its pod, which runs"
@@ -180,6 +181,15 @@ public final class DemoController implements AutoCloseable {
             log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
             restart();
         }
+    }
+
+    /**
+     * Whether the controller's pod is ready, as its kubelet's probes say: the release's own pod
+     * once its readiness probe passed; the controller in this JVM (which has no probes) at once.
+     */
+    boolean podReady() {
+        ReleaseController r = released;
+        return r == null || r.ready();
     }
 
     /** As the node would kill the pod: abruptly, then a new one starts from cluster state. */
@@ -251,12 +261,18 @@ public final class DemoController implements AutoCloseable {
     /**
      * The pod of the controller's Deployment takes over, run by the kubelet of the controller's
      * node from that Deployment alone ({@link ReleaseController}): the one running (in this JVM, or
-     * the previous pod's process) is stopped first, as strategy Recreate does.
+     * the previous pod's process) is stopped first, gracefully as a kubelet stops a pod (it writes
+     * its last status, run-level times included), as strategy Recreate does.
      */
     private void runReleasePod(Deployment deployment) {
         synchronized (lock) {
             if (closed) return;
-            stopInProcess();
+            // as a kubelet stops a pod: SIGTERM, and the controller's last status is written
+            if (inProcess != null) {
+                inProcess.close();
+                inProcessClient.close();
+                inProcess = null;
+            }
             if (released != null) released.close();
             released = null;
             try {

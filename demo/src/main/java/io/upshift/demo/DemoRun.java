@@ -339,12 +339,15 @@ public final class DemoRun implements AutoCloseable {
     }
 
     /**
-     * The least time the simulated work of the update needs: run-levels in series, each as slow as
-     * its slowest rollout; the machine-config operator reports the version only once the
-     * control-plane pool has rolled out too.
+     * The least time the simulated work of the update needs: the controller's own rollout, then
+     * run-levels in series, each as slow as its slowest rollout. The machine-config operator
+     * reports the version only once the control-plane pool has rolled out after it: the pool
+     * controller of the new release, which renders the new configs, starts once the operator's
+     * Deployment has rolled out ({@link DemoNodes#release}; the outgoing one leaves another
+     * release's templates alone), and then the pool's nodes reboot one at a time.
      */
     public Duration criticalPath() {
-        Map<String, Duration> alongside =
+        Map<String, Duration> after =
                 cluster.nodes()
                         .map(n -> Map.of(DemoPayloads.MACHINE_CONFIG, n.controlPlaneRollout()))
                         .orElse(Map.of());
@@ -356,9 +359,8 @@ public final class DemoRun implements AutoCloseable {
         Map<Integer, Long> slowest = new TreeMap<>();
         for (DemoPayloads.Component c : components) {
             long ms =
-                    Math.max(
-                            simulation.rollout(c.namespace(), c.operator(), TO).toMillis(),
-                            alongside.getOrDefault(c.name(), Duration.ZERO).toMillis());
+                    simulation.rollout(c.namespace(), c.operator(), TO).toMillis()
+                            + after.getOrDefault(c.name(), Duration.ZERO).toMillis();
             slowest.merge(c.runLevel(), ms, Math::max);
         }
         for (long ms : slowest.values()) total += ms;

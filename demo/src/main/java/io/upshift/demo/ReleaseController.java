@@ -42,7 +42,8 @@ import java.util.function.Consumer;
  * would on a cluster, and as a kubelet with {@code restartPolicy: Always} does, the container is
  * started again after a growing back-off (10 s, doubling, at most 5 min). Stopped as Kubernetes
  * stops a pod (SIGTERM, then killed after the pod's grace period), so that it releases its Lease
- * and the next one takes over at once. Probes are not run.
+ * and the next one takes over at once. Its startup and readiness probes are run as a kubelet runs
+ * them ({@link ContainerProbes}): the Deployment has rolled out once the pod is ready.
  */
 final class ReleaseController implements AutoCloseable {
 
@@ -61,6 +62,7 @@ final class ReleaseController implements AutoCloseable {
     private final long gracePeriodSeconds;
     private volatile Process process;
     private volatile boolean stopped;
+    private ContainerProbes probes;
 
     private ReleaseController(
             Deployment deployment,
@@ -164,7 +166,9 @@ final class ReleaseController implements AutoCloseable {
      * Upshift's directory ({@value UpshiftImage#HOME}) of {@code image}, as the node's kubelet
      * keeps what it pulled: unpacked once into {@code work}/controllers (beside, then renamed into
      * place, so that a pod never starts on a half-unpacked one), found there after; a pull of it
-     * under way is waited for rather than made twice.
+     * under way is waited for rather than made twice. Its layers are kept once each, in {@code
+     * work}/layers, as a container runtime keeps them: a release laid on the same Upshift image as
+     * one pulled before costs its own payload layer alone.
      */
     static Path pull(Releases releases, Path work, String image) throws Exception {
         Path code =
@@ -189,7 +193,10 @@ final class ReleaseController implements AutoCloseable {
         try {
             if (!Files.isDirectory(code)) {
                 releases.unpackDirectory(
-                        ImageRef.parse(image), UpshiftImage.HOME.substring(1), partial);
+                        ImageRef.parse(image),
+                        UpshiftImage.HOME.substring(1),
+                        partial,
+                        work.resolve("layers"));
                 Files.move(partial, code, StandardCopyOption.ATOMIC_MOVE);
             }
             mine.complete(code);
@@ -367,6 +374,12 @@ final class ReleaseController implements AutoCloseable {
         Files.writeString(log, header);
         pc.process = pc.run();
         pc.kubelet.start();
+        pc.probes =
+                new ContainerProbes(
+                                template.getSpec().getContainers().get(0),
+                                launch.ports(),
+                                () -> pc.process)
+                        .start();
         return pc;
     }
 
@@ -450,6 +463,12 @@ final class ReleaseController implements AutoCloseable {
                         .toString();
     }
 
+    /** Whether the pod is ready, as its probes said last; never when it cannot start. */
+    boolean ready() {
+        ContainerProbes p = probes;
+        return p != null && p.ready();
+    }
+
     boolean alive() {
         Process p = process;
         return p != null && p.isAlive();
@@ -468,6 +487,7 @@ final class ReleaseController implements AutoCloseable {
             notifyAll();
         }
         kubelet.interrupt();
+        if (probes != null) probes.close();
         Process p = process;
         if (p == null) return;
         p.destroy();

@@ -2,6 +2,7 @@ package io.upshift.testkit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -15,6 +16,8 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
@@ -48,9 +51,12 @@ import java.util.stream.Stream;
  * changes rolls out after a simulated delay (any change of its spec does); an operator whose
  * Deployment rolled out reports that version on its ClusterOperator. Operators of a real payload,
  * which carry no such link, report the versions the payload declares for them ({@link
- * #declaredOperators}). {@code onSelfUpdate} is called with the controller's own Deployment, as
- * rolled out, when it changes: Kubernetes would replace its pod with one of that Deployment's pod
- * template, and nothing else.
+ * #declaredOperators}). {@code onSelfUpdate} is called with the controller's own Deployment as soon
+ * as it changes: Kubernetes replaces its pod with one of that Deployment's pod template at once
+ * (strategy Recreate), and nothing else; that Deployment has rolled out once its simulated delay
+ * has passed and its new pod is ready ({@link #selfReadyWhen}). Changes of Deployments and Jobs are
+ * watched, as the Deployment and Job controllers watch them, and a rollout ends when it is due, not
+ * at the next poll.
  */
 public final class SimulatedCluster implements AutoCloseable {
     /**
@@ -99,6 +105,16 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Map<String, Instant> levelDue = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean stopped;
+    private volatile Predicate<Deployment> selfReady = d -> true;
+
+    /** The earliest rollout due after the last tick; null when none is. */
+    private volatile Instant nextDue;
+
+    /** Set when a watched object changed since the last tick. */
+    private boolean changed;
+
+    private final Object wake = new Object();
+    private final List<SharedIndexInformer<?>> watches = new ArrayList<>();
 
     public SimulatedCluster(
             KubernetesClient client,
@@ -177,21 +193,80 @@ public final class SimulatedCluster implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The controller's own Deployment has rolled out only once {@code ready} says its new pod is
+     * ready, as the kubelet's readiness probe tells the Deployment controller; by default at once.
+     */
+    public SimulatedCluster selfReadyWhen(Predicate<Deployment> ready) {
+        this.selfReady = ready;
+        return this;
+    }
+
     public SimulatedCluster start() {
+        ResourceEventHandler<HasMetadata> wakeUp =
+                new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(HasMetadata o) {
+                        changed();
+                    }
+
+                    @Override
+                    public void onUpdate(HasMetadata before, HasMetadata o) {
+                        changed();
+                    }
+
+                    @Override
+                    public void onDelete(HasMetadata o, boolean unknown) {
+                        changed();
+                    }
+                };
+        watches.add(client.apps().deployments().inAnyNamespace().inform(wakeUp));
+        watches.add(
+                client.batch()
+                        .v1()
+                        .jobs()
+                        .inAnyNamespace()
+                        .withLabel("upshift.io/payload-retrieval", "true")
+                        .inform(wakeUp));
         thread.start();
         return this;
+    }
+
+    /** A watched object changed: the next tick runs now. */
+    private void changed() {
+        synchronized (wake) {
+            changed = true;
+            wake.notifyAll();
+        }
     }
 
     private void run() {
         while (!stopped) {
             try {
                 tick();
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                return;
             } catch (KubernetesClientException e) {
                 // the embedded server is shared with the controller; try again on the next tick
             }
+            try {
+                waitForWork();
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Until a watched object changes, a rollout is due, or 100 ms pass (for what is not watched:
+     * CRDs, ClusterOperators, the controller's pod getting ready).
+     */
+    private void waitForWork() throws InterruptedException {
+        long ms = 100;
+        Instant due = nextDue;
+        if (due != null)
+            ms = Math.max(0, Math.min(ms, Duration.between(clock.instant(), due).toMillis()));
+        synchronized (wake) {
+            if (!changed && ms > 0) wake.wait(ms);
+            changed = false;
         }
     }
 
@@ -199,7 +274,7 @@ public final class SimulatedCluster implements AutoCloseable {
         establishCrds();
         keepReporting();
         Instant now = clock.instant();
-        levelDeclared(now);
+        Instant soonest = levelDeclared(now);
         runPayloadJobs();
         for (Deployment d : client.apps().deployments().inAnyNamespace().list().getItems()) {
             String key = d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
@@ -215,6 +290,8 @@ public final class SimulatedCluster implements AutoCloseable {
                             ? null
                             : d.getMetadata().getLabels().get(OPERATOR_LABEL);
             Instant due = rolloutDue.get(key + " " + want);
+            boolean self =
+                    SELF.equals(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
             if (due == null) {
                 long ms = delayMillis(operator);
                 delayMillis.put(key + " " + version, ms);
@@ -223,10 +300,14 @@ public final class SimulatedCluster implements AutoCloseable {
                 if (operator != null
                         && rolledOut.containsKey(key)
                         && !handedOver.containsKey(operator)) progressing(operator, version);
+                // Recreate: the old pod is stopped and the new one started as the change is seen
+                if (self) onSelfUpdate.accept(d);
             }
-            if (now.isBefore(due)) continue;
-            boolean self =
-                    SELF.equals(d.getMetadata().getNamespace()) && rolledOut.containsKey(key);
+            if (now.isBefore(due)) {
+                soonest = soonest == null || due.isBefore(soonest) ? due : soonest;
+                continue;
+            }
+            if (self && !selfReady.test(d)) continue;
             markAvailable(d);
             rolledOut.put(key, want);
             if (operator != null && handedOver.containsKey(operator)) {
@@ -235,8 +316,8 @@ public final class SimulatedCluster implements AutoCloseable {
                 operatorVersion.put(operator, version);
                 report(operator, version);
             }
-            if (self) onSelfUpdate.accept(d);
         }
+        nextDue = soonest;
     }
 
     /**
@@ -412,13 +493,16 @@ public final class SimulatedCluster implements AutoCloseable {
         }
     }
 
-    private void levelDeclared(Instant now) {
+    /** Reports the declared operators that are due; returns the next one due, or null. */
+    private Instant levelDeclared(Instant now) {
         ClusterVersion cv = client.resources(ClusterVersion.class).withName("version").get();
-        if (cv == null || cv.getStatus() == null || cv.getStatus().getDesired() == null) return;
+        if (cv == null || cv.getStatus() == null || cv.getStatus().getDesired() == null)
+            return null;
         String release = cv.getStatus().getDesired().getVersion();
         Map<String, Map<String, String>> want =
                 release == null ? Map.of() : declared.apply(release);
-        if (want == null || want.isEmpty()) return;
+        if (want == null || want.isEmpty()) return null;
+        Instant soonest = null;
         for (ClusterOperator co : client.resources(ClusterOperator.class).list().getItems()) {
             Map<String, String> versions = want.get(co.getMetadata().getName());
             if (versions == null || versions.equals(reported(co))) continue;
@@ -428,7 +512,9 @@ public final class SimulatedCluster implements AutoCloseable {
                             co.getMetadata().getName() + " " + release,
                             k -> now.plusMillis(delayMillis(co.getMetadata().getName())));
             if (!now.isBefore(due)) report(co.getMetadata().getName(), versions);
+            else if (soonest == null || due.isBefore(soonest)) soonest = due;
         }
+        return soonest;
     }
 
     private static Map<String, String> reported(ClusterOperator co) {
@@ -609,6 +695,7 @@ public final class SimulatedCluster implements AutoCloseable {
     @Override
     public void close() {
         stopped = true;
+        watches.forEach(SharedIndexInformer::close);
         thread.interrupt();
         try {
             thread.join(5000); // its client is closed next: a tick still under way would fail on it

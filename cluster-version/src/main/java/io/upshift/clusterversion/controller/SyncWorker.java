@@ -422,13 +422,17 @@ final class SyncWorker implements AutoCloseable {
         thread.interrupt();
     }
 
-    /** Stops after the task in progress; waits up to 10 s for it. */
+    /**
+     * Stops after the task in progress, which stops waiting at once (a replaced controller's pod
+     * ends sooner, and its successor starts sooner); waits up to 10 s for it.
+     */
     @Override
     public void close() {
         synchronized (this) {
             stopping = true;
             notifyAll();
         }
+        changes.signalAll();
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -64,6 +65,27 @@ final class ImageFiles {
                     Reason.IMAGE_INVALID,
                     "cannot unpack " + directory + " of the image: " + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * Lays the files of {@code layers} (directories {@link #unpack} made, bottom up) into {@code
+     * target} as hard links, a later layer's file replacing an earlier one's, as {@link #unpack} of
+     * all of them would.
+     */
+    static void link(List<Path> layers, Path target) throws IOException {
+        Path root = Files.createDirectories(target.toAbsolutePath().normalize());
+        for (Path layer : layers) {
+            List<Path> files;
+            try (Stream<Path> walk = Files.walk(layer)) {
+                files = walk.filter(Files::isRegularFile).toList();
+            }
+            for (Path f : files) {
+                Path to = root.resolve(layer.relativize(f).toString());
+                Files.createDirectories(to.getParent());
+                Files.deleteIfExists(to);
+                Files.createLink(to, f);
+            }
         }
     }
 }

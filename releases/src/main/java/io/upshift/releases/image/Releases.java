@@ -8,8 +8,11 @@ import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -185,6 +188,50 @@ public final class Releases {
             }
             ImageFiles.unpack(layers, directory, target);
             return image;
+        } finally {
+            FileTrees.deleteQuietly(work);
+        }
+    }
+
+    /**
+     * As {@link #unpackDirectory(ImageRef, String, Path)}, as a container runtime keeps layers:
+     * each layer's part of {@code directory} is unpacked once, into {@code layers}, and {@code
+     * target} gets links to the files of the image's layers (a later one's replacing an earlier
+     * one's); an image whose lower layers an image unpacked before shares costs its own layers
+     * alone. The files are shared: read them, never write them.
+     */
+    public ResolvedImage unpackDirectory(ImageRef ref, String directory, Path target, Path layers)
+            throws ReleaseException {
+        ResolvedImage image = resolve(ref);
+        Path work = tempDir();
+        try {
+            Path cache = Files.createDirectories(layers.resolve(directory.replace('/', '_')));
+            List<Path> unpacked = new ArrayList<>();
+            for (ImageDescriptor layer : image.layers()) {
+                Path dir = cache.resolve(layer.digest().replace(':', '-'));
+                if (!Files.isDirectory(dir)) {
+                    Path file = work.resolve("layer");
+                    Path partial = Files.createTempDirectory(cache, "partial-");
+                    try {
+                        store(ref).fetch(image, layer, file, ImageStore.Progress.NONE);
+                        ImageFiles.unpack(List.of(file), directory, partial);
+                        Files.move(partial, dir, StandardCopyOption.ATOMIC_MOVE);
+                    } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
+                        // unpacked beside this one meanwhile: the same files
+                    } finally {
+                        Files.deleteIfExists(file);
+                        FileTrees.deleteQuietly(partial);
+                    }
+                }
+                unpacked.add(dir);
+            }
+            ImageFiles.link(unpacked, target);
+            return image;
+        } catch (IOException e) {
+            throw new ReleaseException(
+                    Reason.IMAGE_INVALID,
+                    "cannot unpack " + directory + " of the image: " + e.getMessage(),
+                    e);
         } finally {
             FileTrees.deleteQuietly(work);
         }

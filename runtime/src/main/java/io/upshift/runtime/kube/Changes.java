@@ -59,6 +59,19 @@ public final class Changes {
         return true;
     }
 
+    /**
+     * Wakes every waiter, as if each object changed: for a shutdown, so that work waiting on the
+     * caches sees it is to stop now rather than at the end of its wait.
+     */
+    public void signalAll() {
+        for (long[] c : counts.values()) {
+            synchronized (c) {
+                c[0]++;
+                c.notifyAll();
+            }
+        }
+    }
+
     private long[] counter(String key) {
         return counts.computeIfAbsent(key, k -> new long[1]);
     }

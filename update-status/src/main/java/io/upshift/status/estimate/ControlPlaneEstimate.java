@@ -14,13 +14,15 @@ import java.util.Map;
  * what it took in the previous timed update (scaled by how this update's finished run-levels
  * compare with theirs), else from the mean of this update's finished run-levels of its kind (with
  * ClusterOperators or without); before any of its kind finished, at least as long as the one of its
- * kind running has taken so far. A run-level a controller took over while it ran is left out of the
- * means: it holds the time no controller worked, which an update spends once (the previous update's
- * times keep it, as the next update replaces its controller too). The machine-config run-level also
- * waits for the control-plane pool: its nodes start as the run-level does (its MachineConfigs are
- * applied then, and the pool controller running renders them at once), and the run-level ends when
- * the later of its operator's rollout (as long as another operator run-level) and the pool's
- * rollout does. Worker pools start then too ({@link Result#rolloutStart}).
+ * kind running has taken so far; and before any run-level finished in an update with nothing timed
+ * before (its first seconds), as long as the one running has taken so far, a guess that grows until
+ * one is done. A run-level a controller took over while it ran is left out of the means: it holds
+ * the time no controller worked, which an update spends once (the previous update's times keep it,
+ * as the next update replaces its controller too). The machine-config run-level also waits for the
+ * control-plane pool: its nodes start as the run-level does (its MachineConfigs are applied then,
+ * and the pool controller running renders them at once), and the run-level ends when the later of
+ * its operator's rollout (as long as another operator run-level) and the pool's rollout does.
+ * Worker pools start then too ({@link Result#rolloutStart}).
  */
 public final class ControlPlaneEstimate {
     /** The ClusterOperator whose run-level rolls the nodes out. */
@@ -47,6 +49,9 @@ public final class ControlPlaneEstimate {
     private final Instant now;
     private final double scale;
     private boolean fromRunning;
+
+    /** Nothing of any kind was done or timed: the run-levels left were guessed from the running. */
+    private boolean guessed;
 
     private ControlPlaneEstimate(
             RunLevelTimes times,
@@ -205,7 +210,13 @@ public final class ControlPlaneEstimate {
             return others;
         }
         Duration taken = mean(ofKind(interrupted, level));
-        return taken != null ? taken : mean(interrupted);
+        if (taken == null) taken = mean(interrupted);
+        if (taken != null || running == null) return taken;
+        // nothing done or timed at all (an update's first seconds): as long as the one running has
+        // taken so far, in whole seconds, so that the estimate moves once a second at most
+        guessed = true;
+        return Duration.ofSeconds(
+                Math.max(1, Duration.between(running.started(), now).toSeconds()));
     }
 
     private static List<RunLevelTimes.Level> ofKind(
@@ -255,6 +266,12 @@ public final class ControlPlaneEstimate {
                                 + kind.size()
                                 + ")");
             }
+        }
+        if (guessed) {
+            return "no run-level of this update done yet, and none was timed before: each one"
+                    + " left guessed as long as the one running has taken so far ("
+                    + Seconds.format(Duration.between(running.started(), now))
+                    + ")";
         }
         String text =
                 kinds.isEmpty()

@@ -187,7 +187,13 @@ class ControlPlaneEstimateTest {
                         "1.1.0",
                         List.of(level("00", null, 0, null), level("10", "etcd", null, null)),
                         null);
-        assertThat(ControlPlaneEstimate.of(justStarted, IMAGE, T0.plusSeconds(1), null))
+        RunLevelTimes notStarted =
+                new RunLevelTimes(
+                        IMAGE,
+                        "1.1.0",
+                        List.of(level("00", null, null, null), level("10", "etcd", null, null)),
+                        null);
+        assertThat(ControlPlaneEstimate.of(notStarted, IMAGE, T0.plusSeconds(1), null))
                 .isEqualTo(
                         new ControlPlaneEstimate.Result(
                                 null,
@@ -199,6 +205,45 @@ class ControlPlaneEstimateTest {
                                         justStarted, "example.com/release@sha256:c", T0, null)
                                 .basis())
                 .isEqualTo("the cluster-version controller has not started timing this update");
+    }
+
+    @Test
+    void inAnUpdatesFirstSecondsWithNothingTimedEachRunLevelLeftIsGuessedAsLongAsTheRunningOne() {
+        RunLevelTimes justStarted =
+                new RunLevelTimes(
+                        IMAGE,
+                        "1.1.0",
+                        List.of(
+                                level("00", null, 0, null),
+                                level("10", "etcd", null, null),
+                                level("20", "dns", null, null)),
+                        null);
+        ControlPlaneEstimate.Result early =
+                ControlPlaneEstimate.of(justStarted, IMAGE, T0.plusSeconds(3), null);
+        // 00 has run 3 s: it ends now at the earliest, 10 and 20 take 3 s each
+        assertThat(early.completedAt()).isEqualTo(T0.plusSeconds(9));
+        assertThat(early.basis())
+                .isEqualTo(
+                        "3 of 3 run-levels left, no run-level of this update done yet, and none"
+                                + " was timed before: each one left guessed as long as the one"
+                                + " running has taken so far (3.0 s)");
+        assertThat(
+                        ControlPlaneEstimate.of(justStarted, IMAGE, T0.plusSeconds(5), null)
+                                .completedAt())
+                .as("the guess grows while nothing is done")
+                .isEqualTo(T0.plusSeconds(15));
+        RunLevelTimes oneDone =
+                new RunLevelTimes(
+                        IMAGE,
+                        "1.1.0",
+                        List.of(
+                                level("00", null, 0, 5),
+                                level("10", "etcd", 5, null),
+                                level("20", "dns", null, null)),
+                        null);
+        assertThat(ControlPlaneEstimate.of(oneDone, IMAGE, T0.plusSeconds(6), null).basis())
+                .as("no guess once a run-level is done")
+                .doesNotContain("guessed");
     }
 
     private static PoolRollout.Node pending(String name) {
