@@ -8,8 +8,6 @@ import io.upshift.releases.metadata.ReleaseException;
 import io.upshift.releases.payload.Payload;
 import io.upshift.releases.payload.PayloadLoader;
 import java.io.IOException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -216,8 +214,10 @@ public final class Releases {
                         store(ref).fetch(image, layer, file, ImageStore.Progress.NONE);
                         ImageFiles.unpack(List.of(file), directory, partial);
                         Files.move(partial, dir, StandardCopyOption.ATOMIC_MOVE);
-                    } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
-                        // unpacked beside this one meanwhile: the same files
+                    } catch (IOException e) {
+                        // unpacked beside this one meanwhile (rename(2) onto a non-empty folder
+                        // fails, with a plain FileSystemException): the same files
+                        if (!Files.isDirectory(dir)) throw e;
                     } finally {
                         Files.deleteIfExists(file);
                         FileTrees.deleteQuietly(partial);
