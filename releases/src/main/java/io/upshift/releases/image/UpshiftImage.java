@@ -71,8 +71,10 @@ public final class UpshiftImage {
      * <ul>
      *   <li>the serial collector (one thread; the live data is tens of MiB), the heap at most half
      *       the container's memory limit (the rest for metaspace, threads, buffers and the page
-     *       cache the payload reads go through), given back after a full collection down to 30 %
-     *       free, its young generation a sixth of it (an idle controller allocates little);
+     *       cache the payload reads go through), grown to keep 5 % free and given back after a full
+     *       collection down to 10 % free, in one step rather than over four collections (the
+     *       operator collects once after its first sync, {@code Startup.firstSync}), its young
+     *       generation a sixth of it (an idle controller allocates little);
      *   <li>the client compiler alone: it compiles in a fraction of the time and memory of the
      *       server compiler, which on two cores competes with the start itself, and the
      *       controller's work is waiting on the API server, not computing;
@@ -87,15 +89,19 @@ public final class UpshiftImage {
                     "-XX:MinHeapFreeRatio=5",
                     "-XX:MaxHeapFreeRatio=10",
                     "-XX:-ShrinkHeapInSteps",
-                    "-XX:NewRatio=8",
+                    "-XX:NewRatio=5",
                     "-XX:TieredStopAtLevel=1",
                     "-XX:+ExitOnOutOfMemoryError");
 
     /**
-     * The options of an image with a class-data archive, after {@link #JVM_OPTIONS}: the archive,
-     * mapped where it was laid out rather than moved to a random address (moving it writes every
-     * page of it, tens of MiB of each process's memory, and takes a quarter of a second). When the
-     * JVM finds that it does not match (a jar changed), it starts without it, as without one.
+     * The options of an image with a class-data archive, after {@link #JVM_OPTIONS}; the archive is
+     * made only by a JDK 25 or newer ({@link ImageJdk}), whose options these are: object headers of
+     * 8 bytes rather than 12 (a smaller heap; the archive is dumped with them too), the C heap
+     * trimmed every 30 s (freed native memory given back, as an idle process frees much after its
+     * start), and the archive, mapped where it was laid out rather than moved to a random address
+     * (moving it writes every page of it, tens of MiB of each process's memory, and takes a quarter
+     * of a second). When the JVM finds that the archive does not match (a jar changed), it starts
+     * without it, as without one.
      */
     public static final List<String> ARCHIVE_OPTIONS =
             List.of(

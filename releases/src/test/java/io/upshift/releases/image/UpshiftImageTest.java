@@ -133,7 +133,7 @@ class UpshiftImageTest {
                 .isEqualTo(
                         "[\"/opt/upshift/jre/bin/java\",\"-XX:+UseSerialGC\",\"-XX:MaxRAMPercentage=50\","
                             + "\"-XX:MinHeapFreeRatio=5\",\"-XX:MaxHeapFreeRatio=10\","
-                            + "\"-XX:-ShrinkHeapInSteps\",\"-XX:NewRatio=8\","
+                            + "\"-XX:-ShrinkHeapInSteps\",\"-XX:NewRatio=5\","
                             + "\"-XX:TieredStopAtLevel=1\",\"-XX:+ExitOnOutOfMemoryError\","
                                 + (archive
                                         ? "\"-XX:+UseCompactObjectHeaders\","
