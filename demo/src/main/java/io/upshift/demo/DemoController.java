@@ -86,6 +86,13 @@ public final class DemoController implements AutoCloseable {
     private volatile ClusterVersionController inProcess;
     private KubernetesClient inProcessClient;
     private volatile ReleaseController released;
+
+    /**
+     * The release the controller in this JVM runs as ({@code --release}): the first one, then the
+     * image its Deployment's pod runs once the Deployment changes.
+     */
+    private volatile String release;
+
     private volatile int restarts;
     private boolean closed;
 
@@ -106,6 +113,7 @@ public final class DemoController implements AutoCloseable {
         this.work = work;
         this.clock = clock;
         this.settings = settings;
+        this.release = settings.release();
         this.log = log;
     }
 
@@ -179,6 +187,10 @@ public final class DemoController implements AutoCloseable {
             runReleasePod(deployment);
         } else {
             log.accept("the controller's Deployment changed: Kubernetes replaces its pod");
+            // its pod runs the image the Deployment now names: this JVM's code, given that release
+            String image =
+                    deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+            if (image != null && !image.isBlank()) release = image;
             restart();
         }
     }
@@ -222,7 +234,7 @@ public final class DemoController implements AutoCloseable {
         ControllerOptions options =
                 settings.options()
                         .apply(
-                                ControllerOptions.defaults(settings.release(), payloads())
+                                ControllerOptions.defaults(release, payloads())
                                         .withTiming(
                                                 Duration.ofSeconds(2),
                                                 Duration.ofSeconds(10),
