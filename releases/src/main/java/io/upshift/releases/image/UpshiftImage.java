@@ -55,6 +55,9 @@ public final class UpshiftImage {
      */
     public static final String CDS_ARCHIVE = HOME + "/upshift.jsa";
 
+    /** {@link #CDS_ARCHIVE} as the entry point names it, in the working directory. */
+    private static final String ARCHIVE_FILE = CDS_ARCHIVE.substring(HOME.length() + 1);
+
     /**
      * The classes of the archive, one per line, as {@code -XX:DumpLoadedClassList} writes them:
      * from a training run of the operator (its start, the Lease, its caches, its first sync and a
@@ -107,7 +110,7 @@ public final class UpshiftImage {
             List.of(
                     "-XX:+UseCompactObjectHeaders",
                     "-XX:TrimNativeHeapInterval=30000",
-                    "-XX:SharedArchiveFile=" + CDS_ARCHIVE.substring(HOME.length() + 1),
+                    "-XX:SharedArchiveFile=" + ARCHIVE_FILE,
                     "-XX:+UnlockDiagnosticVMOptions",
                     "-XX:ArchiveRelocationMode=0");
 
@@ -136,8 +139,7 @@ public final class UpshiftImage {
      * any archive unpacked there), to be run with {@code home} as the working directory.
      */
     public static List<String> entrypoint(Path home) {
-        boolean archive =
-                Files.isRegularFile(home.resolve(CDS_ARCHIVE.substring(HOME.length() + 1)));
+        boolean archive = Files.isRegularFile(home.resolve(ARCHIVE_FILE));
         return entrypoint(archive).stream()
                 .map(a -> a.replace(HOME + "/", home.toAbsolutePath() + "/"))
                 .toList();
@@ -341,7 +343,7 @@ public final class UpshiftImage {
         dump.set(0, jre.resolve("bin/java").toString());
         dump.addAll(1, List.of("-Xshare:dump", "-XX:SharedClassListFile=" + CLASS_LIST));
         run(dump, stage);
-        return stage.resolve(CDS_ARCHIVE.substring(HOME.length() + 1));
+        return stage.resolve(ARCHIVE_FILE);
     }
 
     /**
