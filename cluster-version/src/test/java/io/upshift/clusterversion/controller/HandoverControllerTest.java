@@ -117,13 +117,7 @@ class HandoverControllerTest {
                 .atMost(Duration.ofSeconds(60))
                 .until(
                         () -> {
-                            Deployment d =
-                                    h.client
-                                            .apps()
-                                            .deployments()
-                                            .inNamespace("openshift-cluster-version")
-                                            .withName("cluster-version-operator")
-                                            .get();
+                            Deployment d = controllerDeployment(h);
                             return d != null
                                     && image.equals(
                                             d.getSpec()
@@ -133,13 +127,7 @@ class HandoverControllerTest {
                                                     .get(0)
                                                     .getImage());
                         });
-        Deployment d =
-                h.client
-                        .apps()
-                        .deployments()
-                        .inNamespace("openshift-cluster-version")
-                        .withName("cluster-version-operator")
-                        .get();
+        Deployment d = controllerDeployment(h);
         d.setStatus(
                 new DeploymentStatusBuilder()
                         .withObservedGeneration(d.getMetadata().getGeneration())
@@ -154,5 +142,14 @@ class HandoverControllerTest {
                 .inNamespace("openshift-cluster-version")
                 .resource(d)
                 .updateStatus();
+    }
+
+    private static Deployment controllerDeployment(ControllerHarness h) {
+        return h.client
+                .apps()
+                .deployments()
+                .inNamespace("openshift-cluster-version")
+                .withName("cluster-version-operator")
+                .get();
     }
 }

@@ -30,17 +30,14 @@ public final class Startup {
      * for good.
      */
     public static void firstSync() {
-        if (SEEN.contains(FIRST_SYNC)) return;
-        mark(FIRST_SYNC);
+        if (!mark("first sync")) return;
         System.gc();
         mark("start's garbage collected");
     }
 
-    private static final String FIRST_SYNC = "first sync";
-
-    /** Logs {@code milestone}, the first time only. */
-    public static void mark(String milestone) {
-        if (!SEEN.add(milestone)) return;
+    /** Logs {@code milestone}, the first time only; whether this was the first time. */
+    public static boolean mark(String milestone) {
+        if (!SEEN.add(milestone)) return false;
         long started = ManagementFactory.getRuntimeMXBean().getStartTime();
         int classes = ManagementFactory.getClassLoadingMXBean().getLoadedClassCount();
         if (FIRST.getAndSet(false))
@@ -52,5 +49,6 @@ public final class Startup {
                         milestone,
                         (System.currentTimeMillis() - started) / 1000.0,
                         classes));
+        return true;
     }
 }
