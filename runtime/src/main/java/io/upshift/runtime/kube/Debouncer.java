@@ -1,23 +1,39 @@
 package io.upshift.runtime.kube;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs an action on one thread after something changed, at most once per interval however often
- * things change: a burst of events costs one run at the end of the interval, not one per event.
+ * Runs an action on one thread after something changed, at most {@code burst} times per interval
+ * however often things change: a change after a quiet spell runs at once, and a stream of events
+ * costs {@code burst} runs per interval, not one per event.
  */
 public final class Debouncer implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final Runnable action;
     private final long intervalNanos;
     private final AtomicBoolean pending = new AtomicBoolean();
-    private volatile long lastRun = Long.MIN_VALUE / 2;
 
+    /** When the last {@code burst} runs started (System.nanoTime), oldest at {@link #next}. */
+    private final long[] runs;
+
+    private int next;
+
+    /** At most one run per interval. */
     public Debouncer(String threadName, Duration interval, Runnable action) {
+        this(threadName, interval, 1, action);
+    }
+
+    /**
+     * At most {@code burst} runs in any interval: a change that closely follows another (a status
+     * written just after an annotation) is still seen at once.
+     */
+    public Debouncer(String threadName, Duration interval, int burst, Runnable action) {
+        if (burst < 1) throw new IllegalArgumentException("burst must be at least 1: " + burst);
         ScheduledThreadPoolExecutor executor =
                 new ScheduledThreadPoolExecutor(
                         1,
@@ -31,6 +47,8 @@ public final class Debouncer implements AutoCloseable {
         this.executor = executor;
         this.action = action;
         this.intervalNanos = interval.toNanos();
+        this.runs = new long[burst];
+        Arrays.fill(runs, System.nanoTime() - intervalNanos);
     }
 
     /** Asks for a run; runs already asked for and not yet started absorb this one. */
@@ -40,7 +58,10 @@ public final class Debouncer implements AutoCloseable {
         if (executor.isShutdown())
             return; // closed: events still arriving from informers are dropped
         if (pending.compareAndSet(false, true)) {
-            long wait = Math.max(0, lastRun + intervalNanos - System.nanoTime());
+            long wait;
+            synchronized (runs) {
+                wait = Math.max(0, runs[next] + intervalNanos - System.nanoTime());
+            }
             executor.schedule(this::run, wait, TimeUnit.NANOSECONDS);
         }
     }
@@ -64,7 +85,10 @@ public final class Debouncer implements AutoCloseable {
 
     private void run() {
         pending.set(false);
-        lastRun = System.nanoTime();
+        synchronized (runs) {
+            runs[next] = System.nanoTime();
+            next = (next + 1) % runs.length;
+        }
         action.run();
     }
 

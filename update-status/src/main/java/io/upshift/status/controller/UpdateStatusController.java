@@ -49,12 +49,20 @@ import org.slf4j.LoggerFactory;
  * version, health) and the UpdateStatus named {@code cluster} as their summary ({@link
  * StatusObjects}). Informers watch ClusterVersion, ClusterOperators, MachineConfigPools,
  * MachineConfigs, Nodes, the machine-config operator Deployment and the insight objects themselves;
- * any change asks for an evaluation, evaluations run at most once per interval, and an object is
- * written only when it differs from what the API server holds, deleted when its subject is gone.
+ * any change asks for an evaluation, evaluations run at most {@value #BURST} times per interval,
+ * and an object is written only when it differs from what the API server holds, deleted when its
+ * subject is gone.
  */
 public final class UpdateStatusController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UpdateStatusController.class);
     private static final ObjectMapper JSON = Mappers.JSON;
+
+    /**
+     * Evaluations allowed in one interval: the change that ends an update (Completed, just after
+     * the run-level times annotation) is mirrored at once, not an interval later, so a level
+     * cluster is quiet from the moment it says so.
+     */
+    static final int BURST = 3;
 
     private final KubernetesClient client;
     private final Clock clock;
@@ -81,7 +89,8 @@ public final class UpdateStatusController implements AutoCloseable {
     private volatile UpdateStatus live;
 
     /**
-     * @param minInterval the shortest time between two evaluations (and so between two writes)
+     * @param minInterval at most {@link #BURST} evaluations (and so writes of one object) in any
+     *     such interval
      * @param resync how often to evaluate without events, for insights that depend on time alone
      * @param alerts firing alerts, read at each evaluation
      */
@@ -95,7 +104,7 @@ public final class UpdateStatusController implements AutoCloseable {
         this.clock = clock;
         this.alerts = alerts;
         this.resync = resync;
-        this.debouncer = new Debouncer("update-status", minInterval, this::evaluateSafely);
+        this.debouncer = new Debouncer("update-status", minInterval, BURST, this::evaluateSafely);
         this.informers = new Informers(debouncer::trigger);
     }
 
