@@ -19,11 +19,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,7 +45,7 @@ import java.util.regex.Pattern;
  * printed first. {@code OperatorFootprint --train FILE} instead writes the class list the image's
  * class-data archive is made from (see {@link UpshiftImage#CLASS_LIST}): one pod runs with {@code
  * JAVA_TOOL_OPTIONS= -XX:DumpLoadedClassList} through its start, first sync and the rollout of its
- * own Deployment.
+ * own Deployment, then the pool controller ({@link PoolsProcess}) through its first pass.
  */
 public final class OperatorFootprint {
     private static final Pattern MILESTONE =
@@ -102,7 +100,22 @@ public final class OperatorFootprint {
                 pod = awaitPod(controller, pod);
                 double s = awaitReady(pod);
                 ready.add(s);
-                System.out.println(breakdown(pod, awaitFirstSync(pod), s));
+                System.out.println(breakdown("breakdown", pod, awaitFirstSync(pod), s));
+            }
+            List<Double> poolsReady = new ArrayList<>();
+            for (int i = 0; i < runs; i++) {
+                try (PoolsProcess pools =
+                        PoolsProcess.start(
+                                pod,
+                                demo.cluster().server().kubeconfig(),
+                                demo.to(),
+                                null,
+                                work.resolve("pools-" + i + ".log"))) {
+                    List<String> log = pools.await("first sync");
+                    double s = milestones(pools.asPod(), log).get("ready");
+                    poolsReady.add(s);
+                    System.out.println(breakdown("pool controller", pools.asPod(), log, s));
+                }
             }
             Thread.sleep(idleSeconds * 1000L);
             Map<String, Long> status = procStatus(pod.process().pid());
@@ -113,10 +126,16 @@ public final class OperatorFootprint {
                     ready.get(ready.size() / 2),
                     status.get("VmRSS") / 1024,
                     status.get("Threads"));
+            poolsReady.sort(Double::compare);
             System.out.printf(
                     Locale.ROOT,
-                    "(median of %d takeovers; idle %d s; memory limit given to the JVM: %s; load"
-                            + " average %s)%n",
+                    "pool controller: ready in %.2f s%n",
+                    poolsReady.get(poolsReady.size() / 2));
+            System.out.printf(
+                    Locale.ROOT,
+                    "(median of %d takeovers and of %d pool controller starts; idle %d s; memory"
+                            + " limit given to the JVM: %s; load average %s)%n",
+                    runs,
                     runs,
                     idleSeconds,
                     commandLine(pod).stream()
@@ -181,37 +200,34 @@ public final class OperatorFootprint {
     }
 
     /**
-     * One line: when the JVM started after the process did, then each milestone's seconds from the
-     * process's start.
+     * Each {@code startup:} milestone of {@code log}, in seconds from the process's start, after
+     * {@code JVM start}: when the JVM started after the process did.
      */
-    private static String breakdown(DemoController.PodProcess pod, List<String> log, double ready) {
+    private static Map<String, Double> milestones(DemoController.PodProcess pod, List<String> log) {
         // the process's start on the wall clock, from the monotonic one's reading then
         long spawned =
                 System.currentTimeMillis() - (System.nanoTime() - pod.startedNanos()) / 1_000_000;
+        Map<String, Double> out = new LinkedHashMap<>();
         double jvm = Double.NaN;
-        Map<String, String> milestones = new LinkedHashMap<>();
         for (String line : log) {
             Matcher j = JVM_STARTED.matcher(line);
-            if (j.find()) jvm = (Instant.parse(j.group(1)).toEpochMilli() - spawned) / 1000.0;
+            if (j.find()) {
+                jvm = (Instant.parse(j.group(1)).toEpochMilli() - spawned) / 1000.0;
+                out.put("JVM start", jvm);
+            }
             Matcher m = MILESTONE.matcher(line);
-            if (m.find())
-                milestones.put(
-                        m.group(1),
-                        String.format(
-                                Locale.ROOT,
-                                "%s %.2f s (%s classes)",
-                                m.group(1),
-                                Double.parseDouble(m.group(2)) + jvm,
-                                m.group(3)));
+            if (m.find()) out.put(m.group(1), Double.parseDouble(m.group(2)) + jvm);
         }
+        return out;
+    }
+
+    /** One line: {@code ready}, then each milestone's seconds from the process's start. */
+    private static String breakdown(
+            String what, DemoController.PodProcess pod, List<String> log, double ready) {
         StringBuilder b =
-                new StringBuilder(
-                        String.format(
-                                Locale.ROOT,
-                                "breakdown: ready %.2f s: JVM start %.2f s",
-                                ready,
-                                jvm));
-        milestones.values().forEach(v -> b.append(", ").append(v));
+                new StringBuilder(String.format(Locale.ROOT, "%s: ready %.2f s", what, ready));
+        milestones(pod, log)
+                .forEach((name, s) -> b.append(String.format(Locale.ROOT, ", %s %.2f s", name, s)));
         return b.toString();
     }
 
@@ -257,16 +273,25 @@ public final class OperatorFootprint {
         awaitFirstSync(training);
         DemoController.PodProcess after = awaitPod(controller, training);
         awaitReady(after);
-        Set<String> classes = new LinkedHashSet<>();
+        // then the pool controller, from its start through its first pass
+        Path rawPools = out.toAbsolutePath().resolveSibling(out.getFileName() + ".pools.raw");
+        try (PoolsProcess pools =
+                PoolsProcess.start(
+                        after,
+                        demo.cluster().server().kubeconfig(),
+                        demo.to(),
+                        "-XX:DumpLoadedClassList=" + rawPools,
+                        out.toAbsolutePath().resolveSibling(out.getFileName() + ".pools.log"))) {
+            pools.await("first sync");
+        }
+        List<String> classes = new ArrayList<>();
         classes.add(
                 "# The classes of Upshift's class-data archive (UpshiftImage.CLASS_LIST), made by"
                         + " bench/run OperatorFootprint --train");
-        // classes of other loaders name the training's own files (source:)
-        for (String line : Files.readAllLines(raw))
-            if (!line.startsWith("#") && !line.contains(" source: ") && !line.isBlank())
-                classes.add(line);
+        ClassLists.merge(List.of(raw, rawPools), classes);
         Files.write(out, classes);
         Files.delete(raw);
+        Files.delete(rawPools);
         System.out.printf("%d classes written to %s%n", classes.size(), out);
     }
 }

@@ -8,6 +8,7 @@ import io.upshift.graph.client.ClusterServices;
 import io.upshift.graph.client.PromQLClient;
 import io.upshift.pools.model.PoolDecision;
 import io.upshift.pools.model.PoolPlan;
+import io.upshift.runtime.health.Startup;
 import io.upshift.runtime.kube.ApiErrors;
 import io.upshift.runtime.kube.Debouncer;
 import io.upshift.runtime.kube.ParallelWrites;
@@ -135,6 +136,7 @@ public final class PoolController implements AutoCloseable {
     private void reconcileSafely() {
         try {
             reconcile();
+            Startup.firstSync();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409)
                 LOG.info("pool reconcile: an object changed since it was read; reading again");
