@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
 import io.upshift.pools.agent.AgentOptions;
@@ -18,6 +17,7 @@ import io.upshift.pools.controller.PoolController;
 import io.upshift.pools.controller.PoolControllerOptions;
 import io.upshift.pools.model.MaxUnavailable;
 import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.OneFileConfig;
 import io.upshift.pools.model.PoolMembers;
 import io.upshift.pools.model.PoolNode;
 import io.upshift.releases.image.FileTrees;
@@ -271,31 +271,14 @@ public final class PoolRolloutLive {
 
     /** A MachineConfig for the workers writing one file; a new content is a new rendered config. */
     private static void config(KubernetesClient client, String content) {
-        Map<String, Object> file =
-                Map.of(
-                        "path",
-                        "/etc/upshift-bench/config",
-                        "mode",
-                        420,
-                        "contents",
-                        Map.of("source", "data:," + content));
         client.resources(MachineConfig.class)
                 .resource(
-                        new MachineConfigBuilder()
-                                .withNewMetadata()
-                                .withName("00-worker")
-                                .addToLabels("machineconfiguration.openshift.io/role", "worker")
-                                .endMetadata()
-                                .withNewSpec()
-                                .withConfig(
-                                        Map.of(
-                                                "ignition",
-                                                Map.of("version", "3.2.0"),
-                                                "storage",
-                                                Map.of("files", List.of(file))))
-                                .withOsImageURL("quay.example/node-os:" + content)
-                                .endSpec()
-                                .build())
+                        OneFileConfig.of(
+                                "00-worker",
+                                "worker",
+                                "/etc/upshift-bench/config",
+                                content,
+                                "quay.example/node-os:" + content))
                 .createOr(existing -> existing.update());
     }
 

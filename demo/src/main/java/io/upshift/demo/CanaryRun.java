@@ -11,6 +11,7 @@ import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolC
 import io.upshift.pools.model.Canaries;
 import io.upshift.pools.model.HealthGates;
 import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.OneFileConfig;
 import io.upshift.pools.model.PoolMembers;
 import io.upshift.pools.model.SoakTime;
 import io.upshift.runtime.kube.MergePatch;
@@ -204,7 +205,7 @@ public final class CanaryRun {
     private void machineConfig() {
         client.resources(MachineConfig.class)
                 .resource(
-                        ConfigChange.oneFile(
+                        OneFileConfig.of(
                                 "99-worker-upshift-demo-canary",
                                 POOL,
                                 PATH,

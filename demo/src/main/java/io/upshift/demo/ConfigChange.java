@@ -6,19 +6,17 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.upshift.api.json.Mappers;
 import io.upshift.pools.controller.MachineConfigurations;
 import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.OneFileConfig;
 import io.upshift.pools.model.PoolMembers;
 import io.upshift.runtime.kube.MergePatch;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,43 +133,12 @@ public final class ConfigChange {
     private void machineConfig(String pool, String version) {
         client.resources(MachineConfig.class)
                 .resource(
-                        oneFile(
+                        OneFileConfig.of(
                                 "99-" + pool + "-upshift-demo-motd",
                                 pool,
                                 PATH,
                                 "Welcome to the Upshift demo, on release " + version + ".\n"))
                 .createOr(existing -> existing.update());
-    }
-
-    /** A MachineConfig {@code name} of {@code pool}'s role that writes one file, mode 0644. */
-    static MachineConfig oneFile(String name, String pool, String path, String text) {
-        Map<String, Object> file =
-                Map.of(
-                        "path",
-                        path,
-                        "mode",
-                        420,
-                        "contents",
-                        Map.of(
-                                "source",
-                                "data:;base64,"
-                                        + Base64.getEncoder()
-                                                .encodeToString(
-                                                        text.getBytes(StandardCharsets.UTF_8))));
-        return new MachineConfigBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .addToLabels("machineconfiguration.openshift.io/role", pool)
-                .endMetadata()
-                .withNewSpec()
-                .withConfig(
-                        Map.of(
-                                "ignition",
-                                Map.of("version", "3.2.0"),
-                                "storage",
-                                Map.of("files", List.of(file))))
-                .endSpec()
-                .build();
     }
 
     /** Every pool has a new target, and every node of it runs that target, Done. */

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
-import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigBuilder;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigNode;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPool;
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfigPoolBuilder;
@@ -22,6 +21,7 @@ import io.upshift.pools.agent.HostFiles;
 import io.upshift.pools.agent.NodeAgent;
 import io.upshift.pools.agent.SimulatedHost;
 import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.OneFileConfig;
 import io.upshift.pools.model.RequiredPools;
 import io.upshift.testkit.ApiServer;
 import io.upshift.testkit.ApiServers;
@@ -36,7 +36,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.awaitility.Awaitility;
@@ -176,31 +175,9 @@ public final class PoolHarness implements AutoCloseable {
      * A MachineConfig for a role writing {@code /etc/upshift-test/<name>} with the given content.
      */
     public void config(String name, String role, String content, String osImage) {
-        Map<String, Object> file =
-                Map.of(
-                        "path",
-                        "/etc/upshift-test/" + name,
-                        "mode",
-                        420,
-                        "contents",
-                        Map.of("source", "data:," + content));
         client.resources(MachineConfig.class)
                 .resource(
-                        new MachineConfigBuilder()
-                                .withNewMetadata()
-                                .withName(name)
-                                .addToLabels("machineconfiguration.openshift.io/role", role)
-                                .endMetadata()
-                                .withNewSpec()
-                                .withConfig(
-                                        Map.of(
-                                                "ignition",
-                                                Map.of("version", "3.2.0"),
-                                                "storage",
-                                                Map.of("files", List.of(file))))
-                                .withOsImageURL(osImage)
-                                .endSpec()
-                                .build())
+                        OneFileConfig.of(name, role, "/etc/upshift-test/" + name, content, osImage))
                 .createOr(existing -> existing.update());
     }
 

@@ -32,10 +32,10 @@ import java.util.stream.Stream;
  * registry: a Java runtime cut to the modules Upshift uses (jlink of the JDK that builds it), the
  * shared libraries that runtime loads as the build machine has them, the few tools a
  * payload-retrieval Job runs ({@link #TOOLS}: {@code /bin/sh}, rm, mkdir, cp, mv, as OpenShift's
- * release image has them), a non-root user, Upshift's libraries and its jar. Layers, bottom first,
- * from the least to the most often changed: system files, runtime, libraries, Upshift. The same
- * inputs make the same image, digest included (sorted entries at the epoch, owned by root; no build
- * time anywhere).
+ * release image has them), a non-root user, Upshift's libraries (a signed jar without its
+ * signature: {@link UnsignedJar}) and its jar. Layers, bottom first, from the least to the most
+ * often changed: system files, runtime, libraries, Upshift. The same inputs make the same image,
+ * digest included (sorted entries at the epoch, owned by root; no build time anywhere).
  *
  * <p>The entry point runs {@code upshift}: {@code docker run IMAGE operator --release ...}.
  */
@@ -247,14 +247,17 @@ public final class UpshiftImage {
             progress.accept("collecting the shared libraries it loads");
             TarLayer system = systemLayer(jre);
             TarLayer runtime = new TarLayer().addTree(jre, HOME.substring(1) + "/jre");
-            TarLayer libraries = new TarLayer().addTree(in.lib(), HOME.substring(1) + "/lib");
+            Path lib = libraries(in.lib(), work.resolve("lib"));
+            TarLayer libraries = new TarLayer().addTree(lib, HOME.substring(1) + "/lib");
             TarLayer upshift = new TarLayer().add(TarLayer.Entry.file(JAR, in.jar(), 0644));
             boolean archive = jdk.makesReproducibleArchive();
             if (archive) {
                 progress.accept("laying out the class-data archive");
                 upshift.add(
                         TarLayer.Entry.file(
-                                CDS_ARCHIVE, classDataArchive(in, jre, work.resolve("cds")), 0644));
+                                CDS_ARCHIVE,
+                                classDataArchive(in.jar(), lib, jre, work.resolve("cds")),
+                                0644));
             } else {
                 progress.accept(
                         "no class-data archive: the "
@@ -320,16 +323,32 @@ public final class UpshiftImage {
     }
 
     /**
+     * The image's libraries, copied from {@code from} to {@code to}: a signed jar without its
+     * signature ({@link UnsignedJar}), so that its classes are in the class-data archive and load
+     * unchecked.
+     */
+    private static Path libraries(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> jars = Files.list(from)) {
+            for (Path j : jars.sorted().toList())
+                if (Files.isRegularFile(j) && j.getFileName().toString().endsWith(".jar"))
+                    UnsignedJar.copy(j, to.resolve(j.getFileName()));
+                else Files.copy(j, to.resolve(j.getFileName()));
+        }
+        return to;
+    }
+
+    /**
      * The class-data archive of {@link #CLASS_LIST}, made by the image's own runtime {@code jre}
      * from Upshift's files laid out in {@code stage} as the image lays them out under {@value
      * #HOME} (dated at the epoch, as its layers date them: the archive records each jar's date and
      * size), with the entry point's options and relative class path.
      */
-    private static Path classDataArchive(Inputs in, Path jre, Path stage)
+    private static Path classDataArchive(Path jar, Path libraries, Path jre, Path stage)
             throws IOException, InterruptedException {
         Path lib = Files.createDirectories(stage.resolve("lib"));
-        Files.copy(in.jar(), stage.resolve("upshift.jar"));
-        try (Stream<Path> jars = Files.list(in.lib())) {
+        Files.copy(jar, stage.resolve("upshift.jar"));
+        try (Stream<Path> jars = Files.list(libraries)) {
             for (Path j : jars.sorted().toList()) Files.copy(j, lib.resolve(j.getFileName()));
         }
         try (var listed = UpshiftImage.class.getResourceAsStream(CLASS_LIST)) {
