@@ -39,13 +39,16 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code OperatorFootprint [--payload DIR] [RUNS] [IDLE_SECONDS]} (default 3, 60), run
  * from the repository's root. Prints {@code operator: ready in <s> s, idle RSS <m> MiB, <t>
- * threads} (the median of the runs), a breakdown line per run and the load average. With {@code
- * --payload}, the releases are that payload directory (such as a real OpenShift release's) and its
- * next patch, and the peak RSS ({@code VmHWM}) of the pod that ran the update's remainder is
- * printed first. {@code OperatorFootprint --train FILE} instead writes the class list the image's
- * class-data archive is made from (see {@link UpshiftImage#CLASS_LIST}): one pod runs with {@code
- * JAVA_TOOL_OPTIONS= -XX:DumpLoadedClassList} through its start, first sync and the rollout of its
- * own Deployment, then the pool controller ({@link PoolsProcess}) through its first pass.
+ * threads} (the median of the runs), a breakdown line per run and the load average; then, as many
+ * times, a pool controller ({@link PoolsProcess}) is started beside it and timed from its process's
+ * start to its {@code startup: ready} line: {@code pool controller: ready in <s> s} (the median).
+ * With {@code --payload}, the releases are that payload directory (such as a real OpenShift
+ * release's) and its next patch, and the peak RSS ({@code VmHWM}) of the pod that ran the update's
+ * remainder is printed first. {@code OperatorFootprint --train FILE} instead writes the class list
+ * the image's class-data archive is made from (see {@link UpshiftImage#CLASS_LIST}): one pod runs
+ * with {@code JAVA_TOOL_OPTIONS= -XX:DumpLoadedClassList} through its start, first sync and the
+ * rollout of its own Deployment, then the pool controller ({@link PoolsProcess}) through its first
+ * pass.
  */
 public final class OperatorFootprint {
     private static final Pattern MILESTONE =
