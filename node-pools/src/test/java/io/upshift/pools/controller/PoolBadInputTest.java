@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.openshift.api.model.machineconfiguration.v1.MachineConfig;
 import io.upshift.pools.model.NodeAnnotations;
+import io.upshift.pools.model.OneFileConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -51,30 +51,11 @@ class PoolBadInputTest {
             String before = h.settledPoolOfOne("worker", "w0", "one", "os@1", "4.19.0");
             int renderedBefore = rendered(h);
 
-            Map<String, Object> escape =
-                    Map.of(
-                            "path",
-                            "/etc/../../outside",
-                            "contents",
-                            Map.of("source", "data:,pwned"));
             h.client
                     .resources(MachineConfig.class)
                     .resource(
-                            new io.fabric8.openshift.api.model.machineconfiguration.v1
-                                            .MachineConfigBuilder()
-                                    .withNewMetadata()
-                                    .withName("99-worker-escape")
-                                    .addToLabels("machineconfiguration.openshift.io/role", "worker")
-                                    .endMetadata()
-                                    .withNewSpec()
-                                    .withConfig(
-                                            Map.of(
-                                                    "ignition",
-                                                    Map.of("version", "3.2.0"),
-                                                    "storage",
-                                                    Map.of("files", List.of(escape))))
-                                    .endSpec()
-                                    .build())
+                            OneFileConfig.of(
+                                    "99-worker-escape", "worker", "/etc/../../outside", "pwned"))
                     .create();
             await("RenderDegraded")
                     .atMost(Duration.ofSeconds(60))
