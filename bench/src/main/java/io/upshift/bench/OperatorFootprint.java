@@ -115,7 +115,7 @@ public final class OperatorFootprint {
                                 null,
                                 work.resolve("pools-" + i + ".log"))) {
                     List<String> log = pools.await("first sync");
-                    double s = milestones(pools.asPod(), log).get("ready");
+                    double s = milestones(pools.asPod(), log).get("ready").seconds();
                     poolsReady.add(s);
                     System.out.println(breakdown("pool controller", pools.asPod(), log, s));
                 }
@@ -202,35 +202,50 @@ public final class OperatorFootprint {
         return lines;
     }
 
+    /** A {@code startup:} milestone: seconds from the process's start, classes loaded then. */
+    private record Milestone(double seconds, String classes) {}
+
     /**
-     * Each {@code startup:} milestone of {@code log}, in seconds from the process's start, after
-     * {@code JVM start}: when the JVM started after the process did.
+     * Each {@code startup:} milestone of {@code log}, after {@code JVM start}: when the JVM started
+     * after the process did.
      */
-    private static Map<String, Double> milestones(DemoController.PodProcess pod, List<String> log) {
+    private static Map<String, Milestone> milestones(
+            DemoController.PodProcess pod, List<String> log) {
         // the process's start on the wall clock, from the monotonic one's reading then
         long spawned =
                 System.currentTimeMillis() - (System.nanoTime() - pod.startedNanos()) / 1_000_000;
-        Map<String, Double> out = new LinkedHashMap<>();
+        Map<String, Milestone> out = new LinkedHashMap<>();
         double jvm = Double.NaN;
         for (String line : log) {
             Matcher j = JVM_STARTED.matcher(line);
             if (j.find()) {
                 jvm = (Instant.parse(j.group(1)).toEpochMilli() - spawned) / 1000.0;
-                out.put("JVM start", jvm);
+                out.put("JVM start", new Milestone(jvm, null));
             }
             Matcher m = MILESTONE.matcher(line);
-            if (m.find()) out.put(m.group(1), Double.parseDouble(m.group(2)) + jvm);
+            if (m.find())
+                out.put(
+                        m.group(1),
+                        new Milestone(Double.parseDouble(m.group(2)) + jvm, m.group(3)));
         }
         return out;
     }
 
-    /** One line: {@code ready}, then each milestone's seconds from the process's start. */
+    /**
+     * One line: {@code ready}, then each milestone's seconds from the process's start and the
+     * classes loaded by then.
+     */
     private static String breakdown(
             String what, DemoController.PodProcess pod, List<String> log, double ready) {
         StringBuilder b =
                 new StringBuilder(String.format(Locale.ROOT, "%s: ready %.2f s", what, ready));
         milestones(pod, log)
-                .forEach((name, s) -> b.append(String.format(Locale.ROOT, ", %s %.2f s", name, s)));
+                .forEach(
+                        (name, m) -> {
+                            b.append(String.format(Locale.ROOT, ", %s %.2f s", name, m.seconds()));
+                            if (m.classes() != null)
+                                b.append(" (").append(m.classes()).append(" classes)");
+                        });
         return b.toString();
     }
 
