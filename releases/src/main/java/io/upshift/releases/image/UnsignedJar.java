@@ -38,9 +38,13 @@ final class UnsignedJar {
     static boolean isSigned(Path jar) throws IOException {
         try (ZipFile zip = ZipFile.builder().setPath(jar).get()) {
             for (ZipArchiveEntry e : Collections.list(zip.getEntries()))
-                if (SIGNATURE.matcher(e.getName().toUpperCase(Locale.ROOT)).matches()) return true;
+                if (isSignature(e)) return true;
         }
         return false;
+    }
+
+    private static boolean isSignature(ZipArchiveEntry e) {
+        return SIGNATURE.matcher(e.getName().toUpperCase(Locale.ROOT)).matches();
     }
 
     /** Copies {@code jar} to {@code to}: as it is when unsigned, else without its signature. */
@@ -52,7 +56,7 @@ final class UnsignedJar {
         try (ZipFile zip = ZipFile.builder().setPath(jar).get();
                 ZipArchiveOutputStream out = new ZipArchiveOutputStream(to)) {
             for (ZipArchiveEntry e : Collections.list(zip.getEntriesInPhysicalOrder())) {
-                if (SIGNATURE.matcher(e.getName().toUpperCase(Locale.ROOT)).matches()) continue;
+                if (isSignature(e)) continue;
                 if (e.getName().equalsIgnoreCase(MANIFEST)) {
                     byte[] manifest;
                     try (InputStream in = zip.getInputStream(e)) {

@@ -247,7 +247,10 @@ public final class UpshiftImage {
             progress.accept("collecting the shared libraries it loads");
             TarLayer system = systemLayer(jre);
             TarLayer runtime = new TarLayer().addTree(jre, HOME.substring(1) + "/jre");
-            Path lib = libraries(in.lib(), work.resolve("lib"));
+            // laid out once, as the image lays them out: the layer takes lib/, the archive's dump
+            // runs in the same folder
+            Path stage = work.resolve("stage");
+            Path lib = libraries(in.lib(), stage.resolve("lib"));
             TarLayer libraries = new TarLayer().addTree(lib, HOME.substring(1) + "/lib");
             TarLayer upshift = new TarLayer().add(TarLayer.Entry.file(JAR, in.jar(), 0644));
             boolean archive = jdk.makesReproducibleArchive();
@@ -255,9 +258,7 @@ public final class UpshiftImage {
                 progress.accept("laying out the class-data archive");
                 upshift.add(
                         TarLayer.Entry.file(
-                                CDS_ARCHIVE,
-                                classDataArchive(in.jar(), lib, jre, work.resolve("cds")),
-                                0644));
+                                CDS_ARCHIVE, classDataArchive(in.jar(), jre, stage), 0644));
             } else {
                 progress.accept(
                         "no class-data archive: the "
@@ -339,18 +340,15 @@ public final class UpshiftImage {
     }
 
     /**
-     * The class-data archive of {@link #CLASS_LIST}, made by the image's own runtime {@code jre}
-     * from Upshift's files laid out in {@code stage} as the image lays them out under {@value
-     * #HOME} (dated at the epoch, as its layers date them: the archive records each jar's date and
-     * size), with the entry point's options and relative class path.
+     * The class-data archive of {@link #CLASS_LIST}, made by the image's own runtime {@code jre} in
+     * {@code stage}, which holds the image's {@code lib/} and gets Upshift's jar beside it as the
+     * image lays them out under {@value #HOME} (all dated at the epoch, as its layers date them:
+     * the archive records each jar's date and size), with the entry point's options and relative
+     * class path.
      */
-    private static Path classDataArchive(Path jar, Path libraries, Path jre, Path stage)
+    private static Path classDataArchive(Path jar, Path jre, Path stage)
             throws IOException, InterruptedException {
-        Path lib = Files.createDirectories(stage.resolve("lib"));
         Files.copy(jar, stage.resolve("upshift.jar"));
-        try (Stream<Path> jars = Files.list(libraries)) {
-            for (Path j : jars.sorted().toList()) Files.copy(j, lib.resolve(j.getFileName()));
-        }
         try (var listed = UpshiftImage.class.getResourceAsStream(CLASS_LIST)) {
             if (listed == null) throw new IOException(CLASS_LIST + " is not among the resources");
             Files.copy(listed, stage.resolve(CLASS_LIST));
