@@ -3,6 +3,7 @@ package io.upshift.clusterversion.command;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
 import io.upshift.clusterversion.controller.ClusterVersionController;
+import io.upshift.clusterversion.controller.CompletionMirror;
 import io.upshift.clusterversion.controller.ControllerOptions;
 import io.upshift.clusterversion.controller.FillingMetrics;
 import io.upshift.clusterversion.metrics.ControllerFacts;
@@ -337,7 +338,8 @@ public final class OperatorCommand implements Callable<Integer> {
                                                                         client,
                                                                         jobs,
                                                                         risks,
-                                                                        alwaysEnabled),
+                                                                        alwaysEnabled,
+                                                                        insightsFirst(controller)),
                                                         r ->
                                                                 new Thread(
                                                                                 r,
@@ -586,7 +588,8 @@ public final class OperatorCommand implements Callable<Integer> {
             KubernetesClient client,
             ControllerOptions.JobRetrieval jobs,
             PromQLTarget risks,
-            Set<String> alwaysEnabled) {
+            Set<String> alwaysEnabled,
+            CompletionMirror mirror) {
         try {
             var log = LoggerFactory.getLogger(ClusterVersionController.class);
             ControllerOptions options =
@@ -616,11 +619,23 @@ public final class OperatorCommand implements Callable<Integer> {
                             new UpdateClient(Duration.ofSeconds(60), new SplittableRandom()),
                             rules,
                             Clock.systemUTC());
+            c.mirrorCompletionTo(mirror);
             c.start();
             return c;
         } catch (ReleaseException e) {
             throw new IllegalStateException(e.toString(), e);
         }
+    }
+
+    /**
+     * The UpdateStatus controller of this process writes its copy of a Completed ClusterVersion
+     * before the cluster-version controller writes it: the update's last write is Completed.
+     */
+    private static CompletionMirror insightsFirst(AtomicReference<UpdateStatusController> status) {
+        return next -> {
+            UpdateStatusController c = status.get();
+            return c == null ? () -> {} : c.mirrorAhead(next);
+        };
     }
 
     private static String clusterId(KubernetesClient client) {

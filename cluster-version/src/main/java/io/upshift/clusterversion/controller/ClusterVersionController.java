@@ -227,6 +227,14 @@ public final class ClusterVersionController implements AutoCloseable {
     }
 
     /**
+     * Who copies ClusterVersion and writes its copy before the status that records Completed
+     * (default: nobody); set before {@link #start()}.
+     */
+    public void mirrorCompletionTo(CompletionMirror mirror) {
+        recorder.mirror = mirror;
+    }
+
+    /**
      * Starts the informers (waiting for their caches), the sync worker and the controller's queue.
      */
     public void start() {

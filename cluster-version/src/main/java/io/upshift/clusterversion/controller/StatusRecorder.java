@@ -11,6 +11,7 @@ import io.upshift.api.json.Mappers;
 import io.upshift.api.schema.CrdSchema;
 import io.upshift.base.conditions.StatusConditions;
 import io.upshift.clusterversion.merge.Semantic;
+import io.upshift.clusterversion.model.History;
 import io.upshift.clusterversion.model.KeptCapabilities;
 import io.upshift.runtime.kube.Events;
 import java.io.ByteArrayInputStream;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * ClusterVersion CRD installed in the cluster: capability names that CRD does not know (after a
  * rollback to an older release) are left out and named in {@code CapabilitiesReported=False};
  * anything else it rejects is left out and named in {@code StatusReported=False} and a Warning
- * event, and the rest of the status is still written.
+ * event, and the rest of the status is still written. A status that records Completed is shown to
+ * the {@link CompletionMirror} first.
  */
 final class StatusRecorder {
     private static final Logger LOG = LoggerFactory.getLogger(StatusRecorder.class);
@@ -66,6 +68,9 @@ final class StatusRecorder {
 
     private JsonNode validated;
     final AtomicLong writes = new AtomicLong();
+
+    /** Told of a status that records Completed before it is written. */
+    volatile CompletionMirror mirror = CompletionMirror.NONE;
 
     StatusRecorder(KubernetesClient client, Clock clock, Duration progressInterval, Events events) {
         this.client = client;
@@ -100,13 +105,26 @@ final class StatusRecorder {
         if (validated.equals(current)) return Duration.ZERO;
         ObjectNode object = Mappers.JSON.valueToTree(cv);
         object.set("status", validated);
-        GenericKubernetesResource written =
-                client.genericKubernetesResources(
-                                LiveObjects.context(
-                                        "config.openshift.io/v1", "ClusterVersion", false))
-                        .resource(
-                                Mappers.JSON.convertValue(object, GenericKubernetesResource.class))
-                        .updateStatus();
+        Runnable withdraw =
+                History.completes(
+                                cv.getStatus() == null ? null : cv.getStatus().getHistory(),
+                                status.getHistory())
+                        ? mirror.before(Mappers.JSON.convertValue(object, ClusterVersion.class))
+                        : () -> {};
+        GenericKubernetesResource written;
+        try {
+            written =
+                    client.genericKubernetesResources(
+                                    LiveObjects.context(
+                                            "config.openshift.io/v1", "ClusterVersion", false))
+                            .resource(
+                                    Mappers.JSON.convertValue(
+                                            object, GenericKubernetesResource.class))
+                            .updateStatus();
+        } catch (RuntimeException e) {
+            withdraw.run();
+            throw e;
+        }
         writes.incrementAndGet();
         lastWrite = now;
         writtenFrom = cv.getMetadata().getResourceVersion();

@@ -82,6 +82,9 @@ final class ControllerHarness implements AutoCloseable {
     /** The controller's clock (and its update graph's), the wall's unless a test sets another. */
     Clock clock = Clock.systemUTC();
 
+    /** What the controller tells of a Completed status before writing it; set before a start. */
+    CompletionMirror mirror = CompletionMirror.NONE;
+
     ControllerHarness(Path dir) {
         this(dir, true);
     }
@@ -233,6 +236,7 @@ final class ControllerHarness implements AutoCloseable {
                                 options.architecture(),
                                 options.defaultUpstream()),
                         clock);
+        controller.mirrorCompletionTo(mirror);
         controller.start();
         return controller;
     }

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A freshly installed cluster, level, costs the API server nothing but watches: the cluster-version
- * controller and the UpdateStatus controller together, from the first install on (not only after a
- * first update), through several of the cluster-version controller's reconcile passes and of the
- * UpdateStatus controller's periodic evaluations.
+ * A freshly installed cluster says Completed in its last write, and, level, costs the API server
+ * nothing but watches: the cluster-version controller and the UpdateStatus controller together,
+ * from the first install on (not only after a first update), through several of the cluster-version
+ * controller's reconcile passes and of the UpdateStatus controller's periodic evaluations.
  */
 @Tag("e2e")
 class QuietWhenLevelTest {
@@ -54,6 +54,7 @@ class QuietWhenLevelTest {
                                     resync,
                                     Optional::empty)) {
                 status.start();
+                h.mirror = status::mirrorAhead; // as the operator wires them
                 h.start(ControllerHarness.options(release, dir.resolve("cache")));
                 await("4.1.0 installed")
                         .atMost(Duration.ofSeconds(60))
@@ -81,6 +82,22 @@ class QuietWhenLevelTest {
                                     last[0] = now;
                                     return same;
                                 });
+                // Completed is the install's last write: the insights that copy it came first
+                List<RequestLog.Request> writesSoFar =
+                        h.server
+                                .requests()
+                                .matching(
+                                        r ->
+                                                (r.userAgent().equals(ControllerHarness.CONTROLLER)
+                                                                || r.userAgent().equals(STATUS))
+                                                        && r.isWrite()
+                                                        && !r.isLease());
+                assertThat(writesSoFar.get(writesSoFar.size() - 1))
+                        .hasToString(
+                                "PUT /apis/config.openshift.io/v1/clusterversions/version/status ("
+                                        + ControllerHarness.CONTROLLER
+                                        + ")");
+                assertThat(h.completed("4.1.0")).isTrue();
                 int mark = h.server.requests().size();
                 long evaluations = status.evaluations(),
                         passes = h.controller.passes(),

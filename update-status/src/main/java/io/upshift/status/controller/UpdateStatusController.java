@@ -40,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +88,24 @@ public final class UpdateStatusController implements AutoCloseable {
 
     /** The UpdateStatus as last written or read; the cache may not show our latest write yet. */
     private volatile UpdateStatus live;
+
+    /**
+     * A ClusterVersion about to be written ({@link #mirrorAhead}), read in place of the cache's.
+     */
+    private final AtomicReference<Ahead> ahead = new AtomicReference<>();
+
+    /**
+     * {@code next} stands for the cached ClusterVersion while the cache holds the resourceVersion
+     * {@code next} was computed from, or the older one it held when told of {@code next}.
+     */
+    private record Ahead(ClusterVersion next, String cachedThen) {
+        boolean standsFor(ClusterVersion cached) {
+            String rv = cached.getMetadata().getResourceVersion();
+            return rv.equals(next.getMetadata().getResourceVersion()) || rv.equals(cachedThen);
+        }
+    }
+
+    private volatile boolean started;
 
     /**
      * @param minInterval at most {@link #BURST} evaluations (and so writes of one object) in any
@@ -157,8 +176,32 @@ public final class UpdateStatusController implements AutoCloseable {
         writer = new InsightWriter(client, insights, writes);
         informers.start();
         LOG.info("UpdateStatus controller started: {} informers synced", informers.size());
+        started = true;
         debouncer.trigger();
         debouncer.every(resync);
+    }
+
+    /**
+     * Evaluates now, on the caller's thread, as if the cluster held {@code next}: a ClusterVersion
+     * its writer is about to write (the cluster-version controller recording Completed), so that
+     * the insights that copy it are written first and the writer's is the last write. Later
+     * evaluations read {@code next} until the cache moves past it (holds neither the
+     * resourceVersion {@code next} was computed from nor the one it held when told) or the returned
+     * action withdraws it. Failures are logged and retried as any evaluation's; before {@link
+     * #start()} this does nothing.
+     *
+     * @return what to run when {@code next} is not written after all
+     */
+    public Runnable mirrorAhead(ClusterVersion next) {
+        if (!started) return () -> {};
+        ClusterVersion cached = cachedVersion();
+        Ahead told =
+                new Ahead(next, cached == null ? "" : cached.getMetadata().getResourceVersion());
+        ahead.set(told);
+        evaluateSafely();
+        return () -> {
+            if (ahead.compareAndSet(told, null)) debouncer.trigger();
+        };
     }
 
     /**
@@ -248,13 +291,20 @@ public final class UpdateStatusController implements AutoCloseable {
         }
     }
 
-    private ClusterState stateFromCaches() {
+    private ClusterVersion cachedVersion() {
         ClusterVersion cv = versions.getIndexer().getByKey("version");
-        if (cv == null) {
-            cv = versions.getIndexer().list().stream().findFirst().orElse(null);
-        }
+        return cv != null ? cv : versions.getIndexer().list().stream().findFirst().orElse(null);
+    }
+
+    private ClusterState stateFromCaches() {
+        ClusterVersion cv = cachedVersion();
         if (cv == null) {
             return null;
+        }
+        Ahead told = ahead.get();
+        if (told != null) {
+            if (told.standsFor(cv)) cv = told.next();
+            else ahead.compareAndSet(told, null); // written, or overtaken by another write
         }
         Deployment deployment = mco.getIndexer().list().stream().findFirst().orElse(null);
         return new ClusterState(

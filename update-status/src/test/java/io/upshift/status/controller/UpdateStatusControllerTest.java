@@ -6,7 +6,11 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
+import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
+import io.fabric8.openshift.api.model.config.v1.UpdateHistory;
 import io.upshift.api.schema.CrdSchema;
+import io.upshift.api.update.ClusterVersionInsight;
 import io.upshift.api.update.Insight;
 import io.upshift.api.update.UpdateStatus;
 import io.upshift.api.update.UpdateStatusStatus;
@@ -174,6 +178,46 @@ class UpdateStatusControllerTest {
     }
 
     @Test
+    void aClusterVersionAboutToBeWrittenIsMirroredFirstAndItsWriteThenCostsNothing() {
+        controller.start();
+        ClusterVersion partial = writeVersion(completed(readVersion(), false));
+        await(() -> versionInsight().completedAt() == null);
+
+        Runnable withdraw = controller.mirrorAhead(completed(partial, true));
+
+        // written before the ClusterVersion it copies
+        assertThat(versionInsight().completedAt()).isNotNull();
+        assertThat(readVersion().getStatus().getHistory().get(0).getState()).isEqualTo("Partial");
+        long writes = controller.writes();
+        // an evaluation before the write (any change, the periodic one) keeps the copy
+        controller.evaluate();
+        assertThat(controller.writes()).isEqualTo(writes);
+
+        writeVersion(completed(partial, true));
+        withdraw.run(); // too late: written, so nothing to withdraw
+        Awaitility.await()
+                .during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> controller.writes() == writes);
+        controller.evaluate();
+        assertThat(controller.writes()).isEqualTo(writes);
+        assertThat(versionInsight().completedAt()).isNotNull();
+    }
+
+    @Test
+    void aMirroredClusterVersionNotWrittenAfterAllIsWithdrawn() {
+        controller.start();
+        ClusterVersion partial = writeVersion(completed(readVersion(), false));
+        await(() -> versionInsight().completedAt() == null);
+
+        Runnable withdraw = controller.mirrorAhead(completed(partial, true));
+        assertThat(versionInsight().completedAt()).isNotNull();
+        withdraw.run();
+
+        await(() -> versionInsight().completedAt() == null);
+    }
+
+    @Test
     void keepsAcquiredTimesAcrossARestart() {
         controller.start();
         awaitFirstEvaluation();
@@ -243,6 +287,40 @@ class UpdateStatusControllerTest {
                                 + " not allow evicting pod shop/web-1");
         assertValidObjects(HealthInsightObject.class);
         assertThat(SCHEMA.violations(written)).isEmpty();
+    }
+
+    private ClusterVersion readVersion() {
+        return client.resources(ClusterVersion.class).withName("version").get();
+    }
+
+    /** Writes {@code cv}'s status, conditional on its resourceVersion. */
+    private ClusterVersion writeVersion(ClusterVersion cv) {
+        return client.resource(cv).updateStatus();
+    }
+
+    /** {@code cv} with its newest history entry Completed or not, and Progressing to match. */
+    private static ClusterVersion completed(ClusterVersion cv, boolean done) {
+        ClusterVersion c = new ClusterVersionBuilder(cv).build();
+        UpdateHistory newest = c.getStatus().getHistory().get(0);
+        newest.setState(done ? "Completed" : "Partial");
+        // a Partial entry keeps its completionTime: the CRD requires the field (null: none), which
+        // this client leaves out when null
+        if (done) newest.setCompletionTime(NOW.minusSeconds(60).toString());
+        c.getStatus()
+                .getConditions()
+                .forEach(
+                        k -> {
+                            if ("Progressing".equals(k.getType()))
+                                k.setStatus(done ? "False" : "True");
+                        });
+        return c;
+    }
+
+    private ClusterVersionInsight versionInsight() {
+        return client.resources(ClusterVersionProgressInsight.class).list().getItems().stream()
+                .findFirst()
+                .orElseThrow()
+                .getStatus();
     }
 
     /** Objects of each kind are there, and each validates against its kind's CRD. */
