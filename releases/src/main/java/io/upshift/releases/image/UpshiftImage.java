@@ -76,8 +76,10 @@ public final class UpshiftImage {
      *       the container's memory limit (the rest for metaspace, threads, buffers and the page
      *       cache the payload reads go through), grown to keep 5 % free and given back after a full
      *       collection down to 10 % free, in one step rather than over four collections (the
-     *       operator collects once after its first sync, {@code Startup.firstSync}), its young
-     *       generation a sixth of it (an idle controller allocates little);
+     *       operator collects once after its first sync, {@code Startup.firstSync}, and then
+     *       whenever its old generation holds a quarter, at least 24 MiB, more than its live data,
+     *       {@code OldGeneration}), its young generation a sixth of it (an idle controller
+     *       allocates little);
      *   <li>the client compiler alone: it compiles in a fraction of the time and memory of the
      *       server compiler, which on two cores competes with the start itself, and the
      *       controller's work is waiting on the API server, not computing;

@@ -1,5 +1,6 @@
 package io.upshift.runtime.health;
 
+import io.upshift.runtime.memory.OldGeneration;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.Locale;
@@ -27,12 +28,13 @@ public final class Startup {
      * Logs the first sync, then collects the start's garbage once (parsed lists, class loading, the
      * first pass's work): the serial collector promotes much of it to the old generation, which
      * only a full collection empties and gives back, and an idle controller would otherwise keep it
-     * for good.
+     * for good. From then on the old generation is kept near its live data ({@link OldGeneration}).
      */
     public static void firstSync() {
         if (!mark("first sync")) return;
         System.gc();
         mark("start's garbage collected");
+        OldGeneration.keepNearLive();
     }
 
     /** Logs {@code milestone}, the first time only; whether this was the first time. */
