@@ -106,7 +106,10 @@ public final class UpshiftImage {
      * start), and the archive, mapped where it was laid out rather than moved to a random address
      * (moving it writes every page of it, tens of MiB of each process's memory, and takes a quarter
      * of a second). When the JVM finds that the archive does not match (a jar changed), it starts
-     * without it, as without one.
+     * without it, as without one. Netty (the health, metrics and graph servers) uses {@code
+     * sun.misc.Unsafe}'s memory methods, which this JDK allows only with a warning on every start
+     * unless told to; the jar's manifest enables its native library ({@code Enable-Native-Access}),
+     * which the option would do too but would turn off the archive's module graph.
      */
     public static final List<String> ARCHIVE_OPTIONS =
             List.of(
@@ -114,7 +117,8 @@ public final class UpshiftImage {
                     "-XX:TrimNativeHeapInterval=30000",
                     "-XX:SharedArchiveFile=" + ARCHIVE_FILE,
                     "-XX:+UnlockDiagnosticVMOptions",
-                    "-XX:ArchiveRelocationMode=0");
+                    "-XX:ArchiveRelocationMode=0",
+                    "--sun-misc-unsafe-memory-access=allow");
 
     /**
      * The working directory, where the entry point names the jar and the archive relatively: the

@@ -141,6 +141,7 @@ class UpshiftImageTest {
                                                 + "\"-XX:SharedArchiveFile=upshift.jsa\","
                                                 + "\"-XX:+UnlockDiagnosticVMOptions\","
                                                 + "\"-XX:ArchiveRelocationMode=0\","
+                                                + "\"--sun-misc-unsafe-memory-access=allow\","
                                         : "")
                                 + "\"-jar\",\"upshift.jar\"]");
         assertThat(config.at("/config/WorkingDir").asText()).isEqualTo("/opt/upshift");
