@@ -179,11 +179,9 @@ class UpdateStatusControllerTest {
 
     @Test
     void aClusterVersionAboutToBeWrittenIsMirroredFirstAndItsWriteThenCostsNothing() {
-        controller.start();
-        ClusterVersion partial = writeVersion(completed(readVersion(), false));
-        await(() -> versionInsight().completedAt() == null);
+        ClusterVersion partial = startPartial();
 
-        Runnable withdraw = controller.mirrorAhead(completed(partial, true));
+        controller.mirrorAhead(completed(partial, true));
 
         // written before the ClusterVersion it copies
         assertThat(versionInsight().completedAt()).isNotNull();
@@ -194,7 +192,6 @@ class UpdateStatusControllerTest {
         assertThat(controller.writes()).isEqualTo(writes);
 
         writeVersion(completed(partial, true));
-        withdraw.run(); // too late: written, so nothing to withdraw
         Awaitility.await()
                 .during(Duration.ofSeconds(2))
                 .atMost(Duration.ofSeconds(10))
@@ -206,15 +203,23 @@ class UpdateStatusControllerTest {
 
     @Test
     void aMirroredClusterVersionNotWrittenAfterAllIsWithdrawn() {
-        controller.start();
-        ClusterVersion partial = writeVersion(completed(readVersion(), false));
-        await(() -> versionInsight().completedAt() == null);
-
-        Runnable withdraw = controller.mirrorAhead(completed(partial, true));
+        Runnable withdraw = controller.mirrorAhead(completed(startPartial(), true));
         assertThat(versionInsight().completedAt()).isNotNull();
+
         withdraw.run();
 
         await(() -> versionInsight().completedAt() == null);
+    }
+
+    /**
+     * Starts the controller on the cluster with its update not yet Completed, once the insights say
+     * so; returns that ClusterVersion.
+     */
+    private ClusterVersion startPartial() {
+        controller.start();
+        ClusterVersion partial = writeVersion(completed(readVersion(), false));
+        await(() -> versionInsight().completedAt() == null);
+        return partial;
     }
 
     @Test
